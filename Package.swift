@@ -1,0 +1,28 @@
+// swift-tools-version:5.9
+// BatchGeometry: Core Animation layer geometry for millions of layers at once.
+// No package dependencies and no unsafeFlags, so that any engine can depend on it;
+// CPU-specific code lives in CAffineKernels as C functions with target attributes,
+// chosen at run time.
+import PackageDescription
+
+let package = Package(
+    name: "BatchGeometry",
+    products: [
+        .library(name: "BatchGeometry", targets: ["BatchGeometry"]),
+        .executable(name: "batchbench", targets: ["batchbench"]),
+    ],
+    targets: [
+        .target(name: "CAffineKernels"),
+        .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
+        .executableTarget(name: "batchbench", dependencies: ["BatchGeometry"]),
+        .testTarget(
+            name: "BatchGeometryTests",
+            dependencies: ["BatchGeometry", "CAffineKernels"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BatchGeometryPerformanceTests",
+            dependencies: ["BatchGeometry"]
+        ),
+    ]
+)

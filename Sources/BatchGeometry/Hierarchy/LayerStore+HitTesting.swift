@@ -1,0 +1,99 @@
+// Hit testing (GEOMETRY.md section 7) and point/rect conversion (section 5).
+
+/// Which rule a hit test follows.
+public enum HitTestRule: String, Sendable, CaseIterable {
+    /// `-[CALayer hitTest:]`: a layer outside its superlayer's bounds can still be hit
+    /// unless an ancestor masks to bounds.
+    case layer
+    /// `-[UIView hitTest:withEvent:]`: a point outside a view's bounds misses its whole
+    /// subtree, whatever `clipsToBounds` says.
+    case view
+}
+
+extension LayerStore {
+    /// The point in `layer`'s bounds space that lies under `worldPoint` (the point on the
+    /// layer's z = 0 plane), or nil when the layer's transform is singular.
+    public func pointInLayer(_ layer: Int, fromWorld worldPoint: Point, in world: WorldTransforms) -> Point? {
+        world[layer].unprojectPoint(worldPoint)
+    }
+
+    /// Converts `point` from the bounds space of `source` to that of `destination`
+    /// (nil means world space for either): map through `ToWorld(source)`, project, then
+    /// unproject into `destination`. Nil when the destination's transform is singular.
+    public func convert(_ point: Point, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Point? {
+        let worldPoint = source.map { world[$0].projectPoint(point) } ?? point
+        guard let destination else { return worldPoint }
+        return world[destination].unprojectPoint(worldPoint)
+    }
+
+    /// Converts a rect: the bounding box of its four converted corners; nil when any
+    /// corner cannot be converted.
+    public func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
+        let edges = rect.edges
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (x, y) in [(edges.minX, edges.minY), (edges.minX, edges.maxY), (edges.maxX, edges.minY), (edges.maxX, edges.maxY)] {
+            guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world) else { return nil }
+            minX = selectMin(minX, p.x); maxX = selectMax(maxX, p.x)
+            minY = selectMin(minY, p.y); maxY = selectMax(maxY, p.y)
+        }
+        return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// The frontmost layer under `point` (world space), or nil. Roots and sublayers are
+    /// tried last to first (zPosition does not matter, as in Core Animation); a hidden
+    /// layer misses with its subtree; a layer whose transform is singular misses.
+    /// Bounds containment is half-open (`minX <= x < maxX`). O(count) in the worst case.
+    public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
+        // Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
+        // subtrees last to first, then the layer. A subtree is skipped as a whole when its
+        // top fails the rule's gate (hidden; outside the bounds when masking or in the view
+        // rule), so walk pre-order forward, collecting candidates and skipping subtrees.
+        var best: Int?
+        var root = firstRoot
+        while root >= 0 {
+            if let hit = hitTestSubtree(Int(root), point, world, rule) { best = hit }
+            root = nextSiblings[Int(root)]
+        }
+        return best
+    }
+
+    /// The last layer in pre-order of this subtree that is hit (= the first in hit-test
+    /// order), or nil.
+    private func hitTestSubtree(_ top: Int, _ point: Point, _ world: WorldTransforms, _ rule: HitTestRule) -> Int? {
+        var best: Int?
+        var current = Int32(top)
+        while current >= 0 {
+            let layer = Int(current)
+            var enterSublayers = false
+            if !flags[layer].contains(.hidden) {
+                let local = world[layer].unprojectPoint(point)
+                let inside = local.map { contains(layer, $0) } ?? false
+                if inside { best = layer }
+                switch rule {
+                case .layer: enterSublayers = inside || !flags[layer].contains(.masksToBounds)
+                case .view: enterSublayers = inside
+                }
+                // A singular layer cannot be tested; with a masking gate its subtree misses too.
+                if local == nil && (rule == .view || flags[layer].contains(.masksToBounds)) { enterSublayers = false }
+            }
+            // Next in pre-order within `top`'s subtree, skipping sublayers if not entered.
+            if enterSublayers && firstSublayers[layer] >= 0 {
+                current = firstSublayers[layer]
+                continue
+            }
+            while current >= 0 && Int(current) != top && nextSiblings[Int(current)] < 0 {
+                current = parents[Int(current)]
+            }
+            if current < 0 || Int(current) == top { break }
+            current = nextSiblings[Int(current)]
+        }
+        return best
+    }
+
+    /// `bo.x <= q.x < bo.x + w && bo.y <= q.y < bo.y + h`: an empty bounds contains nothing.
+    @inline(__always)
+    func contains(_ layer: Int, _ q: Point) -> Bool {
+        let x = boundsX[layer], y = boundsY[layer]
+        return x <= q.x && q.x < x + boundsWidth[layer] && y <= q.y && q.y < y + boundsHeight[layer]
+    }
+}

@@ -1,0 +1,69 @@
+// The per-layer pieces of GEOMETRY.md section 5, as 4×4 matrices:
+//   Local(L)  = T(-(bo.x + ax*w), -(bo.y + ay*h), -anchorPointZ) * L.transform * T(position, zPosition)
+//   Adjust(S) = Flip(S) * Sub(S)
+//   Flat(S)   = diag(1, 1, 0, 1) unless S is a transform layer
+//   ToWorld(L) = Local(L) * Adjust(S) * Flat(S) * ToWorld(S)
+// This file is the scalar reference; the batch kernels compute the same products.
+
+extension LayerStore {
+    /// `Local(L)`: from the layer's bounds space to its superlayer's bounds space, before
+    /// the superlayer's own sublayer adjustments.
+    public func localTransform(of layer: Int) -> Transform3D {
+        checkIndex(layer)
+        let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
+        let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
+        let toAnchor = Transform3D.translation(x: -anchorInBoundsX, y: -anchorInBoundsY, z: -anchorPointZs[layer])
+        let toPosition = Transform3D.translation(x: positionX[layer], y: positionY[layer], z: zPositions[layer])
+        return toAnchor.concatenating(transforms[layer]).concatenating(toPosition)
+    }
+
+    /// `Adjust(S) = Flip(S) * Sub(S)`: what a superlayer applies to all its sublayers
+    /// (geometryFlipped, then sublayerTransform about its anchor point).
+    public func sublayerAdjustment(of superlayer: Int) -> Transform3D {
+        checkIndex(superlayer)
+        var result = Transform3D.identity
+        if flags[superlayer].contains(.geometryFlipped) {
+            // y -> (2*bo.y + h) - y: mirror about the bounds' horizontal mid-line.
+            result.m22 = -1
+            result.m42 = 2 * boundsY[superlayer] + boundsHeight[superlayer]
+        }
+        let sublayerTransform = sublayerTransforms[superlayer]
+        if sublayerTransform.kind != .identity {
+            let pivotX = boundsX[superlayer] + anchorX[superlayer] * boundsWidth[superlayer]
+            let pivotY = boundsY[superlayer] + anchorY[superlayer] * boundsHeight[superlayer]
+            let pivotZ = anchorPointZs[superlayer]
+            let sub = Transform3D.translation(x: -pivotX, y: -pivotY, z: -pivotZ)
+                .concatenating(sublayerTransform)
+                .concatenating(.translation(x: pivotX, y: pivotY, z: pivotZ))
+            result = result.concatenating(sub)
+        }
+        return result
+    }
+
+    /// `Local(L) * Adjust(S) * Flat(S)` for a sublayer, `Local(L)` for a root: the
+    /// layer's transform to the space its superlayer's `ToWorld` starts from.
+    public func transformToSuperlayer(of layer: Int) -> Transform3D {
+        let local = localTransform(of: layer)
+        let superlayer = parents[layer]
+        if superlayer < 0 { return local }
+        var result = local.concatenating(sublayerAdjustment(of: Int(superlayer)))
+        if !flags[Int(superlayer)].contains(.transformLayer) {
+            // p * diag(1, 1, 0, 1) drops z: zero the matrix's third column.
+            result.m13 = 0; result.m23 = 0; result.m33 = 0; result.m43 = 0
+        }
+        return result
+    }
+
+    /// `ToWorld(layer)` computed by walking up to the root: O(depth). For many layers use
+    /// `worldTransforms()` (one pass over the whole store).
+    public func worldTransform(of layer: Int) -> Transform3D {
+        checkIndex(layer)
+        var result = transformToSuperlayer(of: layer)
+        var ancestor = parents[layer]
+        while ancestor >= 0 {
+            result = result.concatenating(transformToSuperlayer(of: Int(ancestor)))
+            ancestor = parents[Int(ancestor)]
+        }
+        return result
+    }
+}

@@ -1,0 +1,72 @@
+// Which backend and how many threads every batch kernel uses.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+
+/// A batch-kernel implementation. All give bit-identical frames and setter results;
+/// hierarchical results agree with the scalar reference to 1e-12 relative.
+public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// The plain Swift reference, one layer at a time, exactly as GEOMETRY.md reads.
+    case scalar
+    /// Swift `SIMD4<Double>`: four layers per lane group.
+    case simd
+    /// The C module `CAffineKernels`, whose instruction set (AVX-512, AVX2, NEON or
+    /// portable) is chosen at run time from the CPU.
+    case c
+
+    public var description: String { rawValue }
+}
+
+/// How a batch kernel runs: which backend, and over how many threads.
+///
+/// `KernelOptions.default` reads `BATCHGEOMETRY_BACKEND` (`scalar`, `simd` or `c`; else
+/// `c`) and `BATCHGEOMETRY_THREADS` (a positive count; else the active processor count)
+/// once, so any result can be reproduced on any backend without recompiling.
+public struct KernelOptions: Sendable, Hashable {
+    public var backend: Backend
+    /// Threads to spread a batch over, at least 1. Results do not depend on it.
+    public var threads: Int
+
+    public init(backend: Backend = KernelOptions.default.backend, threads: Int = KernelOptions.default.threads) {
+        self.backend = backend
+        self.threads = Swift.max(1, threads)
+    }
+
+    /// The options from the environment (see the type's documentation).
+    public static let `default`: KernelOptions = {
+        let backend = environmentValue("BATCHGEOMETRY_BACKEND").flatMap { Backend(rawValue: $0.lowercased()) } ?? .c
+        let threads = environmentValue("BATCHGEOMETRY_THREADS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        return KernelOptions(backend: backend, threads: threads ?? activeProcessorCount, validated: ())
+    }()
+
+    private init(backend: Backend, threads: Int, validated: Void) {
+        self.backend = backend
+        self.threads = Swift.max(1, threads)
+    }
+
+    /// One thread, the given backend.
+    public static func serial(_ backend: Backend) -> KernelOptions { KernelOptions(backend: backend, threads: 1) }
+}
+
+/// The processors available to this process (what `ProcessInfo.activeProcessorCount`
+/// reports, without Foundation).
+public var activeProcessorCount: Int {
+    #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+    let count = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    return count > 0 ? Int(count) : 1
+    #else
+    return 1
+    #endif
+}
+
+func environmentValue(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+}

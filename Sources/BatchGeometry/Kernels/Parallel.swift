@@ -1,0 +1,25 @@
+import Dispatch
+
+/// Splits `0 ..< count` into contiguous chunks and runs `body` on them over up to
+/// `threads` threads with `DispatchQueue.concurrentPerform`; serially when the work is
+/// too small to repay the hand-off (`count < minimumPerThread * 2`). Chunk boundaries
+/// depend only on `count` and the chunk count, and each index is processed by exactly
+/// one call, so results do not depend on scheduling.
+@inline(__always)
+func forEachChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
+                  _ body: (Range<Int>) -> Void) {
+    let chunkCount = Swift.min(Swift.max(1, threads), Swift.max(1, count / Swift.max(1, minimumPerThread)))
+    if chunkCount <= 1 {
+        if count > 0 { body(0..<count) }
+        return
+    }
+    // Chunks of whole lane groups (multiples of 8) so SIMD loops split cleanly.
+    let perChunk = ((count + chunkCount - 1) / chunkCount + 7) & ~7
+    withoutActuallyEscaping(body) { body in
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            let start = chunk * perChunk
+            let end = Swift.min(count, start + perChunk)
+            if start < end { body(start..<end) }
+        }
+    }
+}

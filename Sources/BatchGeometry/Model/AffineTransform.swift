@@ -1,0 +1,122 @@
+/// A 2D affine transform, `CGAffineTransform (a, b, c, d, tx, ty)`:
+/// `x' = a*x + c*y + tx`, `y' = b*x + d*y + ty` (row vectors, `p' = p * M`).
+///
+/// Every operation here is the exact sequence of IEEE-754 double operations written in
+/// its body, never a fused multiply-add, so that all backends agree bit for bit.
+public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+    @inlinable public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ tx: Double, _ ty: Double) {
+        self.init(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    /// `CGAffineTransformMakeTranslation`.
+    @inlinable public static func translation(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    }
+    /// `CGAffineTransformMakeScale`.
+    @inlinable public static func scale(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    }
+    /// `CGAffineTransformMakeRotation`: `a = cos, b = sin, c = -sin, d = cos`; the angle
+    /// is in radians, positive turns +x toward +y (clockwise on a y-down screen).
+    @inlinable public static func rotation(radians angle: Double) -> AffineTransform {
+        let (sine, cosine) = sineAndCosine(angle)
+        return AffineTransform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
+    }
+
+    @inlinable public var isIdentity: Bool {
+        a == 1 && b == 0 && c == 0 && d == 1 && tx == 0 && ty == 0
+    }
+
+    /// The transform's kind: identity, translate, scale (with translation) or affine.
+    @inlinable public var kind: TransformKind {
+        if b != 0 || c != 0 { return .affine }
+        if a != 1 || d != 1 { return .scale }
+        if tx != 0 || ty != 0 { return .translate }
+        return .identity
+    }
+
+    /// `self` then `other` (`CGAffineTransformConcat(self, other)`), in this exact
+    /// operation order.
+    @inlinable public func concatenating(_ other: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: (a * other.a) + (b * other.c),
+            b: (a * other.b) + (b * other.d),
+            c: (c * other.a) + (d * other.c),
+            d: (c * other.b) + (d * other.d),
+            tx: ((tx * other.a) + (ty * other.c)) + other.tx,
+            ty: ((tx * other.b) + (ty * other.d)) + other.ty)
+    }
+
+    /// Maps a point: `((a*x) + (c*y)) + tx`, `((b*x) + (d*y)) + ty`.
+    @inlinable public func apply(to point: Point) -> Point {
+        Point(x: ((a * point.x) + (c * point.y)) + tx, y: ((b * point.x) + (d * point.y)) + ty)
+    }
+
+    /// The inverse, or `nil` when the determinant `a*d - b*c` is zero.
+    @inlinable public var inverted: AffineTransform? {
+        let determinant = (a * d) - (b * c)
+        if determinant == 0 { return nil }
+        let ia = d / determinant, ib = -b / determinant, ic = -c / determinant, id = a / determinant
+        return AffineTransform(
+            a: ia, b: ib, c: ic, d: id,
+            tx: -((tx * ia) + (ty * ic)), ty: -((tx * ib) + (ty * id)))
+    }
+
+    public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
+}
+
+/// `sin` and `cos` without Foundation. Exact at multiples of 90° (so rotations by a right
+/// angle are exact, as app code expects of `CGAffineTransformMakeRotation(.pi / 2)`'s
+/// use in layouts); otherwise correctly evaluated Taylor series after reduction, good to
+/// about 1 ulp, which is all the spec asks of hierarchical (non-setter) results.
+@usableFromInline
+func sineAndCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
+    guard angle.isFinite else { return (.nan, .nan) }
+    // Reduce to r in [-pi/4, pi/4] and a quadrant, with a two-part pi/2 for accuracy.
+    let halfPiHigh = 1.5707963267948966
+    let halfPiLow = 6.123233995736766e-17
+    let quadrantDouble = (angle / halfPiHigh).rounded()
+    let r = (angle - quadrantDouble * halfPiHigh) - quadrantDouble * halfPiLow
+    let quadrant = Int(quadrantDouble.truncatingRemainder(dividingBy: 4))
+    let r2 = r * r
+    // Horner forms of the Taylor series up to r^17 / r^16; |r| <= pi/4 makes them exact to < 1 ulp.
+    var s = -1.0 / 355687428096000.0
+    s = s * r2 + 1.0 / 1307674368000.0
+    s = s * r2 - 1.0 / 6227020800.0
+    s = s * r2 + 1.0 / 39916800.0
+    s = s * r2 - 1.0 / 362880.0
+    s = s * r2 + 1.0 / 5040.0
+    s = s * r2 - 1.0 / 120.0
+    s = s * r2 + 1.0 / 6.0
+    let sine = r - r * r2 * s
+    var c = 1.0 / 20922789888000.0
+    c = c * r2 - 1.0 / 87178291200.0
+    c = c * r2 + 1.0 / 479001600.0
+    c = c * r2 - 1.0 / 3628800.0
+    c = c * r2 + 1.0 / 40320.0
+    c = c * r2 - 1.0 / 720.0
+    c = c * r2 + 1.0 / 24.0
+    c = c * r2 - 0.5
+    let cosine = 1.0 + r2 * c
+    if r == 0 {
+        switch (quadrant + 4) % 4 {
+        case 0: return (0, 1)
+        case 1: return (1, 0)
+        case 2: return (0, -1)
+        default: return (-1, 0)
+        }
+    }
+    switch (quadrant + 4) % 4 {
+    case 0: return (sine, cosine)
+    case 1: return (cosine, -sine)
+    case 2: return (-sine, -cosine)
+    default: return (-cosine, sine)
+    }
+}

@@ -1,0 +1,42 @@
+/// Records which layers changed since the world transforms were last computed, so that
+/// `updateWorld()` can redo only the dirty subtrees (and fall back to the full pass when
+/// most of the tree changed, or when the hierarchy itself changed).
+struct ChangeTracker: Sendable {
+    /// The hierarchy changed (or nothing was ever computed): only a full pass is valid.
+    var needsFullUpdate = true
+    /// Layers whose own inputs changed, each listed once, in the order first marked.
+    private(set) var dirtyLayers: [Int32] = []
+    private(set) var isDirty: [Bool] = []
+
+    var hasChanges: Bool { needsFullUpdate || !dirtyLayers.isEmpty }
+
+    mutating func reserveCapacity(_ capacity: Int) { isDirty.reserveCapacity(capacity) }
+
+    mutating func appendLayer() {
+        isDirty.append(false)
+        needsFullUpdate = true
+    }
+
+    /// Marks one layer's geometry as changed. O(1).
+    @inline(__always)
+    mutating func markChanged(_ layer: Int) {
+        if needsFullUpdate || isDirty[layer] { return }
+        isDirty[layer] = true
+        dirtyLayers.append(Int32(truncatingIfNeeded: layer))
+    }
+
+    mutating func markStructureChanged() { needsFullUpdate = true }
+
+    /// Forgets every mark, after a world update.
+    mutating func clear() {
+        for layer in dirtyLayers { isDirty[Int(layer)] = false }
+        dirtyLayers.removeAll(keepingCapacity: true)
+        needsFullUpdate = false
+    }
+
+    mutating func compact(keeping keep: [Bool]) {
+        isDirty = Array(repeating: false, count: keep.lazy.filter { $0 }.count)
+        dirtyLayers.removeAll()
+        needsFullUpdate = true
+    }
+}

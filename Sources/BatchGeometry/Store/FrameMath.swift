@@ -1,0 +1,66 @@
+// The frame getter and setter math of GEOMETRY.md sections 3 and 4, for one layer.
+//
+// These functions are the reference that every batch backend must match bit for bit:
+// each line is one IEEE-754 operation in the spec's order. Swift never contracts
+// `a * b + c` into a fused multiply-add, so writing the operations out is enough.
+
+/// `MIN(p, q) = q < p ? q : p`: the select every backend uses, so NaN and signed zeros
+/// come out the same everywhere (x86 `minpd(q, p)` computes exactly this).
+@inlinable @inline(__always)
+func selectMin(_ p: Double, _ q: Double) -> Double { q < p ? q : p }
+
+/// `MAX(p, q) = q > p ? q : p` (x86 `maxpd(q, p)`).
+@inlinable @inline(__always)
+func selectMax(_ p: Double, _ q: Double) -> Double { q > p ? q : p }
+
+/// The bounding box `(minX, minY, maxX, maxY)` of the bounds rect placed around the
+/// anchor point, `(-w*ax, -h*ay, w, h)`, under the affine transform: the frame before
+/// `position` is added. Corners in the order (xMin,yMin) (xMin,yMax) (xMax,yMin) (xMax,yMax).
+@inlinable
+func anchoredBox(width w: Double, height h: Double, anchorX ax: Double, anchorY ay: Double,
+                 transform t: AffineTransform) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    let rx = (-w) * ax
+    let ry = (-h) * ay
+    let xMax = rx + w
+    let yMax = ry + h
+    let x0 = ((t.a * rx) + (t.c * ry)) + t.tx, y0 = ((t.b * rx) + (t.d * ry)) + t.ty
+    let x1 = ((t.a * rx) + (t.c * yMax)) + t.tx, y1 = ((t.b * rx) + (t.d * yMax)) + t.ty
+    let x2 = ((t.a * xMax) + (t.c * ry)) + t.tx, y2 = ((t.b * xMax) + (t.d * ry)) + t.ty
+    let x3 = ((t.a * xMax) + (t.c * yMax)) + t.tx, y3 = ((t.b * xMax) + (t.d * yMax)) + t.ty
+    return (selectMin(selectMin(selectMin(x0, x1), x2), x3),
+            selectMin(selectMin(selectMin(y0, y1), y2), y3),
+            selectMax(selectMax(selectMax(x0, x1), x2), x3),
+            selectMax(selectMax(selectMax(y0, y1), y2), y3))
+}
+
+/// The frame getter (GEOMETRY.md section 3): the anchored box moved by `position`.
+@inlinable
+func frameRect(width: Double, height: Double, anchorX: Double, anchorY: Double,
+               transform: AffineTransform, positionX: Double, positionY: Double) -> Rect {
+    let box = anchoredBox(width: width, height: height, anchorX: anchorX, anchorY: anchorY, transform: transform)
+    return Rect(x: box.minX + positionX, y: box.minY + positionY,
+                width: box.maxX - box.minX, height: box.maxY - box.minY)
+}
+
+/// The bounds size that the frame setter gives a layer whose transform has this affine
+/// part (GEOMETRY.md section 4): the requested size itself under an identity transform,
+/// the bounding box of `(0, 0, w, h)` under the inverse of the 2×2 part otherwise, and
+/// `current` unchanged when that part is singular. `width`/`height` are standardized.
+@inlinable
+func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTransform, current: Size) -> Size {
+    if t.isIdentity { return Size(width: w, height: h) }
+    let determinant = (t.a * t.d) - (t.b * t.c)
+    if determinant == 0 { return current }
+    let ia = t.d / determinant, ib = -t.b / determinant
+    let ic = -t.c / determinant, id = t.a / determinant
+    // Corners (0,0) (0,h) (w,0) (w,h); x' = ia*x + ic*y, y' = ib*x + id*y.
+    let x0 = (ia * 0) + (ic * 0), y0 = (ib * 0) + (id * 0)
+    let x1 = (ia * 0) + (ic * h), y1 = (ib * 0) + (id * h)
+    let x2 = (ia * w) + (ic * 0), y2 = (ib * w) + (id * 0)
+    let x3 = (ia * w) + (ic * h), y3 = (ib * w) + (id * h)
+    let minX = selectMin(selectMin(selectMin(x0, x1), x2), x3)
+    let maxX = selectMax(selectMax(selectMax(x0, x1), x2), x3)
+    let minY = selectMin(selectMin(selectMin(y0, y1), y2), y3)
+    let maxY = selectMax(selectMax(selectMax(y0, y1), y2), y3)
+    return Size(width: maxX - minX, height: maxY - minY)
+}

@@ -1,0 +1,204 @@
+// Per-layer property access with Core Animation's setter side effects (GEOMETRY.md
+// section 4). Every accessor is O(1) and requires `layer` in `0 ..< count`
+// (precondition). Setters that change geometry mark the layer for `updateWorld()`,
+// which recomputes a marked layer's whole subtree: that covers what the layer applies to
+// its sublayers (bounds origin, sublayerTransform, geometryFlipped) as well.
+
+extension LayerStore {
+    // MARK: Stored properties
+
+    /// The layer's own coordinate space: `origin` is the scroll offset (what its
+    /// sublayers' frames are measured from), `size` its size, in points. Setting it
+    /// keeps `position`, so the frame grows or shrinks about the anchor point.
+    public func bounds(of layer: Int) -> Rect {
+        checkIndex(layer)
+        return Rect(x: boundsX[layer], y: boundsY[layer], width: boundsWidth[layer], height: boundsHeight[layer])
+    }
+    public mutating func setBounds(_ bounds: Rect, of layer: Int) {
+        checkIndex(layer)
+        boundsX[layer] = bounds.x; boundsY[layer] = bounds.y
+        boundsWidth[layer] = bounds.width; boundsHeight[layer] = bounds.height
+        changes.markChanged(layer)
+    }
+
+    /// Where the anchor point sits in the superlayer's space (UIView `center` for the
+    /// default anchor), in points.
+    public func position(of layer: Int) -> Point {
+        checkIndex(layer)
+        return Point(x: positionX[layer], y: positionY[layer])
+    }
+    public mutating func setPosition(_ position: Point, of layer: Int) {
+        checkIndex(layer)
+        positionX[layer] = position.x; positionY[layer] = position.y
+        changes.markChanged(layer)
+    }
+
+    /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
+    /// Setting it keeps `position`, so the frame moves.
+    public func anchorPoint(of layer: Int) -> Point {
+        checkIndex(layer)
+        return Point(x: anchorX[layer], y: anchorY[layer])
+    }
+    public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
+        checkIndex(layer)
+        anchorX[layer] = anchorPoint.x; anchorY[layer] = anchorPoint.y
+        changes.markChanged(layer)
+    }
+
+    /// The layer's z position, in points: moves it toward the eye and orders it among its
+    /// siblings when drawing (not when hit testing, as in Core Animation).
+    public func zPosition(of layer: Int) -> Double { checkIndex(layer); return zPositions[layer] }
+    public mutating func setZPosition(_ z: Double, of layer: Int) {
+        checkIndex(layer); zPositions[layer] = z; changes.markChanged(layer)
+    }
+
+    /// The anchor point's z coordinate, in points.
+    public func anchorPointZ(of layer: Int) -> Double { checkIndex(layer); return anchorPointZs[layer] }
+    public mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
+        checkIndex(layer); anchorPointZs[layer] = z; changes.markChanged(layer)
+    }
+
+    /// The layer's transform, applied about its anchor point.
+    public func transform(of layer: Int) -> Transform3D { checkIndex(layer); return transforms[layer] }
+    public mutating func setTransform(_ transform: Transform3D, of layer: Int) {
+        checkIndex(layer); transforms.set(transform, at: layer); changes.markChanged(layer)
+    }
+    /// The affine part of the transform (`UIView.transform`).
+    public func affineTransform(of layer: Int) -> AffineTransform {
+        checkIndex(layer); return transforms.affine(at: layer)
+    }
+    public mutating func setAffineTransform(_ transform: AffineTransform, of layer: Int) {
+        setTransform(Transform3D(transform), of: layer)
+    }
+    /// The kind of the layer's transform (identity, translate, scale, affine, 3D,
+    /// perspective).
+    public func transformKind(of layer: Int) -> TransformKind { checkIndex(layer); return transforms.kind(at: layer) }
+
+    /// Applied to the sublayers, about this layer's anchor point.
+    public func sublayerTransform(of layer: Int) -> Transform3D {
+        checkIndex(layer); return sublayerTransforms[layer]
+    }
+    public mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
+        checkIndex(layer)
+        sublayerTransforms.set(transform, at: layer)
+        changes.markChanged(layer)
+    }
+
+    /// Mirrors the sublayers' y axis about the middle of the bounds.
+    public func isGeometryFlipped(_ layer: Int) -> Bool { flag(.geometryFlipped, layer) }
+    public mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
+        setFlag(.geometryFlipped, value, layer); changes.markChanged(layer)
+    }
+    /// Clips sublayers to the bounds, for rendering and hit testing.
+    public func masksToBounds(_ layer: Int) -> Bool { flag(.masksToBounds, layer) }
+    public mutating func setMasksToBounds(_ value: Bool, of layer: Int) { setFlag(.masksToBounds, value, layer) }
+    /// Hides the layer and its subtree.
+    public func isHidden(_ layer: Int) -> Bool { flag(.hidden, layer) }
+    public mutating func setHidden(_ value: Bool, of layer: Int) { setFlag(.hidden, value, layer) }
+    /// A `CATransformLayer`: its sublayers keep their z instead of being flattened into
+    /// its plane.
+    public func isTransformLayer(_ layer: Int) -> Bool { flag(.transformLayer, layer) }
+    public mutating func setTransformLayer(_ value: Bool, of layer: Int) {
+        setFlag(.transformLayer, value, layer); changes.markChanged(layer)
+    }
+
+    @inline(__always)
+    func flag(_ flag: LayerFlags, _ layer: Int) -> Bool { checkIndex(layer); return flags[layer].contains(flag) }
+
+    private mutating func setFlag(_ flag: LayerFlags, _ value: Bool, _ layer: Int) {
+        checkIndex(layer)
+        if value { flags[layer].insert(flag) } else { flags[layer].remove(flag) }
+    }
+
+    // MARK: frame (derived)
+
+    /// The layer's frame in its superlayer's space, derived from bounds, anchorPoint,
+    /// the affine part of transform and position (GEOMETRY.md section 3, bit-exact).
+    public func frame(of layer: Int) -> Rect {
+        checkIndex(layer)
+        return frameRect(width: boundsWidth[layer], height: boundsHeight[layer],
+                         anchorX: anchorX[layer], anchorY: anchorY[layer],
+                         transform: transforms.affine(at: layer),
+                         positionX: positionX[layer], positionY: positionY[layer])
+    }
+
+    /// Sets the frame the way Core Animation does (GEOMETRY.md section 4): standardizes
+    /// the rect, sets `bounds.size` (the size itself under an identity transform, else
+    /// the size that the inverse of the transform's 2×2 part gives, unchanged when that
+    /// part is singular), keeps `bounds.origin`, then moves `position` so the frame's
+    /// origin lands where asked.
+    public mutating func setFrame(_ frame: Rect, of layer: Int) {
+        checkIndex(layer)
+        let requested = frame.standardized
+        let transform = transforms.affine(at: layer)
+        let size = boundsSizeForFrame(width: requested.width, height: requested.height, transform: transform,
+                                      current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
+        boundsWidth[layer] = size.width
+        boundsHeight[layer] = size.height
+        let box = anchoredBox(width: size.width, height: size.height,
+                              anchorX: anchorX[layer], anchorY: anchorY[layer], transform: transform)
+        positionX[layer] = requested.x - box.minX
+        positionY[layer] = requested.y - box.minY
+        changes.markChanged(layer)
+    }
+
+    /// UIView `center`: the same as `position`.
+    public func center(of layer: Int) -> Point { position(of: layer) }
+    public mutating func setCenter(_ center: Point, of layer: Int) { setPosition(center, of: layer) }
+
+    // MARK: Scroll views (GEOMETRY.md section 8)
+
+    /// The scroll offset, `bounds.origin`.
+    public func contentOffset(of layer: Int) -> Point { bounds(of: layer).origin }
+    /// Sets `bounds.origin` as given, without clamping (`UIScrollView.contentOffset`).
+    public mutating func setContentOffset(_ offset: Point, of layer: Int) {
+        checkIndex(layer)
+        boundsX[layer] = offset.x; boundsY[layer] = offset.y
+        changes.markChanged(layer)
+    }
+
+    /// The scroll-view state (contentSize, contentInset), or nil when the layer is not a
+    /// scroll view.
+    public func scrollView(of layer: Int) -> ScrollViewState? {
+        checkIndex(layer); return scrollViews[Int32(layer)]
+    }
+    /// Makes the layer a scroll view with this content (or an ordinary layer for nil).
+    public mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
+        checkIndex(layer); scrollViews[Int32(layer)] = state
+    }
+
+    /// The valid range of the content offset:
+    /// `x in [-left, max(-left, cw + right - w)]`, `y in [-top, max(-top, ch + bottom - h)]`.
+    /// Nil when the layer is not a scroll view.
+    public func scrollRange(of layer: Int) -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? {
+        guard let state = scrollView(of: layer) else { return nil }
+        let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
+        // ClosedRange traps on NaN bounds, which non-finite input could produce.
+        guard limits.minX <= limits.maxX, limits.minY <= limits.maxY else { return nil }
+        return (limits.minX...limits.maxX, limits.minY...limits.maxY)
+    }
+
+    /// Scrolls to `offset` clamped to the valid range, like a user's drag that ends at
+    /// the content's edge; returns the offset set.
+    /// - Throws: `LayerStoreError.notAScrollView` (store unchanged) when the layer has no
+    ///   contentSize; `.layerOutOfRange` for a bad index.
+    @discardableResult
+    public mutating func scroll(_ layer: Int, to offset: Point) throws -> Point {
+        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
+        guard let state = scrollViews[Int32(layer)] else { throw LayerStoreError.notAScrollView(layer: layer) }
+        let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
+        let clamped = Point(x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),
+                            y: Swift.min(Swift.max(offset.y, limits.minY), limits.maxY))
+        setContentOffset(clamped, of: layer)
+        return clamped
+    }
+
+    private func scrollLimits(_ state: ScrollViewState, width: Double, height: Double)
+        -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        let inset = state.contentInset
+        let minX = -inset.left, minY = -inset.top
+        let maxX = Swift.max(minX, (state.contentSize.width + inset.right) - width)
+        let maxY = Swift.max(minY, (state.contentSize.height + inset.bottom) - height)
+        return (minX, maxX, minY, maxY)
+    }
+}

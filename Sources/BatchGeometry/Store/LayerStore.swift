@@ -1,0 +1,136 @@
+/// Thousands to millions of layers, stored as one contiguous column per property
+/// (struct of arrays), with Core Animation's geometry rules.
+///
+/// A layer is identified by its index, `0 ..< count`, in the order layers were added;
+/// removing layers shifts the indices of later layers down, as `Array.remove(at:)`
+/// does. Sublayer order is kept separately (linked lists), so reparenting is O(1).
+///
+/// `LayerStore` is a value type: copies share storage until one of them is mutated
+/// (copy-on-write, per column), and it is `Sendable`, so different stores may be
+/// processed on different threads at once.
+///
+/// Errors: structural changes (adding under a parent, reparenting, removing) `throw`
+/// `LayerStoreError` and leave the store unchanged; property accessors take a layer
+/// index that must be in range (a precondition, like `Array`'s subscript).
+public struct LayerStore: Sendable {
+    // MARK: Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
+    public internal(set) var boundsX: [Double] = []
+    public internal(set) var boundsY: [Double] = []
+    public internal(set) var boundsWidth: [Double] = []
+    public internal(set) var boundsHeight: [Double] = []
+    public internal(set) var positionX: [Double] = []
+    public internal(set) var positionY: [Double] = []
+    public internal(set) var anchorX: [Double] = []
+    public internal(set) var anchorY: [Double] = []
+    public internal(set) var zPositions: [Double] = []
+    public internal(set) var anchorPointZs: [Double] = []
+    var transforms = TransformColumns(count: 0, materialized: true)
+    var sublayerTransforms = TransformColumns(count: 0, materialized: false)
+    var flags: [LayerFlags] = []
+
+    // MARK: Hierarchy: parent links and ordered sublayer lists (-1 = none).
+    var parents: [Int32] = []
+    var firstSublayers: [Int32] = []
+    var lastSublayers: [Int32] = []
+    var nextSiblings: [Int32] = []
+    var previousSiblings: [Int32] = []
+    var firstRoot: Int32 = -1
+    var lastRoot: Int32 = -1
+    /// Cached answer to "does every layer come after its superlayer?"; nil = unknown.
+    var parentsPrecedeChildrenCache: Bool? = true
+
+    /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
+    var scrollViews: [Int32: ScrollViewState] = [:]
+
+    /// Which layers changed since the world transforms were last brought up to date.
+    var changes = ChangeTracker()
+    /// World transforms from the last `updateWorld()`, if any.
+    var worldCache: WorldTransforms?
+
+    /// The largest number of layers one store holds; indices are stored as `Int32`.
+    public static let maximumLayerCount = Int(Int32.max) - 1
+
+    /// An empty store.
+    public init() {}
+
+    /// An empty store with room for `capacity` layers before any column reallocates.
+    public init(minimumCapacity capacity: Int) {
+        reserveCapacity(capacity)
+    }
+
+    /// The number of layers. O(1).
+    public var count: Int { parents.count }
+
+    /// Reserves room for `capacity` layers in every column. O(n).
+    public mutating func reserveCapacity(_ capacity: Int) {
+        boundsX.reserveCapacity(capacity); boundsY.reserveCapacity(capacity)
+        boundsWidth.reserveCapacity(capacity); boundsHeight.reserveCapacity(capacity)
+        positionX.reserveCapacity(capacity); positionY.reserveCapacity(capacity)
+        anchorX.reserveCapacity(capacity); anchorY.reserveCapacity(capacity)
+        zPositions.reserveCapacity(capacity); anchorPointZs.reserveCapacity(capacity)
+        transforms.reserveCapacity(capacity); sublayerTransforms.reserveCapacity(capacity)
+        flags.reserveCapacity(capacity)
+        parents.reserveCapacity(capacity); firstSublayers.reserveCapacity(capacity)
+        lastSublayers.reserveCapacity(capacity); nextSiblings.reserveCapacity(capacity)
+        previousSiblings.reserveCapacity(capacity)
+        changes.reserveCapacity(capacity)
+    }
+
+    /// The precondition every property accessor checks.
+    @inline(__always)
+    func checkIndex(_ layer: Int, _ function: StaticString = #function) {
+        precondition(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
+    }
+}
+
+/// Boolean layer properties, one byte per layer.
+struct LayerFlags: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+    static let geometryFlipped = LayerFlags(rawValue: 1 << 0)
+    static let masksToBounds = LayerFlags(rawValue: 1 << 1)
+    static let hidden = LayerFlags(rawValue: 1 << 2)
+    static let transformLayer = LayerFlags(rawValue: 1 << 3)
+}
+
+/// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).
+public struct ScrollViewState: Hashable, Sendable {
+    /// The size of the scrollable content, in the layer's bounds space.
+    public var contentSize: Size
+    /// Extra scrollable room around the content (`UIScrollView.contentInset`).
+    public var contentInset: EdgeInsets
+    public init(contentSize: Size, contentInset: EdgeInsets = .zero) {
+        self.contentSize = contentSize; self.contentInset = contentInset
+    }
+}
+
+/// A structural change that cannot be made, with the layer it concerns. The store is
+/// left unchanged when one is thrown.
+public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A layer index that is not in `0 ..< count`.
+    case layerOutOfRange(layer: Int, count: Int)
+    /// A superlayer index that is not in `0 ..< count`.
+    case parentOutOfRange(parent: Int, count: Int)
+    /// Making `layer` a sublayer of `parent` would close a cycle: `parent` is `layer`
+    /// itself or inside its subtree.
+    case cycle(layer: Int, parent: Int)
+    /// A sublayer position past the end of the superlayer's sublayer list.
+    case sublayerIndexOutOfRange(index: Int, sublayerCount: Int)
+    /// `scrollTo` on a layer that has no `contentSize`.
+    case notAScrollView(layer: Int)
+    /// More layers than `LayerStore.maximumLayerCount`.
+    case tooManyLayers(limit: Int)
+
+    public var description: String {
+        switch self {
+        case let .layerOutOfRange(layer, count): return "layer \(layer) is out of range (\(count) layers)"
+        case let .parentOutOfRange(parent, count): return "parent \(parent) is out of range (\(count) layers)"
+        case let .cycle(layer, parent):
+            return parent == layer ? "layer \(layer) cannot be its own superlayer"
+                : "making layer \(parent) the superlayer of layer \(layer) would make a cycle (\(parent) is inside \(layer)'s subtree)"
+        case let .sublayerIndexOutOfRange(index, sublayerCount):
+            return "sublayer index \(index) is out of range (\(sublayerCount) sublayers)"
+        case let .notAScrollView(layer): return "layer \(layer) is not a scroll view (it has no contentSize)"
+        case let .tooManyLayers(limit): return "a store holds at most \(limit) layers"
+        }
+    }
+}

@@ -1,0 +1,150 @@
+/// One transform per layer, struct-of-arrays: the affine part in six columns that the
+/// frame and 2D world kernels stream, plus the other ten entries in one interleaved
+/// array that exists only once some layer holds a non-affine transform.
+///
+/// A column set that was never written (`isMaterialized == false`) stands for identity
+/// everywhere and costs nothing, which is how `sublayerTransform` (rarely set) stays free
+/// for stores of millions of layers.
+struct TransformColumns: Sendable {
+    private(set) var count: Int
+    /// The kind of each layer's transform; empty while not materialized.
+    private(set) var kind: [TransformKind] = []
+    private(set) var a: [Double] = [], b: [Double] = [], c: [Double] = [], d: [Double] = []
+    private(set) var tx: [Double] = [], ty: [Double] = []
+    /// `m13 m14 m23 m24 m31 m32 m33 m34 m43 m44` of each layer, 10 per layer; empty until
+    /// the first non-affine transform is stored.
+    private(set) var nonAffine: [Double] = []
+    /// The largest kind ever stored here (a cheap upper bound that lets a batch skip
+    /// work: no layer needs more than this).
+    private(set) var maximumKind: TransformKind = .identity
+
+    static let nonAffineStride = 10
+    private static let nonAffineIdentity: [Double] = [0, 0, 0, 0, 0, 0, 1, 0, 0, 1]
+
+    init(count: Int, materialized: Bool) {
+        self.count = count
+        if materialized { materialize() }
+    }
+
+    /// False while every layer is identity and no column has been allocated.
+    private(set) var isMaterialized = false
+    var hasNonAffine: Bool { !nonAffine.isEmpty }
+
+    private mutating func materialize() {
+        guard !isMaterialized else { return }
+        isMaterialized = true
+        kind = Array(repeating: .identity, count: count)
+        a = Array(repeating: 1, count: count); b = Array(repeating: 0, count: count)
+        c = Array(repeating: 0, count: count); d = Array(repeating: 1, count: count)
+        tx = Array(repeating: 0, count: count); ty = Array(repeating: 0, count: count)
+    }
+
+    private mutating func materializeNonAffine() {
+        guard nonAffine.isEmpty, count > 0 else { return }
+        nonAffine.reserveCapacity(count * Self.nonAffineStride)
+        for _ in 0..<count { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
+    }
+
+    func kind(at index: Int) -> TransformKind {
+        isMaterialized ? kind[index] : .identity
+    }
+
+    func affine(at index: Int) -> AffineTransform {
+        if !isMaterialized { return .identity }
+        return AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index])
+    }
+
+    subscript(index: Int) -> Transform3D {
+        if !isMaterialized { return .identity }
+        var result = Transform3D(affine(at: index))
+        if !nonAffine.isEmpty {
+            let base = index * Self.nonAffineStride
+            result.m13 = nonAffine[base]; result.m14 = nonAffine[base + 1]
+            result.m23 = nonAffine[base + 2]; result.m24 = nonAffine[base + 3]
+            result.m31 = nonAffine[base + 4]; result.m32 = nonAffine[base + 5]
+            result.m33 = nonAffine[base + 6]; result.m34 = nonAffine[base + 7]
+            result.m43 = nonAffine[base + 8]; result.m44 = nonAffine[base + 9]
+        }
+        return result
+    }
+
+    mutating func set(_ transform: Transform3D, at index: Int) {
+        let newKind = transform.kind
+        if !isMaterialized {
+            if newKind == .identity { return }
+            materialize()
+        }
+        kind[index] = newKind
+        if newKind > maximumKind { maximumKind = newKind }
+        a[index] = transform.m11; b[index] = transform.m12
+        c[index] = transform.m21; d[index] = transform.m22
+        tx[index] = transform.m41; ty[index] = transform.m42
+        if newKind > .affine { materializeNonAffine() }
+        if !nonAffine.isEmpty {
+            let base = index * Self.nonAffineStride
+            nonAffine[base] = transform.m13; nonAffine[base + 1] = transform.m14
+            nonAffine[base + 2] = transform.m23; nonAffine[base + 3] = transform.m24
+            nonAffine[base + 4] = transform.m31; nonAffine[base + 5] = transform.m32
+            nonAffine[base + 6] = transform.m33; nonAffine[base + 7] = transform.m34
+            nonAffine[base + 8] = transform.m43; nonAffine[base + 9] = transform.m44
+        }
+    }
+
+    /// Appends one identity transform.
+    mutating func appendIdentity() {
+        count += 1
+        guard isMaterialized else { return }
+        kind.append(.identity)
+        a.append(1); b.append(0); c.append(0); d.append(1); tx.append(0); ty.append(0)
+        if !nonAffine.isEmpty { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard isMaterialized else { return }
+        kind.reserveCapacity(capacity)
+        a.reserveCapacity(capacity); b.reserveCapacity(capacity); c.reserveCapacity(capacity)
+        d.reserveCapacity(capacity); tx.reserveCapacity(capacity); ty.reserveCapacity(capacity)
+    }
+
+    /// Keeps the layers whose `keep` flag is set, in order (used by layer removal).
+    mutating func compact(keeping keep: [Bool], newCount: Int) {
+        count = newCount
+        guard isMaterialized else { return }
+        kind = compacted(kind, keep); a = compacted(a, keep); b = compacted(b, keep)
+        c = compacted(c, keep); d = compacted(d, keep); tx = compacted(tx, keep); ty = compacted(ty, keep)
+        if !nonAffine.isEmpty {
+            var kept: [Double] = []
+            kept.reserveCapacity(newCount * Self.nonAffineStride)
+            for (index, isKept) in keep.enumerated() where isKept {
+                let base = index * Self.nonAffineStride
+                kept.append(contentsOf: nonAffine[base..<base + Self.nonAffineStride])
+            }
+            nonAffine = kept
+        }
+    }
+
+    /// Read access to the raw affine columns for kernels. Valid only when materialized.
+    func withAffineColumns<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                                       UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                                       UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+        try a.withUnsafeBufferPointer { a in
+            try b.withUnsafeBufferPointer { b in
+                try c.withUnsafeBufferPointer { c in
+                    try d.withUnsafeBufferPointer { d in
+                        try tx.withUnsafeBufferPointer { tx in
+                            try ty.withUnsafeBufferPointer { ty in try body(a, b, c, d, tx, ty) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The elements of `column` whose `keep` flag is set, in order.
+func compacted<Element>(_ column: [Element], _ keep: [Bool]) -> [Element] {
+    var result: [Element] = []
+    result.reserveCapacity(column.count)
+    for index in column.indices where keep[index] { result.append(column[index]) }
+    return result
+}

@@ -1,0 +1,185 @@
+/*
+ * CAffineKernels.h — the only public header of the CAffineKernels module.
+ *
+ * Batch kernels for Core Animation layer geometry over struct-of-arrays
+ * columns of IEEE-754 doubles, with CPU-specific backends (AVX-512, AVX2,
+ * NEON) chosen once at run time and a portable C fallback.
+ *
+ * Determinism contract (all kernels, all backends):
+ *   Every result is computed with exactly the operation order written in the
+ *   doc comments below, in binary64, round-to-nearest, with no fused
+ *   multiply-add and no reassociation. Backends therefore agree bit for bit
+ *   with each other and with a scalar reference written in the same order,
+ *   for every input: zeros of either sign, subnormals, infinities and huge
+ *   values included. NaN inputs yield NaN outputs in the same places; only
+ *   the payload/sign bits of a NaN produced by combining two different NaNs
+ *   are unspecified (IEEE 754 leaves them open and compilers may swap the
+ *   operands of a commutative multiply or add).
+ *
+ * Units: whatever the caller uses (points, typically); the kernels are pure
+ * arithmetic. Counts and indices are element indices (size_t), not bytes.
+ *
+ * Pointers: any alignment that is valid for double / int32_t. Output columns
+ * must not overlap input columns unless a function says otherwise.
+ */
+#ifndef CAFFINEKERNELS_H
+#define CAFFINEKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Kernel 1: layer frames (the CALayer `frame` getter)                       */
+/* ------------------------------------------------------------------------ */
+
+/// Columns for `CAFramesCompute`: one entry per layer, index i in every column.
+///
+/// Inputs (read only): the layer's bounds size (`width`, `height`), its
+/// `anchorPoint` (`anchorX`, `anchorY`, unit coordinates, any value allowed),
+/// its affine transform (`a`, `b`, `c`, `d`, `tx`, `ty`, row-vector
+/// convention, see `CAAffineColumns`) and its `position` (`positionX`,
+/// `positionY`, in the superlayer's space).
+///
+/// Outputs (written): the frame origin and size in the superlayer's space.
+/// Output columns must not overlap any input column.
+typedef struct CAFrameColumns {
+    const double *width, *height, *anchorX, *anchorY;
+    const double *a, *b, *c, *d, *tx, *ty;
+    const double *positionX, *positionY;
+    double *frameX, *frameY, *frameWidth, *frameHeight;
+} CAFrameColumns;
+
+/// Computes the frames of layers [start, end) with the selected backend
+/// (see `CAKernelBackendName`). Elements outside [start, end) are neither
+/// read nor written. Does nothing when start >= end.
+///
+/// Per layer i, exactly (IEEE double, no FMA):
+///
+///     rx = (-w) * ax;   ry = (-h) * ay
+///     corners (x, y): (rx, ry), (rx, ry + h), (rx + w, ry), (rx + w, ry + h)
+///     Xk = ((a*xk) + (c*yk)) + tx;   Yk = ((b*xk) + (d*yk)) + ty
+///     minX = MIN(MIN(MIN(X0, X1), X2), X3), MIN(p, q) = (q < p) ? q : p
+///     maxX = MAX(MAX(MAX(X0, X1), X2), X3), MAX(p, q) = (q > p) ? q : p
+///     (the same for Y)
+///     frameX = minX + px;  frameY = minY + py
+///     frameWidth = maxX - minX;  frameHeight = maxY - minY
+///
+/// Complexity: O(end - start), streaming; no allocation, no locking.
+/// Thread safety: concurrent calls on disjoint output ranges are safe.
+void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end);
+
+/// The individual backends of `CAFramesCompute`, for differential tests and
+/// benchmarks. Same contract as `CAFramesCompute`. Each returns 1 after
+/// computing, or 0 (having done nothing) when that backend is not compiled
+/// for this architecture or not supported by this CPU; calling one with
+/// start == end is therefore an availability probe.
+int CAFramesComputePortable(const CAFrameColumns *columns, size_t start, size_t end); /* always 1 */
+int CAFramesComputeAVX2(const CAFrameColumns *columns, size_t start, size_t end);
+int CAFramesComputeAVX512(const CAFrameColumns *columns, size_t start, size_t end);
+int CAFramesComputeNEON(const CAFrameColumns *columns, size_t start, size_t end);
+
+/* ------------------------------------------------------------------------ */
+/* Kernel 2: world transforms of planar (2D affine) chains                   */
+/* ------------------------------------------------------------------------ */
+
+/// Six columns of 2D affine transforms (a, b, c, d, tx, ty): entry i is the
+/// 3x3 matrix [[a, b, 0], [c, d, 0], [tx, ty, 1]] applied to row vectors,
+/// p' = p * M, i.e. x' = a*x + c*y + tx, y' = b*x + d*y + ty.
+/// "A then B" is the product A * B. Columns that a function only reads are
+/// passed as `const CAAffineColumns *` and are not written through.
+typedef struct CAAffineColumns {
+    double *a, *b, *c, *d, *tx, *ty;
+} CAAffineColumns;
+
+/// Elementwise product, no hierarchy: out[i] = A[i] * B[i] ("A[i] then
+/// B[i]") for i in [0, n), with the selected backend. Exactly:
+///
+///     r.a  = (A.a*B.a) + (A.b*B.c)
+///     r.b  = (A.a*B.b) + (A.b*B.d)
+///     r.c  = (A.c*B.a) + (A.d*B.c)
+///     r.d  = (A.c*B.b) + (A.d*B.d)
+///     r.tx = ((A.tx*B.a) + (A.ty*B.c)) + B.tx
+///     r.ty = ((A.tx*B.b) + (A.ty*B.d)) + B.ty
+///
+/// Aliasing: each `out` column may be exactly the same pointer as the
+/// corresponding column of A or B (in place); partial overlap is not allowed.
+/// Complexity: O(n), streaming. Use it for level-at-a-time propagation
+/// (gather parents' world transforms into B, then concat).
+void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+
+/// The individual backends of `CAAffineConcat` (same contract). Each returns
+/// 1 after computing, or 0 (having done nothing) when not available here.
+int CAAffineConcatPortable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out); /* always 1 */
+int CAAffineConcatAVX2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+int CAAffineConcatAVX512(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+int CAAffineConcatNEON(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+
+/// World transforms along parent chains, in index order: for i = start,
+/// start+1, ..., end-1:
+///
+///     world[i] = parent[i] < 0 ? local[i] : local[i] * world[parent[i]]
+///
+/// with the product of `CAAffineConcat` (bit-identical to it). `local[i]` is
+/// the layer's complete transform into its parent's space; a negative
+/// `parent[i]` (use -1) marks a root.
+///
+/// Preconditions (not checked):
+///  - parents come first: for every i in [start, end) with parent[i] >= 0,
+///    either start <= parent[i] < i (computed earlier in this call), or
+///    parent[i] < start and world[parent[i]] already holds that parent's
+///    final world transform (e.g. from an earlier call);
+///  - parent[i] indexes valid world entries;
+///  - `local` and `world` columns do not overlap.
+/// Complexity: O(end - start), one dependent gather per non-root layer.
+/// Does nothing when start >= end.
+void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,
+                            CAAffineColumns *world, size_t start, size_t end);
+
+/// Same as `CAWorldAffinePropagate` for stores whose layers are not
+/// parent-first: for k = start, ..., end-1, with i = order[k]:
+///
+///     world[i] = parent[i] < 0 ? local[i] : local[i] * world[parent[i]]
+///
+/// Preconditions (not checked): every order[k] for k in [start, end) is a
+/// valid, distinct layer index; for each such i with parent[i] >= 0, the
+/// parent is processed at an earlier position k' < k of `order` within this
+/// call, or world[parent[i]] already holds its final value; `local` and
+/// `world` columns do not overlap.
+/// Complexity: O(end - start), gathers only.
+void CAWorldAffinePropagateOrdered(const CAAffineColumns *local, const int32_t *parent,
+                                   const int32_t *order, CAAffineColumns *world,
+                                   size_t start, size_t end);
+
+/* ------------------------------------------------------------------------ */
+/* Backend selection                                                         */
+/* ------------------------------------------------------------------------ */
+
+/// Name of the backend that `CAFramesCompute` and `CAAffineConcat` use:
+/// "avx512", "avx2", "neon" or "portable" (a static string).
+///
+/// On first use the best backend this CPU supports is chosen (avx512 >
+/// avx2 > portable on x86; neon on arm64), unless the environment variable
+/// BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon (case-insensitive)
+/// forces one; a forced backend that is unavailable here, or an unknown
+/// value, falls back to the best available, and this name then reports what
+/// really runs. Selection happens once, is thread-safe, and costs one atomic
+/// load per kernel call afterwards.
+const char *CAKernelBackendName(void);
+
+/// Forces the backend for subsequent calls (process-wide, thread-safe):
+/// "portable", "avx2", "avx512" or "neon" (case-insensitive). "auto" or NULL
+/// re-runs the default selection (CPU features plus the environment
+/// variable). Returns 1 on success, 0 (and changes nothing) when the name is
+/// unknown or that backend is unavailable on this CPU/build. Meant for tests
+/// and benchmarks; calls already running keep the backend they started with.
+int CAKernelSetBackend(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAFFINEKERNELS_H */

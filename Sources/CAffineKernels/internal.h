@@ -1,0 +1,142 @@
+/*
+ * internal.h — private to CAffineKernels (not in include/, not visible to
+ * Swift). Shared scalar element functions, so that the portable loops and
+ * the scalar tails of every SIMD backend run literally the same code, and
+ * the backend table used by dispatch.c.
+ *
+ * Every .c file of the module starts with the FP_CONTRACT pragmas itself;
+ * they are repeated here so that nothing included after this header can be
+ * contracted into FMA even if a file forgot them.
+ */
+#ifndef CAFFINEKERNELS_INTERNAL_H
+#define CAFFINEKERNELS_INTERNAL_H
+
+#pragma STDC FP_CONTRACT OFF
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include "CAffineKernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CA_ARCH_X86 1
+#else
+#define CA_ARCH_X86 0
+#endif
+
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define CA_ARCH_ARM64 1
+#else
+#define CA_ARCH_ARM64 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CA_HIDDEN __attribute__((visibility("hidden")))
+#define CA_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define CA_HIDDEN
+#define CA_ALWAYS_INLINE inline
+#endif
+
+/* MIN/MAX with the exact select semantics of the spec (NaN and signed
+ * zeros: when the comparison is false the FIRST argument wins). */
+#define CA_MIN(p, q) (((q) < (p)) ? (q) : (p))
+#define CA_MAX(p, q) (((q) > (p)) ? (q) : (p))
+
+/* One layer's frame, in the spec's exact operation order. The products that
+ * two corners share (a*x0 == a*x1, c*y0 == c*y2, ...) are computed once:
+ * they are the same operation on the same operands, hence the same bits. */
+static CA_ALWAYS_INLINE void ca_frame_scalar(double w, double h, double ax, double ay,
+                                             double a, double b, double c, double d,
+                                             double tx, double ty, double px, double py,
+                                             double *fx, double *fy, double *fw, double *fh) {
+    const double rx = (-w) * ax;
+    const double ry = (-h) * ay;
+    const double xr = rx + w; /* x of corners 2 and 3 */
+    const double yt = ry + h; /* y of corners 1 and 3 */
+
+    const double aL = a * rx, aR = a * xr, cB = c * ry, cT = c * yt;
+    const double bL = b * rx, bR = b * xr, dB = d * ry, dT = d * yt;
+
+    const double X0 = (aL + cB) + tx, Y0 = (bL + dB) + ty;
+    const double X1 = (aL + cT) + tx, Y1 = (bL + dT) + ty;
+    const double X2 = (aR + cB) + tx, Y2 = (bR + dB) + ty;
+    const double X3 = (aR + cT) + tx, Y3 = (bR + dT) + ty;
+
+    const double minX = CA_MIN(CA_MIN(CA_MIN(X0, X1), X2), X3);
+    const double maxX = CA_MAX(CA_MAX(CA_MAX(X0, X1), X2), X3);
+    const double minY = CA_MIN(CA_MIN(CA_MIN(Y0, Y1), Y2), Y3);
+    const double maxY = CA_MAX(CA_MAX(CA_MAX(Y0, Y1), Y2), Y3);
+
+    *fx = minX + px;
+    *fy = minY + py;
+    *fw = maxX - minX;
+    *fh = maxY - minY;
+}
+
+/* Frames of [start, end) one layer at a time (portable backend and the
+ * scalar tails of the SIMD backends). */
+static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, size_t start, size_t end) {
+    const double *restrict W = k->width, *restrict H = k->height;
+    const double *restrict AX = k->anchorX, *restrict AY = k->anchorY;
+    const double *restrict A = k->a, *restrict B = k->b, *restrict C = k->c, *restrict D = k->d;
+    const double *restrict TX = k->tx, *restrict TY = k->ty;
+    const double *restrict PX = k->positionX, *restrict PY = k->positionY;
+    double *restrict FX = k->frameX, *restrict FY = k->frameY;
+    double *restrict FW = k->frameWidth, *restrict FH = k->frameHeight;
+    for (size_t i = start; i < end; i++) {
+        ca_frame_scalar(W[i], H[i], AX[i], AY[i], A[i], B[i], C[i], D[i], TX[i], TY[i],
+                        PX[i], PY[i], &FX[i], &FY[i], &FW[i], &FH[i]);
+    }
+}
+
+/* out = A * B ("A then B") for one element, in the spec's exact order.
+ * All inputs are read before anything is written, so out may be A or B. */
+#define CA_AFFINE_PRODUCT(Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty,  \
+                          Ra, Rb, Rc, Rd, Rtx, Rty)                              \
+    do {                                                                       \
+        Ra = ((Aa) * (Ba)) + ((Ab) * (Bc));                                    \
+        Rb = ((Aa) * (Bb)) + ((Ab) * (Bd));                                    \
+        Rc = ((Ac) * (Ba)) + ((Ad) * (Bc));                                    \
+        Rd = ((Ac) * (Bb)) + ((Ad) * (Bd));                                    \
+        Rtx = (((Atx) * (Ba)) + ((Aty) * (Bc))) + (Btx);                       \
+        Rty = (((Atx) * (Bb)) + ((Aty) * (Bd))) + (Bty);                       \
+    } while (0)
+
+/* Elementwise concat of [start, end), scalar (no restrict: in place allowed). */
+static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, const CAAffineColumns *B,
+                                                    CAAffineColumns *out, size_t start, size_t end) {
+    const double *pAa = A->a, *pAb = A->b, *pAc = A->c, *pAd = A->d, *pAtx = A->tx, *pAty = A->ty;
+    const double *pBa = B->a, *pBb = B->b, *pBc = B->c, *pBd = B->d, *pBtx = B->tx, *pBty = B->ty;
+    double *pRa = out->a, *pRb = out->b, *pRc = out->c, *pRd = out->d, *pRtx = out->tx, *pRty = out->ty;
+    for (size_t i = start; i < end; i++) {
+        const double aa = pAa[i], ab = pAb[i], ac = pAc[i], ad = pAd[i], atx = pAtx[i], aty = pAty[i];
+        const double ba = pBa[i], bb = pBb[i], bc = pBc[i], bd = pBd[i], btx = pBtx[i], bty = pBty[i];
+        double ra, rb, rc, rd, rtx, rty;
+        CA_AFFINE_PRODUCT(aa, ab, ac, ad, atx, aty, ba, bb, bc, bd, btx, bty, ra, rb, rc, rd, rtx, rty);
+        pRa[i] = ra; pRb[i] = rb; pRc[i] = rc; pRd[i] = rd; pRtx[i] = rtx; pRty[i] = rty;
+    }
+}
+
+/* ---- backend table (dispatch.c) ---------------------------------------- */
+
+typedef void (*ca_frames_fn)(const CAFrameColumns *, size_t, size_t);
+typedef void (*ca_concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
+
+/* Unchecked implementations: callers must know the backend is available. */
+CA_HIDDEN void ca_frames_portable(const CAFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_portable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+#if CA_ARCH_X86
+CA_HIDDEN int ca_cpu_has_avx2(void);
+CA_HIDDEN int ca_cpu_has_avx512(void);
+CA_HIDDEN void ca_frames_avx2(const CAFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_avx2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+CA_HIDDEN void ca_frames_avx512(const CAFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_avx512(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+#endif
+#if CA_ARCH_ARM64
+CA_HIDDEN void ca_frames_neon(const CAFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_neon(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+#endif
+
+#endif /* CAFFINEKERNELS_INTERNAL_H */

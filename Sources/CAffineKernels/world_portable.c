@@ -1,0 +1,64 @@
+/*
+ * world_portable.c — world transforms of affine chains (portable C) and the
+ * portable elementwise concat.
+ *
+ * Propagation is a dependent gather (a child needs its parent's finished
+ * world transform), so it stays scalar; it is kept tight with restrict
+ * column pointers (local and world never overlap, by precondition) so the
+ * compiler keeps values in registers and does not reload column pointers.
+ * The product is CA_AFFINE_PRODUCT, the same expression the concat kernels
+ * use, so propagation is bit-identical to a concat of the same operands.
+ */
+#pragma STDC FP_CONTRACT OFF
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include "internal.h"
+
+/* Shared body of both propagation entry points; `order` is NULL for the
+ * index-order variant (the branch folds away after inlining). */
+static CA_ALWAYS_INLINE void ca_world_range(const CAAffineColumns *local, const int32_t *parent,
+                                            const int32_t *order, CAAffineColumns *world,
+                                            size_t start, size_t end) {
+    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
+    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
+    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
+    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
+    const int32_t *restrict P = parent;
+
+    for (size_t k = start; k < end; k++) {
+        const size_t i = order ? (size_t)order[k] : k;
+        const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
+        const int32_t p = P[i];
+        if (p < 0) { /* root: world = local */
+            Wa[i] = la; Wb[i] = lb; Wc[i] = lc; Wd[i] = ld; Wtx[i] = ltx; Wty[i] = lty;
+            continue;
+        }
+        const size_t q = (size_t)p;
+        const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
+        double ra, rb, rc, rd, rtx, rty;
+        CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
+        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
+    }
+}
+
+void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,
+                            CAAffineColumns *world, size_t start, size_t end) {
+    ca_world_range(local, parent, NULL, world, start, end);
+}
+
+void CAWorldAffinePropagateOrdered(const CAAffineColumns *local, const int32_t *parent,
+                                   const int32_t *order, CAAffineColumns *world,
+                                   size_t start, size_t end) {
+    ca_world_range(local, parent, order, world, start, end);
+}
+
+void ca_concat_portable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+    ca_concat_scalar_range(A, B, out, 0, n);
+}
+
+int CAAffineConcatPortable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+    ca_concat_portable(n, A, B, out);
+    return 1;
+}

@@ -1,0 +1,22 @@
+// batchbench: BatchGeometry's command-line tool.
+//   batchbench [run] [options]      throughput report (the default)
+//   batchbench eval SCENE.json      evaluate a scene file (SCENE-FORMAT.md)
+//   batchbench compare OLD NEW      compare two JSON reports
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "run"
+if arguments.first == command { arguments.removeFirst() }
+
+switch command {
+case "eval":
+    exitProcess(EvalCommand.run(arguments))
+case "compare":
+    exitProcess(CompareCommand.run(arguments))
+case "run":
+    exitProcess(RunCommand.run(arguments))
+case "help":
+    exitProcess(RunCommand.run(["--help"]))
+default:
+    printError("error: unknown command '\(command)' (expected run, eval or compare; see batchbench --help)")
+    exitProcess(2)
+}

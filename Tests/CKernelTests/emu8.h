@@ -1,0 +1,7 @@
+/* emu8.h — the 8-lane emulated instantiation of the SIMD template (emu8.c). */
+#ifndef CKERNELTESTS_EMU8_H
+#define CKERNELTESTS_EMU8_H
+#include "CAffineKernels.h"
+int test_emu8_frames(const CAFrameColumns *columns, size_t start, size_t end);
+int test_emu8_concat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+#endif
