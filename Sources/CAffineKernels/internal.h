@@ -18,6 +18,13 @@
 
 #include "CAffineKernels.h"
 
+/* Bit-identical results need every double operation rounded to double once.
+ * 32-bit x86 with x87 math evaluates in extended precision (and rounds
+ * twice); build such targets with -msse2 -mfpmath=sse. */
+#if defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ != 0 && __FLT_EVAL_METHOD__ != -1
+#error "CAffineKernels requires FLT_EVAL_METHOD == 0 (e.g. SSE2 math on i386) for bit-identical results"
+#endif
+
 #if defined(__x86_64__) || defined(__i386__)
 #define CA_ARCH_X86 1
 #else
@@ -77,6 +84,7 @@ static CA_ALWAYS_INLINE void ca_frame_scalar(double w, double h, double ax, doub
 /* Frames of [start, end) one layer at a time (portable backend and the
  * scalar tails of the SIMD backends). */
 static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, size_t start, size_t end) {
+    if (start >= end) return; /* empty: touch nothing (k may be NULL) */
     const double *restrict W = k->width, *restrict H = k->height;
     const double *restrict AX = k->anchorX, *restrict AY = k->anchorY;
     const double *restrict A = k->a, *restrict B = k->b, *restrict C = k->c, *restrict D = k->d;
@@ -106,6 +114,7 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
 /* Elementwise concat of [start, end), scalar (no restrict: in place allowed). */
 static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, const CAAffineColumns *B,
                                                     CAAffineColumns *out, size_t start, size_t end) {
+    if (start >= end) return; /* empty: touch nothing (pointers may be NULL) */
     const double *pAa = A->a, *pAb = A->b, *pAc = A->c, *pAd = A->d, *pAtx = A->tx, *pAty = A->ty;
     const double *pBa = B->a, *pBb = B->b, *pBc = B->c, *pBd = B->d, *pBtx = B->tx, *pBty = B->ty;
     double *pRa = out->a, *pRb = out->b, *pRc = out->c, *pRd = out->d, *pRtx = out->tx, *pRty = out->ty;

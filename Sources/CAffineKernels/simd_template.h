@@ -28,7 +28,7 @@
 #include "internal.h"
 
 CA_SIMD_ATTR void CA_SIMD_FRAMES_NAME(const CAFrameColumns *k, size_t start, size_t end) {
-    if (start >= end) return;
+    if (start >= end) return; /* empty: touch nothing (k may be NULL) */
     const double *restrict W = k->width, *restrict H = k->height;
     const double *restrict AX = k->anchorX, *restrict AY = k->anchorY;
     const double *restrict A = k->a, *restrict B = k->b, *restrict C = k->c, *restrict D = k->d;
@@ -78,6 +78,7 @@ CA_SIMD_ATTR void CA_SIMD_FRAMES_NAME(const CAFrameColumns *k, size_t start, siz
  * twelve inputs before its six stores, so exact aliasing is safe. */
 CA_SIMD_ATTR void CA_SIMD_CONCAT_NAME(size_t n, const CAAffineColumns *A, const CAAffineColumns *B,
                                       CAAffineColumns *out) {
+    if (n == 0) return; /* empty: touch nothing (pointers may be NULL) */
     /* Column pointers hoisted: without restrict the compiler would otherwise
      * re-read them from the structs after every store. */
     const double *pAa = A->a, *pAb = A->b, *pAc = A->c, *pAd = A->d, *pAtx = A->tx, *pAty = A->ty;

@@ -21,6 +21,7 @@
 static CA_ALWAYS_INLINE void ca_world_range(const CAAffineColumns *local, const int32_t *parent,
                                             const int32_t *order, CAAffineColumns *world,
                                             size_t start, size_t end) {
+    if (start >= end) return; /* empty: touch nothing (pointers may be NULL) */
     const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
     const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
     double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;

@@ -17,6 +17,8 @@
  * two-NaN operation returns, and the compiler may commute a*b). Such cases
  * are counted and reported separately ("NaN-payload differences").
  */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers under -std=c11 */
+
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
 #pragma clang fp contract(off)

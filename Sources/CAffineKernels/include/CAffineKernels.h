@@ -55,7 +55,8 @@ typedef struct CAFrameColumns {
 
 /// Computes the frames of layers [start, end) with the selected backend
 /// (see `CAKernelBackendName`). Elements outside [start, end) are neither
-/// read nor written. Does nothing when start >= end.
+/// read nor written. Does nothing when start >= end (and then does not
+/// dereference `columns`, which may be NULL).
 ///
 /// Per layer i, exactly (IEEE double, no FMA):
 ///
@@ -76,7 +77,7 @@ void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end);
 /// benchmarks. Same contract as `CAFramesCompute`. Each returns 1 after
 /// computing, or 0 (having done nothing) when that backend is not compiled
 /// for this architecture or not supported by this CPU; calling one with
-/// start == end is therefore an availability probe.
+/// start == end (columns may be NULL) is therefore an availability probe.
 int CAFramesComputePortable(const CAFrameColumns *columns, size_t start, size_t end); /* always 1 */
 int CAFramesComputeAVX2(const CAFrameColumns *columns, size_t start, size_t end);
 int CAFramesComputeAVX512(const CAFrameColumns *columns, size_t start, size_t end);
@@ -107,6 +108,7 @@ typedef struct CAAffineColumns {
 ///
 /// Aliasing: each `out` column may be exactly the same pointer as the
 /// corresponding column of A or B (in place); partial overlap is not allowed.
+/// With n == 0 nothing is dereferenced (the struct pointers may be NULL).
 /// Complexity: O(n), streaming. Use it for level-at-a-time propagation
 /// (gather parents' world transforms into B, then concat).
 void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
@@ -135,7 +137,8 @@ int CAAffineConcatNEON(size_t n, const CAAffineColumns *A, const CAAffineColumns
 ///  - parent[i] indexes valid world entries;
 ///  - `local` and `world` columns do not overlap.
 /// Complexity: O(end - start), one dependent gather per non-root layer.
-/// Does nothing when start >= end.
+/// Does nothing when start >= end (and dereferences nothing then).
+/// Portable C on every CPU: the parent dependence makes it a serial gather.
 void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,
                             CAAffineColumns *world, size_t start, size_t end);
 
