@@ -1,3 +1,5 @@
+import CAffineKernels
+
 // Which backend and how many threads every batch kernel uses.
 
 #if canImport(Glibc)
@@ -69,4 +71,12 @@ public var activeProcessorCount: Int {
 func environmentValue(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(cString: value)
+}
+
+extension KernelOptions {
+    /// The instruction set the C backend runs on this machine: `"avx512"`, `"avx2"`,
+    /// `"neon"` or `"portable"`. Chosen once per process from the CPU's features, or
+    /// forced with `BATCHGEOMETRY_C_KERNEL`; reports what really runs (an unavailable
+    /// forced choice falls back to the best available). O(1) after the first call.
+    public static var cInstructionSet: String { String(cString: CAKernelBackendName()) }
 }
