@@ -25,3 +25,36 @@ func exitProcess(_ status: Int32) -> Never {
     fflush(stdout)
     exit(status)
 }
+
+/// The whole content of a file, or of standard input for "-", as bytes; or a message
+/// saying why it could not be read (with the system's reason).
+func readAllBytes(path: String) -> Result<[UInt8], FileReadError> {
+    let file: UnsafeMutablePointer<FILE>?
+    if path == "-" {
+        file = stdin
+    } else {
+        file = fopen(path, "rb")
+    }
+    guard let file else { return .failure(FileReadError(message: "cannot open: \(systemErrorText())")) }
+    defer { if path != "-" { fclose(file) } }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+        let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
+        if read < chunk.count {
+            if ferror(file) != 0 { return .failure(FileReadError(message: "cannot read: \(systemErrorText())")) }
+            break
+        }
+    }
+    return .success(bytes)
+}
+
+struct FileReadError: Error {
+    var message: String
+}
+
+private func systemErrorText() -> String {
+    guard let text = strerror(errno) else { return "error \(errno)" }
+    return String(cString: text)
+}
