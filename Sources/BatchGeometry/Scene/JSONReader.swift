@@ -56,7 +56,14 @@ struct JSONReader {
     }
 
     func typeError(expected: String, _ path: ScenePath) -> SceneError {
-        guard let kind = peekKind() else { return syntaxError("expected a value, \(found)", path) }
+        var atValue = self
+        atValue.skipWhitespace()
+        guard let kind = peekKind() else { return atValue.syntaxError("expected a value, \(atValue.found)", path) }
+        // `tru` or `nul` starts like a literal but is not one: a syntax error, not a type.
+        let literal: StaticString? = kind == .true ? "true" : kind == .false ? "false" : kind == .null ? "null" : nil
+        if let literal, !atValue.matchLiteral(literal) {
+            return atValue.syntaxError("invalid literal (expected \(literal))", path)
+        }
         return path.error("expected \(expected), got \(kind.phrase)")
     }
 

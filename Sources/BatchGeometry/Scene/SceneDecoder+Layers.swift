@@ -156,7 +156,7 @@ extension SceneDecoder {
             let shown = cycle.prefix(8).map(String.init).joined(separator: " -> ")
                 + (cycle.count > 8 ? " -> ..." : "") + " -> \(cycle[0])"
             throw ScenePath(key: "layers", index: cycle[0], field: "parent")
-                .error("\(parent(of: cycle[0])!) makes a parent cycle (\(shown))")
+                .error("\(parent(of: cycle[0])!) makes a parent cycle (parent chain \(shown))")
         }
     }
 }

@@ -12,7 +12,7 @@ private enum OperationValue {
         switch self {
         case .number: return "a number"
         case let .bool(value): return "\(value)"
-        case let .numbers(count): return count == 1 ? "1 number" : "\(count) numbers"
+        case let .numbers(count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
         }
     }
 }
