@@ -41,8 +41,11 @@ enum EvalCommand {
         }
         do {
             let scene = try Scene(json: bytes)
-            let text = try scene.evaluate().jsonText()
-            writeStandardOutput(text)
+            let evaluation = try scene.evaluate()
+            // Evaluation is complete before the first byte is written, so an error
+            // never leaves partial output.
+            evaluation.writeJSON { writeStandardOutputPiece($0) }
+            flushStandardOutput()
             return 0
         } catch let error as SceneError {
             printError("error: \(error.description)")

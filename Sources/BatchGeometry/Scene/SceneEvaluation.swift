@@ -91,10 +91,25 @@ extension SceneEvaluation {
     /// The output document of SCENE-FORMAT.md: one entry per layer in input order, then
     /// `drawOrder`, `hits`, `conversions`. One layer per line; numbers in shortest
     /// round-trip form, non-finite ones as `"NaN"`, `"+Infinity"`, `"-Infinity"`. The
-    /// same evaluation always gives the same bytes.
+    /// same evaluation always gives the same bytes. O(layers).
     public func jsonText() -> String {
+        var text = ""
+        writeJSON { text += $0 }
+        return text
+    }
+
+    /// The same bytes as `jsonText()`, handed to `write` in pieces of about 64 KiB, so
+    /// that a scene of millions of layers is written without holding its whole output
+    /// (several hundred bytes per layer) in memory.
+    public func writeJSON(_ write: (String) -> Void) {
         var output = "{\n \"layers\": [\n"
-        output.reserveCapacity(names.count * 400 + 64)
+        output.reserveCapacity(1 << 17)
+        func flushIfLarge() {
+            if output.utf8.count >= 1 << 16 {
+                write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
         for layer in 0..<names.count {
             output += "  {\"name\": "
             if let name = names[layer] {
@@ -108,33 +123,71 @@ extension SceneEvaluation {
             appendRect(frames[layer], to: &output)
             output += ", \"bounds\": "
             appendRect(store.bounds(of: layer), to: &output)
-            output += ", \"position\": "
+            output += ", \"position\": ["
             let position = store.position(of: layer)
-            appendJSONNumbers([position.x, position.y], to: &output)
-            output += ", \"toWorld\": "
-            appendJSONNumbers(world[layer].rowMajor, to: &output)
+            appendJSONNumber(position.x, to: &output)
+            output += ", "
+            appendJSONNumber(position.y, to: &output)
+            output += "], \"toWorld\": "
+            appendTransform(world[layer], to: &output)
             output += ", \"worldRect\": "
             appendEdges(worldRects[layer].isNull ? nil : worldRects[layer], to: &output)
             output += ", \"clipRect\": "
             appendEdges(clipRects[layer], to: &output)
-            output += ", \"visible\": \(visible[layer])}"
+            output += visible[layer] ? ", \"visible\": true}" : ", \"visible\": false}"
             output += layer + 1 < names.count ? ",\n" : "\n"
+            flushIfLarge()
         }
         output += " ],\n \"drawOrder\": ["
-        output += drawOrder.map(String.init).joined(separator: ", ")
+        for (index, layer) in drawOrder.enumerated() {
+            output += index > 0 ? ", \(layer)" : "\(layer)"
+            flushIfLarge()
+        }
         output += "],\n \"hits\": ["
-        output += hits.map { $0.map(String.init) ?? "null" }.joined(separator: ", ")
+        for (index, hit) in hits.enumerated() {
+            if index > 0 { output += ", " }
+            output += hit.map { "\($0)" } ?? "null"
+            flushIfLarge()
+        }
         output += "],\n \"conversions\": ["
         for (index, point) in conversions.enumerated() {
             if index > 0 { output += ", " }
-            if let point { appendJSONNumbers([point.x, point.y], to: &output) } else { output += "null" }
+            if let point {
+                output += "["
+                appendJSONNumber(point.x, to: &output)
+                output += ", "
+                appendJSONNumber(point.y, to: &output)
+                output += "]"
+            } else {
+                output += "null"
+            }
+            flushIfLarge()
         }
         output += "]\n}\n"
-        return output
+        write(output)
     }
 
     private func appendRect(_ rect: Rect, to output: inout String) {
-        appendJSONNumbers([rect.x, rect.y, rect.width, rect.height], to: &output)
+        output += "["
+        appendJSONNumber(rect.x, to: &output)
+        output += ", "
+        appendJSONNumber(rect.y, to: &output)
+        output += ", "
+        appendJSONNumber(rect.width, to: &output)
+        output += ", "
+        appendJSONNumber(rect.height, to: &output)
+        output += "]"
+    }
+
+    /// The 16 entries, row-major.
+    private func appendTransform(_ m: Transform3D, to output: inout String) {
+        output += "["
+        for (index, value) in [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+                               m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44].enumerated() {
+            if index > 0 { output += ", " }
+            appendJSONNumber(value, to: &output)
+        }
+        output += "]"
     }
 
     /// `null` for nil; a clip that is the null rect is written as `CGRectNull`,
