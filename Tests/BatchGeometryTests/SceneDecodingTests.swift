@@ -102,6 +102,28 @@ final class SceneDecodingTests: XCTestCase {
         XCTAssertEqual(evaluation.world[4].m42, 20)
     }
 
+    func testRandomForestsWithParentsAnywhereKeepArrayOrderAmongSiblings() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let count = Int.random(in: 1...40, using: &generator)
+            // A random ranking makes the forest acyclic: a parent has a lower rank, any index.
+            let rank = Array(0..<count).shuffled(using: &generator)
+            let byRank = (0..<count).sorted { rank[$0] < rank[$1] }
+            var parents = [Int?](repeating: nil, count: count)
+            for position in 1..<max(count, 1) where Bool.random(using: &generator) {
+                parents[byRank[position]] = byRank[Int.random(in: 0..<position, using: &generator)]
+            }
+            let layers = parents.map { $0.map { "{\"parent\": \($0)}" } ?? "{}" }.joined(separator: ", ")
+            let scene = try XCTUnwrap(decodeScene("{\"layers\": [\(layers)]}"))
+            for layer in 0..<count {
+                XCTAssertEqual(scene.store.parent(of: layer), parents[layer])
+                // Sublayers are exactly the layers naming this parent, in array order.
+                XCTAssertEqual(scene.store.sublayers(of: layer), (0..<count).filter { parents[$0] == layer })
+            }
+            XCTAssertEqual(scene.store.roots, (0..<count).filter { parents[$0] == nil })
+        }
+    }
+
     func testEveryOperation() throws {
         let evaluation = try XCTUnwrap(evaluateScene("""
             {"layers": [

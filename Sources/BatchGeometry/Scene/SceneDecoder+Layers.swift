@@ -103,14 +103,16 @@ extension SceneDecoder {
     }
 
     /// Checks and links the parents that could not be linked when their child was
-    /// created (a parent later in the array). Sublayer order stays the array order: such
-    /// children have smaller indices than their parent, so they go before the children
-    /// linked at creation, in array order. A parent cycle is an error naming the
-    /// smallest layer index on the cycle.
+    /// created (a parent later in the array); a parent cycle is an error naming the
+    /// smallest layer index on the cycle. Sublayer order stays the array order: such a
+    /// parent's late children (indices below it) go first, then its children linked at
+    /// creation (indices above it), which are appended again to keep them after. Every
+    /// link is an append, O(1) apart from setParent's cycle walk (O(depth)).
     mutating func linkLateParents() throws {
         guard !lateParents.isEmpty else { return }
         let count = store.count
         var declaredParent: [Int: Int] = [:]
+        var lateChildren: [Int: [Int]] = [:]
         for (layer, parent) in lateParents {
             guard parent >= 0 && parent < count else {
                 throw ScenePath(key: "layers", index: layer, field: "parent")
@@ -120,17 +122,18 @@ extension SceneDecoder {
                 throw ScenePath(key: "layers", index: layer, field: "parent").error("a layer cannot be its own parent")
             }
             declaredParent[layer] = parent
+            lateChildren[parent, default: []].append(layer)
         }
         try rejectCycles(declaredParent)
-        var lateChildrenLinked: [Int: Int] = [:]
-        for (layer, parent) in lateParents {
-            let position = lateChildrenLinked[parent, default: 0]
-            do {
-                try store.setParent(of: layer, to: parent, at: position)
-            } catch {
-                throw ScenePath(key: "layers", index: layer, field: "parent").error("\(error)")
+        for parent in lateChildren.keys.sorted() {
+            let children = lateChildren[parent]! + store.sublayers(of: parent)
+            for child in children {
+                do {
+                    try store.setParent(of: child, to: parent)
+                } catch {
+                    throw ScenePath(key: "layers", index: child, field: "parent").error("\(error)")
+                }
             }
-            lateChildrenLinked[parent] = position + 1
         }
     }
 
