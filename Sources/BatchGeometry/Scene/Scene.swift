@@ -45,31 +45,46 @@ public struct SceneOperation: Sendable, Equatable {
 
 /// A property change, with Core Animation's setter semantics (GEOMETRY.md section 4).
 public enum SceneChange: Sendable, Equatable {
+    /// The frame setter: bounds size and position (GEOMETRY.md section 4).
     case frame(Rect)
+    /// Bounds, kept about the anchor point (position unchanged).
     case bounds(Rect)
+    /// Position, in the superlayer's space.
     case position(Point)
     /// UIView `center`: the same as `position`.
     case center(Point)
+    /// Anchor point in unit coordinates (position unchanged, so the frame moves).
     case anchorPoint(Point)
+    /// The layer's transform (6 numbers in the file embed as an affine transform).
     case transform(Transform3D)
+    /// The transform applied to the sublayers, about the anchor point.
     case sublayerTransform(Transform3D)
+    /// z position, in points.
     case zPosition(Double)
+    /// The anchor point's z, in points.
     case anchorPointZ(Double)
     /// Sets `bounds.origin` as given.
     case contentOffset(Point)
     /// Sets `bounds.origin` clamped to the scroll range (scroll views only).
     case scrollTo(Point)
+    /// Flips the sublayers' y axis.
     case geometryFlipped(Bool)
+    /// Clips the sublayers to the bounds.
     case masksToBounds(Bool)
+    /// Hides the layer and its subtree.
     case hidden(Bool)
+    /// Makes the layer a CATransformLayer (no flattening of its sublayers).
     case isTransformLayer(Bool)
 }
 
 /// One entry of `conversions`: a point in `from`'s bounds space, to be expressed in
 /// `to`'s (nil = world space for either).
 public struct SceneConversion: Sendable, Equatable {
+    /// The point, in the bounds space of `from` (or world space).
     public var point: Point
+    /// The source layer index, nil for world space.
     public var from: Int?
+    /// The destination layer index, nil for world space.
     public var to: Int?
 
     public init(point: Point, from: Int?, to: Int?) {
