@@ -23,8 +23,11 @@ private struct LayerFields {
     var contentInset: EdgeInsets?
 }
 
-private let layerKeys = "name, parent, bounds, position, frame, anchorPoint, zPosition, anchorPointZ, transform, "
-    + "sublayerTransform, geometryFlipped, masksToBounds, hidden, isTransformLayer, contentSize, contentInset"
+private let layerKeyList = [
+    "name", "parent", "bounds", "position", "frame", "anchorPoint", "zPosition", "anchorPointZ", "transform",
+    "sublayerTransform", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer", "contentSize", "contentInset",
+]
+private let layerKeys = layerKeyList.joined(separator: ", ")
 
 extension SceneDecoder {
     mutating func decodeLayers() throws {
@@ -41,11 +44,15 @@ extension SceneDecoder {
     private mutating func readLayerFields(_ path: ScenePath) throws -> LayerFields {
         try reader.beginObject(path, expected: "a layer object")
         var fields = LayerFields()
-        var seen = Set<String>()
+        var seen: UInt32 = 0 // one bit per known key (a bitmask: no allocation per layer)
         var first = true
         while let key = try reader.nextKey(first: &first, path) {
             let keyPath = path.field(key)
-            guard seen.insert(key).inserted else { throw keyPath.error("duplicate key") }
+            guard let bit = layerKeyList.firstIndex(of: key) else {
+                throw keyPath.error("unknown key (a layer has \(layerKeys))")
+            }
+            guard seen & (1 << bit) == 0 else { throw keyPath.error("duplicate key") }
+            seen |= 1 << bit
             switch key {
             case "name": fields.name = try reader.readString(keyPath)
             case "parent": fields.parent = reader.skipNull() ? nil : try reader.readIndex(keyPath)
