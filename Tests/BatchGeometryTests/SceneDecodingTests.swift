@@ -251,6 +251,19 @@ final class SceneDecodingTests: XCTestCase {
         XCTAssert(output.contains(#""name": "a\"b\\c/d\né😀 é""#), output)
     }
 
+    func testTopLevelKeysMayComeInAnyOrder() throws {
+        // Operations and conversions before the layers they name are checked once all layers exist.
+        let evaluation = try XCTUnwrap(evaluateScene("""
+            {"conversions": [{"point": [0, 0], "from": 1}],
+             "operations": [{"layer": 1, "set": "position", "value": [30, 40]}],
+             "hitTests": [[30, 40]],
+             "layers": [{"frame": [0, 0, 100, 100]}, {"parent": 0, "bounds": [0, 0, 10, 10]}]}
+            """))
+        // Position (30, 40) with the default anchor: the 10x10 layer's origin is at (25, 35).
+        XCTAssertEqual(evaluation.conversions, [Point(x: 25, y: 35)])
+        XCTAssertEqual(evaluation.hits, [1])
+    }
+
     func testEmptySceneAndBOMAndWhitespace() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(" \t\r\n{\"layers\":[]} \n".utf8)
         let scene = try Scene(json: bytes)
