@@ -207,7 +207,8 @@ final class SceneDecodingTests: XCTestCase {
     }
 
     func testOutputNumbersReadBackToTheSameDoubles() throws {
-        let values: [Double] = [-0.0, 5e-324, 1.7976931348623157e308, -1.7976931348623157e308, 0.1, 1e-7, 1e21, 375, -2.5e-310]
+        let values: [Double] = [-0.0, Double.leastNonzeroMagnitude /* 5e-324 */, 1.7976931348623157e308, -1.7976931348623157e308,
+                                0.1, 1e-7, 1e21, 375, -(Double.leastNormalMagnitude / 1024) /* a subnormal */]
         for value in values {
             let evaluation = try XCTUnwrap(evaluateScene("{\"layers\": [{\"position\": [\(value), 1]}]}"))
             XCTAssertEqual(evaluation.store.position(of: 0).x.bitPattern, value.bitPattern, "\(value) decoded")
@@ -235,7 +236,7 @@ final class SceneDecodingTests: XCTestCase {
     func testNumberSyntaxIsCorrectlyRounded() throws {
         // Halfway cases and long mantissas must round to nearest-even, as the stdlib parser does.
         let cases: [(String, Double)] = [
-            ("9007199254740993", 9007199254740992), ("0.1", 0.1), ("2.2250738585072011e-308", 2.2250738585072011e-308),
+            ("9007199254740993", 9007199254740992), ("0.1", 0.1), ("2.2250738585072011e-308", Double.leastNormalMagnitude.nextDown) /* the largest subnormal */,
             ("1e-400", 0), ("-0", -0.0), ("123456789012345678901234567890", 1.2345678901234568e29), ("1E+2", 100),
         ]
         for (text, expected) in cases {
