@@ -51,8 +51,9 @@ func readAllBytes(path: String) -> Result<[UInt8], FileReadError> {
     // A regular file's size is known: read it into one exactly sized buffer (no
     // doubling growth, which would cost up to twice a 100 MB scene).
     if path != "-", fseek(file, 0, SEEK_END) == 0 {
+        // A directory reports a nonsense size (LONG_MAX): only plausible sizes count.
         let size = ftell(file)
-        if size > 0, fseek(file, 0, SEEK_SET) == 0 {
+        if size > 0, size < 1 << 40, fseek(file, 0, SEEK_SET) == 0 {
             bytes.reserveCapacity(size + 1)
         } else {
             rewind(file)
