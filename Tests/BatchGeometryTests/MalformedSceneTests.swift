@@ -1,4 +1,5 @@
 import BatchGeometry
+import Foundation
 import XCTest
 
 /// Malformed scenes (SCENE-FORMAT.md "Errors", issue 5): each must give exactly this one
@@ -181,5 +182,54 @@ final class MalformedSceneTests: XCTestCase {
         let layers = (0..<100).map { #"{"parent":\#(($0 + 1) % 100)}"# }.joined(separator: ",")
         XCTAssertEqual(sceneErrorLine(#"{"layers":[\#(layers)]}"#),
                        "error: layers[0].parent: 1 makes a parent cycle (parent chain 0 -> 1 -> 2 -> 3 -> 4 -> 5 -> 6 -> 7 -> ... -> 0)")
+    }
+    /// Random damage to the conformance scenes (byte flips, insertions, deletions,
+    /// truncation, fixed seed): the decoder must either succeed (and then evaluate) or
+    /// throw a one-line SceneError; it must never trap.
+    func testDamagedScenesNeverTrap() throws {
+        let folder = sceneFixturesDirectory + "/conformance"
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".scene.json") }.sorted()
+        var random = SplitMix64(seed: 0x5CE1E)
+        let alphabet = Array(#"{}[]",:-+.0123456789eE "NaNInfinity truefalsenull\u"#.utf8) + [0x00, 0xFF, 0x0A]
+        var errors = 0, decoded = 0
+        for name in names {
+            let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<(1 + Int(random.next() % 3)) where !bytes.isEmpty {
+                    let position = Int(random.next() % UInt64(bytes.count))
+                    switch random.next() % 4 {
+                    case 0: bytes[position] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+                    case 1: bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: position)
+                    case 2: bytes.remove(at: position)
+                    default: bytes.removeSubrange(position...)
+                    }
+                }
+                do {
+                    _ = try Scene(json: bytes).evaluate(options: .serial(.scalar)).jsonText()
+                    decoded += 1
+                } catch let error as SceneError {
+                    errors += 1
+                    XCTAssertFalse(error.description.contains("\n"), error.description)
+                    XCTAssertFalse(error.path.isEmpty)
+                    XCTAssertFalse(error.message.isEmpty)
+                }
+            }
+        }
+        XCTAssertGreaterThan(errors, 1000, "most damage must be caught")
+        XCTAssertGreaterThan(decoded, 0, "some damage (inside numbers or names) still decodes")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure reproduces.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
