@@ -1,0 +1,140 @@
+// The `operations` array. An operation's value has a type that depends on its `set`,
+// and JSON objects are unordered, so the value is read first into a small untyped form
+// (a number, a bool or a flat array of numbers) and checked once the object is read.
+
+/// An operation's `value` before its property is known.
+private enum OperationValue {
+    case number(Double)
+    case bool(Bool)
+    case numbers(count: Int)
+
+    var phrase: String {
+        switch self {
+        case .number: return "a number"
+        case let .bool(value): return "\(value)"
+        case let .numbers(count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
+        }
+    }
+}
+
+private let propertyNames = [
+    "frame", "bounds", "position", "center", "anchorPoint", "transform", "sublayerTransform", "zPosition",
+    "anchorPointZ", "contentOffset", "scrollTo", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer",
+]
+
+extension SceneDecoder {
+    mutating func decodeOperations() throws {
+        let path = ScenePath(key: "operations")
+        try reader.beginArray(path, expected: "an array of operations")
+        var first = true
+        while try reader.nextElement(first: &first, path) {
+            operations.append(try readOperation(path.at(index: operations.count)))
+        }
+    }
+
+    private mutating func readOperation(_ path: ScenePath) throws -> SceneOperation {
+        try reader.beginObject(path, expected: "an operation object {\"layer\", \"set\", \"value\"}")
+        var layer: Int?, property: String?, value: OperationValue?
+        var seen = Set<String>()
+        var first = true
+        while let key = try reader.nextKey(first: &first, path) {
+            let keyPath = path.field(key)
+            guard seen.insert(key).inserted else { throw keyPath.error("duplicate key") }
+            switch key {
+            case "layer": layer = try reader.readIndex(keyPath)
+            case "set": property = try reader.readString(keyPath, expected: "a property name")
+            case "value": value = try readOperationValue(keyPath)
+            default: throw keyPath.error("unknown key (an operation has layer, set, value)")
+            }
+        }
+        guard let layer else { throw path.error("missing \"layer\"") }
+        guard let property else { throw path.error("missing \"set\"") }
+        guard propertyNames.contains(property) else {
+            throw path.field("set").error("unknown property \(singleQuoted(property))")
+        }
+        guard let value else { throw path.error("missing \"value\"") }
+        return SceneOperation(layer: layer, change: try change(property, value, path.field("value")))
+    }
+
+    private mutating func readOperationValue(_ path: ScenePath) throws -> OperationValue {
+        switch reader.peekKind() {
+        case .array: return .numbers(count: try readNumberArray(path, expected: "an array of numbers"))
+        case .true, .false: return .bool(try reader.readBool(path))
+        case .number, .string: return .number(try reader.readNumber(path))
+        default: throw reader.typeError(expected: "a number, an array of numbers, true or false", path)
+        }
+    }
+
+    /// The change `property = value`, or an error saying what `property` needs.
+    private func change(_ property: String, _ value: OperationValue, _ path: ScenePath) throws -> SceneChange {
+        func numbers(_ count: Int, _ shape: String) throws {
+            guard case .numbers(count) = value else {
+                throw path.error("expected \(count) numbers \(shape) for \(property), got \(value.phrase)")
+            }
+        }
+        func rect() throws -> Rect {
+            try numbers(4, "[x, y, width, height]")
+            return Rect(x: self.numbers[0], y: self.numbers[1], width: self.numbers[2], height: self.numbers[3])
+        }
+        func point() throws -> Point {
+            try numbers(2, "[x, y]")
+            return Point(x: self.numbers[0], y: self.numbers[1])
+        }
+        func number() throws -> Double {
+            guard case let .number(number) = value else {
+                throw path.error("expected a number for \(property), got \(value.phrase)")
+            }
+            return number
+        }
+        func bool() throws -> Bool {
+            guard case let .bool(flag) = value else {
+                throw path.error("expected true or false for \(property), got \(value.phrase)")
+            }
+            return flag
+        }
+        func transform() throws -> Transform3D {
+            guard case let .numbers(count) = value else {
+                throw path.error("expected 6 or 16 numbers for \(property), got \(value.phrase)")
+            }
+            return try self.transform(fromNumbers: count, path)
+        }
+        switch property {
+        case "frame": return .frame(try rect())
+        case "bounds": return .bounds(try rect())
+        case "position": return .position(try point())
+        case "center": return .center(try point())
+        case "anchorPoint": return .anchorPoint(try point())
+        case "transform": return .transform(try transform())
+        case "sublayerTransform": return .sublayerTransform(try transform())
+        case "zPosition": return .zPosition(try number())
+        case "anchorPointZ": return .anchorPointZ(try number())
+        case "contentOffset": return .contentOffset(try point())
+        case "scrollTo": return .scrollTo(try point())
+        case "geometryFlipped": return .geometryFlipped(try bool())
+        case "masksToBounds": return .masksToBounds(try bool())
+        case "hidden": return .hidden(try bool())
+        default: return .isTransformLayer(try bool())
+        }
+    }
+
+    /// Operations name existing layers, and `scrollTo` only scroll views (contentSize
+    /// is set at creation only, so this is known before anything runs).
+    func validateOperations() throws {
+        for (index, operation) in operations.enumerated() {
+            let path = ScenePath(key: "operations", index: index, field: "layer")
+            guard operation.layer >= 0 && operation.layer < store.count else {
+                throw path.error("\(operation.layer) is out of range (\(layerCountPhrase))")
+            }
+            if case .scrollTo = operation.change, store.scrollView(of: operation.layer) == nil {
+                throw path.error("scrollTo needs a scroll view, and layer \(operation.layer) has no contentSize")
+            }
+        }
+    }
+}
+
+/// `text` in single quotes, control characters escaped, for messages.
+func singleQuoted(_ text: String) -> String {
+    var escaped = ""
+    appendJSONEscaped(text, to: &escaped)
+    return "'\(escaped)'"
+}

@@ -1,0 +1,171 @@
+// Decodes the top level of a scene file and its query sections; the layers and
+// operations have their own files. Schema-directed: each key is read as the type it
+// must have, straight into the model, so a wrong type is reported where it is.
+
+struct SceneDecoder {
+    var reader: JSONReader
+    /// Reused buffer for arrays of numbers (at most 16 are kept; longer arrays are
+    /// still read, to count them for the error message).
+    var numbers: [Double] = []
+
+    // What has been decoded so far.
+    var store = LayerStore()
+    var names: [String?] = []
+    /// Layers whose parent index is not below their own (a later layer, or out of
+    /// range): linked, or rejected, once every layer exists.
+    var lateParents: [(layer: Int, parent: Int)] = []
+    var operations: [SceneOperation] = []
+    var viewport: Rect?
+    var hitTestMode = HitTestRule.layer
+    var hitTests: [Point] = []
+    var conversions: [SceneConversion] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        reader = JSONReader(bytes: bytes)
+        numbers.reserveCapacity(16)
+    }
+
+    mutating func decode() throws -> Scene {
+        try reader.beginObject(.document, expected: "a JSON object (the scene)")
+        var seen = Set<String>()
+        var first = true
+        while let key = try reader.nextKey(first: &first, .document) {
+            guard seen.insert(key).inserted else { throw ScenePath(key: nil, field: key).error("duplicate key") }
+            switch key {
+            case "viewport":
+                let path = ScenePath(key: "viewport")
+                viewport = reader.skipNull() ? nil : try readRect(path, "[x, y, width, height]")
+            case "hitTestMode":
+                let path = ScenePath(key: "hitTestMode")
+                let mode = try reader.readString(path, expected: "\"layer\" or \"view\"")
+                guard let rule = HitTestRule(rawValue: mode) else {
+                    throw path.error("expected \"layer\" or \"view\", got \(quoted(mode))")
+                }
+                hitTestMode = rule
+            case "layers": try decodeLayers()
+            case "operations": try decodeOperations()
+            case "hitTests": try decodeHitTests()
+            case "conversions": try decodeConversions()
+            default:
+                throw ScenePath(key: nil, field: key).error(
+                    "unknown key (a scene has viewport, hitTestMode, layers, operations, hitTests, conversions)")
+            }
+        }
+        try reader.expectEnd()
+        guard seen.contains("layers") else { throw ScenePath.document.error("missing \"layers\"") }
+        try linkLateParents()
+        try validateOperations()
+        try validateConversions()
+        return Scene(store: store, names: names, operations: operations, viewport: viewport,
+                     hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions)
+    }
+
+    // MARK: Queries
+
+    private mutating func decodeHitTests() throws {
+        let path = ScenePath(key: "hitTests")
+        try reader.beginArray(path, expected: "an array of points")
+        var first = true
+        while try reader.nextElement(first: &first, path) {
+            hitTests.append(try readPoint(path.at(index: hitTests.count), "[x, y]"))
+        }
+    }
+
+    private mutating func decodeConversions() throws {
+        let path = ScenePath(key: "conversions")
+        try reader.beginArray(path, expected: "an array of conversions")
+        var first = true
+        while try reader.nextElement(first: &first, path) {
+            let itemPath = path.at(index: conversions.count)
+            try reader.beginObject(itemPath, expected: "an object {\"point\", \"from\", \"to\"}")
+            var point: Point?
+            var from: Int?, to: Int?
+            var seen = Set<String>()
+            var firstKey = true
+            while let key = try reader.nextKey(first: &firstKey, itemPath) {
+                let keyPath = itemPath.field(key)
+                guard seen.insert(key).inserted else { throw keyPath.error("duplicate key") }
+                switch key {
+                case "point": point = try readPoint(keyPath, "[x, y]")
+                case "from": from = reader.skipNull() ? nil : try reader.readIndex(keyPath)
+                case "to": to = reader.skipNull() ? nil : try reader.readIndex(keyPath)
+                default: throw keyPath.error("unknown key (a conversion has point, from, to)")
+                }
+            }
+            guard let point else { throw itemPath.error("missing \"point\"") }
+            conversions.append(SceneConversion(point: point, from: from, to: to))
+        }
+    }
+
+    private func validateConversions() throws {
+        for (index, conversion) in conversions.enumerated() {
+            let path = ScenePath(key: "conversions", index: index)
+            for (field, layer) in [("from", conversion.from), ("to", conversion.to)] {
+                if let layer, layer < 0 || layer >= store.count {
+                    throw path.field(field).error("\(layer) is out of range (\(layerCountPhrase))")
+                }
+            }
+        }
+    }
+
+    var layerCountPhrase: String { store.count == 1 ? "1 layer" : "\(store.count) layers" }
+
+    // MARK: Arrays of numbers
+
+    /// Reads an array of numbers into `numbers` (the first 16) and returns how many it
+    /// had. `expected` describes the array for a type error ("4 numbers [x, y, ...]").
+    mutating func readNumberArray(_ path: ScenePath, expected: String) throws -> Int {
+        try reader.beginArray(path, expected: expected)
+        numbers.removeAll(keepingCapacity: true)
+        var count = 0
+        var first = true
+        while try reader.nextElement(first: &first, path) {
+            let value = try reader.readNumber(path.at(index: count))
+            if count < 16 { numbers.append(value) }
+            count += 1
+        }
+        return count
+    }
+
+    private mutating func readExactly(_ count: Int, _ path: ScenePath, _ shape: String) throws {
+        let expected = "\(count) numbers \(shape)"
+        let found = try readNumberArray(path, expected: expected)
+        guard found == count else { throw path.error("expected \(expected), got \(found)") }
+    }
+
+    mutating func readRect(_ path: ScenePath, _ shape: String) throws -> Rect {
+        try readExactly(4, path, shape)
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    mutating func readPoint(_ path: ScenePath, _ shape: String) throws -> Point {
+        try readExactly(2, path, shape)
+        return Point(x: numbers[0], y: numbers[1])
+    }
+
+    mutating func readSize(_ path: ScenePath) throws -> Size {
+        try readExactly(2, path, "[width, height]")
+        return Size(width: numbers[0], height: numbers[1])
+    }
+
+    mutating func readInsets(_ path: ScenePath) throws -> EdgeInsets {
+        try readExactly(4, path, "[top, left, bottom, right]")
+        return EdgeInsets(top: numbers[0], left: numbers[1], bottom: numbers[2], right: numbers[3])
+    }
+
+    /// A transform: 6 numbers (affine `a b c d tx ty`) or 16 (`m11 … m44`, row-major).
+    mutating func readTransform(_ path: ScenePath) throws -> Transform3D {
+        let found = try readNumberArray(path, expected: "6 or 16 numbers")
+        return try transform(fromNumbers: found, path)
+    }
+
+    func transform(fromNumbers count: Int, _ path: ScenePath) throws -> Transform3D {
+        switch count {
+        case 6:
+            return Transform3D(AffineTransform(a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3],
+                                               tx: numbers[4], ty: numbers[5]))
+        case 16: return Transform3D(rowMajor: numbers)
+        default: throw path.error("expected 6 or 16 numbers, got \(count)")
+        }
+    }
+}

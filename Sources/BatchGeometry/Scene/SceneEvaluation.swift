@@ -1,0 +1,199 @@
+// Running a scene: operations in order, then every query through the batch API (so
+// each backend is exercised), and the output document of SCENE-FORMAT.md.
+
+/// The answers for a scene: per layer its frame, bounds, position, world transform,
+/// world rect, clip rect and visibility, plus drawing order, hit tests and conversions.
+/// `jsonText()` writes the `batchbench eval` output.
+public struct SceneEvaluation: Sendable {
+    /// Layer names (nil when a layer has none).
+    public let names: [String?]
+    /// The store after all operations.
+    public let store: LayerStore
+    /// `frame` of every layer (the getter, in the superlayer's space).
+    public let frames: FrameColumns
+    /// `ToWorld` of every layer.
+    public let world: WorldTransforms
+    /// World rect of every layer (`isNull` when entirely behind the eye).
+    public let worldRects: [RectEdges]
+    /// Clip rect of every layer, nil when no ancestor masks to bounds.
+    public let clipRects: [RectEdges?]
+    /// Visibility of every layer against the scene's viewport.
+    public let visible: [Bool]
+    /// Painter's order, back to front.
+    public let drawOrder: [Int]
+    /// The layer hit by each of the scene's `hitTests`, or nil.
+    public let hits: [Int?]
+    /// Each of the scene's `conversions`, or nil when the destination is singular.
+    public let conversions: [Point?]
+}
+
+extension Scene {
+    /// Applies the operations in order to a copy of `store` (setters with Core
+    /// Animation's semantics) and answers every query with the batch API under
+    /// `options`. The scene itself is unchanged. O(layers + operations + hit tests ×
+    /// layers).
+    ///
+    /// - Throws: `SceneError` naming `operations[k]` if an operation cannot be applied;
+    ///   `init(json:)` already rejects those, so this happens only for a `Scene` whose
+    ///   fields were changed afterwards. Nothing is returned then.
+    public func evaluate(options: KernelOptions = .default) throws -> SceneEvaluation {
+        var store = self.store
+        for (index, operation) in operations.enumerated() {
+            try apply(operation, to: &store, path: ScenePath(key: "operations", index: index, field: "layer"))
+        }
+        let frames = store.frames(options: options)
+        let world = store.updateWorld(options: options)
+        let worldRects = store.worldRects(in: world, options: options)
+        let clipRects = store.clipRects(worldRects: worldRects)
+        let visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: viewport)
+        let hits = store.hitTest(points: hitTests, in: world, rule: hitTestMode, options: options)
+        var converted: [Point?] = []
+        converted.reserveCapacity(conversions.count)
+        for conversion in conversions {
+            converted += store.convert(points: [conversion.point], from: conversion.from, to: conversion.to,
+                                       in: world, options: options)
+        }
+        return SceneEvaluation(names: names, store: store, frames: frames, world: world, worldRects: worldRects,
+                               clipRects: clipRects, visible: visible, drawOrder: store.drawOrder(), hits: hits,
+                               conversions: converted)
+    }
+
+    private func apply(_ operation: SceneOperation, to store: inout LayerStore, path: ScenePath) throws {
+        let layer = operation.layer
+        guard layer >= 0 && layer < store.count else {
+            throw path.error("\(layer) is out of range (\(store.count) layers)")
+        }
+        switch operation.change {
+        case let .frame(rect): store.setFrame(rect, of: layer)
+        case let .bounds(rect): store.setBounds(rect, of: layer)
+        case let .position(point), let .center(point): store.setPosition(point, of: layer)
+        case let .anchorPoint(point): store.setAnchorPoint(point, of: layer)
+        case let .transform(transform): store.setTransform(transform, of: layer)
+        case let .sublayerTransform(transform): store.setSublayerTransform(transform, of: layer)
+        case let .zPosition(z): store.setZPosition(z, of: layer)
+        case let .anchorPointZ(z): store.setAnchorPointZ(z, of: layer)
+        case let .contentOffset(offset): store.setContentOffset(offset, of: layer)
+        case let .scrollTo(offset):
+            do {
+                try store.scroll(layer, to: offset)
+            } catch {
+                throw path.error("scrollTo needs a scroll view, and layer \(layer) has no contentSize")
+            }
+        case let .geometryFlipped(value): store.setGeometryFlipped(value, of: layer)
+        case let .masksToBounds(value): store.setMasksToBounds(value, of: layer)
+        case let .hidden(value): store.setHidden(value, of: layer)
+        case let .isTransformLayer(value): store.setTransformLayer(value, of: layer)
+        }
+    }
+}
+
+extension SceneEvaluation {
+    /// The output document of SCENE-FORMAT.md: one entry per layer in input order, then
+    /// `drawOrder`, `hits`, `conversions`. One layer per line; numbers in shortest
+    /// round-trip form, non-finite ones as `"NaN"`, `"+Infinity"`, `"-Infinity"`. The
+    /// same evaluation always gives the same bytes. O(layers).
+    public func jsonText() -> String {
+        var text = ""
+        writeJSON { text += $0 }
+        return text
+    }
+
+    /// The same bytes as `jsonText()`, handed to `write` in pieces of about 64 KiB, so
+    /// that a scene of millions of layers is written without holding its whole output
+    /// (several hundred bytes per layer) in memory.
+    public func writeJSON(_ write: (String) -> Void) {
+        var output = "{\n \"layers\": [\n"
+        output.reserveCapacity(1 << 17)
+        func flushIfLarge() {
+            if output.utf8.count >= 1 << 16 {
+                write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        for layer in 0..<names.count {
+            output += "  {\"name\": "
+            if let name = names[layer] {
+                output += "\""
+                appendJSONEscaped(name, to: &output)
+                output += "\""
+            } else {
+                output += "null"
+            }
+            output += ", \"frame\": "
+            appendRect(frames[layer], to: &output)
+            output += ", \"bounds\": "
+            appendRect(store.bounds(of: layer), to: &output)
+            output += ", \"position\": ["
+            let position = store.position(of: layer)
+            appendJSONNumber(position.x, to: &output)
+            output += ", "
+            appendJSONNumber(position.y, to: &output)
+            output += "], \"toWorld\": "
+            appendTransform(world[layer], to: &output)
+            output += ", \"worldRect\": "
+            appendEdges(worldRects[layer].isNull ? nil : worldRects[layer], to: &output)
+            output += ", \"clipRect\": "
+            appendEdges(clipRects[layer], to: &output)
+            output += visible[layer] ? ", \"visible\": true}" : ", \"visible\": false}"
+            output += layer + 1 < names.count ? ",\n" : "\n"
+            flushIfLarge()
+        }
+        output += " ],\n \"drawOrder\": ["
+        for (index, layer) in drawOrder.enumerated() {
+            output += index > 0 ? ", \(layer)" : "\(layer)"
+            flushIfLarge()
+        }
+        output += "],\n \"hits\": ["
+        for (index, hit) in hits.enumerated() {
+            if index > 0 { output += ", " }
+            output += hit.map { "\($0)" } ?? "null"
+            flushIfLarge()
+        }
+        output += "],\n \"conversions\": ["
+        for (index, point) in conversions.enumerated() {
+            if index > 0 { output += ", " }
+            if let point {
+                output += "["
+                appendJSONNumber(point.x, to: &output)
+                output += ", "
+                appendJSONNumber(point.y, to: &output)
+                output += "]"
+            } else {
+                output += "null"
+            }
+            flushIfLarge()
+        }
+        output += "]\n}\n"
+        write(output)
+    }
+
+    private func appendRect(_ rect: Rect, to output: inout String) {
+        output += "["
+        appendJSONNumber(rect.x, to: &output)
+        output += ", "
+        appendJSONNumber(rect.y, to: &output)
+        output += ", "
+        appendJSONNumber(rect.width, to: &output)
+        output += ", "
+        appendJSONNumber(rect.height, to: &output)
+        output += "]"
+    }
+
+    /// The 16 entries, row-major.
+    private func appendTransform(_ m: Transform3D, to output: inout String) {
+        output += "["
+        for (index, value) in [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+                               m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44].enumerated() {
+            if index > 0 { output += ", " }
+            appendJSONNumber(value, to: &output)
+        }
+        output += "]"
+    }
+
+    /// `null` for nil; a clip that is the null rect is written as `CGRectNull`,
+    /// `["+Infinity", "+Infinity", 0.0, 0.0]`.
+    private func appendEdges(_ edges: RectEdges?, to output: inout String) {
+        guard let edges else { output += "null"; return }
+        appendRect(edges.rect, to: &output)
+    }
+}

@@ -1,0 +1,91 @@
+import BatchGeometry
+import Foundation
+import XCTest
+
+/// Every conformance fixture (real iOS values and the seed articles' worked examples),
+/// through the library, compared with the expected file by check.py's rules: frame,
+/// bounds and position bit for bit, everything else to 1e-9 relative (1e-9 absolute
+/// near zero). The output bytes must not depend on the backend or thread count.
+final class ConformanceTests: XCTestCase {
+    private var folder: String { sceneFixturesDirectory + "/conformance" }
+
+    private func sceneNames() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { $0.hasSuffix(".scene.json") }
+            .sorted()
+    }
+
+    private func evaluate(_ name: String, _ options: KernelOptions) throws -> String {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+        return try Scene(json: bytes).evaluate(options: options).jsonText()
+    }
+
+    func testEveryFixtureMatchesItsExpectedOutput() throws {
+        let names = try sceneNames()
+        XCTAssertEqual(names.count, 17, "the conformance folder holds 17 scenes")
+        for name in names {
+            let output = try evaluate(name, .serial(.scalar))
+            let actual = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            let expectedPath = folder + "/" + name.replacingOccurrences(of: ".scene.json", with: ".expected.json")
+            let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expectedPath)))
+                as? [String: Any]
+            guard let actual, let expected else { return XCTFail("\(name): not a JSON object") }
+            let problems = differences(actual: actual, expected: expected)
+            XCTAssert(problems.isEmpty, "\(name):\n" + problems.prefix(8).joined(separator: "\n"))
+        }
+    }
+
+    func testOutputBytesAreTheSameForEveryBackendAndThreadCount() throws {
+        for name in try sceneNames() {
+            let reference = try evaluate(name, .serial(.scalar))
+            for backend in Backend.allCases {
+                for threads in 1...4 {
+                    let output = try evaluate(name, KernelOptions(backend: backend, threads: threads))
+                    XCTAssertEqual(output, reference, "\(name) with \(backend), \(threads) threads")
+                }
+            }
+        }
+    }
+
+    // MARK: check.py's comparison
+
+    private func differences(actual: [String: Any], expected: [String: Any]) -> [String] {
+        var problems: [String] = []
+        guard let actualLayers = actual["layers"] as? [[String: Any]],
+              let expectedLayers = expected["layers"] as? [[String: Any]], actualLayers.count == expectedLayers.count else {
+            return ["layers: counts differ"]
+        }
+        for (index, (a, e)) in zip(actualLayers, expectedLayers).enumerated() {
+            for (key, value) in e where key != "name" {
+                guard let got = a[key] else { problems.append("layers[\(index)].\(key): missing"); continue }
+                let exact = ["frame", "bounds", "position"].contains(key)
+                if !same(got, value, exact: exact) { problems.append("layers[\(index)].\(key): got \(got), expected \(value)") }
+            }
+        }
+        for key in ["drawOrder", "hits", "conversions"] {
+            if let value = expected[key], !same(actual[key] ?? NSNull(), value, exact: false) {
+                problems.append("\(key): got \(actual[key] ?? "nothing"), expected \(value)")
+            }
+        }
+        return problems
+    }
+
+    private func number(_ value: Any) -> Double? {
+        if let text = value as? String {
+            return ["+Infinity": Double.infinity, "-Infinity": -Double.infinity, "NaN": Double.nan, "Infinity": .infinity][text]
+        }
+        return (value as? NSNumber)?.doubleValue
+    }
+
+    private func same(_ a: Any, _ b: Any, exact: Bool) -> Bool {
+        if a is NSNull || b is NSNull { return a is NSNull && b is NSNull }
+        if let a = a as? [Any], let b = b as? [Any] {
+            return a.count == b.count && zip(a, b).allSatisfy { same($0, $1, exact: exact) }
+        }
+        if a is [Any] || b is [Any] { return false }
+        guard let x = number(a), let y = number(b) else { return false }
+        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN }
+        if x.isInfinite || y.isInfinite || exact { return x == y }
+        return abs(x - y) <= max(1e-9 * max(abs(x), abs(y)), 1e-9)
+    }
+}
