@@ -21,6 +21,10 @@ final class DeepChainTests: XCTestCase {
         return store
     }()
 
+    /// Computed once and shared: each pass over a million layers takes a while in a
+    /// debug build.
+    static let world: WorldTransforms = chain.referenceWorldTransforms()
+
     var store: LayerStore { Self.chain }
     var deepest: Int { Self.depth - 1 }
 
@@ -33,7 +37,7 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testWorldTransformsAccumulateTheOffsets() {
-        let world = store.referenceWorldTransforms()
+        let world = Self.world
         XCTAssertEqual(world.count, Self.depth)
         let last = world[deepest]
         XCTAssertEqual(last.m41, Double(deepest))
@@ -44,7 +48,7 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testWorldRectHitTestAndConversionAtTheBottom() {
-        let world = store.referenceWorldTransforms()
+        let world = Self.world
         let d = Double(deepest)
         XCTAssertEqual(store.worldRect(of: deepest, in: world).rect, Rect(x: d, y: 2 * d, width: 10, height: 10))
         // (d + 0.5, 2d + 0.5) lies in the deepest layer and (further up) in its ancestors
@@ -60,8 +64,8 @@ final class DeepChainTests: XCTestCase {
 
     func testClipsVisibilityAndDrawOrder() {
         var masked = store
-        masked.setMasksToBounds(true, of: 0)
-        let world = masked.referenceWorldTransforms()
+        masked.setMasksToBounds(true, of: 0)   // masking does not change world transforms
+        let world = Self.world
         let rects = masked.worldRects(in: world)
         let clips = masked.clipRects(worldRects: rects)
         XCTAssertEqual(clips[deepest]?.rect, Rect(x: 0, y: 0, width: 10, height: 10))
