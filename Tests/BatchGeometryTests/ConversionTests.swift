@@ -65,6 +65,8 @@ final class ConversionTests: XCTestCase {
         XCTAssertEqual(store.convert(Rect(x: 205, y: 50, width: 20, height: 10), from: nil, to: layer, in: world),
                        Rect(x: 0, y: 0, width: 10, height: 20))
         XCTAssertEqual(store.convert(Rect.null, from: layer, to: nil, in: world), Rect.null)
+        // A NaN corner makes the box meaningless: nil, not the box of the other corners.
+        XCTAssertNil(store.convert(Rect(x: 0, y: 0, width: .nan, height: 20), from: layer, to: nil, in: world))
         // A negative-size rect is converted as its standardized self.
         XCTAssertEqual(store.convert(Rect(x: 10, y: 20, width: -10, height: -20), from: layer, to: nil, in: world),
                        Rect(x: 205, y: 50, width: 20, height: 10))

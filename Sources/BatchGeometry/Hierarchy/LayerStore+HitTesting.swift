@@ -27,14 +27,16 @@ extension LayerStore {
     }
 
     /// Converts a rect: the bounding box of its four converted corners; nil when any
-    /// corner cannot be converted (the destination is singular). The null rect converts
+    /// corner cannot be converted (the destination is singular, or a converted corner is
+    /// NaN, which a bounding box would otherwise silently skip). The null rect converts
     /// to the null rect, as `CGRectApplyAffineTransform` keeps it.
     public func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
         if rect.isNull { return .null }
         let edges = rect.edges
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (x, y) in [(edges.minX, edges.minY), (edges.minX, edges.maxY), (edges.maxX, edges.minY), (edges.maxX, edges.maxY)] {
-            guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world) else { return nil }
+            guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world),
+                  !p.x.isNaN, !p.y.isNaN else { return nil }
             minX = selectMin(minX, p.x); maxX = selectMax(maxX, p.x)
             minY = selectMin(minY, p.y); maxY = selectMax(maxY, p.y)
         }
