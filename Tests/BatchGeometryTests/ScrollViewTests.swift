@@ -78,4 +78,17 @@ final class ScrollViewTests: XCTestCase {
         store.setBounds(Rect(x: 0, y: 0, width: 375, height: 1000), of: scroller)
         XCTAssertEqual(store.scrollRange(of: scroller)?.y, -10...1020)
     }
+
+    /// docs/SEMANTICS.md: a NaN target is stored as NaN (the clamp's comparisons are
+    /// false); a NaN inset makes the range meaningless: nil rather than a trap.
+    func testNonFiniteInputs() throws {
+        var (store, scroller) = makeScroller()
+        let offset = try store.scroll(scroller, to: Point(x: .nan, y: 10))
+        XCTAssertTrue(offset.x.isNaN)
+        XCTAssertEqual(offset.y, 10)
+        store.setScrollView(ScrollViewState(contentSize: Size(width: 100, height: 100),
+                                            contentInset: EdgeInsets(top: .nan, left: 0, bottom: 0, right: 0)),
+                            of: scroller)
+        XCTAssertNil(store.scrollRange(of: scroller))
+    }
 }
