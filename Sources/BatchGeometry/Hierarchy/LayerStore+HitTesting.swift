@@ -45,8 +45,10 @@ extension LayerStore {
 
     /// The frontmost layer under `point` (world space), or nil. Roots and sublayers are
     /// tried last to first (zPosition does not matter, as in Core Animation); a hidden
-    /// layer misses with its subtree; a layer whose transform is singular misses.
-    /// Bounds containment is half-open (`minX <= x < maxX`). O(count) in the worst case.
+    /// layer misses with its subtree; a layer whose transform is singular misses, and so
+    /// does a layer whose plane point under `point` lies behind the eye (not drawn there;
+    /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
+    /// O(count) in the worst case, no recursion.
     public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
         // Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
         // subtrees last to first, then the layer. A subtree is skipped as a whole when its
