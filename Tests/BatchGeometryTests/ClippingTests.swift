@@ -21,9 +21,9 @@ final class ClippingTests: XCTestCase {
     /// none: its own masksToBounds does not clip itself.
     func testMaskingAncestorsIntersect() {
         var store = LayerStore()
-        let a = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let b = store.addView(Rect(x: 50, y: 50, width: 100, height: 100), parent: a)
-        let c = store.addView(Rect(x: 0, y: 0, width: 200, height: 200), parent: b)
+        let a = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let b = store.addViewWithFrame(Rect(x: 50, y: 50, width: 100, height: 100), parent: a)
+        let c = store.addViewWithFrame(Rect(x: 0, y: 0, width: 200, height: 200), parent: b)
         store.setMasksToBounds(true, of: a)
         store.setMasksToBounds(true, of: b)
         let result = evaluate(store)
@@ -41,11 +41,11 @@ final class ClippingTests: XCTestCase {
     /// sublayer outside every masking ancestor is clipped away (not visible).
     func testClipPassesThroughAndHidesOutsideLayers() {
         var store = LayerStore()
-        let a = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
+        let a = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
         store.setMasksToBounds(true, of: a)
-        let middle = store.addView(Rect(x: 0, y: 0, width: 10, height: 10), parent: a)
-        let outside = store.addView(Rect(x: 200, y: 0, width: 10, height: 10), parent: middle)
-        let touching = store.addView(Rect(x: 100, y: 0, width: 10, height: 10), parent: middle)
+        let middle = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10), parent: a)
+        let outside = store.addViewWithFrame(Rect(x: 200, y: 0, width: 10, height: 10), parent: middle)
+        let touching = store.addViewWithFrame(Rect(x: 100, y: 0, width: 10, height: 10), parent: middle)
         let result = evaluate(store)
         XCTAssertEqual(result.clips[outside]?.rect, Rect(x: 0, y: 0, width: 100, height: 100))
         XCTAssertFalse(result.visible[outside])
@@ -56,9 +56,9 @@ final class ClippingTests: XCTestCase {
     /// Disjoint masking ancestors: the clip is the null rect (+inf, +inf, 0, 0).
     func testDisjointMasksGiveTheNullRect() {
         var store = LayerStore()
-        let a = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let b = store.addView(Rect(x: 200, y: 0, width: 100, height: 100), parent: a)
-        let c = store.addView(Rect(x: 0, y: 0, width: 10, height: 10), parent: b)
+        let a = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let b = store.addViewWithFrame(Rect(x: 200, y: 0, width: 100, height: 100), parent: a)
+        let c = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10), parent: b)
         store.setMasksToBounds(true, of: a)
         store.setMasksToBounds(true, of: b)
         let result = evaluate(store)
@@ -70,14 +70,14 @@ final class ClippingTests: XCTestCase {
     /// A masking ancestor entirely behind the eye clips everything below it.
     func testMaskingAncestorBehindTheEyeClipsEverything() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 500, height: 500))
-        let masking = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 500, height: 500))
+        let masking = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
         var behind = Transform3D.identity
         behind.m44 = -1
         store.setTransform(behind, of: masking)
         store.setMasksToBounds(true, of: masking)
         store.setTransformLayer(true, of: masking)
-        let child = store.addView(Rect(x: 0, y: 0, width: 10, height: 10), parent: masking)
+        let child = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10), parent: masking)
         store.setTransform(behind, of: child)   // W = (-1)(-1) = 1: the child itself is in front
         let result = evaluate(store)
         XCTAssertTrue(result.rects[masking].isNull)
@@ -89,11 +89,11 @@ final class ClippingTests: XCTestCase {
     /// Hidden hides the subtree; zero-size layers are not visible.
     func testHiddenSubtreesAndZeroSizeLayers() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let hidden = store.addView(Rect(x: 0, y: 0, width: 50, height: 50), parent: root)
-        let inHidden = store.addView(Rect(x: 0, y: 0, width: 10, height: 10), parent: hidden)
-        let thin = store.addView(Rect(x: 60, y: 60, width: 0, height: 20), parent: root)
-        let inThin = store.addView(Rect(x: 0, y: 0, width: 5, height: 5), parent: thin)
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let hidden = store.addViewWithFrame(Rect(x: 0, y: 0, width: 50, height: 50), parent: root)
+        let inHidden = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10), parent: hidden)
+        let thin = store.addViewWithFrame(Rect(x: 60, y: 60, width: 0, height: 20), parent: root)
+        let inThin = store.addViewWithFrame(Rect(x: 0, y: 0, width: 5, height: 5), parent: thin)
         store.setHidden(true, of: hidden)
         let result = evaluate(store)
         XCTAssertEqual(result.visible, [true, false, false, false, true])
@@ -105,10 +105,10 @@ final class ClippingTests: XCTestCase {
     /// touching is not.
     func testViewport() {
         var store = LayerStore()
-        store.addView(Rect(x: 0, y: 0, width: 10, height: 10))
-        store.addView(Rect(x: 370, y: 800, width: 10, height: 20))
-        store.addView(Rect(x: 375, y: 0, width: 10, height: 10))
-        store.addView(Rect(x: -10, y: -10, width: 5, height: 5))
+        store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10))
+        store.addViewWithFrame(Rect(x: 370, y: 800, width: 10, height: 20))
+        store.addViewWithFrame(Rect(x: 375, y: 0, width: 10, height: 10))
+        store.addViewWithFrame(Rect(x: -10, y: -10, width: 5, height: 5))
         let viewport = Rect(x: 0, y: 0, width: 375, height: 812)
         XCTAssertEqual(evaluate(store, viewport: viewport).visible, [true, true, false, false])
         XCTAssertEqual(evaluate(store).visible, [true, true, true, true])

@@ -7,8 +7,8 @@ final class ConversionTests: XCTestCase {
     /// origin (-20,-20)): view2's origin is world (120,120), view1's (20,20).
     func testBetweenLayersAndTheWorld() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 200, height: 200))
-        let view2 = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 200, height: 200))
+        let view2 = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
         store.setBounds(Rect(x: -20, y: -20, width: 200, height: 200), of: view1)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.convert(Point(x: 0, y: 0), from: view2, to: nil, in: world), Point(x: 120, y: 120))
@@ -27,14 +27,14 @@ final class ConversionTests: XCTestCase {
         let point = Point(x: 12, y: 7)
         for a in 0..<store.count {
             let worldPoint = referenceWorldPoint(store, layer: a, point.x, point.y).projected
-            assertClose(store.convert(point, from: a, to: nil, in: world), worldPoint, tolerance: 1e-11)
+            assertGeometryClose(store.convert(point, from: a, to: nil, in: world), worldPoint, tolerance: 1e-11)
             for b in 0..<store.count {
                 guard let converted = store.convert(point, from: a, to: b, in: world) else {
                     return XCTFail("\(a) → \(b) is not singular")
                 }
                 // The converted point, walked up from B, lands on the same world point.
                 let back = referenceWorldPoint(store, layer: b, converted.x, converted.y).projected
-                assertClose(back, worldPoint, tolerance: 1e-9, "\(a) → \(b)")
+                assertGeometryClose(back, worldPoint, tolerance: 1e-9, "\(a) → \(b)")
             }
         }
     }
@@ -43,8 +43,8 @@ final class ConversionTests: XCTestCase {
     /// source still maps forward (everything lands on a line).
     func testSingularLayers() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let collapsed = store.addView(Rect(x: 10, y: 10, width: 20, height: 20), parent: root)
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let collapsed = store.addViewWithFrame(Rect(x: 10, y: 10, width: 20, height: 20), parent: root)
         store.setAffineTransform(.scale(x: 0, y: 1), of: collapsed)
         let world = store.referenceWorldTransforms()
         XCTAssertNil(store.convert(Point(x: 20, y: 20), from: root, to: collapsed, in: world))
@@ -56,7 +56,7 @@ final class ConversionTests: XCTestCase {
     /// quarter turn becomes 20×10; the null rect stays null.
     func testRectConversion() {
         var store = LayerStore()
-        let layer = store.addView(Rect(x: 150, y: 75, width: 100, height: 50))
+        let layer = store.addViewWithFrame(Rect(x: 150, y: 75, width: 100, height: 50))
         store.setAffineTransform(.rotation(radians: .pi / 2), of: layer)
         let world = store.referenceWorldTransforms()
         // Bounds point (x, y) → world (225 - y, 50 + x) for this quarter turn about (200, 100).

@@ -55,9 +55,9 @@ final class FrameGetterTests: XCTestCase {
     /// scaled (50,50,50,50) subview reads (25,25,100,100).
     func testSeed001ScaleAboutTheCentre() {
         var store = LayerStore()
-        let window = store.addView(Rect(x: 0, y: 0, width: 375, height: 812))
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100), parent: window)
-        let view2 = store.addView(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
+        let window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 812))
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100), parent: window)
+        let view2 = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
         store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
         XCTAssertEqual(store.frame(of: view1), Rect(x: 50, y: 50, width: 200, height: 200))
         XCTAssertEqual(store.bounds(of: view1), Rect(x: 0, y: 0, width: 100, height: 100))
@@ -72,7 +72,7 @@ final class FrameGetterTests: XCTestCase {
     /// without the scale, (75,75,150,150).
     func testSeed001BoundsAfterScale() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
         store.setBounds(Rect(x: -100, y: -100, width: 150, height: 150), of: view1)
         XCTAssertEqual(store.frame(of: view1), Rect(x: 75, y: 75, width: 150, height: 150))
         store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
@@ -88,11 +88,11 @@ final class FrameGetterTests: XCTestCase {
         let quarter = BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
         let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
                                    transform: quarter)
-        assertBitIdentical(store.frame(of: layer), Rect(x: 175, y: 50, width: 50, height: 100))
+        assertSameBits(store.frame(of: layer), Rect(x: 175, y: 50, width: 50, height: 100))
         // `rotation(radians: .pi / 2)` is that exact matrix (see TransformModelTests).
         let (rotated, rotatedLayer) = self.layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50),
                                                  position: Point(x: 200, y: 100), transform: .rotation(radians: .pi / 2))
-        assertBitIdentical(rotated.frame(of: rotatedLayer), Rect(x: 175, y: 50, width: 50, height: 100))
+        assertSameBits(rotated.frame(of: rotatedLayer), Rect(x: 175, y: 50, width: 50, height: 100))
     }
 
     /// 30°: the frame is the spec's operations on the stored matrix, bit for bit; and it
@@ -102,17 +102,17 @@ final class FrameGetterTests: XCTestCase {
                                    anchor: Point(x: 0.25, y: 0.75), transform: .rotation(radians: .pi / 6))
         let t = store.affineTransform(of: layer)
         let expected = Self.specFrame(w: 100, h: 50, ax: 0.25, ay: 0.75, t: t, px: 200, py: 100)
-        assertBitIdentical(store.frame(of: layer), expected)
+        assertSameBits(store.frame(of: layer), expected)
         let cos30 = 3.0.squareRoot() / 2, sin30 = 0.5
-        assertClose(store.frame(of: layer).width, 100 * cos30 + 50 * sin30)
-        assertClose(store.frame(of: layer).height, 100 * sin30 + 50 * cos30)
+        assertGeometryClose(store.frame(of: layer).width, 100 * cos30 + 50 * sin30)
+        assertGeometryClose(store.frame(of: layer).height, 100 * sin30 + 50 * cos30)
     }
 
     /// Negative bounds sizes: rx = -w*ax is then positive; the frame is the standardized
     /// box: bounds (0,0,-100,-50) about the centre spans [-50, 50] × [-25, 25].
     func testNegativeBoundsSize() {
         let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: -100, height: -50), position: Point(x: 0, y: 0))
-        assertBitIdentical(store.frame(of: layer), Rect(x: -50, y: -25, width: 100, height: 50))
+        assertSameBits(store.frame(of: layer), Rect(x: -50, y: -25, width: 100, height: 50))
     }
 
     /// anchorPoint (2, -1) on 10×20 bounds: rx = -20, ry = 20; position (100, 100).
@@ -149,7 +149,7 @@ final class FrameGetterTests: XCTestCase {
     /// getter matches the spec's operations bit for bit, and the batch scalar pass
     /// matches the per-layer getter.
     func testBitExactAgainstTheSpecOperationOrder() {
-        var generator = SplitMix(seed: 42)
+        var generator = CoreTestRandom(seed: 42)
         var store = LayerStore()
         var expected: [Rect] = []
         for _ in 0..<2000 {
@@ -168,14 +168,14 @@ final class FrameGetterTests: XCTestCase {
         }
         let batch = store.frames(options: .serial(.scalar))
         for layer in 0..<store.count {
-            assertBitIdentical(store.frame(of: layer), expected[layer], "layer \(layer)")
-            assertBitIdentical(batch[layer], expected[layer], "batch, layer \(layer)")
+            assertSameBits(store.frame(of: layer), expected[layer], "layer \(layer)")
+            assertSameBits(batch[layer], expected[layer], "batch, layer \(layer)")
         }
     }
 }
 
 /// A small deterministic generator (SplitMix64) so "random" cases are reproducible.
-struct SplitMix {
+struct CoreTestRandom {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

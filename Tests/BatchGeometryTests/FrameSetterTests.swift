@@ -21,8 +21,8 @@ final class FrameSetterTests: XCTestCase {
         var (store, layer) = makeLayer(anchor: Point(x: 0.7, y: 0.35), boundsOrigin: Point(x: 5, y: -6))
         store.setFrame(Rect(x: 0.1, y: 0.2, width: 0.3, height: 1.7), of: layer)
         XCTAssertEqual(store.bounds(of: layer), Rect(x: 5, y: -6, width: 0.3, height: 1.7))
-        assertBitIdentical(store.position(of: layer).x, 0.1 + 0.7 * 0.3)
-        assertBitIdentical(store.position(of: layer).y, 0.2 + 0.35 * 1.7)
+        assertSameBits(store.position(of: layer).x, 0.1 + 0.7 * 0.3)
+        assertSameBits(store.position(of: layer).y, 0.2 + 0.35 * 1.7)
         store.setFrame(Rect(x: 10, y: 20, width: 100, height: 50), of: layer)
         XCTAssertEqual(store.position(of: layer), Point(x: 80, y: 37.5))
         XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50))
@@ -32,7 +32,7 @@ final class FrameSetterTests: XCTestCase {
     /// (0,0,50,50), position (100,100), and reads back (50,50,100,100).
     func testSeed001FrameAfterScale() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
         store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
         store.setFrame(Rect(x: 50, y: 50, width: 100, height: 100), of: view1)
         XCTAssertEqual(store.bounds(of: view1), Rect(x: 0, y: 0, width: 50, height: 50))
@@ -44,8 +44,8 @@ final class FrameSetterTests: XCTestCase {
     /// frame (200,200,200,200), then scale(2,2) reads (200,200,400,400).
     func testSeed001AnchorThenFrameThenScale() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
-        let view2 = store.addView(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view2 = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
         store.setAnchorPoint(Point(x: 0, y: 0), of: view1)
         store.setFrame(Rect(x: 200, y: 200, width: 200, height: 200), of: view1)
         store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
@@ -75,7 +75,7 @@ final class FrameSetterTests: XCTestCase {
             for anchor in anchors {
                 var (store, layer) = makeLayer(anchor: anchor, boundsOrigin: Point(x: 3, y: 9), transform: transform)
                 store.setFrame(requested, of: layer)
-                assertBitIdentical(store.frame(of: layer), requested, "\(name), anchor \(anchor)")
+                assertSameBits(store.frame(of: layer), requested, "\(name), anchor \(anchor)")
                 XCTAssertEqual(store.bounds(of: layer), Rect(x: 3, y: 9, width: expectedSize.width,
                                                                height: expectedSize.height), "\(name), anchor \(anchor)")
             }
@@ -98,15 +98,15 @@ final class FrameSetterTests: XCTestCase {
         let cornersY = [ib * 0 + id * 0, ib * 0 + id * 50, ib * 100 + id * 0, ib * 100 + id * 50]
         let width = cornersX.max()! - cornersX.min()!, height = cornersY.max()! - cornersY.min()!
         let bounds = store.bounds(of: layer)
-        assertBitIdentical(bounds.width, width)
-        assertBitIdentical(bounds.height, height)
+        assertSameBits(bounds.width, width)
+        assertSameBits(bounds.height, height)
         XCTAssertEqual(bounds.origin, .zero)
         let box = FrameGetterTests.specFrame(w: width, h: height, ax: 0.25, ay: 0.5, t: t, px: 0, py: 0)
-        assertBitIdentical(store.position(of: layer).x, 10 - box.x)
-        assertBitIdentical(store.position(of: layer).y, 20 - box.y)
+        assertSameBits(store.position(of: layer).x, 10 - box.x)
+        assertSameBits(store.position(of: layer).y, 20 - box.y)
 
         let frame = store.frame(of: layer)
-        assertClose(frame.x, 10); assertClose(frame.y, 20)
+        assertGeometryClose(frame.x, 10); assertGeometryClose(frame.y, 20)
         XCTAssertGreaterThan(frame.width, 100); XCTAssertGreaterThan(frame.height, 50)
     }
 
@@ -135,7 +135,7 @@ final class FrameSetterTests: XCTestCase {
     /// view moves to frame (150,150,100,100); scale(2,2) then grows it from that corner.
     func testAnchorPointSetterMovesTheFrame() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
         XCTAssertEqual(store.position(of: view1), Point(x: 150, y: 150))
         store.setAnchorPoint(Point(x: 0, y: 0), of: view1)
         XCTAssertEqual(store.position(of: view1), Point(x: 150, y: 150))
@@ -149,11 +149,11 @@ final class FrameSetterTests: XCTestCase {
     /// given bounds 150×150 reads frame (0,0,150,150).
     func testBoundsSetterGrowsAboutTheAnchor() {
         var store = LayerStore()
-        let view = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
         store.setBounds(Rect(x: 0, y: 0, width: 200, height: 150), of: view)
         XCTAssertEqual(store.frame(of: view), Rect(x: 100 - (200 - 100) / 2, y: 100 - (150 - 100) / 2,
                                                    width: 200, height: 150))
-        let subview = store.addView(Rect(x: 50, y: 50, width: 50, height: 50), parent: view)
+        let subview = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view)
         store.setBounds(Rect(x: 0, y: 0, width: 150, height: 150), of: subview)
         XCTAssertEqual(store.frame(of: subview), Rect(x: 0, y: 0, width: 150, height: 150))
         // About anchor (0, 0) the top-left corner stays.
@@ -166,7 +166,7 @@ final class FrameSetterTests: XCTestCase {
     /// contentOffset is bounds.origin: it changes neither the size nor the frame.
     func testContentOffsetSetsTheBoundsOrigin() {
         var store = LayerStore()
-        let view = store.addView(Rect(x: 0, y: 400, width: 375, height: 300))
+        let view = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
         store.setContentOffset(Point(x: 0, y: 250), of: view)
         XCTAssertEqual(store.bounds(of: view), Rect(x: 0, y: 250, width: 375, height: 300))
         XCTAssertEqual(store.contentOffset(of: view), Point(x: 0, y: 250))
@@ -179,7 +179,7 @@ final class FrameSetterTests: XCTestCase {
     /// `center` is `position`.
     func testCenterIsPosition() {
         var store = LayerStore()
-        let view = store.addView(Rect(x: 10, y: 20, width: 30, height: 40))
+        let view = store.addViewWithFrame(Rect(x: 10, y: 20, width: 30, height: 40))
         XCTAssertEqual(store.center(of: view), Point(x: 25, y: 40))
         store.setCenter(Point(x: 0, y: 0), of: view)
         XCTAssertEqual(store.frame(of: view), Rect(x: -15, y: -20, width: 30, height: 40))

@@ -12,7 +12,7 @@ final class GeometryFlippedTests: XCTestCase {
         store.setBounds(Rect(x: 0, y: 10, width: 100, height: 50), of: parent)
         store.setPosition(Point(x: 50, y: 35), of: parent)
         store.setGeometryFlipped(true, of: parent)
-        let child = store.addView(Rect(x: 0, y: 10, width: 20, height: 5), parent: parent)
+        let child = store.addViewWithFrame(Rect(x: 0, y: 10, width: 20, height: 5), parent: parent)
         return (store, parent, child)
     }
 
@@ -44,7 +44,7 @@ final class GeometryFlippedTests: XCTestCase {
     func testNestedFlipsCompose() {
         var (store, _, child) = flippedParent()
         store.setGeometryFlipped(true, of: child)
-        let grandchild = store.addView(Rect(x: 0, y: 0, width: 4, height: 1), parent: child)
+        let grandchild = store.addViewWithFrame(Rect(x: 0, y: 0, width: 4, height: 1), parent: child)
         let world = store.referenceWorldTransforms()
         // In the child's bounds (0,0,20,5), flipped: y in [0,1] → [4,5]; child's bounds
         // y 4 … 5 sit at parent y 14 … 15, flipped to 56 … 55.
@@ -58,7 +58,7 @@ final class GeometryFlippedTests: XCTestCase {
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 57), in: world), child)
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 12), in: world), parent)
         // World y 57 is parent y 70 - 57 = 13, child y 13 - 10 = 3.
-        assertClose(store.convert(Point(x: 10, y: 57), from: nil, to: child, in: world), Point(x: 10, y: 3))
+        assertGeometryClose(store.convert(Point(x: 10, y: 57), from: nil, to: child, in: world), Point(x: 10, y: 3))
     }
 
     /// With a scaling sublayerTransform about an anchor away from the centre and a
@@ -70,7 +70,7 @@ final class GeometryFlippedTests: XCTestCase {
                                    of: parent)
         let world = store.referenceWorldTransforms()
         for (x, y) in [(0.0, 0.0), (20.0, 5.0), (7.5, 2.5)] {
-            assertClose(world[child].projectPoint(Point(x: x, y: y)), referenceWorldPoint(store, layer: child, x, y).projected)
+            assertGeometryClose(world[child].projectPoint(Point(x: x, y: y)), referenceWorldPoint(store, layer: child, x, y).projected)
         }
     }
 }

@@ -9,10 +9,10 @@ final class HitTestingTests: XCTestCase {
         var store = LayerStore()
         var window = 0, parent = 0, inside = 0, outside = 0
         init() {
-            window = store.addView(Rect(x: 0, y: 0, width: 375, height: 812))
-            parent = store.addView(Rect(x: 100, y: 100, width: 100, height: 100), parent: window)
-            inside = store.addView(Rect(x: 10, y: 10, width: 20, height: 20), parent: parent)
-            outside = store.addView(Rect(x: 150, y: 0, width: 50, height: 50), parent: parent)
+            window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 812))
+            parent = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100), parent: window)
+            inside = store.addViewWithFrame(Rect(x: 10, y: 10, width: 20, height: 20), parent: parent)
+            outside = store.addViewWithFrame(Rect(x: 150, y: 0, width: 50, height: 50), parent: parent)
         }
         func hit(_ x: Double, _ y: Double, _ rule: HitTestRule = .layer) -> Int? {
             store.hitTest(Point(x: x, y: y), in: store.referenceWorldTransforms(), rule: rule)
@@ -48,7 +48,7 @@ final class HitTestingTests: XCTestCase {
     /// Half-open: minX and minY hit, maxX and maxY miss (CGRectContainsPoint).
     func testEdgesAreHalfOpen() {
         var store = LayerStore()
-        let layer = store.addView(Rect(x: 10, y: 20, width: 30, height: 40))
+        let layer = store.addViewWithFrame(Rect(x: 10, y: 20, width: 30, height: 40))
         let world = store.referenceWorldTransforms()
         for rule in HitTestRule.allCases {
             XCTAssertEqual(store.hitTest(Point(x: 10, y: 20), in: world, rule: rule), layer)
@@ -62,7 +62,7 @@ final class HitTestingTests: XCTestCase {
     /// An empty bounds contains nothing, not even its origin.
     func testEmptyBoundsContainNothing() {
         var store = LayerStore()
-        store.addView(Rect(x: 10, y: 10, width: 0, height: 10))
+        store.addViewWithFrame(Rect(x: 10, y: 10, width: 0, height: 10))
         XCTAssertNil(store.hitTest(Point(x: 10, y: 15), in: store.referenceWorldTransforms()))
     }
 
@@ -80,9 +80,9 @@ final class HitTestingTests: XCTestCase {
     /// testing ignores it, though drawing order uses it).
     func testLaterSiblingsWinAndZPositionIsIgnored() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let first = store.addView(Rect(x: 0, y: 0, width: 50, height: 50), parent: root)
-        let second = store.addView(Rect(x: 25, y: 25, width: 50, height: 50), parent: root)
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let first = store.addViewWithFrame(Rect(x: 0, y: 0, width: 50, height: 50), parent: root)
+        let second = store.addViewWithFrame(Rect(x: 25, y: 25, width: 50, height: 50), parent: root)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: world), second)
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world), first)
@@ -95,8 +95,8 @@ final class HitTestingTests: XCTestCase {
     /// Roots are tested last to first.
     func testLaterRootsWin() {
         var store = LayerStore()
-        store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let front = store.addView(Rect(x: 50, y: 50, width: 100, height: 100))
+        store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let front = store.addViewWithFrame(Rect(x: 50, y: 50, width: 100, height: 100))
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 60, y: 60), in: world), front)
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world), 0)
@@ -107,11 +107,11 @@ final class HitTestingTests: XCTestCase {
     /// a masked one does.
     func testSingularLayersMiss() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let collapsed = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let collapsed = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
         store.setTransform(.rotation(radians: .pi / 2, x: 0, y: 1, z: 0), of: collapsed)   // edge-on
         store.setTransformLayer(true, of: collapsed)
-        let restored = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: collapsed)
+        let restored = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: collapsed)
         store.setTransform(.rotation(radians: -.pi / 2, x: 0, y: 1, z: 0), of: restored)
         var world = store.referenceWorldTransforms()
         XCTAssertNil(store.convert(Point(x: 50, y: 50), from: nil, to: collapsed, in: world))
@@ -121,7 +121,7 @@ final class HitTestingTests: XCTestCase {
         world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 50, y: 50), in: world), root)
         // A plain scale(0, 1) layer misses too.
-        let flat = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
+        let flat = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
         store.setAffineTransform(.scale(x: 0, y: 1), of: flat)
         XCTAssertEqual(store.hitTest(Point(x: 50, y: 50), in: store.referenceWorldTransforms()), root)
     }
@@ -129,7 +129,7 @@ final class HitTestingTests: XCTestCase {
     /// Rotated and scaled layers: the point is converted into the layer's bounds space.
     func testTransformedLayers() {
         var store = LayerStore()
-        let layer = store.addView(Rect(x: 150, y: 75, width: 100, height: 50))
+        let layer = store.addViewWithFrame(Rect(x: 150, y: 75, width: 100, height: 50))
         store.setAffineTransform(.rotation(radians: .pi / 2), of: layer)  // world rect (175,50,50,100)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 180, y: 60), in: world), layer)

@@ -9,7 +9,7 @@ final class PerspectiveTests: XCTestCase {
     /// projects to `500 + (x - 500) / (1 - z/500)`.
     func stage() -> (LayerStore, Int) {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 1000, height: 1000))
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 1000, height: 1000))
         store.setSublayerTransform(.perspective(distance: 500), of: root)
         return (store, root)
     }
@@ -19,14 +19,14 @@ final class PerspectiveTests: XCTestCase {
     func testTransformLayerKeepsZAndAnOrdinaryLayerFlattens() {
         for isTransformLayer in [true, false] {
             var (store, root) = stage()
-            let container = store.addView(Rect(x: 0, y: 0, width: 1000, height: 1000), parent: root)
+            let container = store.addViewWithFrame(Rect(x: 0, y: 0, width: 1000, height: 1000), parent: root)
             store.setTransformLayer(isTransformLayer, of: container)
-            let layer = store.addView(Rect(x: 600, y: 500, width: 100, height: 100), parent: container)
+            let layer = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: container)
             store.setZPosition(100, of: layer)
             let world = store.referenceWorldTransforms()
             let expected = isTransformLayer ? Point(x: 625, y: 500) : Point(x: 600, y: 500)
-            assertClose(world[layer].projectPoint(Point(x: 0, y: 0)), expected, "transform layer: \(isTransformLayer)")
-            assertClose(referenceWorldPoint(store, layer: layer, 0, 0).projected, expected, "point walk")
+            assertGeometryClose(world[layer].projectPoint(Point(x: 0, y: 0)), expected, "transform layer: \(isTransformLayer)")
+            assertGeometryClose(referenceWorldPoint(store, layer: layer, 0, 0).projected, expected, "point walk")
         }
     }
 
@@ -35,13 +35,13 @@ final class PerspectiveTests: XCTestCase {
     /// 500 + 100 / 1.2.
     func testZPositionAndAnchorPointZUnderPerspective() {
         var (store, root) = stage()
-        let near = store.addView(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
+        let near = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
         store.setZPosition(100, of: near)
-        let far = store.addView(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
+        let far = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
         store.setAnchorPointZ(100, of: far)
         let world = store.referenceWorldTransforms()
-        assertClose(world[near].projectPoint(Point(x: 0, y: 0)), Point(x: 625, y: 500))
-        assertClose(world[far].projectPoint(Point(x: 0, y: 0)), Point(x: 500 + 100 / 1.2, y: 500))
+        assertGeometryClose(world[near].projectPoint(Point(x: 0, y: 0)), Point(x: 625, y: 500))
+        assertGeometryClose(world[far].projectPoint(Point(x: 0, y: 0)), Point(x: 500 + 100 / 1.2, y: 500))
         // The frame ignores both.
         XCTAssertEqual(store.frame(of: near), Rect(x: 600, y: 500, width: 100, height: 100))
         XCTAssertEqual(store.frame(of: far), Rect(x: 600, y: 500, width: 100, height: 100))
@@ -53,17 +53,17 @@ final class PerspectiveTests: XCTestCase {
     /// 500 + (100 + 100 cos) / (1 + 100 sin / 500).
     func testRotationAboutYUnderPerspective() {
         var (store, root) = stage()
-        let layer = store.addView(Rect(x: 500, y: 450, width: 200, height: 100), parent: root)
+        let layer = store.addViewWithFrame(Rect(x: 500, y: 450, width: 200, height: 100), parent: root)
         let angle = Double.pi / 3
         store.setTransform(.rotation(radians: angle, x: 0, y: 1, z: 0), of: layer)
         let world = store.referenceWorldTransforms()
         let expectedX = 500 + (100 + 100 * cos(angle)) / (1 + 100 * sin(angle) / 500)
-        assertClose(world[layer].projectPoint(Point(x: 200, y: 50)), Point(x: expectedX, y: 500))
+        assertGeometryClose(world[layer].projectPoint(Point(x: 200, y: 50)), Point(x: expectedX, y: 500))
         // The left-middle point moves away from the eye: 500 + (100 - 100 cos) / (1 - 100 sin / 500).
         let expectedLeft = 500 + (100 - 100 * cos(angle)) / (1 - 100 * sin(angle) / 500)
-        assertClose(world[layer].projectPoint(Point(x: 0, y: 50)), Point(x: expectedLeft, y: 500))
+        assertGeometryClose(world[layer].projectPoint(Point(x: 0, y: 50)), Point(x: expectedLeft, y: 500))
         // The frame sees only the affine part: x scaled by cos 60° = 1/2.
-        assertClose(store.frame(of: layer).width, 100)
+        assertGeometryClose(store.frame(of: layer).width, 100)
     }
 
     /// A layer whose own matrix makes W = 1 - x/100 (m14 = -0.01; anchor (0,0) at the
@@ -107,13 +107,13 @@ final class PerspectiveTests: XCTestCase {
         // [1, 3], no clipping; corners (0,0) (0,100) (200/3, 0) (200/3, 100/3).
         store.setAnchorPoint(Point(x: 0, y: 0), of: layer)
         let inFront = store.worldRect(of: layer, in: store.referenceWorldTransforms())
-        assertClose(inFront, RectEdges(minX: 0, minY: 0, maxX: 200 / 3.0, maxY: 100))
+        assertGeometryClose(inFront, RectEdges(minX: 0, minY: 0, maxX: 200 / 3.0, maxY: 100))
     }
 
     /// Every corner behind the eye (m44 = -1, so W = -1): the null rect, never visible.
     func testAllCornersBehindTheEyeIsNull() {
         var store = LayerStore()
-        let layer = store.addView(Rect(x: 0, y: 0, width: 10, height: 10))
+        let layer = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10))
         var transform = Transform3D.identity
         transform.m44 = -1
         store.setTransform(transform, of: layer)
@@ -132,7 +132,7 @@ final class PerspectiveTests: XCTestCase {
         let (store, layer) = halfBehindTheEye()
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 50, y: 20), in: world), layer)
-        assertClose(store.convert(Point(x: -300, y: -20), from: nil, to: layer, in: world), Point(x: 150, y: 10))
+        assertGeometryClose(store.convert(Point(x: -300, y: -20), from: nil, to: layer, in: world), Point(x: 150, y: 10))
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world))
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world, rule: .view))
     }

@@ -8,7 +8,7 @@ final class ScrollViewTests: XCTestCase {
     /// y in [-10, 2000 + 20 - 300] = [-10, 1720].
     func makeScroller() -> (LayerStore, Int) {
         var store = LayerStore()
-        let scroller = store.addView(Rect(x: 0, y: 400, width: 375, height: 300))
+        let scroller = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
         store.setScrollView(ScrollViewState(contentSize: Size(width: 375, height: 2000),
                                             contentInset: EdgeInsets(top: 10, left: 5, bottom: 20, right: 15)),
                             of: scroller)
@@ -25,7 +25,7 @@ final class ScrollViewTests: XCTestCase {
     /// Content smaller than the viewport: the range collapses to -inset.
     func testSmallContentCollapsesTheRange() {
         var store = LayerStore()
-        let scroller = store.addView(Rect(x: 0, y: 0, width: 375, height: 300))
+        let scroller = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 300))
         store.setScrollView(ScrollViewState(contentSize: Size(width: 100, height: 50),
                                             contentInset: EdgeInsets(top: 8, left: 4, bottom: 0, right: 0)),
                             of: scroller)
@@ -38,7 +38,7 @@ final class ScrollViewTests: XCTestCase {
     /// world by the offset, the scroller's frame stays.
     func testScrollClampsAndMovesTheContent() throws {
         var (store, scroller) = makeScroller()
-        let content = store.addView(Rect(x: 0, y: 100, width: 375, height: 50), parent: scroller)
+        let content = store.addViewWithFrame(Rect(x: 0, y: 100, width: 375, height: 50), parent: scroller)
         XCTAssertEqual(try store.scroll(scroller, to: Point(x: 0, y: 5000)), Point(x: 0, y: 1720))
         XCTAssertEqual(store.contentOffset(of: scroller), Point(x: 0, y: 1720))
         XCTAssertEqual(try store.scroll(scroller, to: Point(x: -100, y: -100)), Point(x: -5, y: -10))
@@ -56,7 +56,7 @@ final class ScrollViewTests: XCTestCase {
     /// index out of range.
     func testScrollOnAPlainLayerThrows() {
         var store = LayerStore()
-        let plain = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
+        let plain = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
         store.setBounds(Rect(x: 7, y: 8, width: 100, height: 100), of: plain)
         XCTAssertNil(store.scrollRange(of: plain))
         XCTAssertThrowsError(try store.scroll(plain, to: Point(x: 50, y: 50))) { error in

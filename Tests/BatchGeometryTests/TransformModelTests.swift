@@ -58,7 +58,7 @@ final class TransformModelTests: XCTestCase {
     func testAffineInverse() {
         let t = Affine(a: 2, b: 1, c: -1, d: 3, tx: 5, ty: -7)
         let p = Point(x: 3, y: 4)
-        assertClose(t.inverted!.apply(to: t.apply(to: p)), p)
+        assertGeometryClose(t.inverted!.apply(to: t.apply(to: p)), p)
         XCTAssertNil(Affine.scale(x: 0, y: 1).inverted)
     }
 
@@ -68,7 +68,7 @@ final class TransformModelTests: XCTestCase {
         m.m34 = -1.0 / 500
         m = m.concatenating(.translation(x: 100, y: 50))
         let p = Point(x: 17, y: -23)
-        assertClose(m.unprojectPoint(m.projectPoint(p)), p, tolerance: 1e-11)
+        assertGeometryClose(m.unprojectPoint(m.projectPoint(p)), p, tolerance: 1e-11)
         XCTAssertNil(Transform3D.scale(x: 1, y: 0).unprojectPoint(p))
     }
 

@@ -7,16 +7,16 @@ import BatchGeometry
 // between the two is what the world-space tests check.
 
 /// A homogeneous point `(x, y, z, w)`.
-struct Homogeneous {
+struct HomogeneousPoint {
     var x: Double, y: Double, z: Double, w: Double
 
     /// `p * T(tx, ty, tz)`: a translation acts in proportion to `w`.
-    func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> Homogeneous {
-        Homogeneous(x: x + tx * w, y: y + ty * w, z: z + tz * w, w: w)
+    func translated(_ tx: Double, _ ty: Double, _ tz: Double) -> HomogeneousPoint {
+        HomogeneousPoint(x: x + tx * w, y: y + ty * w, z: z + tz * w, w: w)
     }
 
     /// `p * M` with row vectors, element by element from the 16 row-major numbers.
-    func times(_ matrix: Transform3D) -> Homogeneous {
+    func times(_ matrix: Transform3D) -> HomogeneousPoint {
         let m = matrix.rowMajor
         let v = [x, y, z, w]
         var out = [0.0, 0.0, 0.0, 0.0]
@@ -25,7 +25,7 @@ struct Homogeneous {
             for row in 0..<4 { sum += v[row] * m[row * 4 + column] }
             out[column] = sum
         }
-        return Homogeneous(x: out[0], y: out[1], z: out[2], w: out[3])
+        return HomogeneousPoint(x: out[0], y: out[1], z: out[2], w: out[3])
     }
 
     var projected: Point { Point(x: x / w, y: y / w) }
@@ -33,8 +33,8 @@ struct Homogeneous {
 
 /// Maps `(x, y)` of `layer`'s bounds space to world space by applying, one step at a
 /// time, Local(L), then Flip(S), Sub(S) and Flat(S) of each superlayer S.
-func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Double) -> Homogeneous {
-    var point = Homogeneous(x: x, y: y, z: 0, w: 1)
+func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Double) -> HomogeneousPoint {
+    var point = HomogeneousPoint(x: x, y: y, z: 0, w: 1)
     var current = layer
     while true {
         let bounds = store.bounds(of: current), anchor = store.anchorPoint(of: current)
@@ -63,42 +63,42 @@ func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Doub
 }
 
 /// True when `a` and `b` agree to `tolerance` relative to their size (absolute below 1).
-func isClose(_ a: Double, _ b: Double, tolerance: Double = 1e-12) -> Bool {
+func isGeometryClose(_ a: Double, _ b: Double, tolerance: Double = 1e-12) -> Bool {
     if a == b { return true }
     return abs(a - b) <= tolerance * max(1, abs(a), abs(b))
 }
 
-func assertClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-12, _ message: String = "",
+func assertGeometryClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-12, _ message: String = "",
                  file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertTrue(isClose(actual, expected, tolerance: tolerance),
+    XCTAssertTrue(isGeometryClose(actual, expected, tolerance: tolerance),
                   "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
-func assertClose(_ actual: Point?, _ expected: Point, tolerance: Double = 1e-12, _ message: String = "",
+func assertGeometryClose(_ actual: Point?, _ expected: Point, tolerance: Double = 1e-12, _ message: String = "",
                  file: StaticString = #filePath, line: UInt = #line) {
     guard let actual else { return XCTFail("nil, expected \(expected) \(message)", file: file, line: line) }
-    XCTAssertTrue(isClose(actual.x, expected.x, tolerance: tolerance) && isClose(actual.y, expected.y, tolerance: tolerance),
+    XCTAssertTrue(isGeometryClose(actual.x, expected.x, tolerance: tolerance) && isGeometryClose(actual.y, expected.y, tolerance: tolerance),
                   "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
 /// Edges compared with a relative tolerance; infinities must match exactly.
-func assertClose(_ actual: RectEdges, _ expected: RectEdges, tolerance: Double = 1e-12, _ message: String = "",
+func assertGeometryClose(_ actual: RectEdges, _ expected: RectEdges, tolerance: Double = 1e-12, _ message: String = "",
                  file: StaticString = #filePath, line: UInt = #line) {
     let pairs = [(actual.minX, expected.minX), (actual.minY, expected.minY),
                  (actual.maxX, expected.maxX), (actual.maxY, expected.maxY)]
-    XCTAssertTrue(pairs.allSatisfy { isClose($0.0, $0.1, tolerance: tolerance) },
+    XCTAssertTrue(pairs.allSatisfy { isGeometryClose($0.0, $0.1, tolerance: tolerance) },
                   "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
 /// Bit-for-bit equality of two rects (what the frame getter and setters promise).
-func assertBitIdentical(_ actual: Rect, _ expected: Rect, _ message: String = "",
+func assertSameBits(_ actual: Rect, _ expected: Rect, _ message: String = "",
                         file: StaticString = #filePath, line: UInt = #line) {
     let same = actual.x.bitPattern == expected.x.bitPattern && actual.y.bitPattern == expected.y.bitPattern
         && actual.width.bitPattern == expected.width.bitPattern && actual.height.bitPattern == expected.height.bitPattern
     XCTAssertTrue(same, "\(actual) is not bit-identical to \(expected) \(message)", file: file, line: line)
 }
 
-func assertBitIdentical(_ actual: Double, _ expected: Double, _ message: String = "",
+func assertSameBits(_ actual: Double, _ expected: Double, _ message: String = "",
                         file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(actual.bitPattern, expected.bitPattern, "\(actual) is not bit-identical to \(expected) \(message)",
                    file: file, line: line)
@@ -107,7 +107,7 @@ func assertBitIdentical(_ actual: Double, _ expected: Double, _ message: String 
 extension LayerStore {
     /// A layer set up the UIKit way, `initWithFrame:` under an identity transform.
     @discardableResult
-    mutating func addView(_ frame: Rect, parent: Int? = nil) -> Int {
+    mutating func addViewWithFrame(_ frame: Rect, parent: Int? = nil) -> Int {
         let layer = try! addLayer(parent: parent)
         setFrame(frame, of: layer)
         return layer

@@ -5,8 +5,8 @@ import BatchGeometry
 final class WorldRectTests: XCTestCase {
     func testPlainNestedLayers() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 10, y: 20, width: 300, height: 300))
-        let child = store.addView(Rect(x: 5, y: 6, width: 30, height: 40), parent: root)
+        let root = store.addViewWithFrame(Rect(x: 10, y: 20, width: 300, height: 300))
+        let child = store.addViewWithFrame(Rect(x: 5, y: 6, width: 30, height: 40), parent: root)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.worldRect(of: root, in: world).rect, Rect(x: 10, y: 20, width: 300, height: 300))
         XCTAssertEqual(store.worldRect(of: child, in: world).rect, Rect(x: 15, y: 26, width: 30, height: 40))
@@ -19,8 +19,8 @@ final class WorldRectTests: XCTestCase {
     /// (150,150,100,100)).
     func testScaledParent() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 100, height: 100))
-        let view2 = store.addView(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view2 = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
         store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.worldRect(of: view1, in: world).rect, Rect(x: 50, y: 50, width: 200, height: 200))
@@ -31,25 +31,25 @@ final class WorldRectTests: XCTestCase {
     /// rotated parent it is the box of the four corners the point walk gives.
     func testRotatedLayersAreTheBoxOfTheCorners() {
         var store = LayerStore()
-        let parent = store.addView(Rect(x: 50, y: 60, width: 200, height: 100))
+        let parent = store.addViewWithFrame(Rect(x: 50, y: 60, width: 200, height: 100))
         store.setAffineTransform(.rotation(radians: .pi / 6), of: parent)
-        let child = store.addView(Rect(x: 20, y: 10, width: 80, height: 30), parent: parent)
+        let child = store.addViewWithFrame(Rect(x: 20, y: 10, width: 80, height: 30), parent: parent)
         store.setAffineTransform(.rotation(radians: -0.2), of: child)
         store.setBounds(Rect(x: 4, y: -3, width: 80, height: 30), of: child)
         let world = store.referenceWorldTransforms()
-        assertClose(store.worldRect(of: parent, in: world), store.frame(of: parent).edges)
+        assertGeometryClose(store.worldRect(of: parent, in: world), store.frame(of: parent).edges)
         let bounds = store.bounds(of: child)
         let corners = [(bounds.minX, bounds.minY), (bounds.minX, bounds.maxY), (bounds.maxX, bounds.minY), (bounds.maxX, bounds.maxY)]
             .map { referenceWorldPoint(store, layer: child, $0.0, $0.1).projected }
         let expected = RectEdges(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
                                  maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
-        assertClose(store.worldRect(of: child, in: world), expected)
+        assertGeometryClose(store.worldRect(of: child, in: world), expected)
     }
 
     /// An exact quarter turn of a 100×50 layer centred at (200,100): (175,50,50,100).
     func testQuarterTurn() {
         var store = LayerStore()
-        let layer = store.addView(Rect(x: 150, y: 75, width: 100, height: 50))
+        let layer = store.addViewWithFrame(Rect(x: 150, y: 75, width: 100, height: 50))
         store.setAffineTransform(.rotation(radians: .pi / 2), of: layer)
         XCTAssertEqual(store.worldRect(of: layer, in: store.referenceWorldTransforms()).rect,
                        Rect(x: 175, y: 50, width: 50, height: 100))
@@ -66,7 +66,7 @@ final class WorldRectTests: XCTestCase {
                 .map { referenceWorldPoint(store, layer: layer, $0.0, $0.1).projected }
             let expected = RectEdges(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
                                      maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
-            assertClose(rects[layer], expected, tolerance: 1e-11, "layer \(layer)")
+            assertGeometryClose(rects[layer], expected, tolerance: 1e-11, "layer \(layer)")
         }
     }
 }

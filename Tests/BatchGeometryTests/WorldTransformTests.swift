@@ -13,8 +13,8 @@ final class WorldTransformTests: XCTestCase {
     /// shows its subview at frame (0,0,100,100) at world (120,120); frames do not change.
     func testBoundsOriginIsAScrollOffset() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 100, y: 100, width: 200, height: 200))
-        let view2 = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 200, height: 200))
+        let view2 = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
         store.setBounds(Rect(x: -20, y: -20, width: 200, height: 200), of: view1)
         XCTAssertEqual(store.frame(of: view1), Rect(x: 100, y: 100, width: 200, height: 200))
         XCTAssertEqual(store.frame(of: view2), Rect(x: 0, y: 0, width: 100, height: 100))
@@ -27,9 +27,9 @@ final class WorldTransformTests: XCTestCase {
     /// (0,0,100,100) inside them 200 points up.
     func testBoundsOriginsAccumulate() {
         var store = LayerStore()
-        let view1 = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
-        let view2 = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
-        let view3 = store.addView(Rect(x: 0, y: 0, width: 100, height: 100), parent: view2)
+        let view1 = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
+        let view2 = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: view1)
+        let view3 = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: view2)
         XCTAssertEqual(world(store, view3, 0, 0), Point(x: 0, y: 0))
         store.setBounds(Rect(x: 0, y: 100, width: 100, height: 100), of: view1)
         store.setBounds(Rect(x: 0, y: 100, width: 100, height: 100), of: view2)
@@ -48,7 +48,7 @@ final class WorldTransformTests: XCTestCase {
         store.setBounds(Rect(x: 10, y: 20, width: 100, height: 50), of: parent)
         store.setPosition(Point(x: 200, y: 100), of: parent)
         store.setSublayerTransform(.scale(x: 2, y: 2), of: parent)
-        let child = store.addView(Rect(x: 60, y: 45, width: 10, height: 10), parent: parent)
+        let child = store.addViewWithFrame(Rect(x: 60, y: 45, width: 10, height: 10), parent: parent)
         XCTAssertEqual(world(store, child, 10, 10), Point(x: 220, y: 120))
         XCTAssertEqual(world(store, child, 0, 0), Point(x: 200, y: 100), "the pivot itself stays")
         // The parent's own geometry is unaffected by its sublayerTransform.
@@ -61,9 +61,9 @@ final class WorldTransformTests: XCTestCase {
     /// zPosition (5); a root keeps its own (m33 = 1, m43 = zPosition).
     func testFlatteningZeroesTheThirdColumn() {
         var store = LayerStore()
-        let root = store.addView(Rect(x: 0, y: 0, width: 100, height: 100))
+        let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
         store.setZPosition(7, of: root)
-        let child = store.addView(Rect(x: 10, y: 10, width: 10, height: 10), parent: root)
+        let child = store.addViewWithFrame(Rect(x: 10, y: 10, width: 10, height: 10), parent: root)
         store.setZPosition(5, of: child)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(world[root].m33, 1); XCTAssertEqual(world[root].m43, 7)
@@ -77,8 +77,8 @@ final class WorldTransformTests: XCTestCase {
     /// Root layers share the world space and are independent of each other.
     func testRootsShareTheWorldSpace() {
         var store = LayerStore()
-        let a = store.addView(Rect(x: 10, y: 10, width: 10, height: 10))
-        let b = store.addView(Rect(x: 50, y: 60, width: 10, height: 10))
+        let a = store.addViewWithFrame(Rect(x: 10, y: 10, width: 10, height: 10))
+        let b = store.addViewWithFrame(Rect(x: 50, y: 60, width: 10, height: 10))
         XCTAssertEqual(world(store, a, 0, 0), Point(x: 10, y: 10))
         XCTAssertEqual(world(store, b, 0, 0), Point(x: 50, y: 60))
     }
@@ -96,9 +96,9 @@ final class WorldTransformTests: XCTestCase {
             for (x, y) in [(0.0, 0.0), (13.5, -7.25), (100, 40)] {
                 let expected = referenceWorldPoint(store, layer: layer, x, y)
                 XCTAssertGreaterThan(expected.w, 0, "the scene keeps every point in front of the eye")
-                assertClose(world[layer].projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
+                assertGeometryClose(world[layer].projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
                             "layer \(layer)")
-                assertClose(walked.projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
+                assertGeometryClose(walked.projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
                             "walk, layer \(layer)")
             }
         }
@@ -108,51 +108,51 @@ final class WorldTransformTests: XCTestCase {
     /// after children): the pass must still visit superlayers first.
     func testSuperlayersAddedAfterSublayers() throws {
         var store = LayerStore()
-        let child = store.addView(Rect(x: 5, y: 5, width: 10, height: 10))
-        let parent = store.addView(Rect(x: 100, y: 200, width: 50, height: 50))
+        let child = store.addViewWithFrame(Rect(x: 5, y: 5, width: 10, height: 10))
+        let parent = store.addViewWithFrame(Rect(x: 100, y: 200, width: 50, height: 50))
         store.setAffineTransform(.rotation(radians: 0.3), of: parent)
         try store.setParent(of: child, to: parent)
         let world = store.referenceWorldTransforms()
         let expected = referenceWorldPoint(store, layer: child, 3, 4)
-        assertClose(world[child].projectPoint(Point(x: 3, y: 4)), expected.projected)
+        assertGeometryClose(world[child].projectPoint(Point(x: 3, y: 4)), expected.projected)
     }
 
     /// Layers 0 … 11 exercising every property; used by several test files.
     static func featureScene() -> LayerStore {
         var store = LayerStore()
-        let window = store.addView(Rect(x: 0, y: 0, width: 375, height: 812))
-        let card = store.addView(Rect(x: 20, y: 40, width: 200, height: 120), parent: window)
+        let window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 812))
+        let card = store.addViewWithFrame(Rect(x: 20, y: 40, width: 200, height: 120), parent: window)
         store.setAffineTransform(BatchGeometry.AffineTransform(a: 1.2, b: 0.3, c: -0.2, d: 0.9, tx: 4, ty: -3), of: card)
         store.setBounds(Rect(x: -7, y: 11, width: 200, height: 120), of: card)
         store.setAnchorPoint(Point(x: 0.2, y: 0.9), of: card)
         store.setSublayerTransform(.rotation(radians: 0.4, x: 0, y: 0, z: 1), of: card)
-        let flipped = store.addView(Rect(x: 10, y: 20, width: 80, height: 60), parent: card)
+        let flipped = store.addViewWithFrame(Rect(x: 10, y: 20, width: 80, height: 60), parent: card)
         store.setGeometryFlipped(true, of: flipped)
         store.setBounds(Rect(x: 3, y: -9, width: 80, height: 60), of: flipped)
-        let inFlipped = store.addView(Rect(x: 5, y: 6, width: 20, height: 10), parent: flipped)
+        let inFlipped = store.addViewWithFrame(Rect(x: 5, y: 6, width: 20, height: 10), parent: flipped)
         store.setSublayerTransform(.scale(x: 1.5, y: 0.5), of: flipped)
         store.setZPosition(12, of: inFlipped)
-        let stage = store.addView(Rect(x: 100, y: 300, width: 200, height: 200), parent: window)
+        let stage = store.addViewWithFrame(Rect(x: 100, y: 300, width: 200, height: 200), parent: window)
         var perspective = Transform3D.perspective(distance: 500)
         perspective.m41 = 0
         store.setSublayerTransform(perspective, of: stage)
         store.setTransformLayer(true, of: stage)
-        let tilted = store.addView(Rect(x: 20, y: 20, width: 100, height: 80), parent: stage)
+        let tilted = store.addViewWithFrame(Rect(x: 20, y: 20, width: 100, height: 80), parent: stage)
         store.setTransform(.rotation(radians: 0.5, x: 0, y: 1, z: 0), of: tilted)
         store.setAnchorPointZ(15, of: tilted)
         store.setZPosition(-20, of: tilted)
         store.setTransformLayer(true, of: tilted)
-        let inTilted = store.addView(Rect(x: 10, y: 10, width: 30, height: 30), parent: tilted)
+        let inTilted = store.addViewWithFrame(Rect(x: 10, y: 10, width: 30, height: 30), parent: tilted)
         store.setTransform(.rotation(radians: -0.3, x: 1, y: 0, z: 0), of: inTilted)
         store.setZPosition(25, of: inTilted)
-        let flat = store.addView(Rect(x: 150, y: 20, width: 40, height: 40), parent: stage)
+        let flat = store.addViewWithFrame(Rect(x: 150, y: 20, width: 40, height: 40), parent: stage)
         store.setTransform(.rotation(radians: 0.7, x: 1, y: 1, z: 0), of: flat)
-        let inFlat = store.addView(Rect(x: 1, y: 2, width: 10, height: 10), parent: flat)
+        let inFlat = store.addViewWithFrame(Rect(x: 1, y: 2, width: 10, height: 10), parent: flat)
         store.setZPosition(40, of: inFlat)
-        let scroller = store.addView(Rect(x: 0, y: 600, width: 375, height: 200), parent: window)
+        let scroller = store.addViewWithFrame(Rect(x: 0, y: 600, width: 375, height: 200), parent: window)
         store.setContentOffset(Point(x: 0, y: 130), of: scroller)
-        store.addView(Rect(x: 0, y: 100, width: 375, height: 50), parent: scroller)
-        let secondRoot = store.addView(Rect(x: 400, y: 0, width: 100, height: 100))
+        store.addViewWithFrame(Rect(x: 0, y: 100, width: 375, height: 50), parent: scroller)
+        let secondRoot = store.addViewWithFrame(Rect(x: 400, y: 0, width: 100, height: 100))
         store.setAffineTransform(.scale(x: -1, y: 2), of: secondRoot)
         return store
     }
