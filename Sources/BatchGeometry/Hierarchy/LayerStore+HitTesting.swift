@@ -27,12 +27,16 @@ extension LayerStore {
     }
 
     /// Converts a rect: the bounding box of its four converted corners; nil when any
-    /// corner cannot be converted.
+    /// corner cannot be converted (the destination is singular, or a converted corner is
+    /// NaN, which a bounding box would otherwise silently skip). The null rect converts
+    /// to the null rect, as `CGRectApplyAffineTransform` keeps it.
     public func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
+        if rect.isNull { return .null }
         let edges = rect.edges
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for (x, y) in [(edges.minX, edges.minY), (edges.minX, edges.maxY), (edges.maxX, edges.minY), (edges.maxX, edges.maxY)] {
-            guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world) else { return nil }
+            guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world),
+                  !p.x.isNaN, !p.y.isNaN else { return nil }
             minX = selectMin(minX, p.x); maxX = selectMax(maxX, p.x)
             minY = selectMin(minY, p.y); maxY = selectMax(maxY, p.y)
         }
@@ -41,8 +45,10 @@ extension LayerStore {
 
     /// The frontmost layer under `point` (world space), or nil. Roots and sublayers are
     /// tried last to first (zPosition does not matter, as in Core Animation); a hidden
-    /// layer misses with its subtree; a layer whose transform is singular misses.
-    /// Bounds containment is half-open (`minX <= x < maxX`). O(count) in the worst case.
+    /// layer misses with its subtree; a layer whose transform is singular misses, and so
+    /// does a layer whose plane point under `point` lies behind the eye (not drawn there;
+    /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
+    /// O(count) in the worst case, no recursion.
     public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
         // Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
         // subtrees last to first, then the layer. A subtree is skipped as a whole when its
@@ -59,32 +65,42 @@ extension LayerStore {
 
     /// The last layer in pre-order of this subtree that is hit (= the first in hit-test
     /// order), or nil.
+    ///
+    /// Boolean tests read columns into locals first: `&&`/`||` take autoclosures, and an
+    /// autoclosure that captures `self` copies the whole store in unoptimized builds.
     private func hitTestSubtree(_ top: Int, _ point: Point, _ world: WorldTransforms, _ rule: HitTestRule) -> Int? {
         var best: Int?
         var current = Int32(top)
         while current >= 0 {
             let layer = Int(current)
+            let layerFlags = flags[layer]
             var enterSublayers = false
-            if !flags[layer].contains(.hidden) {
-                let local = world[layer].unprojectPoint(point)
-                let inside = local.map { contains(layer, $0) } ?? false
+            if !layerFlags.contains(.hidden) {
+                // The point on the layer's plane under `point`; nil when the layer is
+                // singular or that point lies behind the eye (not drawn there).
+                let local = world[layer].unprojectPointInFrontOfEye(point)
+                var inside = false
+                if let local { inside = contains(layer, local) }
                 if inside { best = layer }
+                let masks = layerFlags.contains(.masksToBounds)
                 switch rule {
-                case .layer: enterSublayers = inside || !flags[layer].contains(.masksToBounds)
+                case .layer: enterSublayers = inside || !masks
                 case .view: enterSublayers = inside
                 }
-                // A singular layer cannot be tested; with a masking gate its subtree misses too.
-                if local == nil && (rule == .view || flags[layer].contains(.masksToBounds)) { enterSublayers = false }
             }
             // Next in pre-order within `top`'s subtree, skipping sublayers if not entered.
-            if enterSublayers && firstSublayers[layer] >= 0 {
-                current = firstSublayers[layer]
+            let firstSublayer = firstSublayers[layer]
+            if enterSublayers && firstSublayer >= 0 {
+                current = firstSublayer
                 continue
             }
-            while current >= 0 && Int(current) != top && nextSiblings[Int(current)] < 0 {
+            // Climb to the nearest ancestor (below `top`) that has a next sibling.
+            while current != Int32(top) {
+                let next = nextSiblings[Int(current)]
+                if next >= 0 { break }
                 current = parents[Int(current)]
             }
-            if current < 0 || Int(current) == top { break }
+            if current == Int32(top) { break }
             current = nextSiblings[Int(current)]
         }
         return best
@@ -93,7 +109,7 @@ extension LayerStore {
     /// `bo.x <= q.x < bo.x + w && bo.y <= q.y < bo.y + h`: an empty bounds contains nothing.
     @inline(__always)
     func contains(_ layer: Int, _ q: Point) -> Bool {
-        let x = boundsX[layer], y = boundsY[layer]
-        return x <= q.x && q.x < x + boundsWidth[layer] && y <= q.y && q.y < y + boundsHeight[layer]
+        let x = boundsX[layer], y = boundsY[layer], width = boundsWidth[layer], height = boundsHeight[layer]
+        return x <= q.x && q.x < x + width && y <= q.y && q.y < y + height
     }
 }

@@ -71,41 +71,44 @@ extension LayerStore {
 }
 
 /// The projected bounding box of the rect `(minX, minY) … (maxX, maxY)` under
-/// `transform`, with clipping behind the eye (see `LayerStore.worldRect`).
+/// `transform`, with clipping behind the eye (see `LayerStore.worldRect`). No heap
+/// allocation: it runs once per layer in `worldRects`.
 func projectedBox(minX: Double, minY: Double, maxX: Double, maxY: Double,
                   through transform: Transform3D) -> RectEdges {
     // Corners in the spec's order: (xMin,yMin) (xMin,yMax) (xMax,yMin) (xMax,yMax).
-    let corners = [
-        transform.applyHomogeneous(x: minX, y: minY), transform.applyHomogeneous(x: minX, y: maxY),
-        transform.applyHomogeneous(x: maxX, y: minY), transform.applyHomogeneous(x: maxX, y: maxY),
-    ]
-    var boxMinX = Double.infinity, boxMinY = Double.infinity
-    var boxMaxX = -Double.infinity, boxMaxY = -Double.infinity
-    var anyVisible = false
-    for corner in corners where corner.w > 0 {
-        anyVisible = true
+    let c0 = transform.applyHomogeneous(x: minX, y: minY), c1 = transform.applyHomogeneous(x: minX, y: maxY)
+    let c2 = transform.applyHomogeneous(x: maxX, y: minY), c3 = transform.applyHomogeneous(x: maxX, y: maxY)
+    var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    // `W > 0` is in front of the eye; NaN counts as behind (it is not > 0).
+    let inFront = (c0.w > 0, c1.w > 0, c2.w > 0, c3.w > 0)
+    func include(_ corner: SIMD4<Double>) {
         let x = corner.x / corner.w, y = corner.y / corner.w
-        boxMinX = selectMin(boxMinX, x); boxMaxX = selectMax(boxMaxX, x)
-        boxMinY = selectMin(boxMinY, y); boxMaxY = selectMax(boxMaxY, y)
+        box.minX = selectMin(box.minX, x); box.maxX = selectMax(box.maxX, x)
+        box.minY = selectMin(box.minY, y); box.maxY = selectMax(box.maxY, y)
     }
-    guard anyVisible else { return .null }
-    if corners.allSatisfy({ $0.w > 0 }) {
-        return RectEdges(minX: boxMinX, minY: boxMinY, maxX: boxMaxX, maxY: boxMaxY)
+    if inFront.0 { include(c0) }
+    if inFront.1 { include(c1) }
+    if inFront.2 { include(c2) }
+    if inFront.3 { include(c3) }
+    if !inFront.0 && !inFront.1 && !inFront.2 && !inFront.3 { return .null }
+    if inFront.0 && inFront.1 && inFront.2 && inFront.3 {
+        return RectEdges(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
     }
-    // The quad's edges, going around: 0-(xMin,yMin) 2-(xMax,yMin) 3-(xMax,yMax) 1-(xMin,yMax).
-    let ring = [0, 2, 3, 1]
-    for k in 0..<4 {
-        let p = corners[ring[k]], q = corners[ring[(k + 1) % 4]]
-        let (visible, clipped): (SIMD4<Double>, SIMD4<Double>)
-        if p.w > 0 && !(q.w > 0) { (visible, clipped) = (p, q) }
-        else if q.w > 0 && !(p.w > 0) { (visible, clipped) = (q, p) }
-        else { continue }
-        // Where the edge crosses W = 0; that point is at infinity in direction (X, Y).
+    // Each edge from a corner in front to one behind crosses W = 0 at a point at
+    // infinity in direction (X, Y): the box reaches to infinity that way.
+    func clipEdge(_ p: SIMD4<Double>, _ pInFront: Bool, _ q: SIMD4<Double>, _ qInFront: Bool) {
+        guard pInFront != qInFront else { return }
+        let (visible, clipped) = pInFront ? (p, q) : (q, p)
         let t = visible.w / (visible.w - clipped.w)
         let x = visible.x + t * (clipped.x - visible.x)
         let y = visible.y + t * (clipped.y - visible.y)
-        if x > 0 { boxMaxX = .infinity } else if x < 0 { boxMinX = -.infinity }
-        if y > 0 { boxMaxY = .infinity } else if y < 0 { boxMinY = -.infinity }
+        if x > 0 { box.maxX = .infinity } else if x < 0 { box.minX = -.infinity }
+        if y > 0 { box.maxY = .infinity } else if y < 0 { box.minY = -.infinity }
     }
-    return RectEdges(minX: boxMinX, minY: boxMinY, maxX: boxMaxX, maxY: boxMaxY)
+    // The quad's edges, going around: (xMin,yMin) (xMax,yMin) (xMax,yMax) (xMin,yMax).
+    clipEdge(c0, inFront.0, c2, inFront.2)
+    clipEdge(c2, inFront.2, c3, inFront.3)
+    clipEdge(c3, inFront.3, c1, inFront.1)
+    clipEdge(c1, inFront.1, c0, inFront.0)
+    return RectEdges(minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY)
 }

@@ -72,10 +72,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 }
 
-/// `sin` and `cos` without Foundation. Exact at multiples of 90° (so rotations by a right
-/// angle are exact, as app code expects of `CGAffineTransformMakeRotation(.pi / 2)`'s
-/// use in layouts); otherwise correctly evaluated Taylor series after reduction, good to
-/// about 1 ulp, which is all the spec asks of hierarchical (non-setter) results.
+/// `sin` and `cos` without Foundation. An angle that is exactly the double nearest to a
+/// multiple of pi/2 (`.pi / 2`, `.pi`, `-.pi / 2`, `3 * .pi / 2`, ...) gives exact 0 and ±1,
+/// so a right-angle rotation is an exact permutation and frames read back exactly; libm
+/// (and so `CGAffineTransformMakeRotation` on Apple platforms) gives `cos(.pi / 2)` =
+/// 6.1e-17 instead. Other angles: reduction by a two-part pi/2, then Taylor series, good
+/// to about 1 ulp for moderate angles (|angle| up to about 1e6 radians).
 @usableFromInline
 func sineAndCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
     guard angle.isFinite else { return (.nan, .nan) }
@@ -85,6 +87,8 @@ func sineAndCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
     let quadrantDouble = (angle / halfPiHigh).rounded()
     let r = (angle - quadrantDouble * halfPiHigh) - quadrantDouble * halfPiLow
     let quadrant = Int(quadrantDouble.truncatingRemainder(dividingBy: 4))
+    // A right angle as written in code (`k * .pi / 2` rounds to `k * halfPiHigh`).
+    let isRightAngleMultiple = angle == quadrantDouble * halfPiHigh
     let r2 = r * r
     // Horner forms of the Taylor series up to r^17 / r^16; |r| <= pi/4 makes them exact to < 1 ulp.
     var s = -1.0 / 355687428096000.0
@@ -105,7 +109,7 @@ func sineAndCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
     c = c * r2 + 1.0 / 24.0
     c = c * r2 - 0.5
     let cosine = 1.0 + r2 * c
-    if r == 0 {
+    if r == 0 || isRightAngleMultiple {
         switch (quadrant + 4) % 4 {
         case 0: return (0, 1)
         case 1: return (1, 0)

@@ -10,6 +10,7 @@ extension LayerStore {
     ///   then unchanged.
     @discardableResult
     public mutating func addLayer(parent: Int? = nil) throws -> Int {
+        let count = self.count  // `||` takes an autoclosure: capturing self copies the store in debug builds
         if let parent, parent < 0 || parent >= count {
             throw LayerStoreError.parentOutOfRange(parent: parent, count: count)
         }

@@ -15,7 +15,7 @@ extension LayerStore {
         return Rect(x: boundsX[layer], y: boundsY[layer], width: boundsWidth[layer], height: boundsHeight[layer])
     }
     public mutating func setBounds(_ bounds: Rect, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         boundsX[layer] = bounds.x; boundsY[layer] = bounds.y
         boundsWidth[layer] = bounds.width; boundsHeight[layer] = bounds.height
         changes.markChanged(layer)
@@ -28,7 +28,7 @@ extension LayerStore {
         return Point(x: positionX[layer], y: positionY[layer])
     }
     public mutating func setPosition(_ position: Point, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         positionX[layer] = position.x; positionY[layer] = position.y
         changes.markChanged(layer)
     }
@@ -40,7 +40,7 @@ extension LayerStore {
         return Point(x: anchorX[layer], y: anchorY[layer])
     }
     public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         anchorX[layer] = anchorPoint.x; anchorY[layer] = anchorPoint.y
         changes.markChanged(layer)
     }
@@ -49,19 +49,19 @@ extension LayerStore {
     /// siblings when drawing (not when hit testing, as in Core Animation).
     public func zPosition(of layer: Int) -> Double { checkIndex(layer); return zPositions[layer] }
     public mutating func setZPosition(_ z: Double, of layer: Int) {
-        checkIndex(layer); zPositions[layer] = z; changes.markChanged(layer)
+        checkIndexForUpdate(layer); zPositions[layer] = z; changes.markChanged(layer)
     }
 
     /// The anchor point's z coordinate, in points.
     public func anchorPointZ(of layer: Int) -> Double { checkIndex(layer); return anchorPointZs[layer] }
     public mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
-        checkIndex(layer); anchorPointZs[layer] = z; changes.markChanged(layer)
+        checkIndexForUpdate(layer); anchorPointZs[layer] = z; changes.markChanged(layer)
     }
 
     /// The layer's transform, applied about its anchor point.
     public func transform(of layer: Int) -> Transform3D { checkIndex(layer); return transforms[layer] }
     public mutating func setTransform(_ transform: Transform3D, of layer: Int) {
-        checkIndex(layer); transforms.set(transform, at: layer); changes.markChanged(layer)
+        checkIndexForUpdate(layer); transforms.set(transform, at: layer); changes.markChanged(layer)
     }
     /// The affine part of the transform (`UIView.transform`).
     public func affineTransform(of layer: Int) -> AffineTransform {
@@ -79,7 +79,7 @@ extension LayerStore {
         checkIndex(layer); return sublayerTransforms[layer]
     }
     public mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         sublayerTransforms.set(transform, at: layer)
         changes.markChanged(layer)
     }
@@ -102,11 +102,19 @@ extension LayerStore {
         setFlag(.transformLayer, value, layer); changes.markChanged(layer)
     }
 
+    /// The index precondition for setters. Mutating, so that an unoptimized build does
+    /// not copy the whole store to call the non-mutating `checkIndex` from a setter.
+    @inline(__always)
+    mutating func checkIndexForUpdate(_ layer: Int) {
+        let count = parents.count
+        precondition(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
+    }
+
     @inline(__always)
     func flag(_ flag: LayerFlags, _ layer: Int) -> Bool { checkIndex(layer); return flags[layer].contains(flag) }
 
     private mutating func setFlag(_ flag: LayerFlags, _ value: Bool, _ layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         if value { flags[layer].insert(flag) } else { flags[layer].remove(flag) }
     }
 
@@ -128,7 +136,7 @@ extension LayerStore {
     /// part is singular), keeps `bounds.origin`, then moves `position` so the frame's
     /// origin lands where asked.
     public mutating func setFrame(_ frame: Rect, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         let requested = frame.standardized
         let transform = transforms.affine(at: layer)
         let size = boundsSizeForFrame(width: requested.width, height: requested.height, transform: transform,
@@ -152,7 +160,7 @@ extension LayerStore {
     public func contentOffset(of layer: Int) -> Point { bounds(of: layer).origin }
     /// Sets `bounds.origin` as given, without clamping (`UIScrollView.contentOffset`).
     public mutating func setContentOffset(_ offset: Point, of layer: Int) {
-        checkIndex(layer)
+        checkIndexForUpdate(layer)
         boundsX[layer] = offset.x; boundsY[layer] = offset.y
         changes.markChanged(layer)
     }
@@ -164,7 +172,7 @@ extension LayerStore {
     }
     /// Makes the layer a scroll view with this content (or an ordinary layer for nil).
     public mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
-        checkIndex(layer); scrollViews[Int32(layer)] = state
+        checkIndexForUpdate(layer); scrollViews[Int32(layer)] = state
     }
 
     /// The valid range of the content offset:

@@ -79,6 +79,9 @@ public struct LayerStore: Sendable {
     /// The precondition every property accessor checks.
     @inline(__always)
     func checkIndex(_ layer: Int, _ function: StaticString = #function) {
+        // A local copy: the precondition's autoclosures would otherwise capture (and, in
+        // unoptimized builds, copy) the whole store on every property access.
+        let count = self.count
         precondition(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
     }
 }

@@ -1,0 +1,64 @@
+import XCTest
+import BatchGeometry
+
+/// Painter's order (GEOMETRY.md section 6).
+final class DrawOrderTests: XCTestCase {
+    func testSublayersSortByZPositionStably() {
+        var store = LayerStore()
+        let root = try! store.addLayer()
+        let a = try! store.addLayer(parent: root)
+        let b = try! store.addLayer(parent: root)
+        let c = try! store.addLayer(parent: root)
+        let d = try! store.addLayer(parent: root)
+        let inB = try! store.addLayer(parent: b)
+        XCTAssertEqual(store.drawOrder(), [root, a, b, inB, c, d])
+        store.setZPosition(1, of: a)
+        store.setZPosition(-1, of: d)
+        store.setZPosition(1, of: c)
+        // d (-1), then b (0) with its subtree, then a and c (1) in sublayer order.
+        XCTAssertEqual(store.drawOrder(), [root, d, b, inB, a, c])
+        // A sublayer's zPosition orders it among its siblings only.
+        store.setZPosition(-100, of: inB)
+        XCTAssertEqual(store.drawOrder(), [root, d, b, inB, a, c])
+    }
+
+    func testHiddenSubtreesAreLeftOutAndRootsKeepTheirOrder() {
+        var store = LayerStore()
+        let first = try! store.addLayer()
+        let second = try! store.addLayer()
+        let hidden = try! store.addLayer(parent: first)
+        let inHidden = try! store.addLayer(parent: hidden)
+        let shown = try! store.addLayer(parent: first)
+        store.setZPosition(-5, of: second)   // roots are not sorted by zPosition
+        store.setHidden(true, of: hidden)
+        XCTAssertEqual(store.drawOrder(), [first, shown, second])
+        XCTAssertEqual(inHidden, 3)
+        store.setHidden(true, of: first)
+        XCTAssertEqual(store.drawOrder(), [second])
+    }
+
+    /// NaN compares false with everything, which would make the order depend on the
+    /// sort algorithm; it sorts as 0, the default (docs/SEMANTICS.md).
+    func testNaNZPositionSortsAsZero() {
+        var store = LayerStore()
+        let root = try! store.addLayer()
+        let children = (0..<5).map { _ in try! store.addLayer(parent: root) }
+        let zs: [Double] = [1, .nan, -1, 0, .nan]
+        for (child, z) in zip(children, zs) { store.setZPosition(z, of: child) }
+        // Keys 1, 0, -1, 0, 0: -1 first, then the zeros in sublayer order, then 1.
+        XCTAssertEqual(store.drawOrder(), [root, children[2], children[1], children[3], children[4], children[0]])
+    }
+
+    /// A large sibling list with many equal zPositions keeps sublayer order within each.
+    func testStabilityOnManySiblings() {
+        var store = LayerStore()
+        let root = try! store.addLayer()
+        var expected: [[Int]] = [[], [], []]
+        for k in 0..<300 {
+            let layer = try! store.addLayer(parent: root)
+            store.setZPosition(Double(2 - k % 3), of: layer)
+            expected[2 - k % 3].append(layer)
+        }
+        XCTAssertEqual(store.drawOrder(), [root] + expected[0] + expected[1] + expected[2])
+    }
+}

@@ -1,0 +1,187 @@
+import XCTest
+import BatchGeometry
+
+/// The setters of GEOMETRY.md section 4: frame (under every kind of transform),
+/// anchorPoint, bounds, contentOffset. Expectations from the seed device logs, by hand,
+/// or from the spec's formula written out in the test.
+final class FrameSetterTests: XCTestCase {
+    func makeLayer(anchor: Point = Point(x: 0.5, y: 0.5), boundsOrigin: Point = .zero,
+                   transform: BatchGeometry.AffineTransform = .identity) -> (LayerStore, Int) {
+        var store = LayerStore()
+        let layer = try! store.addLayer()
+        store.setAnchorPoint(anchor, of: layer)
+        store.setBounds(Rect(x: boundsOrigin.x, y: boundsOrigin.y, width: 40, height: 30), of: layer)
+        store.setAffineTransform(transform, of: layer)
+        return (store, layer)
+    }
+
+    /// Identity: bounds.size = (w, h), position = x + ax*w (Core Animation's documented
+    /// rule), bit for bit, for awkward fractions too; bounds.origin kept.
+    func testIdentityUsesTheDocumentedRule() {
+        var (store, layer) = makeLayer(anchor: Point(x: 0.7, y: 0.35), boundsOrigin: Point(x: 5, y: -6))
+        store.setFrame(Rect(x: 0.1, y: 0.2, width: 0.3, height: 1.7), of: layer)
+        XCTAssertEqual(store.bounds(of: layer), Rect(x: 5, y: -6, width: 0.3, height: 1.7))
+        assertSameBits(store.position(of: layer).x, 0.1 + 0.7 * 0.3)
+        assertSameBits(store.position(of: layer).y, 0.2 + 0.35 * 1.7)
+        store.setFrame(Rect(x: 10, y: 20, width: 100, height: 50), of: layer)
+        XCTAssertEqual(store.position(of: layer), Point(x: 80, y: 37.5))
+        XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50))
+    }
+
+    /// Seed 001 Q3 (device log): after scale(2,2), frame (50,50,100,100) gives bounds
+    /// (0,0,50,50), position (100,100), and reads back (50,50,100,100).
+    func testSeed001FrameAfterScale() {
+        var store = LayerStore()
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
+        store.setFrame(Rect(x: 50, y: 50, width: 100, height: 100), of: view1)
+        XCTAssertEqual(store.bounds(of: view1), Rect(x: 0, y: 0, width: 50, height: 50))
+        XCTAssertEqual(store.position(of: view1), Point(x: 100, y: 100))
+        XCTAssertEqual(store.frame(of: view1), Rect(x: 50, y: 50, width: 100, height: 100))
+    }
+
+    /// Seed 001 Q8 and Q9: a subview's frame set inside a scaled view; anchorPoint (0,0),
+    /// frame (200,200,200,200), then scale(2,2) reads (200,200,400,400).
+    func testSeed001AnchorThenFrameThenScale() {
+        var store = LayerStore()
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        let view2 = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view1)
+        store.setAnchorPoint(Point(x: 0, y: 0), of: view1)
+        store.setFrame(Rect(x: 200, y: 200, width: 200, height: 200), of: view1)
+        store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
+        XCTAssertEqual(store.frame(of: view1), Rect(x: 200, y: 200, width: 400, height: 400))
+        XCTAssertEqual(store.bounds(of: view1), Rect(x: 0, y: 0, width: 200, height: 200))
+        store.setFrame(Rect(x: 10, y: 10, width: 150, height: 150), of: view2)
+        XCTAssertEqual(store.frame(of: view2), Rect(x: 10, y: 10, width: 150, height: 150))
+        XCTAssertEqual(store.bounds(of: view2), Rect(x: 0, y: 0, width: 150, height: 150))
+    }
+
+    /// Quarter turns and flips are exact: the frame reads back bit for bit whatever the
+    /// anchor point (dyadic anchors keep the hand arithmetic exact), and under a quarter
+    /// turn the bounds get the swapped size.
+    func testQuarterTurnsAndFlipsReadBackExactly() {
+        let transforms: [(String, BatchGeometry.AffineTransform, Size)] = [
+            ("quarter turn", BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0), Size(width: 40, height: 30)),
+            ("minus quarter turn", BatchGeometry.AffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 3, ty: -4), Size(width: 40, height: 30)),
+            ("half turn", BatchGeometry.AffineTransform(a: -1, b: 0, c: 0, d: -1, tx: 0, ty: 0), Size(width: 30, height: 40)),
+            ("horizontal flip", .scale(x: -1, y: 1), Size(width: 30, height: 40)),
+            ("vertical flip", .scale(x: 1, y: -1), Size(width: 30, height: 40)),
+            ("scale 2 and flip", .scale(x: -2, y: 0.5), Size(width: 15, height: 80)),
+            ("translation", .translation(x: 12.5, y: -7), Size(width: 30, height: 40)),
+        ]
+        let anchors = [Point(x: 0.5, y: 0.5), Point(x: 0, y: 0), Point(x: 1, y: 0.25), Point(x: -1.5, y: 2.75)]
+        let requested = Rect(x: 10, y: 20, width: 30, height: 40)
+        for (name, transform, expectedSize) in transforms {
+            for anchor in anchors {
+                var (store, layer) = makeLayer(anchor: anchor, boundsOrigin: Point(x: 3, y: 9), transform: transform)
+                store.setFrame(requested, of: layer)
+                assertSameBits(store.frame(of: layer), requested, "\(name), anchor \(anchor)")
+                XCTAssertEqual(store.bounds(of: layer), Rect(x: 3, y: 9, width: expectedSize.width,
+                                                               height: expectedSize.height), "\(name), anchor \(anchor)")
+            }
+        }
+    }
+
+    /// 30°: bounds.size is the bounding box of (0,0,w,h) under the inverse 2×2 part, and
+    /// position = (x, y) - the getter's box origin, both written out here in the spec's
+    /// operation order and compared bit for bit. The frame's origin then reads back
+    /// where asked (to rounding); its size is larger (a rotated box's box).
+    func testThirtyDegreesFollowsTheSpecDefinition() {
+        var (store, layer) = makeLayer(anchor: Point(x: 0.25, y: 0.5), transform: .rotation(radians: .pi / 6))
+        let requested = Rect(x: 10, y: 20, width: 100, height: 50)
+        store.setFrame(requested, of: layer)
+
+        let t = store.affineTransform(of: layer)
+        let det = t.a * t.d - t.b * t.c
+        let ia = t.d / det, ib = -t.b / det, ic = -t.c / det, id = t.a / det
+        let cornersX = [ia * 0 + ic * 0, ia * 0 + ic * 50, ia * 100 + ic * 0, ia * 100 + ic * 50]
+        let cornersY = [ib * 0 + id * 0, ib * 0 + id * 50, ib * 100 + id * 0, ib * 100 + id * 50]
+        let width = cornersX.max()! - cornersX.min()!, height = cornersY.max()! - cornersY.min()!
+        let bounds = store.bounds(of: layer)
+        assertSameBits(bounds.width, width)
+        assertSameBits(bounds.height, height)
+        XCTAssertEqual(bounds.origin, .zero)
+        let box = FrameGetterTests.specFrame(w: width, h: height, ax: 0.25, ay: 0.5, t: t, px: 0, py: 0)
+        assertSameBits(store.position(of: layer).x, 10 - box.x)
+        assertSameBits(store.position(of: layer).y, 20 - box.y)
+
+        let frame = store.frame(of: layer)
+        assertGeometryClose(frame.x, 10); assertGeometryClose(frame.y, 20)
+        XCTAssertGreaterThan(frame.width, 100); XCTAssertGreaterThan(frame.height, 50)
+    }
+
+    /// A singular 2×2 part (scale(0, 2)): bounds.size stays (40, 30); the position still
+    /// puts the frame's origin where asked: the box is x in {0}, y in [-30, 30].
+    func testSingularTransformKeepsTheBoundsSize() {
+        var (store, layer) = makeLayer(boundsOrigin: Point(x: 1, y: 2), transform: .scale(x: 0, y: 2))
+        store.setFrame(Rect(x: 10, y: 20, width: 100, height: 100), of: layer)
+        XCTAssertEqual(store.bounds(of: layer), Rect(x: 1, y: 2, width: 40, height: 30))
+        XCTAssertEqual(store.position(of: layer), Point(x: 10, y: 50))
+        XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 0, height: 60))
+    }
+
+    /// A negative width or height is standardized first: (110, 70, -100, -50) is the
+    /// rect (10, 20, 100, 50).
+    func testNegativeSizeIsStandardized() {
+        for transform in [BatchGeometry.AffineTransform.identity, .scale(x: 2, y: 2)] {
+            var (store, layer) = makeLayer(anchor: Point(x: 0, y: 1), transform: transform)
+            store.setFrame(Rect(x: 110, y: 70, width: -100, height: -50), of: layer)
+            XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50), "\(transform)")
+            XCTAssertGreaterThan(store.bounds(of: layer).width, 0)
+        }
+    }
+
+    /// Seed 001 Q6: anchorPoint (0,0) keeps position (150,150), so a (100,100,100,100)
+    /// view moves to frame (150,150,100,100); scale(2,2) then grows it from that corner.
+    func testAnchorPointSetterMovesTheFrame() {
+        var store = LayerStore()
+        let view1 = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        XCTAssertEqual(store.position(of: view1), Point(x: 150, y: 150))
+        store.setAnchorPoint(Point(x: 0, y: 0), of: view1)
+        XCTAssertEqual(store.position(of: view1), Point(x: 150, y: 150))
+        XCTAssertEqual(store.frame(of: view1), Rect(x: 150, y: 150, width: 100, height: 100))
+        store.setAffineTransform(.scale(x: 2, y: 2), of: view1)
+        XCTAssertEqual(store.frame(of: view1), Rect(x: 150, y: 150, width: 200, height: 200))
+    }
+
+    /// Seed 000: bounds larger than the frame grow it about the centre:
+    /// new x = old x - (bounds.w - old w) / 2. Seed 001 Q7: a 50×50 subview at (50,50)
+    /// given bounds 150×150 reads frame (0,0,150,150).
+    func testBoundsSetterGrowsAboutTheAnchor() {
+        var store = LayerStore()
+        let view = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
+        store.setBounds(Rect(x: 0, y: 0, width: 200, height: 150), of: view)
+        XCTAssertEqual(store.frame(of: view), Rect(x: 100 - (200 - 100) / 2, y: 100 - (150 - 100) / 2,
+                                                   width: 200, height: 150))
+        let subview = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view)
+        store.setBounds(Rect(x: 0, y: 0, width: 150, height: 150), of: subview)
+        XCTAssertEqual(store.frame(of: subview), Rect(x: 0, y: 0, width: 150, height: 150))
+        // About anchor (0, 0) the top-left corner stays.
+        store.setAnchorPoint(Point(x: 0, y: 0), of: subview)
+        let corner = store.frame(of: subview).origin
+        store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: subview)
+        XCTAssertEqual(store.frame(of: subview), Rect(x: corner.x, y: corner.y, width: 10, height: 10))
+    }
+
+    /// contentOffset is bounds.origin: it changes neither the size nor the frame.
+    func testContentOffsetSetsTheBoundsOrigin() {
+        var store = LayerStore()
+        let view = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
+        store.setContentOffset(Point(x: 0, y: 250), of: view)
+        XCTAssertEqual(store.bounds(of: view), Rect(x: 0, y: 250, width: 375, height: 300))
+        XCTAssertEqual(store.contentOffset(of: view), Point(x: 0, y: 250))
+        XCTAssertEqual(store.frame(of: view), Rect(x: 0, y: 400, width: 375, height: 300))
+        // Setting the frame afterwards keeps the offset.
+        store.setFrame(Rect(x: 5, y: 5, width: 100, height: 100), of: view)
+        XCTAssertEqual(store.contentOffset(of: view), Point(x: 0, y: 250))
+    }
+
+    /// `center` is `position`.
+    func testCenterIsPosition() {
+        var store = LayerStore()
+        let view = store.addViewWithFrame(Rect(x: 10, y: 20, width: 30, height: 40))
+        XCTAssertEqual(store.center(of: view), Point(x: 25, y: 40))
+        store.setCenter(Point(x: 0, y: 0), of: view)
+        XCTAssertEqual(store.frame(of: view), Rect(x: -15, y: -20, width: 30, height: 40))
+    }
+}
