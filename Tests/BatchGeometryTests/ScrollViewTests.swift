@@ -54,6 +54,18 @@ final class ScrollViewTests: XCTestCase {
 
     /// scroll on a layer without contentSize throws and changes nothing; so does an
     /// index out of range.
+    /// With zero insets the lower limit is +0, so scrolling past the top stores +0.0,
+    /// not -0.0 (seed 004's scroller printed `-0.0` before).
+    func testZeroInsetClampsToPositiveZero() throws {
+        var store = LayerStore()
+        let scroller = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 300))
+        store.setScrollView(ScrollViewState(contentSize: Size(width: 375, height: 2000)), of: scroller)
+        let offset = try store.scroll(scroller, to: Point(x: -30, y: -50))
+        XCTAssertEqual(offset.x.bitPattern, (0.0).bitPattern)
+        XCTAssertEqual(offset.y.bitPattern, (0.0).bitPattern)
+        XCTAssertEqual(store.bounds(of: scroller).origin.y.sign, .plus)
+    }
+
     func testScrollOnAPlainLayerThrows() {
         var store = LayerStore()
         let plain = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))

@@ -204,7 +204,9 @@ extension LayerStore {
     private func scrollLimits(_ state: ScrollViewState, width: Double, height: Double)
         -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
         let inset = state.contentInset
-        let minX = -inset.left, minY = -inset.top
+        // 0 - inset, not -inset: a zero inset must clamp to +0, not -0 (which would then
+        // show up as a scroll offset of -0.0 in every output).
+        let minX = 0 - inset.left, minY = 0 - inset.top
         let maxX = Swift.max(minX, (state.contentSize.width + inset.right) - width)
         let maxY = Swift.max(minY, (state.contentSize.height + inset.bottom) - height)
         return (minX, maxX, minY, maxY)
