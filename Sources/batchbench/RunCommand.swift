@@ -1,3 +1,178 @@
+import BatchGeometry
+import BatchGeometryWorkloads
+import Foundation
+
+/// `batchbench run` (the default subcommand): times the batch kernels on generated
+/// workloads, with a memory-copy ceiling and an object-graph baseline measured in the
+/// same run, and prints a table, JSON or CSV.
 enum RunCommand {
-    static func run(_ arguments: [String]) -> Int32 { printError("error: run is not built yet"); return 2 }
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: RunOptions
+        do {
+            options = try RunOptions.parse(arguments)
+        } catch {
+            printError("error: \(error)")
+            return 2
+        }
+        if options.showHelp {
+            writeStandardOutput(helpText)
+            return 0
+        }
+        warnIfDebugBuild()
+        let report = measureAll(options)
+        do {
+            switch options.format {
+            case .table: writeStandardOutput(TableFormatter.text(report, kernelsRun: options.kernels))
+            case .json: writeStandardOutput(try report.jsonText())
+            case .csv: writeStandardOutput(report.csvText())
+            }
+        } catch {
+            printError("error: could not encode the report: \(error)")
+            return 1
+        }
+        warnIfDebugBuild()
+        return 0
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
+        #endif
+    }
+
+    private static func warnIfDebugBuild() {
+        #if DEBUG
+        printError("""
+            ************************************************************************
+            WARNING: this batchbench is a DEBUG build. Its numbers mean nothing:
+            the kernels run unoptimized, tens of times slower than in release.
+            Measure with:  swift run -c release batchbench
+            ************************************************************************
+            """)
+        #endif
+    }
+
+    private static func measureAll(_ options: RunOptions) -> BenchReport {
+        let progress = Progress(enabled: options.showProgress,
+                                total: options.workloads.count * options.layerCounts.count
+                                    * (options.kernels.count * options.backends.count * options.threadCounts.count
+                                       + options.threadCounts.count + (options.measureBaseline ? 2 : 0)))
+        // The ceiling, per size and thread count (a size that fits in cache copies faster).
+        var ceilings: [BenchReport.CeilingMeasurement] = []
+        for layers in options.layerCounts.sorted() {
+            for threads in options.threadCounts {
+                progress.step("memory ceiling, \(layers) layers, \(threads) threads")
+                ceilings.append(.init(layers: layers, threads: threads,
+                                      copyBytesPerSecond: measureCopyCeiling(layers: layers, threads: threads,
+                                                                             minTime: options.minTime)))
+            }
+        }
+        var results: [BenchReport.Result] = []
+        var baselines: [BenchReport.Baseline] = []
+        for shape in options.workloads {
+            for layers in options.layerCounts {
+                let workload = Workload(shape, layerCount: layers, seed: options.seed)
+                progress.note("building \(workload)")
+                if options.measureBaseline {
+                    baselines += measureObjectGraph(workload, options: options, progress: progress)
+                }
+                let fixture = KernelFixture(workload: workload, hitTestPointCount: options.hitTestPoints)
+                for kernel in options.kernels {
+                    for threads in options.threadCounts {
+                        for backend in options.backends {
+                            progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
+                            let kernelOptions = KernelOptions(backend: backend, threads: threads)
+                            if kernel == .worldIncremental { fixture.prepareIncremental(options: kernelOptions) }
+                            let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
+                            let ceiling = ceilings.first { $0.layers == layers && $0.threads == threads }?.copyBytesPerSecond ?? .nan
+                            let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+                            let perSecond = fixture.units(of: kernel) / timing.medianSeconds
+                            results.append(.init(
+                                workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+                                layers: layers, threads: threads, medianSeconds: timing.medianSeconds,
+                                minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds, samples: timing.samples,
+                                layersPerSecond: perSecond, bytesPerLayer: bytes,
+                                bytesPerSecond: perSecond * Double(bytes),
+                                ceilingFraction: perSecond * Double(bytes) / ceiling,
+                                speedupOverObjectGraph: nil, speedupOverScalar: nil))
+                        }
+                    }
+                }
+                if fixture.sink.isNaN { progress.note("(results included NaN)") }
+            }
+        }
+        addSpeedups(&results, baselines: baselines)
+        progress.finish()
+        let top = ceilings.max { ($0.layers, $0.threads) < ($1.layers, $1.threads) }
+        return BenchReport(
+            build: buildConfiguration, date: ISO8601DateFormatter().string(from: Date()),
+            machine: .current(),
+            settings: .init(minTime: options.minTime, hitTestPoints: options.hitTestPoints, seed: options.seed),
+            ceiling: .init(copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
+                           threads: top?.threads ?? 0, measurements: ceilings),
+            results: results, baselines: baselines)
+    }
+
+    /// Times frames and world through one class instance per layer, on one thread.
+    private static func measureObjectGraph(_ workload: Workload, options: RunOptions,
+                                           progress: Progress) -> [BenchReport.Baseline] {
+        let graph = workload.makeObjectGraph()
+        var frames: [Rect] = []
+        progress.step("\(workload.shape) object-graph frames, \(workload.layerCount) layers")
+        let frameTiming = measure(minTime: options.minTime) { graph.computeFrames(into: &frames) }
+        progress.step("\(workload.shape) object-graph world, \(workload.layerCount) layers")
+        let worldTiming = measure(minTime: options.minTime) { graph.updateWorld() }
+        let n = Double(workload.layerCount)
+        return [
+            .init(workload: workload.shape.rawValue, kernel: BenchKernel.frames.rawValue, layers: workload.layerCount,
+                  medianSeconds: frameTiming.medianSeconds, layersPerSecond: n / frameTiming.medianSeconds),
+            .init(workload: workload.shape.rawValue, kernel: BenchKernel.world.rawValue, layers: workload.layerCount,
+                  medianSeconds: worldTiming.medianSeconds, layersPerSecond: n / worldTiming.medianSeconds),
+        ]
+    }
+
+    /// Fills in the speed-ups over the object graph (frames and world, whose work the
+    /// object graph does too) and over the scalar backend.
+    private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
+        for index in results.indices {
+            let r = results[index]
+            if let baseline = baselines.first(where: { $0.workload == r.workload && $0.kernel == r.kernel && $0.layers == r.layers }) {
+                results[index].speedupOverObjectGraph = r.layersPerSecond / baseline.layersPerSecond
+            }
+            if let scalar = results.first(where: {
+                $0.backend == Backend.scalar.rawValue && $0.workload == r.workload && $0.kernel == r.kernel
+                    && $0.layers == r.layers && $0.threads == r.threads
+            }) {
+                results[index].speedupOverScalar = r.layersPerSecond / scalar.layersPerSecond
+            }
+        }
+    }
+}
+
+/// Progress lines on standard error (`[3/36] frames simd ...`), so a long run shows it is
+/// alive and a redirected report stays clean.
+final class Progress {
+    private let enabled: Bool
+    private let total: Int
+    private var done = 0
+    private let started = ContinuousClock.now
+
+    init(enabled: Bool, total: Int) { self.enabled = enabled; self.total = total }
+
+    func step(_ what: String) {
+        done += 1
+        note("[\(done)/\(total)] \(what)")
+    }
+
+    func note(_ what: String) {
+        guard enabled else { return }
+        printError("batchbench: \(what)")
+    }
+
+    func finish() {
+        let elapsed = ContinuousClock.now - started
+        note("done in \(elapsed.components.seconds) s")
+    }
 }
