@@ -58,16 +58,23 @@ enum RunCommand {
         let progress = Progress(enabled: options.showProgress,
                                 total: options.workloads.count * options.layerCounts.count
                                     * (options.kernels.count * options.backends.count * options.threadCounts.count
-                                       + options.threadCounts.count + (options.measureBaseline ? 2 : 0)))
-        // The ceiling, per size and thread count (a size that fits in cache copies faster).
+                                       + (options.measureBaseline ? 2 : 0)))
+        // The ceiling, per size, thread count and footprint (cache-sized copies run faster),
+        // measured once each when first needed; the 128-byte one always, as the headline.
         var ceilings: [BenchReport.CeilingMeasurement] = []
-        for layers in options.layerCounts.sorted() {
-            for threads in options.threadCounts {
-                progress.step("memory ceiling, \(layers) layers, \(threads) threads")
-                ceilings.append(.init(layers: layers, threads: threads,
-                                      copyBytesPerSecond: measureCopyCeiling(layers: layers, threads: threads,
-                                                                             minTime: options.minTime)))
+        func ceiling(layers: Int, threads: Int, bytesPerLayer: Int) -> Double {
+            if let known = ceilings.first(where: { $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer }) {
+                return known.copyBytesPerSecond
             }
+            progress.note("memory ceiling: copying \(layers) layers × \(bytesPerLayer) bytes on \(threads) threads")
+            let rate = measureCopyCeiling(layers: layers, bytesPerLayer: bytesPerLayer, threads: threads,
+                                          minTime: Swift.min(options.minTime, 0.2))
+            ceilings.append(.init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
+            return rate
+        }
+        let headlineBytes = BenchKernel.frames.bytesPerLayer(threeD: false)
+        for layers in options.layerCounts.sorted() {
+            for threads in options.threadCounts { _ = ceiling(layers: layers, threads: threads, bytesPerLayer: headlineBytes) }
         }
         var results: [BenchReport.Result] = []
         var baselines: [BenchReport.Baseline] = []
@@ -78,7 +85,8 @@ enum RunCommand {
                 if options.measureBaseline {
                     baselines += measureObjectGraph(workload, options: options, progress: progress)
                 }
-                let fixture = KernelFixture(workload: workload, hitTestPointCount: options.hitTestPoints)
+                let points = options.hitTestPointCount(layers: layers)
+                let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
                 for kernel in options.kernels {
                     for threads in options.threadCounts {
                         for backend in options.backends {
@@ -86,16 +94,19 @@ enum RunCommand {
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
                             if kernel == .worldIncremental { fixture.prepareIncremental(options: kernelOptions) }
                             let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
-                            let ceiling = ceilings.first { $0.layers == layers && $0.threads == threads }?.copyBytesPerSecond ?? .nan
                             let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+                            let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
                             let perSecond = fixture.units(of: kernel) / timing.medianSeconds
                             results.append(.init(
                                 workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
-                                layers: layers, threads: threads, medianSeconds: timing.medianSeconds,
-                                minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds, samples: timing.samples,
+                                layers: layers, threads: threads,
+                                points: kernel == .hitTest ? points : (kernel == .convert ? layers : nil),
+                                medianSeconds: timing.medianSeconds,
+                                minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds, madSeconds: timing.madSeconds,
+                                samples: timing.samples,
                                 layersPerSecond: perSecond, bytesPerLayer: bytes,
                                 bytesPerSecond: perSecond * Double(bytes),
-                                ceilingFraction: perSecond * Double(bytes) / ceiling,
+                                ceilingFraction: perSecond * Double(bytes) / ceilingRate,
                                 speedupOverObjectGraph: nil, speedupOverScalar: nil))
                         }
                     }
@@ -105,13 +116,13 @@ enum RunCommand {
         }
         addSpeedups(&results, baselines: baselines)
         progress.finish()
-        let top = ceilings.max { ($0.layers, $0.threads) < ($1.layers, $1.threads) }
+        let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max { ($0.layers, $0.threads) < ($1.layers, $1.threads) }
         return BenchReport(
             build: buildConfiguration, date: ISO8601DateFormatter().string(from: Date()),
             machine: .current(),
             settings: .init(minTime: options.minTime, hitTestPoints: options.hitTestPoints, seed: options.seed),
             ceiling: .init(copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
-                           threads: top?.threads ?? 0, measurements: ceilings),
+                           threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines)
     }
 

@@ -12,10 +12,11 @@ USAGE
   batchbench help                       this text
 
 RUN: times the batch kernels through the public API on generated workloads, after a
-warm-up, in several samples (the median is reported with its spread). In the same run
+warm-up, in several samples (the median is reported with its spread, the median
+absolute deviation; JSON also has the fastest and slowest sample). In the same run
 it measures two references on the same sizes: the memory ceiling (a copy loop over
-arrays of 128 bytes per layer, bytes read + written per second), reported as the
-fraction of it each kernel reaches, and an object-graph baseline (one class instance
+arrays as large as each kernel's own bytes per layer, bytes read + written per
+second), reported as the fraction of it each kernel reaches, and an object-graph baseline (one class instance
 per layer holding its superlayer, as app code holds CALayers; frames and world, one
 thread), for the speed-up. Build it in release (swift run -c release batchbench);
 a debug build warns that its numbers mean nothing.
@@ -44,9 +45,11 @@ OPTIONS (lists are comma-separated; repeats are dropped)
                        wide      one root, ceil((N-1)/101) sublayers with 100 each
                                  (1,000 × 100 at N = 101,001)
                        random    seeded random tree (parent uniform among earlier)
-  --min-time SECONDS sampling time per measurement after the warm-up (default: 0.2);
+  --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
                      at least 5 samples (3 when one call takes over a third of it)
-  --points N         points per hit-test call (default: 1000)
+  --points N         points per hit-test call (default: 10,000, capped at
+                     10,000,000 / layers so one call stays near 0.3 s: 100 points
+                     at 100k layers; a call costs points × layers layer tests)
   --seed N           seed of the random workload (default: 42)
   --format FORMAT    table (default), json or csv
   --no-baseline      skip the object-graph baseline
@@ -57,8 +60,8 @@ OUTPUT
   table: layers/s with SI prefixes, GB/s moved, % of the memory ceiling at the same size
   and thread count, speed-up over the object graph and over the scalar backend.
   json: {machine: {cpu, cores, cBackend, os, architecture}, ceiling: {copyBytesPerSecond,
-  layers, threads, measurements}, results: [{workload, kernel, backend, layers, threads,
-  medianSeconds, minSeconds, maxSeconds, samples, layersPerSecond, bytesPerLayer,
+  layers, threads, bytesPerLayer, measurements}, results: [{workload, kernel, backend, layers, threads,
+  points, medianSeconds, minSeconds, maxSeconds, madSeconds, samples, layersPerSecond, bytesPerLayer,
   bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar}],
   baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
   settings}. csv: one line per result, the result fields as columns.

@@ -17,24 +17,28 @@ struct BenchReport: Codable {
 
     struct Settings: Codable {
         var minTime: Double
-        var hitTestPoints: Int
+        /// `--points`, or nil when chosen per size (see each hit-test result's `points`).
+        var hitTestPoints: Int?
         var seed: UInt64
     }
 
     /// The memory ceiling: a copy loop's bytes (read + written) per second.
     struct Ceiling: Codable {
-        /// At the largest size and the most threads measured.
+        /// The headline figure: at the largest size and the most threads measured, over
+        /// 128 bytes per layer (64 read, 64 written: the frames kernel's footprint).
         var copyBytesPerSecond: Double
         var layers: Int
         var threads: Int
-        /// Every size and thread count measured; each result is compared with the entry
-        /// of its own size and thread count.
+        var bytesPerLayer: Int
+        /// Every copy measured: one per size, thread count and kernel footprint; each
+        /// result is compared with the copy of its own size, threads and bytes per layer.
         var measurements: [CeilingMeasurement]
     }
 
-    struct CeilingMeasurement: Codable {
+    struct CeilingMeasurement: Codable, Hashable {
         var layers: Int
         var threads: Int
+        var bytesPerLayer: Int
         var copyBytesPerSecond: Double
     }
 
@@ -44,9 +48,13 @@ struct BenchReport: Codable {
         var backend: String
         var layers: Int
         var threads: Int
+        /// Query points per call (hit-test, convert); nil for the other kernels.
+        var points: Int?
         var medianSeconds: Double
         var minSeconds: Double
         var maxSeconds: Double
+        /// Median absolute deviation of the samples (the table's ± spread).
+        var madSeconds: Double
         var samples: Int
         var layersPerSecond: Double
         var bytesPerLayer: Int
@@ -77,11 +85,11 @@ struct BenchReport: Codable {
 
     /// One row per result, the JSON result fields as columns.
     func csvText() -> String {
-        var lines = ["workload,kernel,backend,layers,threads,medianSeconds,minSeconds,maxSeconds,samples,layersPerSecond,bytesPerLayer,bytesPerSecond,ceilingFraction,speedupOverObjectGraph,speedupOverScalar"]
+        var lines = ["workload,kernel,backend,layers,threads,points,medianSeconds,minSeconds,maxSeconds,madSeconds,samples,layersPerSecond,bytesPerLayer,bytesPerSecond,ceilingFraction,speedupOverObjectGraph,speedupOverScalar"]
         for r in results {
             let fields: [String] = [
-                r.workload, r.kernel, r.backend, String(r.layers), String(r.threads),
-                String(r.medianSeconds), String(r.minSeconds), String(r.maxSeconds), String(r.samples),
+                r.workload, r.kernel, r.backend, String(r.layers), String(r.threads), r.points.map { String($0) } ?? "",
+                String(r.medianSeconds), String(r.minSeconds), String(r.maxSeconds), String(r.madSeconds), String(r.samples),
                 String(r.layersPerSecond), String(r.bytesPerLayer), String(r.bytesPerSecond), String(r.ceilingFraction),
                 r.speedupOverObjectGraph.map { String($0) } ?? "", r.speedupOverScalar.map { String($0) } ?? "",
             ]

@@ -11,14 +11,21 @@ struct RunOptions {
     var threadCounts: [Int] = RunOptions.defaultThreadCounts
     var workloads: [WorkloadShape] = [.standard]
     /// Seconds of sampling per measurement (after the warm-up).
-    var minTime = 0.2
-    /// Points per hit-test call.
-    var hitTestPoints = 1_000
+    var minTime = 0.3
+    /// Points per hit-test call; nil = `hitTestPointCount(layers:)`'s automatic choice.
+    var hitTestPoints: Int?
     var seed: UInt64 = 42
     var format = OutputFormat.table
     var measureBaseline = true
     var showProgress = true
     var showHelp = false
+
+    /// Points per hit-test call at `layers` layers: `--points`, else 10,000 capped so a
+    /// call makes at most 10 million layer tests (100 points at 100,000 layers; a call
+    /// costs points × layers, about a third of a second at that cap on one core).
+    func hitTestPointCount(layers: Int) -> Int {
+        hitTestPoints ?? Swift.max(1, Swift.min(10_000, 10_000_000 / layers))
+    }
 
     /// 1 and every processor this machine has (just 1 on a single-core machine).
     static var defaultThreadCounts: [Int] { activeProcessorCount > 1 ? [1, activeProcessorCount] : [1] }

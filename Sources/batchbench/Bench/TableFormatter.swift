@@ -8,8 +8,9 @@ enum TableFormatter {
         let m = report.machine
         line("batchbench: BatchGeometry throughput (\(report.build) build, \(report.date))")
         line("CPU: \(m.cpu), \(m.cores) cores, \(m.architecture); C backend: \(m.cBackend)")
-        let ceilings = report.ceiling.measurements.map { "\(si(Double($0.layers))) layers × \($0.threads) thread\($0.threads == 1 ? "" : "s"): \(gigabytes($0.copyBytesPerSecond)) GB/s" }
-        line("Memory ceiling (copy loop, bytes read + written): " + ceilings.joined(separator: "; "))
+        let ceilings = report.ceiling.measurements.filter { $0.bytesPerLayer == report.ceiling.bytesPerLayer }.map { "\(si(Double($0.layers))) layers × \($0.threads) thread\($0.threads == 1 ? "" : "s"): \(gigabytes($0.copyBytesPerSecond)) GB/s" }
+        line("Memory ceiling (copy loop, \(report.ceiling.bytesPerLayer) bytes read + written per layer): " + ceilings.joined(separator: "; "))
+        line("(each kernel's % of ceiling is against a copy of its own bytes per layer at its size and threads)")
         line()
         let headers = ["workload", "kernel", "backend", "layers", "threads", "median", "spread", "layers/s", "GB/s", "of ceiling", "vs objects", "vs scalar"]
         var rows: [[String]] = []
@@ -35,13 +36,16 @@ enum TableFormatter {
         if !notes.isEmpty {
             line()
             for note in notes { line("Note: " + note) }
+            let hitTests = Set(report.results.filter { $0.kernel == BenchKernel.hitTest.rawValue }
+                .map { "\($0.points ?? 0) points per call at \(si(Double($0.layers))) layers" })
+            if !hitTests.isEmpty { line("Note: hit-test used " + hitTests.sorted().joined(separator: ", ")) }
         }
-        line("Median of the samples; spread = ±half their range. Bytes per layer: Benchmarks/README.md.")
+        line("Median of the samples; spread = ± their median absolute deviation. Bytes per layer: Benchmarks/README.md.")
         return out
     }
 
     private static func spreadPercent(_ r: BenchReport.Result) -> Double {
-        r.medianSeconds > 0 ? (r.maxSeconds - r.minSeconds) / 2 / r.medianSeconds * 100 : 0
+        r.medianSeconds > 0 ? r.madSeconds / r.medianSeconds * 100 : 0
     }
 
     /// `value` with an SI prefix: 950, 12.3k, 4.56M, 1.23G.

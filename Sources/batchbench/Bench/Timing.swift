@@ -5,17 +5,18 @@ struct Timing {
     var medianSeconds: Double
     var minSeconds: Double
     var maxSeconds: Double
+    /// The median absolute deviation of the samples from the median: a spread that one
+    /// preempted sample (common on a busy machine) does not blow up as the range does.
+    var madSeconds: Double
     var samples: Int
     var callsPerSample: Int
-
-    /// Half the range of the samples relative to the median, the `±` the table shows.
-    var spread: Double { medianSeconds > 0 ? (maxSeconds - minSeconds) / 2 / medianSeconds : 0 }
 }
 
 /// Times `body`: a warm-up (at least one call and a tenth of `minTime`), then samples of
 /// enough calls each that timer resolution does not matter, until there are at least 5
 /// samples (3 when one call alone takes longer than `minTime / 3`) and `minTime` has
-/// passed. Returns the per-call time of each sample's median.
+/// passed (about 10 samples for fast kernels). Returns per-call times: the samples'
+/// median, extremes and median absolute deviation.
 func measure(minTime: Double, _ body: () -> Void) -> Timing {
     let clock = ContinuousClock()
     var warmUpCalls = 0
@@ -26,8 +27,8 @@ func measure(minTime: Double, _ body: () -> Void) -> Timing {
     } while seconds(since: warmUpStart, clock) < minTime * 0.1 && warmUpCalls < 10_000
     let perCall = Swift.max(1e-9, seconds(since: warmUpStart, clock) / Double(warmUpCalls))
     let minimumSamples = perCall > minTime / 3 ? 3 : 5
-    // Aim for samples of ~minTime/minimumSamples each, and never shorter than ~1 ms.
-    let targetSample = Swift.max(minTime / Double(minimumSamples), 0.001)
+    // Aim for samples of ~minTime/10 each, and never shorter than ~1 ms.
+    let targetSample = Swift.max(minTime / 10, 0.001)
     let callsPerSample = Swift.max(1, Int(targetSample / perCall))
     var samples: [Double] = []
     let start = clock.now
@@ -36,11 +37,16 @@ func measure(minTime: Double, _ body: () -> Void) -> Timing {
         for _ in 0..<callsPerSample { body() }
         samples.append(seconds(since: sampleStart, clock) / Double(callsPerSample))
     }
-    samples.sort()
-    let middle = samples.count / 2
-    let median = samples.count % 2 == 1 ? samples[middle] : (samples[middle - 1] + samples[middle]) / 2
-    return Timing(medianSeconds: median, minSeconds: samples[0], maxSeconds: samples[samples.count - 1],
+    let median = medianOf(samples)
+    return Timing(medianSeconds: median, minSeconds: samples.min()!, maxSeconds: samples.max()!,
+                  madSeconds: medianOf(samples.map { abs($0 - median) }),
                   samples: samples.count, callsPerSample: callsPerSample)
+}
+
+private func medianOf(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 private func seconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
@@ -48,11 +54,14 @@ private func seconds(since start: ContinuousClock.Instant, _ clock: ContinuousCl
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 }
 
-/// The memory ceiling: copying an array as large as `layers` layers of 16 doubles (one
-/// Transform3D each, 128 bytes) into another, split over `threads` threads. Counts the
-/// bytes read plus the bytes written, as the kernels' byte counts do.
-func measureCopyCeiling(layers: Int, threads: Int, minTime: Double) -> Double {
-    let count = layers * 16
+/// The memory ceiling for a kernel that moves `bytesPerLayer` bytes per layer: copying
+/// an array of `layers × bytesPerLayer / 2` bytes into another as large, split over
+/// `threads` threads, so the copy touches as much memory as the kernel does (a size that
+/// fits in cache copies faster than one that does not). Counts bytes read plus bytes
+/// written, as the kernels' byte counts do, at the fastest sample: a ceiling is the best
+/// the machine does, and a slower sample only means something else ran.
+func measureCopyCeiling(layers: Int, bytesPerLayer: Int, threads: Int, minTime: Double) -> Double {
+    let count = Swift.max(512, layers * bytesPerLayer / 2 / MemoryLayout<Double>.size)
     let source = [Double](repeating: 1.5, count: count)
     var destination = [Double](repeating: 0, count: count)
     let timing = destination.withUnsafeMutableBufferPointer { target in
@@ -68,7 +77,7 @@ func measureCopyCeiling(layers: Int, threads: Int, minTime: Double) -> Double {
             }
         }
     }
-    return Double(2 * count * MemoryLayout<Double>.size) / timing.medianSeconds
+    return Double(2 * count * MemoryLayout<Double>.size) / timing.minSeconds
 }
 
 /// Raw pointers handed to worker threads that touch disjoint ranges.
