@@ -22,7 +22,8 @@ enum RunCommand {
         let report = measureAll(options)
         do {
             switch options.format {
-            case .table: writeStandardOutput(TableFormatter.text(report, kernelsRun: options.kernels))
+            case .table: writeStandardOutput(TableFormatter.text(report))
+            case .markdown: writeStandardOutput(TableFormatter.text(report, markdown: true))
             case .json: writeStandardOutput(try report.jsonText())
             case .csv: writeStandardOutput(report.csvText())
             }

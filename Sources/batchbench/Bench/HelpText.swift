@@ -9,6 +9,8 @@ USAGE
   batchbench eval SCENE.json            evaluate a scene file (- for standard input)
   batchbench compare OLD.json NEW.json [--threshold PERCENT]
                                         compare two `run --format json` reports
+  batchbench show REPORT.json [--format table|markdown|csv|json]
+                                        print a saved JSON report again
   batchbench help                       this text
 
 RUN: times the batch kernels through the public API on generated workloads, after a
@@ -51,7 +53,7 @@ OPTIONS (lists are comma-separated; repeats are dropped)
                      10,000,000 / layers so one call stays near 0.3 s: 100 points
                      at 100k layers; a call costs points × layers layer tests)
   --seed N           seed of the random workload (default: 42)
-  --format FORMAT    table (default), json or csv
+  --format FORMAT    table (default), json, csv or markdown (the table as Markdown)
   --no-baseline      skip the object-graph baseline
   --quiet, -q        no progress lines on standard error
   --help, -h         this text

@@ -100,7 +100,7 @@ struct RunOptions {
             case "--format":
                 let text = try value()
                 guard let format = OutputFormat(rawValue: text) else {
-                    throw UsageError("--format: expected table, json or csv, got '\(text)'")
+                    throw UsageError("--format: expected table, json, csv or markdown, got '\(text)'")
                 }
                 options.format = format
             case "--no-baseline":
@@ -154,7 +154,7 @@ struct RunOptions {
 }
 
 enum OutputFormat: String {
-    case table, json, csv
+    case table, json, csv, markdown
 }
 
 /// A command-line mistake: printed as `error: <message>`, exit status 2.

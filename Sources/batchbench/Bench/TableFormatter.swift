@@ -2,9 +2,20 @@ import Foundation
 
 /// The human-readable report (the default output of `batchbench run`).
 enum TableFormatter {
-    static func text(_ report: BenchReport, kernelsRun: [BenchKernel]) -> String {
+    /// The report as aligned plain text, or (`markdown`) as a Markdown table with the same
+    /// columns, for pasting into Benchmarks/README.md.
+    static func text(_ report: BenchReport, markdown: Bool = false) -> String {
+        let kernelsRun = BenchKernel.allCases.filter { kernel in report.results.contains { $0.kernel == kernel.rawValue } }
         var out = ""
-        func line(_ s: String = "") { out += s + "\n" }
+        // In Markdown every text line is a list item, so lines do not run together.
+        func line(_ s: String = "") {
+            if markdown && !s.isEmpty {
+                let indent = s.prefix { $0 == " " }
+                out += indent + "- " + s.dropFirst(indent.count) + "\n"
+            } else {
+                out += s + "\n"
+            }
+        }
         let m = report.machine
         line("batchbench: BatchGeometry throughput (\(report.build) build, \(report.date))")
         line("CPU: \(m.cpu), \(m.cores) cores, \(m.architecture); C backend: \(m.cBackend)")
@@ -24,7 +35,8 @@ enum TableFormatter {
                 r.speedupOverScalar.map { String(format: "%.2f×", $0) } ?? "-",
             ])
         }
-        out += table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count))
+        out += markdown ? markdownTable(headers: headers, rows: rows, rightAligned: Set(3..<headers.count))
+            : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count))
         if !report.baselines.isEmpty {
             line()
             line("Object-graph baseline (one class instance per layer, superlayer reference, 1 thread):")
@@ -81,6 +93,14 @@ enum TableFormatter {
         if seconds >= 1e-3 { return String(format: "%.3g ms", seconds * 1e3) }
         if seconds >= 1e-6 { return String(format: "%.3g µs", seconds * 1e6) }
         return String(format: "%.3g ns", seconds * 1e9)
+    }
+
+    /// A GitHub-flavoured Markdown table.
+    static func markdownTable(headers: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        var out = "| " + headers.joined(separator: " | ") + " |\n"
+        out += "|" + headers.indices.map { rightAligned.contains($0) ? " ---: |" : " --- |" }.joined() + "\n"
+        for row in rows { out += "| " + row.joined(separator: " | ") + " |\n" }
+        return out
     }
 
     /// Columns padded to their widest cell.
