@@ -5,6 +5,7 @@ import BatchGeometry
 /// The benchmark's baseline; its math is GEOMETRY.md written out again, independently of
 /// the store's kernels, so it also serves as a cross-check.
 public final class ObjectLayer {
+    /// As the `LayerStore` properties of the same names (GEOMETRY.md section 2).
     public var bounds: Rect
     public var position: Point
     public var anchorPoint: Point
@@ -19,6 +20,7 @@ public final class ObjectLayer {
     /// `ToWorld` from the last `ObjectGraph.updateWorld()`.
     public var world: Transform3D = .identity
 
+    /// A layer without superlayer or sublayers.
     public init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
         self.bounds = bounds; self.position = position; self.anchorPoint = anchorPoint; self.transform = transform
     }
@@ -69,6 +71,7 @@ public struct ObjectGraph {
     /// Every layer, in the workload's index order; holding them keeps the graph alive.
     public let layers: [ObjectLayer]
 
+    /// Wraps `layers`, which must list every superlayer before its sublayers.
     public init(layers: [ObjectLayer]) { self.layers = layers }
 
     /// Every layer's frame through its getter, into `frames` (resized to fit). O(n).

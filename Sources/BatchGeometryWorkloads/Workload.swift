@@ -32,12 +32,15 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
 /// 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
 /// (the standard scales would overflow to infinity after about 1,800 levels).
 public struct Workload: Sendable, Hashable, CustomStringConvertible {
+    /// The hierarchy (see `WorkloadShape`).
     public var shape: WorkloadShape
     /// The number of layers, at least 1.
     public var layerCount: Int
     /// Seeds the `random` shape; ignored by the others.
     public var seed: UInt64
 
+    /// A workload of `layerCount` layers; nothing is built until `makeStore()` or
+    /// `makeObjectGraph()`. O(1).
     /// - Precondition: `layerCount >= 1`.
     public init(_ shape: WorkloadShape, layerCount: Int, seed: UInt64 = 42) {
         precondition(layerCount >= 1, "a workload needs at least one layer")
@@ -131,10 +134,14 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// The stored geometry of one workload layer.
+/// The stored geometry of one workload layer (the rest keeps Core Animation's defaults).
 public struct LayerRecipe: Sendable, Hashable {
+    /// Bounds in points; the origin is always (0, 0).
     public var bounds: Rect
+    /// Position in the superlayer's space, in points.
     public var position: Point
+    /// Anchor point in unit coordinates of the bounds.
     public var anchorPoint: Point
+    /// The layer's transform (affine except in the `3d` workload).
     public var transform: Transform3D
 }

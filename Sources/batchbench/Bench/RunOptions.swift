@@ -75,7 +75,7 @@ struct RunOptions {
             case "--threads":
                 options.threadCounts = try parseList(try value(), name) { text in
                     if text == "max" { return [activeProcessorCount] }
-                    return [try parseCount(text, name, minimum: 1)]
+                    return [try parseCount(text, name, minimum: 1, example: "1,2,4 or max")]
                 }
             case "--workload", "--workloads":
                 options.workloads = try parseList(try value(), name) { text in
@@ -92,7 +92,7 @@ struct RunOptions {
                 }
                 options.minTime = seconds
             case "--points":
-                options.hitTestPoints = try parseCount(try value(), name, minimum: 1)
+                options.hitTestPoints = try parseCount(try value(), name, minimum: 1, example: "100 or 10k")
             case "--seed":
                 let text = try value()
                 guard let seed = UInt64(text) else { throw UsageError("--seed: expected a non-negative integer, got '\(text)'") }
@@ -134,13 +134,14 @@ struct RunOptions {
     }
 
     /// A positive count: digits with optional `_`, or a `k`/`M` suffix (`100k`, `1M`).
-    private static func parseCount(_ text: String, _ name: String, minimum: Int) throws -> Int {
+    private static func parseCount(_ text: String, _ name: String, minimum: Int,
+                                   example: String = "1000, 100k or 1M") throws -> Int {
         var digits = text.replacingOccurrences(of: "_", with: "")
         var multiplier = 1
         if digits.hasSuffix("k") || digits.hasSuffix("K") { multiplier = 1_000; digits.removeLast() }
         else if digits.hasSuffix("M") || digits.hasSuffix("m") { multiplier = 1_000_000; digits.removeLast() }
         guard let number = Int(digits), number >= minimum, number <= Int(Int32.max) / multiplier else {
-            throw UsageError("\(name): expected a whole number >= \(minimum) (like 1000, 100k or 1M), got '\(text)'")
+            throw UsageError("\(name): expected a whole number >= \(minimum) (like \(example)), got '\(text)'")
         }
         return number * multiplier
     }
