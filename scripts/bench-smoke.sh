@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark smoke run for CI: every kernel, backend and workload at small sizes on 1 and 2
-# threads, the JSON report's shape checked with python3, compare of a report with itself
+# threads (run itself checks every output against the scalar reference and exits 1 on a
+# wrong one), the JSON report's shape checked with python3, compare of a report with itself
 # (exit 0) and with a made-up slower copy (exit 1), and the CLI's error exits (status 2).
 # No timing thresholds: it checks that batchbench works, not how fast. Well under a minute.
 # usage: scripts/bench-smoke.sh [path/to/batchbench]   (default .build/release/batchbench)
@@ -38,6 +39,7 @@ for i, r in enumerate(results):
     for field in ("medianSeconds", "layersPerSecond", "bytesPerSecond", "ceilingFraction"):
         value = need(r, field, (int, float), where)
         assert value > 0, f"{where}.{field} = {value} is not positive"
+    assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
     seen.add(key)
 assert seen == expected, f"missing results: {sorted(expected - seen)[:5]} extra: {sorted(seen - expected)[:5]}"
 baselines = need(report, "baselines", list, "report")
@@ -67,7 +69,9 @@ tail -1 "$work/slower.txt"
 echo "bench-smoke: csv and table formats"
 "$bin" --kernels frames --backends c --layers 200 --threads 1 --min-time 0.01 -q --format csv > "$work/run.csv"
 python3 -c "import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); assert len(rows)==1 and rows[0]['kernel']=='frames' and float(rows[0]['layersPerSecond'])>0, rows" "$work/run.csv"
-"$bin" --kernels world --backends scalar --layers 200 --threads 1 --min-time 0.01 -q --no-baseline | grep -q "world"
+# (to a file, not a pipe: grep -q closing the pipe early would kill batchbench with SIGPIPE)
+"$bin" --kernels world --backends scalar --layers 200 --threads 1 --min-time 0.01 -q --no-baseline > "$work/table.txt"
+grep -q "world" "$work/table.txt"
 
 echo "bench-smoke: usage errors exit 2"
 expect_status() {
@@ -84,5 +88,6 @@ expect_status 2 "$bin" compare "$work/run.json"
 expect_status 2 "$bin" compare "$work/run.json" "$work/does-not-exist.json"
 echo '{"not": "a report"}' > "$work/bad.json"
 expect_status 2 "$bin" compare "$work/run.json" "$work/bad.json"
-"$bin" --help | grep -q -- "--min-time"
+"$bin" --help > "$work/help.txt"
+grep -q -- "--min-time" "$work/help.txt"
 echo "bench-smoke: passed"

@@ -20,6 +20,7 @@ enum RunCommand {
         }
         warnIfDebugBuild()
         let report = measureAll(options)
+        let wrong = report.results.filter { $0.verified == false }
         do {
             switch options.format {
             case .table: writeStandardOutput(TableFormatter.text(report))
@@ -32,6 +33,10 @@ enum RunCommand {
             return 1
         }
         warnIfDebugBuild()
+        if !wrong.isEmpty {
+            printError("error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code")
+            return 1
+        }
         return 0
     }
 
@@ -95,6 +100,10 @@ enum RunCommand {
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
                             if kernel == .worldIncremental { fixture.prepareIncremental(options: kernelOptions) }
                             let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
+                            let problem = fixture.verify(kernel, options: kernelOptions)
+                            if let problem {
+                                printError("warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)")
+                            }
                             let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
                             let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
                             let perSecond = fixture.units(of: kernel) / timing.medianSeconds
@@ -108,7 +117,7 @@ enum RunCommand {
                                 layersPerSecond: perSecond, bytesPerLayer: bytes,
                                 bytesPerSecond: perSecond * Double(bytes),
                                 ceilingFraction: perSecond * Double(bytes) / ceilingRate,
-                                speedupOverObjectGraph: nil, speedupOverScalar: nil))
+                                speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil))
                         }
                     }
                 }

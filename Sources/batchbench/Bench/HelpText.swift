@@ -20,7 +20,9 @@ it measures two references on the same sizes: the memory ceiling (a copy loop ov
 arrays as large as each kernel's own bytes per layer, bytes read + written per
 second), reported as the fraction of it each kernel reaches, and an object-graph baseline (one class instance
 per layer holding its superlayer, as app code holds CALayers; frames and world, one
-thread), for the speed-up. Build it in release (swift run -c release batchbench);
+thread), for the speed-up. Every result's output is checked against the scalar
+reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged WRONG
+and the run exits 1. Build it in release (swift run -c release batchbench);
 a debug build warns that its numbers mean nothing.
 
 OPTIONS (lists are comma-separated; repeats are dropped)
@@ -64,7 +66,7 @@ OUTPUT
   json: {machine: {cpu, cores, cBackend, os, architecture}, ceiling: {copyBytesPerSecond,
   layers, threads, bytesPerLayer, measurements}, results: [{workload, kernel, backend, layers, threads,
   points, medianSeconds, minSeconds, maxSeconds, madSeconds, samples, layersPerSecond, bytesPerLayer,
-  bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar}],
+  bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified}],
   baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
   settings}. csv: one line per result, the result fields as columns.
   Bytes per layer (the least each kernel must read + write): frames 128, world 262
@@ -78,7 +80,8 @@ COMPARE
   Exit 2 for unreadable files or bad arguments.
 
 EXIT STATUS
-  0 success; 1 a regression (compare) or a failure; 2 a usage error.
+  0 success; 1 a regression (compare), a wrong kernel result (run) or a failure;
+  2 a usage error.
 
 ENVIRONMENT
   BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction

@@ -6,13 +6,20 @@ import BatchGeometryWorkloads
 final class KernelFixture {
     let workload: Workload
     private(set) var store: LayerStore
-    /// A full world pass computed once, the input of world-rects, hit-test and convert.
+    /// The scalar reference's world pass, computed once: the input of world-rects,
+    /// hit-test and convert, and what world results are checked against.
     let world: WorldTransforms
-    private var frames: FrameColumns
+    private(set) var frames: FrameColumns
     let hitTestPoints: [Point]
-    private let convertPoints: [Point]
-    private let convertSource: Int
-    private let convertDestination: Int?
+    let convertPoints: [Point]
+    let convertSource: Int
+    let convertDestination: Int?
+    /// The last call's output of each kernel, for `verify` (frames stay in `frames`;
+    /// world-incremental keeps nothing, see `run`).
+    private(set) var lastWorld: WorldTransforms?
+    private(set) var lastRects: [RectEdges]?
+    private(set) var lastHits: [Int?]?
+    private(set) var lastConverted: [Point?]?
     /// The layers world-incremental moves: 1% of them (at least one), spread evenly.
     private let dirtyLayers: [Int]
     private let dirtyBasePositions: [Point]
@@ -23,7 +30,7 @@ final class KernelFixture {
     init(workload: Workload, hitTestPointCount: Int) {
         self.workload = workload
         store = workload.makeStore()
-        world = store.worldTransforms(options: .serial(.scalar))
+        world = store.referenceWorldTransforms()
         frames = FrameColumns(count: store.count)
         let n = store.count
         hitTestPoints = QueryPoints.world(count: hitTestPointCount)
@@ -53,8 +60,9 @@ final class KernelFixture {
             store.computeFrames(into: &frames, options: options)
             sink += frames.x[frames.count - 1]
         case .world:
-            let result = store.worldTransforms(options: options)
-            sink += result[result.count - 1].m41
+            lastWorld = nil  // free the previous result first, as a local would be
+            lastWorld = store.worldTransforms(options: options)
+            sink += lastWorld![store.count - 1].m41
         case .worldIncremental:
             // Alternate between two positions so every call really changes the layers.
             nudge = nudge == 0 ? 1 : 0
@@ -65,15 +73,18 @@ final class KernelFixture {
             // the next update would have to copy it (copy-on-write).
             sink += store.updateWorld(options: options)[dirtyLayers[0]].m41
         case .worldRects:
-            let rects = store.worldRects(in: world, options: options)
-            sink += rects[rects.count - 1].minX
+            lastRects = nil
+            lastRects = store.worldRects(in: world, options: options)
+            sink += lastRects![store.count - 1].minX
         case .hitTest:
-            let hits = store.hitTest(points: hitTestPoints, in: world, rule: .layer, options: options)
-            sink += Double(hits[hits.count - 1] ?? -1)
+            lastHits = nil
+            lastHits = store.hitTest(points: hitTestPoints, in: world, rule: .layer, options: options)
+            sink += Double(lastHits![hitTestPoints.count - 1] ?? -1)
         case .convert:
-            let converted = store.convert(points: convertPoints, from: convertSource, to: convertDestination,
+            lastConverted = nil
+            lastConverted = store.convert(points: convertPoints, from: convertSource, to: convertDestination,
                                           in: world, options: options)
-            sink += converted[converted.count - 1]?.x ?? 0
+            sink += lastConverted![convertPoints.count - 1]?.x ?? 0
         }
     }
 

@@ -23,7 +23,7 @@ enum TableFormatter {
         line("Memory ceiling (copy loop, \(report.ceiling.bytesPerLayer) bytes read + written per layer): " + ceilings.joined(separator: "; "))
         line("(each kernel's % of ceiling is against a copy of its own bytes per layer at its size and threads)")
         line()
-        let headers = ["workload", "kernel", "backend", "layers", "threads", "median", "spread", "layers/s", "GB/s", "of ceiling", "vs objects", "vs scalar"]
+        let headers = ["workload", "kernel", "backend", "layers", "threads", "median", "spread", "layers/s", "GB/s", "of ceiling", "vs objects", "vs scalar", "check"]
         var rows: [[String]] = []
         for r in report.results {
             rows.append([
@@ -33,10 +33,11 @@ enum TableFormatter {
                 String(format: "%.0f%%", r.ceilingFraction * 100),
                 r.speedupOverObjectGraph.map { String(format: "%.1f×", $0) } ?? "-",
                 r.speedupOverScalar.map { String(format: "%.2f×", $0) } ?? "-",
+                r.verified.map { $0 ? "ok" : "WRONG" } ?? "-",
             ])
         }
-        out += markdown ? markdownTable(headers: headers, rows: rows, rightAligned: Set(3..<headers.count))
-            : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count))
+        out += markdown ? markdownTable(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
+            : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
         if !report.baselines.isEmpty {
             line()
             line("Object-graph baseline (one class instance per layer, superlayer reference, 1 thread):")
@@ -52,7 +53,7 @@ enum TableFormatter {
                 .map { "\($0.points ?? 0) points per call at \(si(Double($0.layers))) layers" })
             if !hitTests.isEmpty { line("Note: hit-test used " + hitTests.sorted().joined(separator: ", ")) }
         }
-        line("Median of the samples; spread = ± their median absolute deviation. Bytes per layer: Benchmarks/README.md.")
+        line("Median of the samples; spread = ± their median absolute deviation; check = the output matched the scalar reference. Bytes per layer: Benchmarks/README.md.")
         return out
     }
 
