@@ -15,15 +15,15 @@ USAGE
 
 RUN: times the batch kernels through the public API on generated workloads, after a
 warm-up, in several samples (the median is reported with its spread, the median
-absolute deviation; JSON also has the fastest and slowest sample). In the same run
-it measures two references on the same sizes: the memory ceiling (a copy loop over
-arrays as large as each kernel's own bytes per layer, bytes read + written per
-second), reported as the fraction of it each kernel reaches, and an object-graph baseline (one class instance
-per layer holding its superlayer, as app code holds CALayers; frames and world, one
-thread), for the speed-up. Every result's output is checked against the scalar
-reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged WRONG
-and the run exits 1. Build it in release (swift run -c release batchbench);
-a debug build warns that its numbers mean nothing.
+absolute deviation; JSON also has the fastest and slowest sample). In the same run it
+measures two references on the same sizes: the memory ceiling (a copy loop over arrays
+as large as each kernel's own bytes per layer, bytes read + written per second),
+reported as the fraction of it each kernel reaches; and an object-graph baseline (one
+class instance per layer holding its superlayer, as app code holds CALayers; frames and
+world, one thread), for the speed-up. Every result's output is checked against the
+scalar reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged
+WRONG and the run exits 1. Build it in release (swift run -c release batchbench); a
+debug build warns that its numbers mean nothing.
 
 OPTIONS (lists are comma-separated; repeats are dropped)
   --kernels LIST     frames, world, world-incremental, world-rects, hit-test, convert,
