@@ -14,7 +14,9 @@ let package = Package(
     targets: [
         .target(name: "CAffineKernels"),
         .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
-        .executableTarget(name: "batchbench", dependencies: ["BatchGeometry"]),
+        // The benchmark scenes, shared by batchbench and the performance tests (not a product).
+        .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
+        .executableTarget(name: "batchbench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads"]),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels"],
@@ -22,7 +24,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BatchGeometryPerformanceTests",
-            dependencies: ["BatchGeometry"]
+            dependencies: ["BatchGeometry", "BatchGeometryWorkloads"]
         ),
     ]
 )

@@ -1,3 +1,199 @@
+import BatchGeometry
+import BatchGeometryWorkloads
+import Foundation
+
+/// `batchbench run` (the default subcommand): times the batch kernels on generated
+/// workloads, with a memory-copy ceiling and an object-graph baseline measured in the
+/// same run, and prints a table, JSON or CSV.
 enum RunCommand {
-    static func run(_ arguments: [String]) -> Int32 { printError("error: run is not built yet"); return 2 }
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: RunOptions
+        do {
+            options = try RunOptions.parse(arguments)
+        } catch {
+            printError("error: \(error)")
+            return 2
+        }
+        if options.showHelp {
+            writeStandardOutput(helpText)
+            return 0
+        }
+        warnIfDebugBuild()
+        let report = measureAll(options)
+        let wrong = report.results.filter { $0.verified == false }
+        do {
+            switch options.format {
+            case .table: writeStandardOutput(TableFormatter.text(report))
+            case .markdown: writeStandardOutput(TableFormatter.text(report, markdown: true))
+            case .json: writeStandardOutput(try report.jsonText())
+            case .csv: writeStandardOutput(report.csvText())
+            }
+        } catch {
+            printError("error: could not encode the report: \(error)")
+            return 1
+        }
+        warnIfDebugBuild()
+        if !wrong.isEmpty {
+            printError("error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code")
+            return 1
+        }
+        return 0
+    }
+
+    static var buildConfiguration: String {
+        #if DEBUG
+        return "debug"
+        #else
+        return "release"
+        #endif
+    }
+
+    private static func warnIfDebugBuild() {
+        #if DEBUG
+        printError("""
+            ************************************************************************
+            WARNING: this batchbench is a DEBUG build. Its numbers mean nothing:
+            the kernels run unoptimized, tens of times slower than in release.
+            Measure with:  swift run -c release batchbench
+            ************************************************************************
+            """)
+        #endif
+    }
+
+    private static func measureAll(_ options: RunOptions) -> BenchReport {
+        let progress = Progress(enabled: options.showProgress,
+                                total: options.workloads.count * options.layerCounts.count
+                                    * (options.kernels.count * options.backends.count * options.threadCounts.count
+                                       + (options.measureBaseline ? 2 : 0)))
+        // The ceiling, per size, thread count and footprint (cache-sized copies run faster),
+        // measured once each when first needed; the 128-byte one always, as the headline.
+        var ceilings: [BenchReport.CeilingMeasurement] = []
+        func ceiling(layers: Int, threads: Int, bytesPerLayer: Int) -> Double {
+            if let known = ceilings.first(where: { $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer }) {
+                return known.copyBytesPerSecond
+            }
+            progress.note("memory ceiling: copying \(layers) layers × \(bytesPerLayer) bytes on \(threads) threads")
+            let rate = measureCopyCeiling(layers: layers, bytesPerLayer: bytesPerLayer, threads: threads,
+                                          minTime: Swift.min(options.minTime, 0.2))
+            ceilings.append(.init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
+            return rate
+        }
+        let headlineBytes = BenchKernel.frames.bytesPerLayer(threeD: false)
+        for layers in options.layerCounts.sorted() {
+            for threads in options.threadCounts { _ = ceiling(layers: layers, threads: threads, bytesPerLayer: headlineBytes) }
+        }
+        var results: [BenchReport.Result] = []
+        var baselines: [BenchReport.Baseline] = []
+        for shape in options.workloads {
+            for layers in options.layerCounts {
+                let workload = Workload(shape, layerCount: layers, seed: options.seed)
+                progress.note("building \(workload)")
+                if options.measureBaseline {
+                    baselines += measureObjectGraph(workload, options: options, progress: progress)
+                }
+                let points = options.hitTestPointCount(layers: layers)
+                let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
+                for kernel in options.kernels {
+                    for threads in options.threadCounts {
+                        for backend in options.backends {
+                            progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
+                            let kernelOptions = KernelOptions(backend: backend, threads: threads)
+                            if kernel == .worldIncremental { fixture.prepareIncremental(options: kernelOptions) }
+                            let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
+                            let problem = fixture.verify(kernel, options: kernelOptions)
+                            if let problem {
+                                printError("warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)")
+                            }
+                            let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+                            let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
+                            let perSecond = fixture.units(of: kernel) / timing.medianSeconds
+                            results.append(.init(
+                                workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+                                layers: layers, threads: threads,
+                                points: kernel == .hitTest ? points : (kernel == .convert ? layers : nil),
+                                medianSeconds: timing.medianSeconds,
+                                minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds, madSeconds: timing.madSeconds,
+                                samples: timing.samples,
+                                layersPerSecond: perSecond, bytesPerLayer: bytes,
+                                bytesPerSecond: perSecond * Double(bytes),
+                                ceilingFraction: perSecond * Double(bytes) / ceilingRate,
+                                speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil))
+                        }
+                    }
+                }
+                if fixture.sink.isNaN { progress.note("(results included NaN)") }
+            }
+        }
+        addSpeedups(&results, baselines: baselines)
+        progress.finish()
+        let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max { ($0.layers, $0.threads) < ($1.layers, $1.threads) }
+        return BenchReport(
+            build: buildConfiguration, date: ISO8601DateFormatter().string(from: Date()),
+            machine: .current(),
+            settings: .init(minTime: options.minTime, hitTestPoints: options.hitTestPoints, seed: options.seed),
+            ceiling: .init(copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
+                           threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
+            results: results, baselines: baselines)
+    }
+
+    /// Times frames and world through one class instance per layer, on one thread.
+    private static func measureObjectGraph(_ workload: Workload, options: RunOptions,
+                                           progress: Progress) -> [BenchReport.Baseline] {
+        let graph = workload.makeObjectGraph()
+        var frames: [Rect] = []
+        progress.step("\(workload.shape) object-graph frames, \(workload.layerCount) layers")
+        let frameTiming = measure(minTime: options.minTime) { graph.computeFrames(into: &frames) }
+        progress.step("\(workload.shape) object-graph world, \(workload.layerCount) layers")
+        let worldTiming = measure(minTime: options.minTime) { graph.updateWorld() }
+        let n = Double(workload.layerCount)
+        return [
+            .init(workload: workload.shape.rawValue, kernel: BenchKernel.frames.rawValue, layers: workload.layerCount,
+                  medianSeconds: frameTiming.medianSeconds, layersPerSecond: n / frameTiming.medianSeconds),
+            .init(workload: workload.shape.rawValue, kernel: BenchKernel.world.rawValue, layers: workload.layerCount,
+                  medianSeconds: worldTiming.medianSeconds, layersPerSecond: n / worldTiming.medianSeconds),
+        ]
+    }
+
+    /// Fills in the speed-ups over the object graph (frames and world, whose work the
+    /// object graph does too) and over the scalar backend.
+    private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
+        for index in results.indices {
+            let r = results[index]
+            if let baseline = baselines.first(where: { $0.workload == r.workload && $0.kernel == r.kernel && $0.layers == r.layers }) {
+                results[index].speedupOverObjectGraph = r.layersPerSecond / baseline.layersPerSecond
+            }
+            if let scalar = results.first(where: {
+                $0.backend == Backend.scalar.rawValue && $0.workload == r.workload && $0.kernel == r.kernel
+                    && $0.layers == r.layers && $0.threads == r.threads
+            }) {
+                results[index].speedupOverScalar = r.layersPerSecond / scalar.layersPerSecond
+            }
+        }
+    }
+}
+
+/// Progress lines on standard error (`[3/36] frames simd ...`), so a long run shows it is
+/// alive and a redirected report stays clean.
+final class Progress {
+    private let enabled: Bool
+    private let total: Int
+    private var done = 0
+    private let started = ContinuousClock.now
+
+    init(enabled: Bool, total: Int) { self.enabled = enabled; self.total = total }
+
+    func step(_ what: String) {
+        done += 1
+        note("[\(done)/\(total)] \(what)")
+    }
+
+    func note(_ what: String) {
+        guard enabled else { return }
+        printError("batchbench: \(what)")
+    }
+
+    func finish() {
+        let elapsed = ContinuousClock.now - started
+        note("done in \(elapsed.components.seconds) s")
+    }
 }

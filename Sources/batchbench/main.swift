@@ -2,6 +2,7 @@
 //   batchbench [run] [options]      throughput report (the default)
 //   batchbench eval SCENE.json      evaluate a scene file (SCENE-FORMAT.md)
 //   batchbench compare OLD NEW      compare two JSON reports
+//   batchbench show REPORT.json     print a saved JSON report as a table or Markdown
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "run"
@@ -12,11 +13,13 @@ case "eval":
     exitProcess(EvalCommand.run(arguments))
 case "compare":
     exitProcess(CompareCommand.run(arguments))
+case "show":
+    exitProcess(ShowCommand.run(arguments))
 case "run":
     exitProcess(RunCommand.run(arguments))
 case "help":
     exitProcess(RunCommand.run(["--help"]))
 default:
-    printError("error: unknown command '\(command)' (expected run, eval or compare; see batchbench --help)")
+    printError("error: unknown command '\(command)' (expected run, eval, compare or show; see batchbench --help)")
     exitProcess(2)
 }

@@ -1,0 +1,88 @@
+import BatchGeometry
+
+/// One layer as app code holds it: a class instance with its own stored properties, a
+/// reference to its superlayer and an array of sublayers, like `CALayer` or `UIView`.
+/// The benchmark's baseline; its math is GEOMETRY.md written out again, independently of
+/// the store's kernels, so it also serves as a cross-check.
+public final class ObjectLayer {
+    /// As the `LayerStore` properties of the same names (GEOMETRY.md section 2).
+    public var bounds: Rect
+    public var position: Point
+    public var anchorPoint: Point
+    public var zPosition: Double = 0
+    public var anchorPointZ: Double = 0
+    public var transform: Transform3D
+    /// `unowned(unsafe)`, the cheapest reference Swift offers (what `CALayer`'s
+    /// non-retaining `superlayer` is), so the baseline is not slowed down by weak
+    /// references and the speed-up shown over it is not inflated.
+    public private(set) unowned(unsafe) var superlayer: ObjectLayer?
+    public private(set) var sublayers: [ObjectLayer] = []
+    /// `ToWorld` from the last `ObjectGraph.updateWorld()`.
+    public var world: Transform3D = .identity
+
+    /// A layer without superlayer or sublayers.
+    public init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
+        self.bounds = bounds; self.position = position; self.anchorPoint = anchorPoint; self.transform = transform
+    }
+
+    /// Appends `layer` to the sublayers. The caller keeps `self` alive while `layer`
+    /// refers to it (the graph's `layers` array does).
+    public func addSublayer(_ layer: ObjectLayer) {
+        layer.superlayer = self
+        sublayers.append(layer)
+    }
+
+    /// The frame getter of GEOMETRY.md section 3, in its operation order. O(1).
+    public var frame: Rect {
+        let w = bounds.size.width, h = bounds.size.height
+        let t = transform
+        let rx = (-w) * anchorPoint.x, ry = (-h) * anchorPoint.y
+        let xMax = rx + w, yMax = ry + h
+        let x0 = ((t.m11 * rx) + (t.m21 * ry)) + t.m41, y0 = ((t.m12 * rx) + (t.m22 * ry)) + t.m42
+        let x1 = ((t.m11 * rx) + (t.m21 * yMax)) + t.m41, y1 = ((t.m12 * rx) + (t.m22 * yMax)) + t.m42
+        let x2 = ((t.m11 * xMax) + (t.m21 * ry)) + t.m41, y2 = ((t.m12 * xMax) + (t.m22 * ry)) + t.m42
+        let x3 = ((t.m11 * xMax) + (t.m21 * yMax)) + t.m41, y3 = ((t.m12 * xMax) + (t.m22 * yMax)) + t.m42
+        // MIN(p, q) = q < p ? q : p, the select the spec's kernels use.
+        func minimum(_ p: Double, _ q: Double) -> Double { q < p ? q : p }
+        func maximum(_ p: Double, _ q: Double) -> Double { q > p ? q : p }
+        let minX = minimum(minimum(minimum(x0, x1), x2), x3), maxX = maximum(maximum(maximum(x0, x1), x2), x3)
+        let minY = minimum(minimum(minimum(y0, y1), y2), y3), maxY = maximum(maximum(maximum(y0, y1), y2), y3)
+        return Rect(x: minX + position.x, y: minY + position.y, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// `Local(L)` of GEOMETRY.md section 5; then, under a superlayer, flattened (`Flat`)
+    /// and followed by the superlayer's `ToWorld`. Workload superlayers have no
+    /// sublayerTransform and are not flipped, so `Adjust(S)` is the identity here.
+    func computeWorld() {
+        let anchorX = bounds.origin.x + anchorPoint.x * bounds.size.width
+        let anchorY = bounds.origin.y + anchorPoint.y * bounds.size.height
+        let local = Transform3D.translation(x: -anchorX, y: -anchorY, z: -anchorPointZ)
+            .concatenating(transform)
+            .concatenating(.translation(x: position.x, y: position.y, z: zPosition))
+        guard let superlayer else { world = local; return }
+        var flattened = local
+        flattened.m13 = 0; flattened.m23 = 0; flattened.m33 = 0; flattened.m43 = 0
+        world = flattened.concatenating(superlayer.world)
+    }
+}
+
+/// A whole workload as `ObjectLayer` instances, superlayers before sublayers.
+public struct ObjectGraph {
+    /// Every layer, in the workload's index order; holding them keeps the graph alive.
+    public let layers: [ObjectLayer]
+
+    /// Wraps `layers`, which must list every superlayer before its sublayers.
+    public init(layers: [ObjectLayer]) { self.layers = layers }
+
+    /// Every layer's frame through its getter, into `frames` (resized to fit). O(n).
+    public func computeFrames(into frames: inout [Rect]) {
+        if frames.count != layers.count { frames = Array(repeating: .zero, count: layers.count) }
+        for (index, layer) in layers.enumerated() { frames[index] = layer.frame }
+    }
+
+    /// Every layer's `ToWorld`, stored in the layer, superlayers first (one pass, each
+    /// layer reusing its superlayer's result, the best an object graph can do). O(n).
+    public func updateWorld() {
+        for layer in layers { layer.computeWorld() }
+    }
+}

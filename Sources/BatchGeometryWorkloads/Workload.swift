@@ -1,0 +1,147 @@
+import BatchGeometry
+
+/// The hierarchy shapes batchbench and the performance tests measure.
+public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// A complete 8-ary tree in breadth-first order: layer i's superlayer is `(i-1)/8`.
+    case standard
+    /// The standard tree, with every tenth layer (`i % 10 == 9`) rotated about y under a
+    /// perspective (`m34 = -1/500`), so the 3D paths of the kernels run.
+    case threeD = "3d"
+    /// One chain, layer i the sublayer of layer i-1 (depth = layer count): the worst case
+    /// for anything recursive and for sequential dependence.
+    case chain
+    /// One root with `ceil((n-1)/101)` sublayers, each with up to 100 sublayers: for
+    /// 101,001 layers exactly 1,000 × 100, a game's flat sprite lists.
+    case wide
+    /// A seeded random recursive tree: layer i's superlayer is uniform in `0 ..< i`.
+    case random
+
+    public var description: String { rawValue }
+}
+
+/// One benchmark scene: a shape, a layer count and (for `random`) a seed. Everything it
+/// builds is a pure function of these three values, so every run, machine and backend
+/// measures the same layers.
+///
+/// Properties of layer i (the standard workload; shared by every shape):
+/// bounds `(0, 0, 20 + i%50, 10 + i%30)`; position `(3*(i%97), 5*(i%89))`; anchorPoint
+/// `(0, 0)` when `i%7 == 0`, else `(0.5, 0.5)`; transform by `i%10`: 0–4 translate
+/// `(i%13, i%17 - 8)`, 5–6 scale `(1 + (i%5)*0.25, 1.5)`, 7–8 rotation by `i%360`
+/// degrees (radians = `Double(i%360) * .pi / 180`), 9 identity. Two shapes differ:
+/// `3d` (see `WorkloadShape.threeD`), and `chain`, whose scales are `(1.25, 0.8)` for
+/// 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
+/// (the standard scales would overflow to infinity after about 1,800 levels).
+public struct Workload: Sendable, Hashable, CustomStringConvertible {
+    /// The hierarchy (see `WorkloadShape`).
+    public var shape: WorkloadShape
+    /// The number of layers, at least 1.
+    public var layerCount: Int
+    /// Seeds the `random` shape; ignored by the others.
+    public var seed: UInt64
+
+    /// A workload of `layerCount` layers; nothing is built until `makeStore()` or
+    /// `makeObjectGraph()`. O(1).
+    /// - Precondition: `layerCount >= 1`.
+    public init(_ shape: WorkloadShape, layerCount: Int, seed: UInt64 = 42) {
+        precondition(layerCount >= 1, "a workload needs at least one layer")
+        self.shape = shape; self.layerCount = layerCount; self.seed = seed
+    }
+
+    public var description: String { "\(shape) (\(layerCount) layers)" }
+
+    /// The superlayer of every layer (nil for the root), always an earlier index, so
+    /// index order is a valid superlayers-first order. O(n).
+    public func parents() -> [Int?] {
+        let n = layerCount
+        switch shape {
+        case .standard, .threeD:
+            return (0..<n).map { $0 == 0 ? nil : ($0 - 1) / 8 }
+        case .chain:
+            return (0..<n).map { $0 == 0 ? nil : $0 - 1 }
+        case .wide:
+            // Root 0; layers 1...k are its sublayers; the rest go 100 to each of them.
+            let firstLevel = Swift.max(1, (n - 1 + 100) / 101)
+            return (0..<n).map { i in
+                if i == 0 { return nil }
+                if i <= firstLevel { return 0 }
+                return 1 + (i - 1 - firstLevel) / 100
+            }
+        case .random:
+            var generator = SplitMix64(seed: seed)
+            return (0..<n).map { $0 == 0 ? nil : generator.next(below: $0) }
+        }
+    }
+
+    /// The geometry of layer `i` (see the type's documentation). O(1).
+    public func recipe(of i: Int) -> LayerRecipe {
+        let bounds = Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30))
+        let position = Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89)))
+        let anchorPoint = i % 7 == 0 ? Point(x: 0, y: 0) : Point(x: 0.5, y: 0.5)
+        let transform: Transform3D
+        switch i % 10 {
+        case 0...4:
+            transform = Transform3D(.translation(x: Double(i % 13), y: Double(i % 17 - 8)))
+        case 5...6:
+            if shape == .chain {
+                transform = i % 10 == 5 ? .scale(x: 1.25, y: 0.8) : .scale(x: 0.8, y: 1.25)
+            } else {
+                transform = Transform3D(.scale(x: 1 + Double(i % 5) * 0.25, y: 1.5))
+            }
+        case 7...8:
+            transform = Transform3D(.rotation(radians: Double(i % 360) * .pi / 180))
+        default:
+            if shape == .threeD {
+                // CATransform3DRotate(perspective, angle, 0, 1, 0): rotate, then project.
+                transform = Transform3D.rotation(radians: Double(i % 360) * .pi / 180, x: 0, y: 1, z: 0)
+                    .concatenating(.perspective(distance: 500))
+            } else {
+                transform = .identity
+            }
+        }
+        return LayerRecipe(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: transform)
+    }
+
+    /// Builds the workload as a `LayerStore` (layers added in index order). O(n).
+    public func makeStore() -> LayerStore {
+        var store = LayerStore(minimumCapacity: layerCount)
+        for (i, parent) in parents().enumerated() {
+            do {
+                try store.addLayer(parent: parent)
+            } catch {
+                preconditionFailure("workload parents always precede their sublayers: \(error)")
+            }
+            let recipe = recipe(of: i)
+            store.setBounds(recipe.bounds, of: i)
+            store.setAnchorPoint(recipe.anchorPoint, of: i)
+            store.setPosition(recipe.position, of: i)
+            if recipe.transform != .identity { store.setTransform(recipe.transform, of: i) }
+        }
+        return store
+    }
+
+    /// Builds the same scene as one class instance per layer (see `ObjectGraph`). O(n).
+    public func makeObjectGraph() -> ObjectGraph {
+        var layers: [ObjectLayer] = []
+        layers.reserveCapacity(layerCount)
+        for (i, parent) in parents().enumerated() {
+            let recipe = recipe(of: i)
+            let layer = ObjectLayer(bounds: recipe.bounds, position: recipe.position,
+                                    anchorPoint: recipe.anchorPoint, transform: recipe.transform)
+            if let parent { layers[parent].addSublayer(layer) }
+            layers.append(layer)
+        }
+        return ObjectGraph(layers: layers)
+    }
+}
+
+/// The stored geometry of one workload layer (the rest keeps Core Animation's defaults).
+public struct LayerRecipe: Sendable, Hashable {
+    /// Bounds in points; the origin is always (0, 0).
+    public var bounds: Rect
+    /// Position in the superlayer's space, in points.
+    public var position: Point
+    /// Anchor point in unit coordinates of the bounds.
+    public var anchorPoint: Point
+    /// The layer's transform (affine except in the `3d` workload).
+    public var transform: Transform3D
+}

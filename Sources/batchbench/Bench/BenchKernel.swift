@@ -1,0 +1,58 @@
+import BatchGeometry
+import BatchGeometryWorkloads
+
+/// The operations `batchbench run` times, each through the library's public API.
+enum BenchKernel: String, CaseIterable {
+    /// `computeFrames(into:options:)`: every layer's frame, storage reused.
+    case frames
+    /// `worldTransforms(options:)`: every layer's `ToWorld`, a full pass.
+    case world
+    /// 1% of the layers (spread evenly) get a new position, then `updateWorld(options:)`.
+    case worldIncremental = "world-incremental"
+    /// `worldRects(in:options:)` over a world snapshot.
+    case worldRects = "world-rects"
+    /// `hitTest(points:in:rule:options:)`: `--points` world points against every layer.
+    case hitTest = "hit-test"
+    /// `convert(points:from:to:in:options:)`: one point per layer, leaf to leaf.
+    case convert
+
+    /// What one unit of "layers" in this kernel's layers per second is.
+    var unitNote: String? {
+        switch self {
+        case .worldIncremental: return "world-incremental: the store's layers per update (1% of them changed), bytes as if a full world pass"
+        case .hitTest: return "hit-test: layer tests per second (points × layers; the workloads mask nothing, so every point visits every layer)"
+        case .convert: return "convert: points converted per second (one point per layer)"
+        default: return nil
+        }
+    }
+
+    /// The bytes this kernel must move per layer (or per layer test, or per point), the
+    /// least any implementation reads and writes from the columns and results (cache
+    /// write-allocate traffic not counted). `bytesPerSecond` and the ceiling fraction
+    /// come from it; Benchmarks/README.md lists the breakdown.
+    func bytesPerLayer(threeD: Bool) -> Int {
+        let double = 8
+        switch self {
+        case .frames:
+            // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
+            return (2 + 2 + 6 + 2) * double + 4 * double
+        case .world, .worldIncremental:
+            // Read bounds (4), position (2), anchorPoint (2), zPosition, anchorPointZ,
+            // the affine columns (6) and kind (1 byte), the other 10 matrix entries when
+            // 3D transforms exist, the superlayer index (Int32) and flags (1 byte);
+            // write one Transform3D (16).
+            let read = (4 + 2 + 2 + 1 + 1 + 6) * double + 1 + (threeD ? 10 * double : 0) + 4 + 1
+            return read + 16 * double
+        case .worldRects:
+            // Read ToWorld (16) and bounds (4); write RectEdges (4).
+            return (16 + 4) * double + 4 * double
+        case .hitTest:
+            // Per layer test: the 9 ToWorld entries of the (x, y, w) homography, bounds
+            // (4), flags (1 byte), first-sublayer and next-sibling links (2 × Int32).
+            return (9 + 4) * double + 1 + 2 * 4
+        case .convert:
+            // Read a Point; write a Point?.
+            return MemoryLayout<Point>.size + MemoryLayout<Point?>.stride
+        }
+    }
+}

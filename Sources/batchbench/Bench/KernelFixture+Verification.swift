@@ -1,0 +1,70 @@
+import BatchGeometry
+
+/// Checks that what a kernel computed in its last timed call is right, so a report never
+/// shows the speed of wrong code: frames bit for bit against the scalar backend (every
+/// backend must match it exactly), everything else against the per-layer or per-point
+/// scalar reference, within 1e-9 relative (loose enough for any legitimate operation
+/// order, tight enough that a wrong kernel cannot pass; the tests hold 1e-12).
+extension KernelFixture {
+    /// Nil when right, else what differs (one example).
+    func verify(_ kernel: BenchKernel, options: KernelOptions) -> String? {
+        switch kernel {
+        case .frames:
+            let reference = store.frames(options: .serial(.scalar))
+            if frames.isBitIdentical(to: reference) { return nil }
+            let layer = (0..<store.count).first { frames[$0] != reference[$0] } ?? 0
+            return "frame of layer \(layer) is \(frames[layer]), the scalar backend's is \(reference[layer])"
+        case .world:
+            guard let computed = lastWorld else { return "no result" }
+            return compareWorld(computed, world)
+        case .worldIncremental:
+            var copy = store
+            return compareWorld(copy.updateWorld(options: options), store.referenceWorldTransforms())
+        case .worldRects:
+            guard let rects = lastRects, rects.count == store.count else { return "wrong number of rects" }
+            for layer in 0..<store.count {
+                let expected = store.worldRect(of: layer, in: world), got = rects[layer]
+                if !(close(got.minX, expected.minX) && close(got.minY, expected.minY)
+                     && close(got.maxX, expected.maxX) && close(got.maxY, expected.maxY)) {
+                    return "world rect of layer \(layer) is \(got), the reference's is \(expected)"
+                }
+            }
+            return nil
+        case .hitTest:
+            guard let hits = lastHits, hits.count == hitTestPoints.count else { return "wrong number of hits" }
+            for (point, hit) in zip(hitTestPoints, hits) {
+                let expected = store.hitTest(point, in: world, rule: .layer)
+                if hit != expected { return "point \(point) hit \(hit.map(String.init) ?? "nothing"), the reference hits \(expected.map(String.init) ?? "nothing")" }
+            }
+            return nil
+        case .convert:
+            guard let converted = lastConverted, converted.count == convertPoints.count else { return "wrong number of points" }
+            for (point, got) in zip(convertPoints, converted) {
+                let expected = store.convert(point, from: convertSource, to: convertDestination, in: world)
+                switch (got, expected) {
+                case (nil, nil): continue
+                case let (got?, expected?) where close(got.x, expected.x) && close(got.y, expected.y): continue
+                default: return "point \(point) converted to \(String(describing: got)), the reference gives \(String(describing: expected))"
+                }
+            }
+            return nil
+        }
+    }
+
+    private func compareWorld(_ computed: WorldTransforms, _ reference: WorldTransforms) -> String? {
+        guard computed.count == reference.count else { return "\(computed.count) transforms for \(reference.count) layers" }
+        for layer in 0..<reference.count {
+            let got = computed[layer].rowMajor, expected = reference[layer].rowMajor
+            if !zip(got, expected).allSatisfy({ close($0, $1) }) {
+                return "ToWorld of layer \(layer) is \(got), the reference's is \(expected)"
+            }
+        }
+        return nil
+    }
+
+    /// Equal, both NaN, or within 1e-9 of the larger magnitude (absolute below 1).
+    private func close(_ a: Double, _ b: Double) -> Bool {
+        if a == b || (a.isNaN && b.isNaN) { return true }
+        return abs(a - b) <= 1e-9 * Swift.max(1, abs(a), abs(b))
+    }
+}

@@ -1,0 +1,96 @@
+import BatchGeometry
+import BatchGeometryWorkloads
+
+/// One workload at one size, built once, with everything the kernels need prepared
+/// outside the timed region (a world snapshot, query points, reusable outputs).
+final class KernelFixture {
+    let workload: Workload
+    private(set) var store: LayerStore
+    /// The scalar reference's world pass, computed once: the input of world-rects,
+    /// hit-test and convert, and what world results are checked against.
+    let world: WorldTransforms
+    private(set) var frames: FrameColumns
+    let hitTestPoints: [Point]
+    let convertPoints: [Point]
+    let convertSource: Int
+    let convertDestination: Int?
+    /// The last call's output of each kernel, for `verify` (frames stay in `frames`;
+    /// world-incremental keeps nothing, see `run`).
+    private(set) var lastWorld: WorldTransforms?
+    private(set) var lastRects: [RectEdges]?
+    private(set) var lastHits: [Int?]?
+    private(set) var lastConverted: [Point?]?
+    /// The layers world-incremental moves: 1% of them (at least one), spread evenly.
+    private let dirtyLayers: [Int]
+    private let dirtyBasePositions: [Point]
+    private var nudge = 0.0
+    /// Folds in one value of every result so no call can be optimized away.
+    private(set) var sink = 0.0
+
+    init(workload: Workload, hitTestPointCount: Int) {
+        self.workload = workload
+        store = workload.makeStore()
+        world = store.referenceWorldTransforms()
+        frames = FrameColumns(count: store.count)
+        let n = store.count
+        hitTestPoints = QueryPoints.world(count: hitTestPointCount)
+        // Leaf to leaf in the standard tree: the last layer to the middle one.
+        convertSource = n - 1
+        convertDestination = n > 1 ? n / 2 : nil
+        let sourceBounds = store.bounds(of: convertSource)
+        convertPoints = QueryPoints.local(count: n, width: sourceBounds.width, height: sourceBounds.height)
+        let dirtyCount = Swift.max(1, n / 100)
+        let stride = n / dirtyCount
+        dirtyLayers = (0..<dirtyCount).map { $0 * stride + stride / 2 }
+        dirtyBasePositions = dirtyLayers.map { workload.recipe(of: $0).position }
+    }
+
+    /// How many "layers" one call of `kernel` processes (see `BenchKernel.unitNote`).
+    func units(of kernel: BenchKernel) -> Double {
+        switch kernel {
+        case .hitTest: return Double(hitTestPoints.count) * Double(store.count)
+        default: return Double(store.count)
+        }
+    }
+
+    /// Runs `kernel` once.
+    func run(_ kernel: BenchKernel, options: KernelOptions) {
+        switch kernel {
+        case .frames:
+            store.computeFrames(into: &frames, options: options)
+            sink += frames.x[frames.count - 1]
+        case .world:
+            lastWorld = nil  // free the previous result first, as a local would be
+            lastWorld = store.worldTransforms(options: options)
+            sink += lastWorld![store.count - 1].m41
+        case .worldIncremental:
+            // Alternate between two positions so every call really changes the layers.
+            nudge = nudge == 0 ? 1 : 0
+            for (layer, base) in zip(dirtyLayers, dirtyBasePositions) {
+                store.setPosition(Point(x: base.x + nudge, y: base.y), of: layer)
+            }
+            // The result is dropped at once: holding it would share the store's cache, and
+            // the next update would have to copy it (copy-on-write).
+            sink += store.updateWorld(options: options)[dirtyLayers[0]].m41
+        case .worldRects:
+            lastRects = nil
+            lastRects = store.worldRects(in: world, options: options)
+            sink += lastRects![store.count - 1].minX
+        case .hitTest:
+            lastHits = nil
+            lastHits = store.hitTest(points: hitTestPoints, in: world, rule: .layer, options: options)
+            sink += Double(lastHits![hitTestPoints.count - 1] ?? -1)
+        case .convert:
+            lastConverted = nil
+            lastConverted = store.convert(points: convertPoints, from: convertSource, to: convertDestination,
+                                          in: world, options: options)
+            sink += lastConverted![convertPoints.count - 1]?.x ?? 0
+        }
+    }
+
+    /// Brings the store's world cache up to date, so world-incremental starts from an
+    /// updated cache rather than timing one full pass in its first sample.
+    func prepareIncremental(options: KernelOptions) {
+        sink += store.updateWorld(options: options)[0].m41
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A `batchbench run` report; its JSON form (`--format json`) is what `compare` reads and
+/// what Benchmarks/results/ keeps. Field names are part of the format.
+struct BenchReport: Codable {
+    var tool = "batchbench"
+    var formatVersion = 1
+    /// "release" or "debug" (debug numbers mean nothing).
+    var build: String
+    /// When the run finished, ISO 8601 in UTC.
+    var date: String
+    var machine: MachineInfo
+    var settings: Settings
+    var ceiling: Ceiling
+    var results: [Result]
+    var baselines: [Baseline]
+
+    struct Settings: Codable {
+        var minTime: Double
+        /// `--points`, or nil when chosen per size (see each hit-test result's `points`).
+        var hitTestPoints: Int?
+        var seed: UInt64
+    }
+
+    /// The memory ceiling: a copy loop's bytes (read + written) per second.
+    struct Ceiling: Codable {
+        /// The headline figure: at the largest size and the most threads measured, over
+        /// 128 bytes per layer (64 read, 64 written: the frames kernel's footprint).
+        var copyBytesPerSecond: Double
+        var layers: Int
+        var threads: Int
+        var bytesPerLayer: Int
+        /// Every copy measured: one per size, thread count and kernel footprint; each
+        /// result is compared with the copy of its own size, threads and bytes per layer.
+        var measurements: [CeilingMeasurement]
+    }
+
+    struct CeilingMeasurement: Codable, Hashable {
+        var layers: Int
+        var threads: Int
+        var bytesPerLayer: Int
+        var copyBytesPerSecond: Double
+    }
+
+    struct Result: Codable {
+        var workload: String
+        var kernel: String
+        var backend: String
+        var layers: Int
+        var threads: Int
+        /// Query points per call (hit-test, convert); nil for the other kernels.
+        var points: Int?
+        var medianSeconds: Double
+        var minSeconds: Double
+        var maxSeconds: Double
+        /// Median absolute deviation of the samples (the table's ± spread).
+        var madSeconds: Double
+        var samples: Int
+        var layersPerSecond: Double
+        var bytesPerLayer: Int
+        var bytesPerSecond: Double
+        var ceilingFraction: Double
+        /// layersPerSecond over the object graph's for the same kernel and size; nil when
+        /// the kernel has no object-graph counterpart or the baseline was skipped.
+        var speedupOverObjectGraph: Double?
+        /// layersPerSecond over the scalar backend's at the same size and threads.
+        var speedupOverScalar: Double?
+        /// The last timed call's output matched the reference (see `KernelFixture.verify`).
+        var verified: Bool?
+    }
+
+    /// The object-graph baseline (one class instance per layer, one thread).
+    struct Baseline: Codable {
+        var workload: String
+        var kernel: String
+        var layers: Int
+        var medianSeconds: Double
+        var layersPerSecond: Double
+    }
+
+    func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(self)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// One row per result, the JSON result fields as columns.
+    func csvText() -> String {
+        var lines = ["workload,kernel,backend,layers,threads,points,medianSeconds,minSeconds,maxSeconds,madSeconds,samples,layersPerSecond,bytesPerLayer,bytesPerSecond,ceilingFraction,speedupOverObjectGraph,speedupOverScalar,verified"]
+        for r in results {
+            let fields: [String] = [
+                r.workload, r.kernel, r.backend, String(r.layers), String(r.threads), r.points.map { String($0) } ?? "",
+                String(r.medianSeconds), String(r.minSeconds), String(r.maxSeconds), String(r.madSeconds), String(r.samples),
+                String(r.layersPerSecond), String(r.bytesPerLayer), String(r.bytesPerSecond), String(r.ceilingFraction),
+                r.speedupOverObjectGraph.map { String($0) } ?? "", r.speedupOverScalar.map { String($0) } ?? "",
+                r.verified.map { String($0) } ?? "",
+            ]
+            lines.append(fields.joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Benchmark smoke run for CI: every kernel, backend and workload at small sizes on 1 and 2
+# threads (run itself checks every output against the scalar reference and exits 1 on a
+# wrong one), the JSON report's shape checked with python3, compare of a report with itself
+# (exit 0) and with a made-up slower copy (exit 1), and the CLI's error exits (status 2).
+# No timing thresholds: it checks that batchbench works, not how fast. Well under a minute.
+# usage: scripts/bench-smoke.sh [path/to/batchbench]   (default .build/release/batchbench)
+set -euo pipefail
+bin="${1:-.build/release/batchbench}"
+[ -x "$bin" ] || { echo "error: $bin is not an executable batchbench (build it: swift build -c release)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "bench-smoke: run (all kernels, backends, workloads; 1,2 threads; small sizes)"
+"$bin" run --kernels all --backends scalar,simd,c --threads 1,2 --layers 500,3000 \
+  --workload standard,3d,chain,wide,random --points 20 --min-time 0.01 --quiet --format json > "$work/run.json"
+
+python3 - "$work/run.json" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+def need(obj, key, kind, where):
+    assert key in obj, f"{where}: missing '{key}'"
+    assert isinstance(obj[key], kind), f"{where}.{key}: expected {kind}, got {type(obj[key]).__name__}"
+    return obj[key]
+machine = need(report, "machine", dict, "report")
+need(machine, "cpu", str, "machine"); need(machine, "cores", int, "machine")
+assert need(machine, "cBackend", str, "machine") in ("avx512", "avx2", "neon", "portable"), machine["cBackend"]
+assert need(need(report, "ceiling", dict, "report"), "copyBytesPerSecond", (int, float), "ceiling") > 0
+results = need(report, "results", list, "report")
+kernels = {"frames", "world", "world-incremental", "world-rects", "hit-test", "convert"}
+workloads = {"standard", "3d", "chain", "wide", "random"}
+expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
+            for n in (500, 3000) for t in (1, 2)}
+seen = set()
+for i, r in enumerate(results):
+    where = f"results[{i}]"
+    key = (need(r, "workload", str, where), need(r, "kernel", str, where), need(r, "backend", str, where),
+           need(r, "layers", int, where), need(r, "threads", int, where))
+    for field in ("medianSeconds", "layersPerSecond", "bytesPerSecond", "ceilingFraction"):
+        value = need(r, field, (int, float), where)
+        assert value > 0, f"{where}.{field} = {value} is not positive"
+    assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
+    seen.add(key)
+assert seen == expected, f"missing results: {sorted(expected - seen)[:5]} extra: {sorted(seen - expected)[:5]}"
+baselines = need(report, "baselines", list, "report")
+assert {(b["workload"], b["kernel"], b["layers"]) for b in baselines} == \
+    {(w, k, n) for w in workloads for k in ("frames", "world") for n in (500, 3000)}, "baselines incomplete"
+for b in baselines:
+    assert b["layersPerSecond"] > 0, b
+print(f"bench-smoke: JSON shape ok ({len(results)} results, {len(baselines)} baselines)")
+# A copy 50% slower everywhere, for compare's failure path.
+for r in results:
+    r["layersPerSecond"] /= 2
+json.dump(report, open(sys.argv[1].replace("run.json", "slower.json"), "w"))
+PY
+
+echo "bench-smoke: compare with itself (must exit 0)"
+"$bin" compare "$work/run.json" "$work/run.json" > "$work/same.txt"
+tail -1 "$work/same.txt"
+
+echo "bench-smoke: compare with a 50% slower copy (must exit 1)"
+set +e
+"$bin" compare "$work/run.json" "$work/slower.json" --threshold 10 > "$work/slower.txt"
+status=$?
+set -e
+[ "$status" -eq 1 ] || { echo "error: compare of a slower report exited $status, expected 1" >&2; exit 1; }
+tail -1 "$work/slower.txt"
+
+echo "bench-smoke: csv and table formats"
+"$bin" --kernels frames --backends c --layers 200 --threads 1 --min-time 0.01 -q --format csv > "$work/run.csv"
+python3 -c "import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); assert len(rows)==1 and rows[0]['kernel']=='frames' and float(rows[0]['layersPerSecond'])>0, rows" "$work/run.csv"
+# (to a file, not a pipe: grep -q closing the pipe early would kill batchbench with SIGPIPE)
+"$bin" --kernels world --backends scalar --layers 200 --threads 1 --min-time 0.01 -q --no-baseline > "$work/table.txt"
+grep -q "world" "$work/table.txt"
+
+echo "bench-smoke: usage errors exit 2"
+expect_status() {
+  local want="$1"; shift
+  set +e; "$@" > /dev/null 2> "$work/err.txt"; local got=$?; set -e
+  [ "$got" -eq "$want" ] || { echo "error: '$*' exited $got, expected $want" >&2; cat "$work/err.txt" >&2; exit 1; }
+  grep -q "error:" "$work/err.txt" || { echo "error: '$*' printed no error message" >&2; exit 1; }
+}
+expect_status 2 "$bin" --kernals frames
+grep -q "did you mean" "$work/err.txt" || { echo "error: no hint for a misspelled option" >&2; exit 1; }
+expect_status 2 "$bin" --kernels teleport
+expect_status 2 "$bin" --layers 0
+expect_status 2 "$bin" compare "$work/run.json"
+expect_status 2 "$bin" compare "$work/run.json" "$work/does-not-exist.json"
+echo '{"not": "a report"}' > "$work/bad.json"
+expect_status 2 "$bin" compare "$work/run.json" "$work/bad.json"
+"$bin" --help > "$work/help.txt"
+grep -q -- "--min-time" "$work/help.txt"
+echo "bench-smoke: passed"
