@@ -30,6 +30,15 @@ public struct WorldTransforms: Sendable {
         general = [:]
     }
 
+    /// `count` layers whose columns are left uninitialized: for passes that write every
+    /// entry (no zero-fill, so the pages are touched once).
+    init(uninitializedCount count: Int) {
+        func column() -> [Double] { [Double](unsafeUninitializedCapacity: count) { $1 = count } }
+        a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+        modes = []
+        general = [:]
+    }
+
     /// The number of layers covered.
     public var count: Int { a.count }
 

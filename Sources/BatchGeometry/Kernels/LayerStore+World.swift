@@ -14,9 +14,18 @@ extension LayerStore {
     /// local transforms are computed first from the layer properties. O(count).
     public func worldTransforms(options: KernelOptions = .default) -> WorldTransforms {
         let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
-        var world = WorldTransforms(count: count)
+        var world = WorldTransforms(uninitializedCount: count)
         if propagateWorld(plan: plan, into: &world, options: options) { return world }
         return referenceWorldTransforms()
+    }
+
+    /// Computes `ToWorld` of every layer into `world`, reusing its storage (resized to
+    /// `count` if needed) so a frame loop allocates nothing; otherwise the same as
+    /// `worldTransforms(options:)`. O(count).
+    public func computeWorldTransforms(into world: inout WorldTransforms, options: KernelOptions = .default) {
+        let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
+        if world.count != count { world = WorldTransforms(uninitializedCount: count) }
+        if !propagateWorld(plan: plan, into: &world, options: options) { world = referenceWorldTransforms() }
     }
 
     /// Brings the cached world transforms up to date and returns them: only the subtrees
@@ -55,10 +64,10 @@ extension LayerStore {
     /// nothing else holds it.
     private mutating func fullWorldUpdate(options: KernelOptions) {
         let plan = makeWorldPlan()
-        var world = worldCache ?? WorldTransforms(count: count)
+        var world = worldCache ?? WorldTransforms(uninitializedCount: count)
         worldCache = nil
         worldPlan = nil
-        if world.count != count { world = WorldTransforms(count: count) }
+        if world.count != count { world = WorldTransforms(uninitializedCount: count) }
         if propagateWorld(plan: plan, into: &world, options: options) {
             worldPlan = plan
             worldCache = world
@@ -77,62 +86,79 @@ extension LayerStore {
         worldCache = nil
         worldPlan = nil
         world.modes = [] // shares plan.modes; drop it so writing the plan copies nothing
-        var allFinite = true
+        guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        world.modes = plan.modes
+        worldCache = world
+        worldPlan = plan
+        return true
+    }
+
+    /// The work of `updateDirtySubtrees`, non-mutating so the store is only borrowed.
+    private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
         let isDirty = changes.isDirty
         for dirtyLayer in changes.dirtyLayers {
-            var ancestor = parents[Int(dirtyLayer)]
+            let top = Int(dirtyLayer)
+            var ancestor = parents[top]
             var covered = false
             while ancestor >= 0 {
                 if isDirty[Int(ancestor)] { covered = true; break }
                 ancestor = parents[Int(ancestor)]
             }
             if covered { continue } // an ancestor's subtree includes this one
-            forEachInSubtree(of: Int(dirtyLayer)) { layer in
-                let superlayer = Int(parents[layer])
-                let oldMode = plan.modes[layer]
-                if isDirty[layer] || (superlayer >= 0 && isDirty[superlayer]) {
-                    refreshPlanEntry(layer, in: &plan)
-                } else if oldMode & WorldMode.eligible != 0 {
-                    plan.modes[layer] = WorldMode.eligible
-                        | planarMode(superlayerMode: plan.modes[superlayer], superlayerIsRoot: parents[superlayer] < 0)
-                }
-                let mode = plan.modes[layer]
-                if (mode ^ oldMode) & WorldMode.general != 0 { plan.generalPositions = nil }
-                if mode & WorldMode.general == 0 {
-                    let result = planarCompose(
-                        AffineTransform(a: plan.a[layer], b: plan.b[layer], c: plan.c[layer], d: plan.d[layer],
-                                        tx: plan.tx[layer], ty: plan.ty[layer]),
-                        AffineTransform(a: world.a[superlayer], b: world.b[superlayer], c: world.c[superlayer],
-                                        d: world.d[superlayer], tx: world.tx[superlayer], ty: world.ty[superlayer]))
-                    world.a[layer] = result.a; world.b[layer] = result.b; world.c[layer] = result.c
-                    world.d[layer] = result.d; world.tx[layer] = result.tx; world.ty[layer] = result.ty
-                    if !(result.a.isFinite && result.b.isFinite && result.c.isFinite && result.d.isFinite
-                         && result.tx.isFinite && result.ty.isFinite) { allFinite = false }
-                    if oldMode & WorldMode.general != 0 { world.general[Int32(truncatingIfNeeded: layer)] = nil }
-                } else {
-                    let toSuperlayer = transformToSuperlayer(of: layer)
-                    var matrix = toSuperlayer
-                    if superlayer >= 0 {
-                        let superWorld: Transform3D
-                        if plan.modes[superlayer] & WorldMode.general != 0 {
-                            superWorld = world.general[Int32(truncatingIfNeeded: superlayer)]!
-                        } else {
-                            superWorld = Transform3D(
-                                m11: world.a[superlayer], m12: world.b[superlayer], m13: 0, m14: 0,
-                                m21: world.c[superlayer], m22: world.d[superlayer], m23: 0, m24: 0,
-                                m31: 0, m32: 0, m33: 0, m34: 0,
-                                m41: world.tx[superlayer], m42: world.ty[superlayer], m43: 0, m44: 1)
-                        }
-                        matrix = toSuperlayer.concatenating(superWorld)
-                    }
-                    world.setGeneral(matrix, at: layer)
-                }
+            // Pre-order over `top`'s subtree (superlayers first), no recursion.
+            var current = top
+            while true {
+                if !recomputeLayer(current, isDirty: isDirty, plan: &plan, world: &world) { return false }
+                if firstSublayers[current] >= 0 { current = Int(firstSublayers[current]); continue }
+                while current != top && nextSiblings[current] < 0 { current = Int(parents[current]) }
+                if current == top { break }
+                current = Int(nextSiblings[current])
             }
-            if !allFinite { return false }
         }
-        world.modes = plan.modes
-        worldCache = world
-        worldPlan = plan
+        return true
+    }
+
+    /// One layer of a dirty subtree: its plan entry when its inputs (or its superlayer's
+    /// adjustments) changed, else only its mode; then its world. False when non-finite.
+    @inline(__always)
+    private func recomputeLayer(_ layer: Int, isDirty: [Bool], plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
+        let superlayer = Int(parents[layer])
+        let oldMode = plan.modes[layer]
+        if isDirty[layer] || (superlayer >= 0 && isDirty[superlayer]) {
+            refreshPlanEntry(layer, in: &plan)
+        } else if oldMode & WorldMode.eligible != 0 {
+            plan.modes[layer] = WorldMode.eligible
+                | planarMode(superlayerMode: plan.modes[superlayer], superlayerIsRoot: parents[superlayer] < 0)
+        }
+        let mode = plan.modes[layer]
+        if (mode ^ oldMode) & WorldMode.general != 0 { plan.generalPositions = nil }
+        if mode & WorldMode.general == 0 {
+            let result = planarCompose(
+                AffineTransform(a: plan.a[layer], b: plan.b[layer], c: plan.c[layer], d: plan.d[layer],
+                                tx: plan.tx[layer], ty: plan.ty[layer]),
+                AffineTransform(a: world.a[superlayer], b: world.b[superlayer], c: world.c[superlayer],
+                                d: world.d[superlayer], tx: world.tx[superlayer], ty: world.ty[superlayer]))
+            world.a[layer] = result.a; world.b[layer] = result.b; world.c[layer] = result.c
+            world.d[layer] = result.d; world.tx[layer] = result.tx; world.ty[layer] = result.ty
+            if oldMode & WorldMode.general != 0 { world.general[Int32(truncatingIfNeeded: layer)] = nil }
+            return result.a.isFinite && result.b.isFinite && result.c.isFinite && result.d.isFinite
+                && result.tx.isFinite && result.ty.isFinite
+        }
+        var matrix = transformToSuperlayer(of: layer)
+        if superlayer >= 0 {
+            let superWorld: Transform3D
+            if plan.modes[superlayer] & WorldMode.general != 0 {
+                superWorld = world.general[Int32(truncatingIfNeeded: superlayer)]!
+            } else {
+                superWorld = Transform3D(
+                    m11: world.a[superlayer], m12: world.b[superlayer], m13: 0, m14: 0,
+                    m21: world.c[superlayer], m22: world.d[superlayer], m23: 0, m24: 0,
+                    m31: 0, m32: 0, m33: 0, m34: 0,
+                    m41: world.tx[superlayer], m42: world.ty[superlayer], m43: 0, m44: 1)
+            }
+            matrix = matrix.concatenating(superWorld)
+        }
+        world.setGeneral(matrix, at: layer)
         return true
     }
 }

@@ -36,23 +36,57 @@ struct WorldPlan: Sendable {
 }
 
 extension LayerStore {
-    /// Builds the plan from scratch. O(count).
+    /// Builds the plan from scratch. O(count): one pass over the layer properties in
+    /// level order; the common layer (affine transform under a plain superlayer) is
+    /// computed inline from the columns, every other one through `planEntry`.
     func makeWorldPlan() -> WorldPlan {
         let n = count
-        var plan = WorldPlan(a: Array(repeating: 1, count: n), b: Array(repeating: 0, count: n),
-                             c: Array(repeating: 0, count: n), d: Array(repeating: 1, count: n),
-                             tx: Array(repeating: 0, count: n), ty: Array(repeating: 0, count: n),
-                             modes: Array(repeating: 0, count: n), order: nil, levelStarts: [0], generalPositions: [])
-        guard n > 0 else { return plan }
-        (plan.order, plan.levelStarts) = levelOrder()
+        // Every entry is written below (eligible or not), so no zero-fill.
+        func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
+        var a = column(), b = column(), c = column(), d = column(), tx = column(), ty = column()
+        var modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
+        let (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
         var generalPositions: [Int] = []
-        for position in 0..<n {
-            let layer = plan.layer(atPosition: position)
-            refreshPlanEntry(layer, in: &plan)
-            if plan.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
-        }
-        plan.generalPositions = generalPositions
-        return plan
+        let plainSublayers = !sublayerTransforms.isMaterialized
+        let plainFlags = LayerFlags.geometryFlipped.union(.transformLayer)
+        a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
+        c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
+        tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
+        modes.withUnsafeMutableBufferPointer { pm in
+        parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
+        transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
+        transforms.kindColumn.withUnsafeBufferPointer { kinds in
+        boundsX.withUnsafeBufferPointer { bx in boundsY.withUnsafeBufferPointer { by in
+        boundsWidth.withUnsafeBufferPointer { bw in boundsHeight.withUnsafeBufferPointer { bh in
+        anchorX.withUnsafeBufferPointer { ax in anchorY.withUnsafeBufferPointer { ay in
+        positionX.withUnsafeBufferPointer { px in positionY.withUnsafeBufferPointer { py in
+        zPositions.withUnsafeBufferPointer { zs in anchorPointZs.withUnsafeBufferPointer { azs in
+            for position in 0..<n {
+                let layer = order.map { Int($0[position]) } ?? position
+                let superlayer = Int(parents[layer])
+                if superlayer >= 0, kinds[layer] <= .affine, flags[superlayer].isDisjoint(with: plainFlags),
+                   plainSublayers || sublayerTransforms.kind(at: superlayer) == .identity,
+                   zs[layer].isFinite, azs[layer].isFinite {
+                    // Local(L) * Adjust(S) with Adjust(S) = identity, as in planarTransformToSuperlayer.
+                    let anchorX = -(bx[layer] + ax[layer] * bw[layer])
+                    let anchorY = -(by[layer] + ay[layer] * bh[layer])
+                    let m11 = ma[layer], m12 = mb[layer], m21 = mc[layer], m22 = md[layer]
+                    pa[layer] = m11; pb[layer] = m12; pc[layer] = m21; pd[layer] = m22
+                    ptx[layer] = (((anchorX * m11) + (anchorY * m21)) + mtx[layer]) + px[layer]
+                    pty[layer] = (((anchorX * m12) + (anchorY * m22)) + mty[layer]) + py[layer]
+                    pm[layer] = WorldMode.eligible
+                        | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
+                } else {
+                    let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0)
+                    pa[layer] = entry.local.a; pb[layer] = entry.local.b; pc[layer] = entry.local.c
+                    pd[layer] = entry.local.d; ptx[layer] = entry.local.tx; pty[layer] = entry.local.ty
+                    pm[layer] = entry.mode
+                }
+                if pm[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+            }
+        }}}}}}}}}}}}}}}}}}}}}
+        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
+                         levelStarts: levelStarts, generalPositions: generalPositions)
     }
 
     /// A parents-first order grouped by depth (every level after the one above it), and
@@ -97,19 +131,25 @@ extension LayerStore {
     @inline(__always)
     func refreshPlanEntry(_ layer: Int, in plan: inout WorldPlan) {
         let superlayer = Int(parents[layer])
+        let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? plan.modes[superlayer] : 0)
+        plan.a[layer] = entry.local.a; plan.b[layer] = entry.local.b; plan.c[layer] = entry.local.c
+        plan.d[layer] = entry.local.d; plan.tx[layer] = entry.local.tx; plan.ty[layer] = entry.local.ty
+        plan.modes[layer] = entry.mode
+    }
+
+    /// `layer`'s plan entry: its mode bits and (for eligible layers) its planar local
+    /// transform; `superlayerMode` is the superlayer's current mode (ignored for roots).
+    func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
+        let superlayer = Int(parents[layer])
         if superlayer < 0 {
-            plan.modes[layer] = WorldMode.general
-                | (leavesSublayersPlanar(transformToSuperlayer(of: layer)) ? WorldMode.eligible : 0)
-            return
+            let planar = leavesSublayersPlanar(transformToSuperlayer(of: layer))
+            return (WorldMode.general | (planar ? WorldMode.eligible : 0), .identity)
         }
         guard let local = planarTransformToSuperlayer(of: layer, superlayer: superlayer) else {
-            plan.modes[layer] = WorldMode.general
-            return
+            return (WorldMode.general, .identity)
         }
-        plan.a[layer] = local.a; plan.b[layer] = local.b; plan.c[layer] = local.c
-        plan.d[layer] = local.d; plan.tx[layer] = local.tx; plan.ty[layer] = local.ty
-        plan.modes[layer] = WorldMode.eligible | planarMode(superlayerMode: plan.modes[superlayer],
-                                                            superlayerIsRoot: parents[superlayer] < 0)
+        return (WorldMode.eligible | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: parents[superlayer] < 0),
+                local)
     }
 
     /// The general bit of an eligible layer, from its superlayer's mode: planar under a
@@ -131,6 +171,11 @@ extension LayerStore {
         let subKind = sublayerTransforms.kind(at: superlayer)
         guard subKind <= .affine, subKind == .identity || anchorPointZs[superlayer].isFinite else { return nil }
         let m = transforms.affine(at: layer)
+        return planarLocal(layer, m, superlayer: superlayer, subKind: subKind)
+    }
+
+    @inline(__always)
+    private func planarLocal(_ layer: Int, _ m: AffineTransform, superlayer: Int, subKind: TransformKind) -> AffineTransform {
         let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
         let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
         let ax = -anchorInBoundsX, ay = -anchorInBoundsY
