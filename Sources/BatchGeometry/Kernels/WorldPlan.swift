@@ -47,13 +47,31 @@ extension LayerStore {
         var modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
         let (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
         var generalPositions: [Int] = []
-        let plainSublayers = !sublayerTransforms.isMaterialized
-        let plainFlags = LayerFlags.geometryFlipped.union(.transformLayer)
         a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
         tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
         modes.withUnsafeMutableBufferPointer { pm in
-        parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
+            let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+            withPlanInputs { inputs in
+                for position in 0..<n {
+                    let layer = order.map { Int($0[position]) } ?? position
+                    if !inputs.writeCommonEntry(layer, to: output) {
+                        let superlayer = Int(inputs.parents[layer])
+                        output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? output.modes[superlayer] : 0), at: layer)
+                    }
+                    if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+                }
+            }
+        }}}}}}}
+        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
+                         levelStarts: levelStarts, generalPositions: generalPositions)
+    }
+
+    /// Calls `body` with raw pointers to the layer properties a plan entry reads.
+    func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
+        let plainSublayers = !sublayerTransforms.isMaterialized
+        return parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
         transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
         transforms.kindColumn.withUnsafeBufferPointer { kinds in
         boundsX.withUnsafeBufferPointer { bx in boundsY.withUnsafeBufferPointer { by in
@@ -61,32 +79,14 @@ extension LayerStore {
         anchorX.withUnsafeBufferPointer { ax in anchorY.withUnsafeBufferPointer { ay in
         positionX.withUnsafeBufferPointer { px in positionY.withUnsafeBufferPointer { py in
         zPositions.withUnsafeBufferPointer { zs in anchorPointZs.withUnsafeBufferPointer { azs in
-            for position in 0..<n {
-                let layer = order.map { Int($0[position]) } ?? position
-                let superlayer = Int(parents[layer])
-                if superlayer >= 0, kinds[layer] <= .affine, flags[superlayer].isDisjoint(with: plainFlags),
-                   plainSublayers || sublayerTransforms.kind(at: superlayer) == .identity,
-                   zs[layer].isFinite, azs[layer].isFinite {
-                    // Local(L) * Adjust(S) with Adjust(S) = identity, as in planarTransformToSuperlayer.
-                    let anchorX = -(bx[layer] + ax[layer] * bw[layer])
-                    let anchorY = -(by[layer] + ay[layer] * bh[layer])
-                    let m11 = ma[layer], m12 = mb[layer], m21 = mc[layer], m22 = md[layer]
-                    pa[layer] = m11; pb[layer] = m12; pc[layer] = m21; pd[layer] = m22
-                    ptx[layer] = (((anchorX * m11) + (anchorY * m21)) + mtx[layer]) + px[layer]
-                    pty[layer] = (((anchorX * m12) + (anchorY * m22)) + mty[layer]) + py[layer]
-                    pm[layer] = WorldMode.eligible
-                        | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
-                } else {
-                    let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0)
-                    pa[layer] = entry.local.a; pb[layer] = entry.local.b; pc[layer] = entry.local.c
-                    pd[layer] = entry.local.d; ptx[layer] = entry.local.tx; pty[layer] = entry.local.ty
-                    pm[layer] = entry.mode
-                }
-                if pm[layer] & WorldMode.general != 0 { generalPositions.append(position) }
-            }
-        }}}}}}}}}}}}}}}}}}}}}
-        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
-                         levelStarts: levelStarts, generalPositions: generalPositions)
+            body(PlanInputs(parents: parents.baseAddress!, flags: flags.baseAddress!, kinds: kinds.baseAddress!,
+                            a: ma.baseAddress!, b: mb.baseAddress!, c: mc.baseAddress!, d: md.baseAddress!,
+                            tx: mtx.baseAddress!, ty: mty.baseAddress!,
+                            boundsX: bx.baseAddress!, boundsY: by.baseAddress!, width: bw.baseAddress!, height: bh.baseAddress!,
+                            anchorX: ax.baseAddress!, anchorY: ay.baseAddress!, positionX: px.baseAddress!, positionY: py.baseAddress!,
+                            zPositions: zs.baseAddress!, anchorPointZs: azs.baseAddress!,
+                            sublayerKinds: plainSublayers ? nil : sublayerTransforms))
+        }}}}}}}}}}}}}}
     }
 
     /// A parents-first order grouped by depth (every level after the one above it), and
@@ -214,6 +214,55 @@ extension LayerStore {
     func leavesSublayersPlanar(_ m: Transform3D) -> Bool {
         m.rowMajor.allSatisfy { $0.isFinite }
             && m.m13 == 0 && m.m23 == 0 && m.m14 == 0 && m.m24 == 0 && m.m43 == 0 && m.m44 == 1
+    }
+}
+
+/// Raw pointers to a plan's columns, for the loops that fill them.
+struct PlanOutput {
+    let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
+    let modes: UnsafeMutablePointer<UInt8>
+
+    @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
+        a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
+        d[layer] = entry.local.d; tx[layer] = entry.local.tx; ty[layer] = entry.local.ty
+        modes[layer] = entry.mode
+    }
+}
+
+/// Raw pointers to the layer properties (valid inside `withPlanInputs`).
+struct PlanInputs {
+    let parents: UnsafePointer<Int32>
+    let flags: UnsafePointer<LayerFlags>
+    let kinds: UnsafePointer<TransformKind>
+    let a, b, c, d, tx, ty: UnsafePointer<Double>
+    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
+    let zPositions, anchorPointZs: UnsafePointer<Double>
+    /// nil while no layer has a sublayerTransform.
+    let sublayerKinds: TransformColumns?
+
+    /// The common layer, computed inline: a sublayer with an affine transform and finite
+    /// z values, under a superlayer without flip, sublayerTransform or transform-layer
+    /// flag. Writes its entry (the superlayer's mode must be current) and returns true;
+    /// returns false, writing nothing, for any other layer.
+    @inline(__always)
+    func writeCommonEntry(_ layer: Int, to output: PlanOutput) -> Bool {
+        let superlayer = Int(parents[layer])
+        guard superlayer >= 0, kinds[layer] <= .affine,
+              flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
+              sublayerKinds.map({ $0.kind(at: superlayer) == .identity }) ?? true,
+              zPositions[layer].isFinite, anchorPointZs[layer].isFinite else { return false }
+        // Local(L) with Adjust(S) = identity, as in `planarTransformToSuperlayer`.
+        let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
+        let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
+        let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
+        output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
+        output.tx[layer] = (((anchorX * m11) + (anchorY * m21)) + tx[layer]) + positionX[layer]
+        output.ty[layer] = (((anchorX * m12) + (anchorY * m22)) + ty[layer]) + positionY[layer]
+        let superMode = output.modes[superlayer]
+        output.modes[layer] = WorldMode.eligible | (parents[superlayer] < 0
+            ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
+            : superMode & WorldMode.general)
+        return true
     }
 }
 
