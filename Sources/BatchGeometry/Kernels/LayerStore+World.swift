@@ -57,17 +57,21 @@ extension LayerStore {
     /// Marks every layer dirty, so the next `updateWorld()` is a full pass (local
     /// transforms rebuilt from the properties, then propagated). O(1).
     public mutating func invalidateWorld() {
-        changes.markStructureChanged()
+        changes.markAllChanged()
     }
 
-    /// Rebuilds the plan and the world in full, reusing the cached world's storage when
-    /// nothing else holds it.
+    /// Rebuilds the plan and the world in full, reusing the cached plan's and world's
+    /// storage (and the level order, when the hierarchy did not change) when nothing
+    /// else holds them.
     private mutating func fullWorldUpdate(options: KernelOptions) {
-        let plan = makeWorldPlan()
+        var oldPlan = worldPlan
         var world = worldCache ?? WorldTransforms(uninitializedCount: count)
         worldCache = nil
         worldPlan = nil
+        world.modes = [] // shared with the old plan's modes
         if world.count != count { world = WorldTransforms(uninitializedCount: count) }
+        if changes.hierarchyChanged { oldPlan?.order = nil; oldPlan?.levelStarts = [] }
+        let plan = makeWorldPlan(reusing: &oldPlan, keepOrder: !changes.hierarchyChanged)
         if propagateWorld(plan: plan, into: &world, options: options) {
             worldPlan = plan
             worldCache = world

@@ -71,50 +71,60 @@ extension LayerStore {
                                    m31: 0, m32: 0, m33: 0, m34: 0,
                                    m41: wtx[superlayer], m42: wty[superlayer], m43: 0, m44: 1)
             }
-            for top in tops {
-                // Pre-order over `top`'s subtree (superlayers first), no recursion.
-                var layer = top
-                while true {
-                    let superlayer = Int(parents[layer])
-                    let oldMode = pm[layer]
-                    if isDirty[layer] || (superlayer >= 0 && isDirty[superlayer]) {
-                        // Its inputs, or the superlayer's adjustments, changed.
-                        if !inputs.writeCommonEntry(layer, to: output) {
-                            output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
-                        }
-                    } else if oldMode & WorldMode.eligible != 0 {
-                        pm[layer] = WorldMode.eligible
-                            | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
+            /// Recomputes one layer (its superlayer is done). False when non-finite.
+            func recompute(_ layer: Int) -> Bool {
+                let superlayer = Int(parents[layer])
+                let oldMode = pm[layer]
+                if isDirty[layer]
+                    || (superlayer >= 0 && isDirty[superlayer] && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
+                    // Its inputs, or its superlayer's adjustments, changed.
+                    if !inputs.writeCommonEntry(layer, to: output) {
+                        output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                     }
-                    let mode = pm[layer]
-                    if (mode ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
-                    if mode & WorldMode.general == 0 {
-                        let p = superlayer
-                        let a = (pa[layer] * wa[p]) + (pb[layer] * wc[p])
-                        let b = (pa[layer] * wb[p]) + (pb[layer] * wd[p])
-                        let c = (pc[layer] * wa[p]) + (pd[layer] * wc[p])
-                        let d = (pc[layer] * wb[p]) + (pd[layer] * wd[p])
-                        let tx = ((ptx[layer] * wa[p]) + (pty[layer] * wc[p])) + wtx[p]
-                        let ty = ((ptx[layer] * wb[p]) + (pty[layer] * wd[p])) + wty[p]
-                        wa[layer] = a; wb[layer] = b; wc[layer] = c; wd[layer] = d; wtx[layer] = tx; wty[layer] = ty
-                        if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) {
-                            allFinite = false
-                            return
-                        }
-                        if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
-                    } else {
-                        let toSuperlayer = transformToSuperlayer(of: layer)
-                        let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
-                        wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
-                        wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
-                        general[Int32(truncatingIfNeeded: layer)] = matrix
-                    }
-                    // Next in pre-order within `top`'s subtree.
-                    if firstSublayers[layer] >= 0 { layer = Int(firstSublayers[layer]); continue }
-                    while layer != top && nextSiblings[layer] < 0 { layer = Int(parents[layer]) }
-                    if layer == top { break }
-                    layer = Int(nextSiblings[layer])
+                    // Sticky until the next full pass: an adjustment just removed must
+                    // still refresh the sublayers that baked it in.
+                    pm[layer] |= oldMode & WorldMode.adjustsSublayers
+                } else if oldMode & WorldMode.eligible != 0 {
+                    pm[layer] = (oldMode & WorldMode.adjustsSublayers) | WorldMode.eligible
+                        | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
                 }
+                let mode = pm[layer]
+                if (mode ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
+                if mode & WorldMode.general == 0 {
+                    let p = superlayer
+                    let a = (pa[layer] * wa[p]) + (pb[layer] * wc[p])
+                    let b = (pa[layer] * wb[p]) + (pb[layer] * wd[p])
+                    let c = (pc[layer] * wa[p]) + (pd[layer] * wc[p])
+                    let d = (pc[layer] * wb[p]) + (pd[layer] * wd[p])
+                    let tx = ((ptx[layer] * wa[p]) + (pty[layer] * wc[p])) + wtx[p]
+                    let ty = ((ptx[layer] * wb[p]) + (pty[layer] * wd[p])) + wty[p]
+                    wa[layer] = a; wb[layer] = b; wc[layer] = c; wd[layer] = d; wtx[layer] = tx; wty[layer] = ty
+                    if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) {
+                        return false
+                    }
+                    if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
+                } else {
+                    let toSuperlayer = transformToSuperlayer(of: layer)
+                    let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
+                    wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
+                    wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
+                    general[Int32(truncatingIfNeeded: layer)] = matrix
+                }
+                return true
+            }
+            // Level by level over the dirty subtrees (they are disjoint): a layer's
+            // superlayer is in the previous round. The loads of one round are independent
+            // of each other, unlike a depth-first walk, so cache misses overlap.
+            var frontier = tops.map { Int32(truncatingIfNeeded: $0) }
+            var next: [Int32] = []
+            while !frontier.isEmpty {
+                for layer in frontier where !recompute(Int(layer)) { allFinite = false; return }
+                next.removeAll(keepingCapacity: true)
+                for layer in frontier {
+                    var child = firstSublayers[Int(layer)]
+                    while child >= 0 { next.append(child); child = nextSiblings[Int(child)] }
+                }
+                swap(&frontier, &next)
             }
         }}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }

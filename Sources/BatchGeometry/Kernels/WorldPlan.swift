@@ -13,6 +13,10 @@ enum WorldMode {
     /// (`Local`) is finite and leaves sublayers planar (m13 = m23 = m14 = m24 = m43 = 0,
     /// m44 = 1).
     static let eligible: UInt8 = 2
+    /// The layer has (or, until the next full pass, may have had) a geometry flip, a
+    /// sublayerTransform or the transform-layer flag: its sublayers' plan entries depend
+    /// on its properties, so they are refreshed when it changes.
+    static let adjustsSublayers: UInt8 = 4
 }
 
 struct WorldPlan: Sendable {
@@ -39,13 +43,33 @@ extension LayerStore {
     /// Builds the plan from scratch. O(count): one pass over the layer properties in
     /// level order; the common layer (affine transform under a plain superlayer) is
     /// computed inline from the columns, every other one through `planEntry`.
+    /// `reusing` donates the columns of a previous plan of the same size (written over,
+    /// no allocation); with `keepOrder` its level order is kept too (the hierarchy must
+    /// not have changed since it was made).
     func makeWorldPlan() -> WorldPlan {
+        var none: WorldPlan? = nil
+        return makeWorldPlan(reusing: &none, keepOrder: false)
+    }
+
+    func makeWorldPlan(reusing donor: inout WorldPlan?, keepOrder: Bool) -> WorldPlan {
         let n = count
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
-        var a = column(), b = column(), c = column(), d = column(), tx = column(), ty = column()
-        var modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
-        let (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
+        var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
+        let order: [Int32]?, levelStarts: [Int]
+        if var old = donor.take(), old.count == n {
+            (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
+            old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
+            if keepOrder && !old.levelStarts.isEmpty {
+                (order, levelStarts) = (old.order, old.levelStarts)
+            } else {
+                (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
+            }
+        } else {
+            a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+            modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
+            (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
+        }
         var generalPositions: [Int] = []
         a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
@@ -71,6 +95,8 @@ extension LayerStore {
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
     func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
         let plainSublayers = !sublayerTransforms.isMaterialized
+        return sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
+        let sublayerKinds = sublayerKinds.baseAddress
         return parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
         transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
         transforms.kindColumn.withUnsafeBufferPointer { kinds in
@@ -85,8 +111,9 @@ extension LayerStore {
                             boundsX: bx.baseAddress!, boundsY: by.baseAddress!, width: bw.baseAddress!, height: bh.baseAddress!,
                             anchorX: ax.baseAddress!, anchorY: ay.baseAddress!, positionX: px.baseAddress!, positionY: py.baseAddress!,
                             zPositions: zs.baseAddress!, anchorPointZs: azs.baseAddress!,
-                            sublayerKinds: plainSublayers ? nil : sublayerTransforms))
+                            sublayerKinds: plainSublayers ? nil : sublayerKinds))
         }}}}}}}}}}}}}}
+        }
     }
 
     /// A parents-first order grouped by depth (every level after the one above it), and
@@ -140,6 +167,13 @@ extension LayerStore {
     /// `layer`'s plan entry: its mode bits and (for eligible layers) its planar local
     /// transform; `superlayerMode` is the superlayer's current mode (ignored for roots).
     func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
+        let entry = planEntryWithoutAdjustBit(layer, superlayerMode: superlayerMode)
+        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            || sublayerTransforms.kind(at: layer) != .identity
+        return (entry.mode | (adjusts ? WorldMode.adjustsSublayers : 0), entry.local)
+    }
+
+    private func planEntryWithoutAdjustBit(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
         let superlayer = Int(parents[layer])
         if superlayer < 0 {
             let planar = leavesSublayersPlanar(transformToSuperlayer(of: layer))
@@ -237,8 +271,8 @@ struct PlanInputs {
     let a, b, c, d, tx, ty: UnsafePointer<Double>
     let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
     let zPositions, anchorPointZs: UnsafePointer<Double>
-    /// nil while no layer has a sublayerTransform.
-    let sublayerKinds: TransformColumns?
+    /// The kinds of the sublayerTransforms; nil while no layer has one.
+    let sublayerKinds: UnsafePointer<TransformKind>?
 
     /// The common layer, computed inline: a sublayer with an affine transform and finite
     /// z values, under a superlayer without flip, sublayerTransform or transform-layer
@@ -249,7 +283,7 @@ struct PlanInputs {
         let superlayer = Int(parents[layer])
         guard superlayer >= 0, kinds[layer] <= .affine,
               flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
-              sublayerKinds.map({ $0.kind(at: superlayer) == .identity }) ?? true,
+              sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
               zPositions[layer].isFinite, anchorPointZs[layer].isFinite else { return false }
         // Local(L) with Adjust(S) = identity, as in `planarTransformToSuperlayer`.
         let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
@@ -259,7 +293,9 @@ struct PlanInputs {
         output.tx[layer] = (((anchorX * m11) + (anchorY * m21)) + tx[layer]) + positionX[layer]
         output.ty[layer] = (((anchorX * m12) + (anchorY * m22)) + ty[layer]) + positionY[layer]
         let superMode = output.modes[superlayer]
-        output.modes[layer] = WorldMode.eligible | (parents[superlayer] < 0
+        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            || (sublayerKinds.map { $0[layer] != .identity } ?? false)
+        output.modes[layer] = (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
             ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
             : superMode & WorldMode.general)
         return true
