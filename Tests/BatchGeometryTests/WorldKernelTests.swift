@@ -18,7 +18,7 @@ struct KernelTestRandom {
     /// Mostly ordinary numbers in -range...range, sometimes a special value.
     mutating func value(_ range: Double, specials: Bool) -> Double {
         if specials && chance(6) {
-            let special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e300, 5e-324, 1e-300]
+            let special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e300, Double.leastNonzeroMagnitude, 1e-300]
             return special[below(special.count)]
         }
         return (unit() * 2 - 1) * range
