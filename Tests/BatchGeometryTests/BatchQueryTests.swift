@@ -105,3 +105,70 @@ final class BatchQueryTests: XCTestCase {
         }
     }
 }
+
+final class BatchClippingTests: XCTestCase {
+    private func same(_ p: RectEdges?, _ q: RectEdges?) -> Bool {
+        switch (p, q) {
+        case (nil, nil): return true
+        case let (p?, q?):
+            func same(_ x: Double, _ y: Double) -> Bool { x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN) }
+            return same(p.minX, q.minX) && same(p.minY, q.minY) && same(p.maxX, q.maxX) && same(p.maxY, q.maxY)
+        default: return false
+        }
+    }
+
+    /// Batch clip rects and visibility equal the sequential ones for counts 0...67
+    /// (random parents, masks, hidden layers, special values) and thread counts 1...8.
+    func testClipRectsAndVisibilityMatchSequential() {
+        for count in 0...67 {
+            let store = makeRandomStore(count: count, seed: UInt64(6000 + count), specials: count % 3 == 0)
+            let world = store.worldTransforms(options: .serial(.c))
+            let rects = store.worldRects(in: world)
+            let clips = store.clipRects(worldRects: rects)
+            let viewport = count % 2 == 0 ? Rect(x: -100, y: -100, width: 700, height: 700) : nil
+            let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)
+            let options = KernelOptions(backend: .simd, threads: 1 + count % 8)
+            let batchClips = store.clipRects(worldRects: rects, options: options)
+            XCTAssertTrue(zip(batchClips, clips).allSatisfy { same($0, $1) }, "count \(count)")
+            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: viewport, options: options),
+                           visible, "count \(count)")
+        }
+    }
+
+    /// A wide store (levels split over threads) with masks and hidden subtrees.
+    func testWideStoreThreads() {
+        var store = makeWideStore(count: 40_000)
+        for layer in stride(from: 1, to: 40_000, by: 37) { store.setMasksToBounds(true, of: layer) }
+        for layer in stride(from: 5, to: 40_000, by: 501) { store.setHidden(true, of: layer) }
+        let world = store.worldTransforms(options: .serial(.c))
+        let rects = store.worldRects(in: world)
+        let clips = store.clipRects(worldRects: rects)
+        let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: Rect(x: 0, y: 0, width: 400, height: 300))
+        XCTAssertTrue(visible.contains(true) && visible.contains(false))
+        for threads in [1, 2, 3, 8] {
+            let options = KernelOptions(backend: .c, threads: threads)
+            XCTAssertTrue(zip(store.clipRects(worldRects: rects, options: options), clips).allSatisfy { same($0, $1) })
+            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips,
+                                            viewport: Rect(x: 0, y: 0, width: 400, height: 300), options: options), visible)
+        }
+    }
+
+    /// Hand-derived: a masking root 100×100 at the origin with a child at (50, 50) of
+    /// size 100×100: the child's clip is the root's rect, it is visible; a hidden root
+    /// hides both.
+    func testHandDerivedClip() throws {
+        var store = LayerStore()
+        let root = try store.addLayer(), child = try store.addLayer(parent: root)
+        store.setFrame(Rect(x: 0, y: 0, width: 100, height: 100), of: root)
+        store.setFrame(Rect(x: 50, y: 50, width: 100, height: 100), of: child)
+        store.setMasksToBounds(true, of: root)
+        let world = store.worldTransforms(options: .serial(.c))
+        let rects = store.worldRects(in: world, options: .serial(.c))
+        let clips = store.clipRects(worldRects: rects, options: .serial(.c))
+        XCTAssertNil(clips[root])
+        XCTAssertEqual(clips[child], RectEdges(minX: 0, minY: 0, maxX: 100, maxY: 100))
+        XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [true, true])
+        store.setHidden(true, of: root)
+        XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [false, false])
+    }
+}
