@@ -106,7 +106,7 @@ final class BatchQueryTests: XCTestCase {
     }
 }
 
-final class BatchClippingTests: XCTestCase {
+final class BatchQueryClippingTests: XCTestCase {
     private func same(_ p: RectEdges?, _ q: RectEdges?) -> Bool {
         switch (p, q) {
         case (nil, nil): return true
