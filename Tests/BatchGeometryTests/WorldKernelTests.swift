@@ -196,6 +196,29 @@ final class WorldKernelTests: XCTestCase {
         }
     }
 
+    /// A 100,000-deep chain (one layer per level): no recursion, every backend and the
+    /// incremental update agree with the hand-derived translation (layer k sits at
+    /// x = k + 1: every layer is at position (1, 0) in its zero-size superlayer).
+    func testDeepChain() throws {
+        var store = LayerStore()
+        var parent: Int? = nil
+        for _ in 0..<100_000 {
+            let layer = try store.addLayer(parent: parent)
+            store.setPosition(Point(x: 1, y: 0), of: layer)
+            parent = layer
+        }
+        for backend in Backend.allCases {
+            let world = store.worldTransforms(options: KernelOptions(backend: backend, threads: 4))
+            XCTAssertEqual(world[99_999].m41, 100_000, "\(backend)")
+            XCTAssertEqual(world[12_345].m41, 12_346, "\(backend)")
+        }
+        _ = store.updateWorld(options: .serial(.c))
+        store.setPosition(Point(x: 11, y: 0), of: 50_000)
+        let world = store.updateWorld(options: .serial(.c))
+        XCTAssertEqual(world[99_999].m41, 100_010)
+        XCTAssertEqual(world[49_999].m41, 50_000)
+    }
+
     /// Non-finite input: an infinite anchorPointZ meets a structural zero (inf * 0) in
     /// the 4×4 reference and makes the translation NaN; the fast paths must agree.
     func testInfiniteAnchorPointZMatchesReference() throws {
