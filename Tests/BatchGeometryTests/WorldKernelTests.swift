@@ -219,6 +219,46 @@ final class WorldKernelTests: XCTestCase {
         XCTAssertEqual(world[49_999].m41, 50_000)
     }
 
+    /// A deep, narrow tree (a root with four 20,000-deep chains, twigs on some layers):
+    /// no level is wide enough to split, so the plan uses the subtree layout; every
+    /// thread count gives the same bits, with and without a general layer inside a chain.
+    func testDeepNarrowTreeUsesSubtreeLayout() throws {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        for chain in 0..<4 {
+            var parent = root
+            for depth in 0..<20_000 {
+                let layer = try store.addLayer(parent: parent)
+                store.setPosition(Point(x: Double(chain + 1), y: Double(depth % 3)), of: layer)
+                if depth % 7 == 0 { store.setAffineTransform(.rotation(radians: 0.001 * Double(chain + 1)), of: layer) }
+                if depth % 1_000 == 0 { _ = try store.addLayer(parent: layer) } // a twig
+                parent = layer
+            }
+        }
+        XCTAssertFalse(store.makeWorldPlan().subtreeBlocks.isEmpty)
+        let reference = store.referenceWorldTransforms()
+        for round in 0..<2 {
+            if round == 1 { store.setTransform(.perspective(distance: 800), of: 30_000) } // general, inside a chain
+            let expected = round == 0 ? reference : store.referenceWorldTransforms()
+            for backend in Backend.allCases {
+                let serial = store.worldTransforms(options: .serial(backend))
+                assertWorldsAgree(serial, expected, "round \(round) \(backend)")
+                for threads in 2...8 {
+                    let parallel = store.worldTransforms(options: KernelOptions(backend: backend, threads: threads))
+                    XCTAssertTrue(worldsBitIdentical(parallel, serial), "round \(round) \(backend) threads \(threads)")
+                }
+            }
+        }
+        // The cached subtree-layout plan also serves clip rects (which need levels).
+        let world = store.updateWorld(options: KernelOptions(backend: .c, threads: 2))
+        let rects = store.worldRects(in: world)
+        XCTAssertEqual(store.clipRects(worldRects: rects, options: KernelOptions(backend: .c, threads: 2)).count, store.count)
+        store.setPosition(Point(x: 5, y: 5), of: 10)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.c)), {
+            var copy = store; copy.invalidateWorld(); return copy.worldTransforms(options: .serial(.scalar))
+        }()))
+    }
+
     /// Non-finite input: an infinite anchorPointZ meets a structural zero (inf * 0) in
     /// the 4×4 reference and makes the translation NaN; the fast paths must agree.
     func testInfiniteAnchorPointZMatchesReference() throws {

@@ -64,7 +64,8 @@ extension LayerStore {
     func forEachLayerByLevel(options: KernelOptions, _ body: (Int) -> Void) {
         guard count > 0 else { return }
         let (order, levelStarts): ([Int32]?, [Int])
-        if let plan = worldPlan, !changes.hierarchyChanged, plan.count == count, !plan.levelStarts.isEmpty {
+        if let plan = worldPlan, !changes.hierarchyChanged, plan.count == count, !plan.levelStarts.isEmpty,
+           plan.subtreeBlocks.isEmpty {
             (order, levelStarts) = (plan.order, plan.levelStarts)
         } else {
             (order, levelStarts) = levelOrder()

@@ -25,8 +25,13 @@ struct WorldPlan: Sendable {
     var modes: [UInt8]
     /// Parents-first processing order grouped by level; nil = index order.
     var order: [Int32]?
-    /// Start positions (in the order) of each depth level, then the count.
+    /// Start positions (in the order) of each depth level, then the count. In subtree
+    /// layout (`subtreeBlocks` not empty) it is just `[0, count]`.
     var levelStarts: [Int]
+    /// Subtree layout, for deep and narrow trees (no level wide enough to split): the
+    /// order is a serial prefix of ancestors, then independent subtrees, each one block
+    /// of positions in pre-order. Empty for the level layout.
+    var subtreeBlocks: [Range<Int>] = []
     /// Positions (in the order) of the general layers, ascending; nil when stale after an
     /// incremental update changed some layer's mode (rebuilt from `modes` when needed).
     var generalPositions: [Int]?
@@ -56,19 +61,19 @@ extension LayerStore {
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
         var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
-        let order: [Int32]?, levelStarts: [Int]
+        let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
             if keepOrder && !old.levelStarts.isEmpty {
-                (order, levelStarts) = (old.order, old.levelStarts)
+                (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
             } else {
-                (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
+                (order, levelStarts, subtreeBlocks) = worldLayout()
             }
         } else {
             a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
-            (order, levelStarts) = n > 0 ? levelOrder() : (nil, [0])
+            (order, levelStarts, subtreeBlocks) = worldLayout()
         }
         var generalPositions: [Int] = []
         a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
@@ -89,7 +94,7 @@ extension LayerStore {
             }
         }}}}}}}
         return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
-                         levelStarts: levelStarts, generalPositions: generalPositions)
+                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions)
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -114,6 +119,51 @@ extension LayerStore {
                             sublayerKinds: plainSublayers ? nil : sublayerKinds))
         }}}}}}}}}}}}}}
         }
+    }
+
+    /// The processing order of a world pass: the level layout, or for big trees whose
+    /// levels are all too narrow to split over threads, the subtree layout (see
+    /// `WorldPlan.subtreeBlocks`). O(count).
+    func worldLayout() -> (order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]) {
+        let n = count
+        guard n > 0 else { return (nil, [0], []) }
+        let (order, levelStarts) = levelOrder()
+        let cutoff = Self.worldParallelCutoff
+        var widest = 0
+        for level in 0..<(levelStarts.count - 1) { widest = Swift.max(widest, levelStarts[level + 1] - levelStarts[level]) }
+        guard n >= 4 * cutoff, widest < 2 * cutoff else { return (order, levelStarts, []) }
+        // Subtree sizes, sublayers before superlayers (the level order reversed).
+        var size = [Int](repeating: 1, count: n)
+        for position in stride(from: n - 1, through: 0, by: -1) {
+            let layer = order.map { Int($0[position]) } ?? position
+            let parent = parents[layer]
+            if parent >= 0 { size[Int(parent)] += size[layer] }
+        }
+        // Split the largest subtree into its sublayers (it joins the serial prefix) until
+        // every subtree is at most an eighth of the tree, or the effort is spent.
+        var items: [Int] = []
+        var root = firstRoot
+        while root >= 0 { items.append(Int(root)); root = nextSiblings[Int(root)] }
+        var prefix: [Int] = []
+        for _ in 0..<256 {
+            guard let largest = items.indices.max(by: { size[items[$0]] < size[items[$1]] }),
+                  size[items[largest]] > n / 8, items.count < 64 else { break }
+            let layer = items.remove(at: largest)
+            prefix.append(layer)
+            var child = firstSublayers[layer]
+            while child >= 0 { items.append(Int(child)); child = nextSiblings[Int(child)] }
+        }
+        guard items.count >= 2 else { return (order, levelStarts, []) }
+        var blocked: [Int32] = []
+        blocked.reserveCapacity(n)
+        for layer in prefix { blocked.append(Int32(truncatingIfNeeded: layer)) }
+        var blocks: [Range<Int>] = []
+        for item in items {
+            let start = blocked.count
+            forEachInSubtree(of: item) { blocked.append(Int32(truncatingIfNeeded: $0)) }
+            blocks.append(start..<blocked.count)
+        }
+        return (blocked, [0, n], blocks)
     }
 
     /// A parents-first order grouped by depth (every level after the one above it), and

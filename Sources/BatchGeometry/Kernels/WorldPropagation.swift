@@ -1,4 +1,5 @@
 import CAffineKernels
+import Dispatch
 
 // One full world pass from a plan: planar layers stream six doubles of cached local
 // transform and six of their superlayer's world per layer (the superlayer's usually in
@@ -150,6 +151,8 @@ extension LayerStore {
                 func runPlanar(_ range: Range<Int>) -> Bool {
                     guard !range.isEmpty else { return true }
                     guard options.backend == .simd else { return kernel.run(options.backend, range) }
+                    // The subtree layout has dependences inside any range: one layer at a time.
+                    guard plan.subtreeBlocks.isEmpty else { return kernel.runScalar(range) }
                     var finite = true
                     var level = levelIndex(containing: range.lowerBound, plan.levelStarts)
                     var start = range.lowerBound
@@ -196,8 +199,36 @@ extension LayerStore {
                         computeGeneral(generalPositions[g]); g += 1
                     }
                 }
+                /// Subtree layout: the prefix serially, then the independent subtrees over
+                /// threads, each one sequentially (so SIMD runs its scalar lane code).
+                func runSubtreesInParallel() -> Bool {
+                    let prefixEnd = plan.subtreeBlocks[0].lowerBound
+                    // General layers write the shared table: only in the serial prefix.
+                    guard generalPositions.last.map({ $0 < prefixEnd }) ?? true else { return false }
+                    runSerial(0..<prefixEnd)
+                    let backend = options.backend == .simd ? Backend.scalar : options.backend
+                    // Largest first into the least loaded bin; a layer's value does not
+                    // depend on the binning.
+                    var bins = [[Range<Int>]](repeating: [], count: options.threads)
+                    var load = [Int](repeating: 0, count: options.threads)
+                    for block in plan.subtreeBlocks.sorted(by: { $0.count > $1.count }) {
+                        let bin = load.indices.min(by: { load[$0] < load[$1] })!
+                        bins[bin].append(block); load[bin] += block.count
+                    }
+                    let binFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: bins.count)
+                    binFinite.initialize(repeating: true)
+                    defer { binFinite.deallocate() }
+                    let flags = SendablePointer(binFinite.baseAddress!)
+                    let sharedBins = bins
+                    DispatchQueue.concurrentPerform(iterations: sharedBins.count) { bin in
+                        for block in sharedBins[bin] where !kernel.run(backend, block) { flags.pointer[bin] = false }
+                    }
+                    if binFinite.contains(false) { allFinite = false }
+                    return true
+                }
+                if options.threads > 1, !plan.subtreeBlocks.isEmpty, runSubtreesInParallel() { return }
                 var runStart = 0
-                if options.threads > 1 {
+                if options.threads > 1 && plan.subtreeBlocks.isEmpty {
                     for level in 0..<(plan.levelStarts.count - 1) {
                         let start = plan.levelStarts[level], end = plan.levelStarts[level + 1]
                         guard end - start >= 2 * Self.worldParallelCutoff else { continue }
