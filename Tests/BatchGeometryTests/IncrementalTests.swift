@@ -64,6 +64,11 @@ final class IncrementalTests: XCTestCase {
             let world = store.updateWorld(options: .serial(.c))
             XCTAssertNotNil(store.worldPlan, "round \(round): the incremental path keeps the plan")
             XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "round \(round)")
+            // A pass from the incrementally maintained plan gives the same bits.
+            for backend in Backend.allCases {
+                XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: KernelOptions(backend: backend, threads: 3)), world),
+                              "round \(round) \(backend)")
+            }
         }
         XCTAssertEqual(before[4_000], kept)
         XCTAssertEqual(before.count, 5_000)
