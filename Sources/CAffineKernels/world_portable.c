@@ -44,6 +44,44 @@ static CA_ALWAYS_INLINE void ca_world_range(const CAAffineColumns *local, const 
     }
 }
 
+/* Same loop, also reporting whether every result is finite: x - x is 0 for a
+ * finite x and NaN for an infinity or a NaN, so the sum stays 0 exactly when all
+ * results are finite. Kept separate so the unchecked loop stays as lean as before. */
+static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local, const int32_t *parent,
+                                                   const int32_t *order, CAAffineColumns *world,
+                                                   size_t start, size_t end) {
+    if (start >= end) return 1;
+    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
+    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
+    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
+    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
+    const int32_t *restrict P = parent;
+    double poison = 0.0;
+
+    for (size_t k = start; k < end; k++) {
+        const size_t i = order ? (size_t)order[k] : k;
+        const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
+        const int32_t p = P[i];
+        double ra, rb, rc, rd, rtx, rty;
+        if (p < 0) {
+            ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
+        } else {
+            const size_t q = (size_t)p;
+            const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
+            CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
+        }
+        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
+        poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+    }
+    return poison == 0.0;
+}
+
+int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent,
+                                  const int32_t *order, CAAffineColumns *world,
+                                  size_t start, size_t end) {
+    return ca_world_range_checked(local, parent, order, world, start, end);
+}
+
 void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,
                             CAAffineColumns *world, size_t start, size_t end) {
     ca_world_range(local, parent, NULL, world, start, end);

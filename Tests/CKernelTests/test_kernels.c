@@ -394,6 +394,19 @@ static void test_propagate(void) {
             CAWorldAffinePropagate(&vl, parent, &vg, 0, n);
             check(world_equal(&got, &want, n), "propagate", "portable", n, 0, NULL);
 
+            /* Checked variant: same values, and 1 exactly when every result is finite
+             * (the reference's own verdict, computed here independently). */
+            {
+                int all_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int verdict = CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, 0, n);
+                check(world_equal(&got, &want, n), "propagate-checked", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-checked-verdict", "portable", n, 0, NULL);
+            }
+
             /* Prefix already done (parents < start), remainder in one call. */
             for (size_t start = 0; start <= n && start < 70; start += 1 + start / 2) {
                 for (int c = 0; c < 6; c++) {

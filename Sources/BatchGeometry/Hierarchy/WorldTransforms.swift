@@ -3,25 +3,102 @@
 /// (the roots' superlayer space). Index = layer index.
 ///
 /// A snapshot: it does not follow later changes to the store.
+///
+/// Storage (Skia's type-mask idea): most layers sit in a chain of 2D affine transforms
+/// under flattening superlayers, and their world matrix has the *planar* form
+/// `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]` (Flat zeroes the third column). Those
+/// layers keep only six doubles, in struct-of-arrays columns; every other layer (roots,
+/// layers under perspective, 3D, transform layers, non-finite values) keeps its full
+/// 4×4 matrix in a sparse side table. `subscript` rebuilds the `Transform3D` either way.
 public struct WorldTransforms: Sendable {
-    var storage: [Transform3D]
+    // The affine part (m11 m12 m21 m22 m41 m42) of every layer, planar or not.
+    var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
+    /// Per layer: bit 0 set = general (the matrix is in `general`), clear = planar.
+    /// Other bits belong to whoever built the array (the world plan shares its array
+    /// here without a copy) and are ignored.
+    var modes: [UInt8]
+    /// The full matrices of the general layers.
+    var general: [Int32: Transform3D]
 
-    init(count: Int) { storage = Array(repeating: .identity, count: count) }
+    static let generalBit: UInt8 = 1
+
+    /// `count` layers, all planar with zero columns (every entry is overwritten by the
+    /// pass that fills it).
+    init(count: Int) {
+        a = Array(repeating: 0, count: count); b = a; c = a; d = a; tx = a; ty = a
+        modes = Array(repeating: 0, count: count)
+        general = [:]
+    }
+
+    /// `count` layers whose columns are left uninitialized: for passes that write every
+    /// entry (no zero-fill, so the pages are touched once).
+    init(uninitializedCount count: Int) {
+        func column() -> [Double] { [Double](unsafeUninitializedCapacity: count) { $1 = count } }
+        a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+        modes = []
+        general = [:]
+    }
 
     /// The number of layers covered.
-    public var count: Int { storage.count }
+    public var count: Int { a.count }
 
-    /// `ToWorld(layer)`. O(1).
+    /// True when `layer`'s world matrix has the planar form and is stored as six doubles.
+    /// O(1).
+    public func isPlanar(_ layer: Int) -> Bool { modes[layer] & Self.generalBit == 0 }
+
+    /// The number of layers stored as full 4×4 matrices (the rest are planar). O(1).
+    public var generalCount: Int { general.count }
+
+    /// `ToWorld(layer)`. O(1). Setting stores the matrix in the cheapest exact form.
     public subscript(layer: Int) -> Transform3D {
-        get { storage[layer] }
-        set { storage[layer] = newValue }
+        get {
+            if modes[layer] & Self.generalBit == 0 {
+                return Transform3D(m11: a[layer], m12: b[layer], m13: 0, m14: 0,
+                                   m21: c[layer], m22: d[layer], m23: 0, m24: 0,
+                                   m31: 0, m32: 0, m33: 0, m34: 0,
+                                   m41: tx[layer], m42: ty[layer], m43: 0, m44: 1)
+            }
+            return general[Int32(truncatingIfNeeded: layer)]!
+        }
+        set {
+            a[layer] = newValue.m11; b[layer] = newValue.m12; c[layer] = newValue.m21
+            d[layer] = newValue.m22; tx[layer] = newValue.m41; ty[layer] = newValue.m42
+            let key = Int32(truncatingIfNeeded: layer)
+            if Self.isPlanarForm(newValue) {
+                modes[layer] &= ~Self.generalBit
+                general[key] = nil
+            } else {
+                modes[layer] |= Self.generalBit
+                general[key] = newValue
+            }
+        }
+    }
+
+    /// Stores a general (4×4) matrix for `layer`, marking it general.
+    @inline(__always)
+    mutating func setGeneral(_ matrix: Transform3D, at layer: Int) {
+        a[layer] = matrix.m11; b[layer] = matrix.m12; c[layer] = matrix.m21
+        d[layer] = matrix.m22; tx[layer] = matrix.m41; ty[layer] = matrix.m42
+        general[Int32(truncatingIfNeeded: layer)] = matrix
+    }
+
+    /// True when the matrix is exactly `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]`
+    /// (NaN in a structural entry makes it general).
+    @inline(__always)
+    static func isPlanarForm(_ m: Transform3D) -> Bool {
+        m.m13 == 0 && m.m14 == 0 && m.m23 == 0 && m.m24 == 0 && m.m31 == 0 && m.m32 == 0
+            && m.m33 == 0 && m.m34 == 0 && m.m43 == 0 && m.m44 == 1
     }
 }
 
 extension LayerStore {
     /// `ToWorld` for every layer, by the scalar reference: one pass in an order where
     /// every superlayer comes before its sublayers (index order when that holds, else a
-    /// depth-first pre-order), no recursion. O(count).
+    /// depth-first pre-order), no recursion, full 4×4 products (every IEEE operation of
+    /// GEOMETRY.md section 5, structural zeros included). O(count).
+    ///
+    /// The batch backends (`worldTransforms(options:)`) agree with it to 1e-12 relative,
+    /// NaN where it has NaN (see `Benchmarks/KERNELS.md`, "non-finite input").
     public func referenceWorldTransforms() -> WorldTransforms {
         var world = WorldTransforms(count: count)
         if parentsPrecedeChildren {
@@ -34,8 +111,15 @@ extension LayerStore {
 
     @inline(__always)
     private func computeWorld(_ layer: Int, into world: inout WorldTransforms) {
+        world[layer] = generalWorld(of: layer, superlayerWorld: world)
+    }
+
+    /// `ToWorld(layer)` from its superlayer's finished world matrix, as a plain 4×4
+    /// product (the reference expression; the general path of every backend uses it).
+    @inline(__always)
+    func generalWorld(of layer: Int, superlayerWorld world: WorldTransforms) -> Transform3D {
         let toSuperlayer = transformToSuperlayer(of: layer)
         let superlayer = parents[layer]
-        world.storage[layer] = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world.storage[Int(superlayer)])
+        return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[Int(superlayer)])
     }
 }

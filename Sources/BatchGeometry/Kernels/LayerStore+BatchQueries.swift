@@ -1,23 +1,189 @@
-// Queries for many points or layers at once, on top of a world-transform snapshot.
+// Queries for many points or layers at once, on top of a world-transform snapshot,
+// spread over `options.threads`. Each entry is exactly what the single-item function
+// returns (the same expressions, in the same order).
 
 extension LayerStore {
-    /// The world rect of every layer (see `worldRect(of:in:)`). O(count).
+    /// The world rect of every layer (see `worldRect(of:in:)`), over `options.threads`.
+    /// Backend `.scalar` calls `worldRect(of:in:)` per layer; the others take a planar
+    /// fast path for layers whose world matrix is planar and whose bounds corners are
+    /// finite (there `W = 1` for every corner, so the projection divides by one and no
+    /// corner is clipped) and `worldRect(of:in:)` for the rest. Same bits either way.
+    /// - Precondition: `world.count == count` (a snapshot of this store).
+    /// Complexity: O(count), reading 32 bytes of bounds and 48 of world per planar layer.
     public func worldRects(in world: WorldTransforms, options: KernelOptions) -> [RectEdges] {
-        worldRects(in: world)
+        precondition(world.count == count, "world transforms cover \(world.count) layers, the store has \(count)")
+        var result = [RectEdges](repeating: .null, count: count)
+        result.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            let out = SendablePointer(base)
+            forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
+                for layer in range {
+                    out.pointer[layer] = options.backend == .scalar
+                        ? worldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
+                }
+            }
+        }
+        return result
+    }
+
+    /// `worldRect(of:in:)`, computed directly from the planar columns when that is exact.
+    @inline(__always)
+    func fastWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
+        let minX = boundsX[layer], minY = boundsY[layer]
+        let maxX = minX + boundsWidth[layer], maxY = minY + boundsHeight[layer]
+        guard world.isPlanar(layer), minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
+            return worldRect(of: layer, in: world)
+        }
+        let a = world.a[layer], b = world.b[layer], c = world.c[layer], d = world.d[layer]
+        let tx = world.tx[layer], ty = world.ty[layer]
+        // The corners in the spec's order, as Transform3D.applyHomogeneous maps them.
+        var boxMinX = Double.infinity, boxMinY = Double.infinity
+        var boxMaxX = -Double.infinity, boxMaxY = -Double.infinity
+        for (x, y) in [(minX, minY), (minX, maxY), (maxX, minY), (maxX, maxY)] {
+            let cornerX = x * a + y * c + tx, cornerY = x * b + y * d + ty
+            boxMinX = selectMin(boxMinX, cornerX); boxMaxX = selectMax(boxMaxX, cornerX)
+            boxMinY = selectMin(boxMinY, cornerY); boxMaxY = selectMax(boxMaxY, cornerY)
+        }
+        return RectEdges(minX: boxMinX, minY: boxMinY, maxX: boxMaxX, maxY: boxMaxY)
     }
 
     /// Hit-tests many world-space points (touches, cursor samples) at once; entry k is
-    /// the layer hit by `points[k]`, or nil. Same rules as `hitTest(_:in:rule:)`.
-    /// O(points × count) in the worst case; points are spread over `options.threads`.
+    /// the layer hit by `points[k]`, or nil. Same rules and answers as
+    /// `hitTest(_:in:rule:)`. Points are spread over `options.threads` (every backend
+    /// runs the same Swift code here).
+    /// - Precondition: `world.count == count`.
+    /// Complexity: O(points × count) in the worst case.
     public func hitTest(points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
                         options: KernelOptions = .default) -> [Int?] {
-        points.map { hitTest($0, in: world, rule: rule) }
+        precondition(world.count == count, "world transforms cover \(world.count) layers, the store has \(count)")
+        var result = [Int?](repeating: nil, count: points.count)
+        // Every point unprojects into the same layers: with enough points, invert each
+        // layer's homography once (the point-independent cofactors of
+        // `Transform3D.unprojectPoint`) and reuse it for every point.
+        let table: [LayerUnprojection]? = points.count >= 4 ? unprojectionTable(world, options) : nil
+        result.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            let out = SendablePointer(base)
+            // One point costs a tree walk: split even small batches when the tree is big.
+            let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
+            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: minimum) { range in
+                if let table {
+                    table.withUnsafeBufferPointer { table in
+                        for k in range { out.pointer[k] = hitTest(points[k], unprojections: table, rule: rule) }
+                    }
+                } else {
+                    for k in range { out.pointer[k] = hitTest(points[k], in: world, rule: rule) }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Each layer's unprojection, over `options.threads`. O(count).
+    private func unprojectionTable(_ world: WorldTransforms, _ options: KernelOptions) -> [LayerUnprojection] {
+        var table = [LayerUnprojection](repeating: LayerUnprojection(.identity), count: count)
+        table.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            let out = SendablePointer(base)
+            forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
+                for layer in range { out.pointer[layer] = LayerUnprojection(world[layer]) }
+            }
+        }
+        return table
+    }
+
+    /// `hitTest(_:in:rule:)` with precomputed unprojections: the same walk (pre-order,
+    /// the last hit wins, subtrees skipped by the rule's gate) and the same arithmetic.
+    private func hitTest(_ point: Point, unprojections: UnsafeBufferPointer<LayerUnprojection>,
+                         rule: HitTestRule) -> Int? {
+        var best: Int?
+        var root = firstRoot
+        while root >= 0 {
+            let top = Int(root)
+            var current = root
+            while current >= 0 {
+                let layer = Int(current)
+                var enterSublayers = false
+                if !flags[layer].contains(.hidden) {
+                    let local = unprojections[layer].unproject(point)
+                    let inside = local.map { contains(layer, $0) } ?? false
+                    if inside { best = layer }
+                    switch rule {
+                    case .layer: enterSublayers = inside || !flags[layer].contains(.masksToBounds)
+                    case .view: enterSublayers = inside
+                    }
+                    if local == nil && (rule == .view || flags[layer].contains(.masksToBounds)) { enterSublayers = false }
+                }
+                if enterSublayers && firstSublayers[layer] >= 0 {
+                    current = firstSublayers[layer]
+                    continue
+                }
+                while current >= 0 && Int(current) != top && nextSiblings[Int(current)] < 0 {
+                    current = parents[Int(current)]
+                }
+                if current < 0 || Int(current) == top { break }
+                current = nextSiblings[Int(current)]
+            }
+            root = nextSiblings[top]
+        }
+        return best
     }
 
     /// Converts many points from `source`'s bounds space to `destination`'s (nil = world
-    /// space). Entry k is nil when the destination is singular. O(points).
+    /// space); entry k is what `convert(_:from:to:in:)` returns for `points[k]` (nil when
+    /// the destination is singular). The two world matrices are read once; points are
+    /// spread over `options.threads`.
+    /// - Precondition: `source` and `destination` are nil or in `0 ..< count`.
+    /// Complexity: O(points).
     public func convert(points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
                         options: KernelOptions = .default) -> [Point?] {
-        points.map { convert($0, from: source, to: destination, in: world) }
+        if let source { checkIndex(source) }
+        if let destination { checkIndex(destination) }
+        let sourceMatrix = source.map { world[$0] }
+        let destinationMatrix = destination.map { world[$0] }
+        var result = [Point?](repeating: nil, count: points.count)
+        result.withUnsafeMutableBufferPointer { output in
+            guard let base = output.baseAddress else { return }
+            let out = SendablePointer(base)
+            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: 16_384) { range in
+                for k in range {
+                    let worldPoint = sourceMatrix.map { $0.projectPoint(points[k]) } ?? points[k]
+                    if let destinationMatrix {
+                        out.pointer[k] = destinationMatrix.unprojectPoint(worldPoint)
+                    } else {
+                        out.pointer[k] = worldPoint
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// The point-independent part of `Transform3D.unprojectPoint` for one layer: the
+/// cofactors of its (x, y, w) homography and whether it is singular. `unproject` then
+/// does exactly the per-point operations of `unprojectPoint`, so results are identical.
+struct LayerUnprojection: Sendable {
+    let c11, c12, c13, c21, c22, c23, c31, c32, c33: Double
+    let isSingular: Bool
+
+    init(_ m: Transform3D) {
+        let h11 = m.m11, h12 = m.m12, h13 = m.m14
+        let h21 = m.m21, h22 = m.m22, h23 = m.m24
+        let h31 = m.m41, h32 = m.m42, h33 = m.m44
+        c11 = h22 * h33 - h23 * h32; c12 = h13 * h32 - h12 * h33; c13 = h12 * h23 - h13 * h22
+        c21 = h23 * h31 - h21 * h33; c22 = h11 * h33 - h13 * h31; c23 = h13 * h21 - h11 * h23
+        c31 = h21 * h32 - h22 * h31; c32 = h12 * h31 - h11 * h32; c33 = h11 * h22 - h12 * h21
+        let determinant = h11 * c11 + h12 * c21 + h13 * c31
+        isSingular = determinant == 0
+    }
+
+    @inline(__always)
+    func unproject(_ point: Point) -> Point? {
+        if isSingular { return nil }
+        let x = point.x * c11 + point.y * c21 + c31
+        let y = point.x * c12 + point.y * c22 + c32
+        let w = point.x * c13 + point.y * c23 + c33
+        return Point(x: x / w, y: y / w)
     }
 }

@@ -8,9 +8,17 @@ import Dispatch
 @inline(__always)
 func forEachChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
                   _ body: (Range<Int>) -> Void) {
+    forEachIndexedChunk(count: count, threads: threads, minimumPerThread: minimumPerThread) { _, range in body(range) }
+}
+
+/// `forEachChunk`, also passing each chunk's number (`0 ..< threads`), so a chunk can
+/// write its own result slot.
+@inline(__always)
+func forEachIndexedChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
+                         _ body: (Int, Range<Int>) -> Void) {
     let chunkCount = Swift.min(Swift.max(1, threads), Swift.max(1, count / Swift.max(1, minimumPerThread)))
     if chunkCount <= 1 {
-        if count > 0 { body(0..<count) }
+        if count > 0 { body(0, 0..<count) }
         return
     }
     // Chunks of whole lane groups (multiples of 8) so SIMD loops split cleanly.
@@ -19,7 +27,7 @@ func forEachChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let start = chunk * perChunk
             let end = Swift.min(count, start + perChunk)
-            if start < end { body(start..<end) }
+            if start < end { body(chunk, start..<end) }
         }
     }
 }

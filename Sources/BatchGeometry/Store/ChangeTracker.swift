@@ -4,6 +4,9 @@
 struct ChangeTracker: Sendable {
     /// The hierarchy changed (or nothing was ever computed): only a full pass is valid.
     var needsFullUpdate = true
+    /// Layers were added, removed or reparented since the last update, so the cached
+    /// level order is stale too (a full pass without it may keep the order).
+    var hierarchyChanged = true
     /// Layers whose own inputs changed, each listed once, in the order first marked.
     private(set) var dirtyLayers: [Int32] = []
     private(set) var isDirty: [Bool] = []
@@ -15,6 +18,7 @@ struct ChangeTracker: Sendable {
     mutating func appendLayer() {
         isDirty.append(false)
         needsFullUpdate = true
+        hierarchyChanged = true
     }
 
     /// Marks one layer's geometry as changed. O(1).
@@ -25,18 +29,23 @@ struct ChangeTracker: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
-    mutating func markStructureChanged() { needsFullUpdate = true }
+    mutating func markStructureChanged() { needsFullUpdate = true; hierarchyChanged = true }
+
+    /// Every layer's inputs may have changed, the hierarchy did not.
+    mutating func markAllChanged() { needsFullUpdate = true }
 
     /// Forgets every mark, after a world update.
     mutating func clear() {
         for layer in dirtyLayers { isDirty[Int(layer)] = false }
         dirtyLayers.removeAll(keepingCapacity: true)
         needsFullUpdate = false
+        hierarchyChanged = false
     }
 
     mutating func compact(keeping keep: [Bool]) {
         isDirty = Array(repeating: false, count: keep.lazy.filter { $0 }.count)
         dirtyLayers.removeAll()
         needsFullUpdate = true
+        hierarchyChanged = true
     }
 }

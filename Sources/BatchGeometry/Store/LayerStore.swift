@@ -46,6 +46,9 @@ public struct LayerStore: Sendable {
     var changes = ChangeTracker()
     /// World transforms from the last `updateWorld()`, if any.
     var worldCache: WorldTransforms?
+    /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
+    /// `updateWorld()` keeps both current for the layers it does not mark dirty).
+    var worldPlan: WorldPlan?
 
     /// The largest number of layers one store holds; indices are stored as `Int32`.
     public static let maximumLayerCount = Int(Int32.max) - 1

@@ -123,6 +123,9 @@ struct TransformColumns: Sendable {
         }
     }
 
+    /// The kind of every layer's transform (empty while not materialized).
+    var kindColumn: [TransformKind] { kind }
+
     /// Read access to the raw affine columns for kernels. Valid only when materialized.
     func withAffineColumns<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
                                        UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,

@@ -157,6 +157,15 @@ void CAWorldAffinePropagateOrdered(const CAAffineColumns *local, const int32_t *
                                    const int32_t *order, CAAffineColumns *world,
                                    size_t start, size_t end);
 
+/// `CAWorldAffinePropagate` (order == NULL) or `CAWorldAffinePropagateOrdered`
+/// with the same results, that also reports whether every value it wrote is
+/// finite: returns 1 when all are, 0 when some entry is an infinity or a NaN
+/// (all entries are still written). Callers use it to detect non-finite
+/// chains and redo them with full 4x4 products. Returns 1 when start >= end.
+int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent,
+                                  const int32_t *order, CAAffineColumns *world,
+                                  size_t start, size_t end);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,133 @@
+// The incremental part of `updateWorld()`: recompute only the subtrees under layers
+// whose inputs changed, in place in the cached plan and world.
+
+extension LayerStore {
+    /// Recomputes the subtrees of the dirty layers in place (serially; they are small by
+    /// construction). False when a planar chain became non-finite: the caches are then
+    /// dropped and the caller runs a full pass.
+    mutating func updateDirtySubtrees() -> Bool {
+        guard var world = worldCache, var plan = worldPlan else { return false }
+        worldCache = nil
+        worldPlan = nil
+        world.modes = [] // shares plan.modes; drop it so writing the plan copies nothing
+        guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        world.modes = plan.modes
+        worldCache = world
+        worldPlan = plan
+        return true
+    }
+
+    /// The layers whose subtrees need recomputing: dirty layers without a dirty
+    /// ancestor (an ancestor's subtree already covers them). O(dirty × depth).
+    private func topDirtyLayers() -> [Int] {
+        changes.isDirty.withUnsafeBufferPointer { isDirty in
+            parents.withUnsafeBufferPointer { parents in
+                changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
+                    var ancestor = parents[Int(dirtyLayer)]
+                    while ancestor >= 0 {
+                        if isDirty[Int(ancestor)] { return nil }
+                        ancestor = parents[Int(ancestor)]
+                    }
+                    return Int(dirtyLayer)
+                }
+            }
+        }
+    }
+
+    /// The work of `updateDirtySubtrees`, non-mutating so the store is only borrowed.
+    /// Columns are moved out of `plan` and `world` and walked through raw pointers.
+    private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
+        let tops = topDirtyLayers()
+        var planColumns = (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes)
+        plan.a = []; plan.b = []; plan.c = []; plan.d = []; plan.tx = []; plan.ty = []; plan.modes = []
+        var worldColumns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
+        world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
+        var general = world.general
+        world.general = [:]
+        defer {
+            (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes) = planColumns
+            (world.a, world.b, world.c, world.d, world.tx, world.ty) = worldColumns
+            world.general = general
+        }
+        var allFinite = true
+        var generalChanged = false
+        planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
+        planColumns.2.withUnsafeMutableBufferPointer { pc in planColumns.3.withUnsafeMutableBufferPointer { pd in
+        planColumns.4.withUnsafeMutableBufferPointer { ptx in planColumns.5.withUnsafeMutableBufferPointer { pty in
+        planColumns.6.withUnsafeMutableBufferPointer { pm in
+        worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
+        worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
+        worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
+        changes.isDirty.withUnsafeBufferPointer { isDirty in
+        firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
+        withPlanInputs { inputs in
+            let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+            let parents = inputs.parents
+            func superlayerWorld(_ superlayer: Int) -> Transform3D {
+                if pm[superlayer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: superlayer)]! }
+                return Transform3D(m11: wa[superlayer], m12: wb[superlayer], m13: 0, m14: 0,
+                                   m21: wc[superlayer], m22: wd[superlayer], m23: 0, m24: 0,
+                                   m31: 0, m32: 0, m33: 0, m34: 0,
+                                   m41: wtx[superlayer], m42: wty[superlayer], m43: 0, m44: 1)
+            }
+            /// Recomputes one layer (its superlayer is done). False when non-finite.
+            func recompute(_ layer: Int) -> Bool {
+                let superlayer = Int(parents[layer])
+                let oldMode = pm[layer]
+                if isDirty[layer]
+                    || (superlayer >= 0 && isDirty[superlayer] && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
+                    // Its inputs, or its superlayer's adjustments, changed.
+                    if !inputs.writeCommonEntry(layer, to: output) {
+                        output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
+                    }
+                    // Sticky until the next full pass: an adjustment just removed must
+                    // still refresh the sublayers that baked it in.
+                    pm[layer] |= oldMode & WorldMode.adjustsSublayers
+                } else if oldMode & WorldMode.eligible != 0 {
+                    pm[layer] = (oldMode & WorldMode.adjustsSublayers) | WorldMode.eligible
+                        | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
+                }
+                let mode = pm[layer]
+                if (mode ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
+                if mode & WorldMode.general == 0 {
+                    let p = superlayer
+                    let a = (pa[layer] * wa[p]) + (pb[layer] * wc[p])
+                    let b = (pa[layer] * wb[p]) + (pb[layer] * wd[p])
+                    let c = (pc[layer] * wa[p]) + (pd[layer] * wc[p])
+                    let d = (pc[layer] * wb[p]) + (pd[layer] * wd[p])
+                    let tx = ((ptx[layer] * wa[p]) + (pty[layer] * wc[p])) + wtx[p]
+                    let ty = ((ptx[layer] * wb[p]) + (pty[layer] * wd[p])) + wty[p]
+                    wa[layer] = a; wb[layer] = b; wc[layer] = c; wd[layer] = d; wtx[layer] = tx; wty[layer] = ty
+                    if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) {
+                        return false
+                    }
+                    if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
+                } else {
+                    let toSuperlayer = transformToSuperlayer(of: layer)
+                    let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
+                    wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
+                    wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
+                    general[Int32(truncatingIfNeeded: layer)] = matrix
+                }
+                return true
+            }
+            // Level by level over the dirty subtrees (they are disjoint): a layer's
+            // superlayer is in the previous round. The loads of one round are independent
+            // of each other, unlike a depth-first walk, so cache misses overlap.
+            var frontier = tops.map { Int32(truncatingIfNeeded: $0) }
+            var next: [Int32] = []
+            while !frontier.isEmpty {
+                for layer in frontier where !recompute(Int(layer)) { allFinite = false; return }
+                next.removeAll(keepingCapacity: true)
+                for layer in frontier {
+                    var child = firstSublayers[Int(layer)]
+                    while child >= 0 { next.append(child); child = nextSiblings[Int(child)] }
+                }
+                swap(&frontier, &next)
+            }
+        }}}}}}}}}}}}}}}}}
+        if generalChanged { plan.generalPositions = nil }
+        return allFinite
+    }
+}

@@ -1,0 +1,361 @@
+// The per-layer state world propagation caches between updates (Chromium's property
+// trees keep each node's local transform the same way): each layer's planar transform
+// into its superlayer's world basis, `Local(L) * Adjust(S)` as six doubles, whether it
+// may take the planar path, and a parents-first order grouped by depth level.
+
+/// Bits of `WorldPlan.modes`.
+enum WorldMode {
+    /// The layer's world is computed as a full 4×4 product (shared with
+    /// `WorldTransforms.generalBit`).
+    static let general: UInt8 = 1
+    /// Non-root: the layer's own inputs allow the planar path (affine transform, finite
+    /// z values, superlayer adjustments affine, superlayer flattens). Root: its world
+    /// (`Local`) is finite and leaves sublayers planar (m13 = m23 = m14 = m24 = m43 = 0,
+    /// m44 = 1).
+    static let eligible: UInt8 = 2
+    /// The layer has (or, until the next full pass, may have had) a geometry flip, a
+    /// sublayerTransform or the transform-layer flag: its sublayers' plan entries depend
+    /// on its properties, so they are refreshed when it changes.
+    static let adjustsSublayers: UInt8 = 4
+}
+
+struct WorldPlan: Sendable {
+    // Local(L) * Adjust(S), affine part, for eligible non-root layers (else unspecified).
+    var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
+    var modes: [UInt8]
+    /// Parents-first processing order grouped by level; nil = index order.
+    var order: [Int32]?
+    /// Start positions (in the order) of each depth level, then the count. In subtree
+    /// layout (`subtreeBlocks` not empty) it is just `[0, count]`.
+    var levelStarts: [Int]
+    /// Subtree layout, for deep and narrow trees (no level wide enough to split): the
+    /// order is a serial prefix of ancestors, then independent subtrees, each one block
+    /// of positions in pre-order. Empty for the level layout.
+    var subtreeBlocks: [Range<Int>] = []
+    /// Positions (in the order) of the general layers, ascending; nil when stale after an
+    /// incremental update changed some layer's mode (rebuilt from `modes` when needed).
+    var generalPositions: [Int]?
+
+    var count: Int { modes.count }
+
+    @inline(__always) func layer(atPosition position: Int) -> Int {
+        if let order { return Int(order[position]) }
+        return position
+    }
+}
+
+extension LayerStore {
+    /// Builds the plan from scratch. O(count): one pass over the layer properties in
+    /// level order; the common layer (affine transform under a plain superlayer) is
+    /// computed inline from the columns, every other one through `planEntry`.
+    /// `reusing` donates the columns of a previous plan of the same size (written over,
+    /// no allocation); with `keepOrder` its level order is kept too (the hierarchy must
+    /// not have changed since it was made).
+    func makeWorldPlan() -> WorldPlan {
+        var none: WorldPlan? = nil
+        return makeWorldPlan(reusing: &none, keepOrder: false)
+    }
+
+    func makeWorldPlan(reusing donor: inout WorldPlan?, keepOrder: Bool) -> WorldPlan {
+        let n = count
+        // Every entry is written below (eligible or not), so no zero-fill.
+        func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
+        var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
+        let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
+        if var old = donor.take(), old.count == n {
+            (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
+            old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
+            if keepOrder && !old.levelStarts.isEmpty {
+                (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
+            } else {
+                (order, levelStarts, subtreeBlocks) = worldLayout()
+            }
+        } else {
+            a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+            modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
+            (order, levelStarts, subtreeBlocks) = worldLayout()
+        }
+        var generalPositions: [Int] = []
+        a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
+        c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
+        tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
+        modes.withUnsafeMutableBufferPointer { pm in
+            let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+            withPlanInputs { inputs in
+                for position in 0..<n {
+                    let layer = order.map { Int($0[position]) } ?? position
+                    if !inputs.writeCommonEntry(layer, to: output) {
+                        let superlayer = Int(inputs.parents[layer])
+                        output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? output.modes[superlayer] : 0), at: layer)
+                    }
+                    if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+                }
+            }
+        }}}}}}}
+        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
+                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions)
+    }
+
+    /// Calls `body` with raw pointers to the layer properties a plan entry reads.
+    func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
+        let plainSublayers = !sublayerTransforms.isMaterialized
+        return sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
+        let sublayerKinds = sublayerKinds.baseAddress
+        return parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
+        transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
+        transforms.kindColumn.withUnsafeBufferPointer { kinds in
+        boundsX.withUnsafeBufferPointer { bx in boundsY.withUnsafeBufferPointer { by in
+        boundsWidth.withUnsafeBufferPointer { bw in boundsHeight.withUnsafeBufferPointer { bh in
+        anchorX.withUnsafeBufferPointer { ax in anchorY.withUnsafeBufferPointer { ay in
+        positionX.withUnsafeBufferPointer { px in positionY.withUnsafeBufferPointer { py in
+        zPositions.withUnsafeBufferPointer { zs in anchorPointZs.withUnsafeBufferPointer { azs in
+            body(PlanInputs(parents: parents.baseAddress!, flags: flags.baseAddress!, kinds: kinds.baseAddress!,
+                            a: ma.baseAddress!, b: mb.baseAddress!, c: mc.baseAddress!, d: md.baseAddress!,
+                            tx: mtx.baseAddress!, ty: mty.baseAddress!,
+                            boundsX: bx.baseAddress!, boundsY: by.baseAddress!, width: bw.baseAddress!, height: bh.baseAddress!,
+                            anchorX: ax.baseAddress!, anchorY: ay.baseAddress!, positionX: px.baseAddress!, positionY: py.baseAddress!,
+                            zPositions: zs.baseAddress!, anchorPointZs: azs.baseAddress!,
+                            sublayerKinds: plainSublayers ? nil : sublayerKinds))
+        }}}}}}}}}}}}}}
+        }
+    }
+
+    /// The processing order of a world pass: the level layout, or for big trees whose
+    /// levels are all too narrow to split over threads, the subtree layout (see
+    /// `WorldPlan.subtreeBlocks`). O(count).
+    func worldLayout() -> (order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]) {
+        let n = count
+        guard n > 0 else { return (nil, [0], []) }
+        let (order, levelStarts) = levelOrder()
+        let cutoff = Self.worldParallelCutoff
+        var widest = 0
+        for level in 0..<(levelStarts.count - 1) { widest = Swift.max(widest, levelStarts[level + 1] - levelStarts[level]) }
+        guard n >= 4 * cutoff, widest < 2 * cutoff else { return (order, levelStarts, []) }
+        // Subtree sizes, sublayers before superlayers (the level order reversed).
+        var size = [Int](repeating: 1, count: n)
+        for position in stride(from: n - 1, through: 0, by: -1) {
+            let layer = order.map { Int($0[position]) } ?? position
+            let parent = parents[layer]
+            if parent >= 0 { size[Int(parent)] += size[layer] }
+        }
+        // Split the largest subtree into its sublayers (it joins the serial prefix) until
+        // every subtree is at most an eighth of the tree, or the effort is spent.
+        var items: [Int] = []
+        var root = firstRoot
+        while root >= 0 { items.append(Int(root)); root = nextSiblings[Int(root)] }
+        var prefix: [Int] = []
+        for _ in 0..<256 {
+            guard let largest = items.indices.max(by: { size[items[$0]] < size[items[$1]] }),
+                  size[items[largest]] > n / 8, items.count < 64 else { break }
+            let layer = items.remove(at: largest)
+            prefix.append(layer)
+            var child = firstSublayers[layer]
+            while child >= 0 { items.append(Int(child)); child = nextSiblings[Int(child)] }
+        }
+        guard items.count >= 2 else { return (order, levelStarts, []) }
+        var blocked: [Int32] = []
+        blocked.reserveCapacity(n)
+        for layer in prefix { blocked.append(Int32(truncatingIfNeeded: layer)) }
+        var blocks: [Range<Int>] = []
+        for item in items {
+            let start = blocked.count
+            forEachInSubtree(of: item) { blocked.append(Int32(truncatingIfNeeded: $0)) }
+            blocks.append(start..<blocked.count)
+        }
+        return (blocked, [0, n], blocks)
+    }
+
+    /// A parents-first order grouped by depth (every level after the one above it), and
+    /// where each level starts. Index order when layers are already appended level by
+    /// level (the common case: nil order), else a stable counting sort by depth.
+    func levelOrder() -> (order: [Int32]?, levelStarts: [Int]) {
+        let n = count
+        var depth = [Int32](repeating: 0, count: n)
+        let parentFirst: [Int32]? = parentsPrecedeChildren ? nil : preorder()
+        var maximumDepth: Int32 = 0
+        var nondecreasing = parentFirst == nil
+        var previousDepth: Int32 = 0
+        parents.withUnsafeBufferPointer { parents in
+            for position in 0..<n {
+                let layer = parentFirst.map { Int($0[position]) } ?? position
+                let parent = parents[layer]
+                let value = parent < 0 ? 0 : depth[Int(parent)] + 1
+                depth[layer] = value
+                if value > maximumDepth { maximumDepth = value }
+                if value < previousDepth { nondecreasing = false }
+                previousDepth = value
+            }
+        }
+        var levelSizes = [Int](repeating: 0, count: Int(maximumDepth) + 1)
+        for value in depth { levelSizes[Int(value)] += 1 }
+        var levelStarts = [Int](repeating: 0, count: levelSizes.count + 1)
+        for level in 0..<levelSizes.count { levelStarts[level + 1] = levelStarts[level] + levelSizes[level] }
+        if nondecreasing { return (nil, levelStarts) }
+        var next = Array(levelStarts.dropLast())
+        var order = [Int32](repeating: 0, count: n)
+        for position in 0..<n {
+            let layer = parentFirst.map { Int($0[position]) } ?? position
+            let level = Int(depth[layer])
+            order[next[level]] = Int32(truncatingIfNeeded: layer)
+            next[level] += 1
+        }
+        return (order, levelStarts)
+    }
+
+    /// Recomputes `layer`'s cached local transform and its mode bits from its inputs, its
+    /// superlayer's adjustments and its superlayer's mode (which must be current).
+    @inline(__always)
+    func refreshPlanEntry(_ layer: Int, in plan: inout WorldPlan) {
+        let superlayer = Int(parents[layer])
+        let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? plan.modes[superlayer] : 0)
+        plan.a[layer] = entry.local.a; plan.b[layer] = entry.local.b; plan.c[layer] = entry.local.c
+        plan.d[layer] = entry.local.d; plan.tx[layer] = entry.local.tx; plan.ty[layer] = entry.local.ty
+        plan.modes[layer] = entry.mode
+    }
+
+    /// `layer`'s plan entry: its mode bits and (for eligible layers) its planar local
+    /// transform; `superlayerMode` is the superlayer's current mode (ignored for roots).
+    func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
+        let entry = planEntryWithoutAdjustBit(layer, superlayerMode: superlayerMode)
+        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            || sublayerTransforms.kind(at: layer) != .identity
+        return (entry.mode | (adjusts ? WorldMode.adjustsSublayers : 0), entry.local)
+    }
+
+    private func planEntryWithoutAdjustBit(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
+        let superlayer = Int(parents[layer])
+        if superlayer < 0 {
+            let planar = leavesSublayersPlanar(transformToSuperlayer(of: layer))
+            return (WorldMode.general | (planar ? WorldMode.eligible : 0), .identity)
+        }
+        guard let local = planarTransformToSuperlayer(of: layer, superlayer: superlayer) else {
+            return (WorldMode.general, .identity)
+        }
+        return (WorldMode.eligible | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: parents[superlayer] < 0),
+                local)
+    }
+
+    /// The general bit of an eligible layer, from its superlayer's mode: planar under a
+    /// planar superlayer, or under a root whose world leaves sublayers planar.
+    @inline(__always)
+    func planarMode(superlayerMode: UInt8, superlayerIsRoot: Bool) -> UInt8 {
+        if superlayerIsRoot { return superlayerMode & WorldMode.eligible != 0 ? 0 : WorldMode.general }
+        return superlayerMode & WorldMode.general
+    }
+
+    /// `Local(L) * Adjust(S)` with Flat(S) as a 2D affine map when that is exact (the
+    /// product's third row and column are the structural zeros of the planar form and no
+    /// structural zero meets a non-finite z value), else nil. Same operation order as the
+    /// 4×4 reference minus the products with structural zeros.
+    @inline(__always)
+    func planarTransformToSuperlayer(of layer: Int, superlayer: Int) -> AffineTransform? {
+        guard transforms.kind(at: layer) <= .affine, zPositions[layer].isFinite, anchorPointZs[layer].isFinite,
+              !flags[superlayer].contains(.transformLayer) else { return nil }
+        let subKind = sublayerTransforms.kind(at: superlayer)
+        guard subKind <= .affine, subKind == .identity || anchorPointZs[superlayer].isFinite else { return nil }
+        let m = transforms.affine(at: layer)
+        return planarLocal(layer, m, superlayer: superlayer, subKind: subKind)
+    }
+
+    @inline(__always)
+    private func planarLocal(_ layer: Int, _ m: AffineTransform, superlayer: Int, subKind: TransformKind) -> AffineTransform {
+        let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
+        let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
+        let ax = -anchorInBoundsX, ay = -anchorInBoundsY
+        var local = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d,
+                                    tx: (((ax * m.a) + (ay * m.c)) + m.tx) + positionX[layer],
+                                    ty: (((ax * m.b) + (ay * m.d)) + m.ty) + positionY[layer])
+        let flipped = flags[superlayer].contains(.geometryFlipped)
+        if flipped || subKind != .identity {
+            local = planarCompose(local, planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
+        }
+        return local
+    }
+
+    /// `Adjust(S) = Flip(S) * Sub(S)` as an affine map (valid when Sub(S) is affine).
+    func planarAdjustment(of superlayer: Int, flipped: Bool, subKind: TransformKind) -> AffineTransform {
+        var result = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        if flipped {
+            result = AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0,
+                                     ty: 2 * boundsY[superlayer] + boundsHeight[superlayer])
+        }
+        if subKind != .identity {
+            let s = sublayerTransforms.affine(at: superlayer)
+            let pivotX = boundsX[superlayer] + anchorX[superlayer] * boundsWidth[superlayer]
+            let pivotY = boundsY[superlayer] + anchorY[superlayer] * boundsHeight[superlayer]
+            let px = -pivotX, py = -pivotY
+            let sub = AffineTransform(a: s.a, b: s.b, c: s.c, d: s.d,
+                                      tx: (((px * s.a) + (py * s.c)) + s.tx) + pivotX,
+                                      ty: (((px * s.b) + (py * s.d)) + s.ty) + pivotY)
+            result = planarCompose(result, sub)
+        }
+        return result
+    }
+
+    /// True when sublayers of a layer with world matrix `m` get planar world matrices:
+    /// every entry finite and m13 = m23 = m14 = m24 = m43 = 0, m44 = 1.
+    func leavesSublayersPlanar(_ m: Transform3D) -> Bool {
+        m.rowMajor.allSatisfy { $0.isFinite }
+            && m.m13 == 0 && m.m23 == 0 && m.m14 == 0 && m.m24 == 0 && m.m43 == 0 && m.m44 == 1
+    }
+}
+
+/// Raw pointers to a plan's columns, for the loops that fill them.
+struct PlanOutput {
+    let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
+    let modes: UnsafeMutablePointer<UInt8>
+
+    @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
+        a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
+        d[layer] = entry.local.d; tx[layer] = entry.local.tx; ty[layer] = entry.local.ty
+        modes[layer] = entry.mode
+    }
+}
+
+/// Raw pointers to the layer properties (valid inside `withPlanInputs`).
+struct PlanInputs {
+    let parents: UnsafePointer<Int32>
+    let flags: UnsafePointer<LayerFlags>
+    let kinds: UnsafePointer<TransformKind>
+    let a, b, c, d, tx, ty: UnsafePointer<Double>
+    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
+    let zPositions, anchorPointZs: UnsafePointer<Double>
+    /// The kinds of the sublayerTransforms; nil while no layer has one.
+    let sublayerKinds: UnsafePointer<TransformKind>?
+
+    /// The common layer, computed inline: a sublayer with an affine transform and finite
+    /// z values, under a superlayer without flip, sublayerTransform or transform-layer
+    /// flag. Writes its entry (the superlayer's mode must be current) and returns true;
+    /// returns false, writing nothing, for any other layer.
+    @inline(__always)
+    func writeCommonEntry(_ layer: Int, to output: PlanOutput) -> Bool {
+        let superlayer = Int(parents[layer])
+        guard superlayer >= 0, kinds[layer] <= .affine,
+              flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
+              sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
+              zPositions[layer].isFinite, anchorPointZs[layer].isFinite else { return false }
+        // Local(L) with Adjust(S) = identity, as in `planarTransformToSuperlayer`.
+        let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
+        let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
+        let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
+        output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
+        output.tx[layer] = (((anchorX * m11) + (anchorY * m21)) + tx[layer]) + positionX[layer]
+        output.ty[layer] = (((anchorX * m12) + (anchorY * m22)) + ty[layer]) + positionY[layer]
+        let superMode = output.modes[superlayer]
+        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            || (sublayerKinds.map { $0[layer] != .identity } ?? false)
+        output.modes[layer] = (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
+            ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
+            : superMode & WorldMode.general)
+        return true
+    }
+}
+
+/// "x then w" for planar maps, in the order of `CAAffineConcat` (the C kernels' product).
+@inline(__always)
+func planarCompose(_ x: AffineTransform, _ w: AffineTransform) -> AffineTransform {
+    AffineTransform(a: (x.a * w.a) + (x.b * w.c), b: (x.a * w.b) + (x.b * w.d),
+                    c: (x.c * w.a) + (x.d * w.c), d: (x.c * w.b) + (x.d * w.d),
+                    tx: ((x.tx * w.a) + (x.ty * w.c)) + w.tx, ty: ((x.tx * w.b) + (x.ty * w.d)) + w.ty)
+}

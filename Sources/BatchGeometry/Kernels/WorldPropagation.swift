@@ -1,0 +1,280 @@
+import CAffineKernels
+import Dispatch
+
+// One full world pass from a plan: planar layers stream six doubles of cached local
+// transform and six of their superlayer's world per layer (the superlayer's usually in
+// cache), in three backends that agree bit for bit; general layers take the 4×4
+// reference expression. Levels (all layers of one depth) are independent, so a wide
+// level is split over threads; narrow levels run serially, in order.
+
+/// Raw pointers for one propagation pass. Chunks running at once write disjoint layers
+/// of one level and read only layers of earlier levels, which makes sharing them safe.
+struct PlanarPropagation: @unchecked Sendable {
+    let la, lb, lc, ld, ltx, lty: UnsafePointer<Double>
+    let parents: UnsafePointer<Int32>
+    let order: UnsafePointer<Int32>?
+    let wa, wb, wc, wd, wtx, wty: UnsafeMutablePointer<Double>
+
+    @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
+
+    /// Planar layers at positions `range` (parents processed before, or earlier in the
+    /// range for the serial backends). True when every value written is finite.
+    func run(_ backend: Backend, _ range: Range<Int>) -> Bool {
+        switch backend {
+        case .scalar: return runScalar(range)
+        case .simd: return runSIMD(range)
+        case .c: return runC(range)
+        }
+    }
+
+    /// The plain version: one layer at a time, `world = local then world(superlayer)`.
+    func runScalar(_ range: Range<Int>) -> Bool {
+        var allFinite = true
+        for position in range {
+            let i = layer(position), p = Int(parents[i])
+            let a = (la[i] * wa[p]) + (lb[i] * wc[p])
+            let b = (la[i] * wb[p]) + (lb[i] * wd[p])
+            let c = (lc[i] * wa[p]) + (ld[i] * wc[p])
+            let d = (lc[i] * wb[p]) + (ld[i] * wd[p])
+            let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
+            let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
+            wa[i] = a; wb[i] = b; wc[i] = c; wd[i] = d; wtx[i] = tx; wty[i] = ty
+            if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) { allFinite = false }
+        }
+        return allFinite
+    }
+
+    func runC(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return true }
+        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
+                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
+                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+    }
+
+    /// Four layers of one level per step: gathers the superlayers' world entries into
+    /// `SIMD4<Double>` lanes, same operation order as `runScalar`. Every layer of the
+    /// range must be in the same level (no dependences inside the range).
+    func runSIMD(_ range: Range<Int>) -> Bool {
+        var position = range.lowerBound
+        var poison = SIMD4<Double>(repeating: 0)
+        while position + 4 <= range.upperBound {
+            let i0 = layer(position), i1 = layer(position + 1), i2 = layer(position + 2), i3 = layer(position + 3)
+            let p0 = Int(parents[i0]), p1 = Int(parents[i1]), p2 = Int(parents[i2]), p3 = Int(parents[i3])
+            @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
+                if order == nil { return UnsafeRawPointer(column + position).loadUnaligned(as: SIMD4<Double>.self) }
+                return SIMD4(column[i0], column[i1], column[i2], column[i3])
+            }
+            @inline(__always) func parent(_ column: UnsafeMutablePointer<Double>) -> SIMD4<Double> {
+                SIMD4(column[p0], column[p1], column[p2], column[p3])
+            }
+            @inline(__always) func store(_ value: SIMD4<Double>, _ column: UnsafeMutablePointer<Double>) {
+                if order == nil {
+                    UnsafeMutableRawPointer(column + position).storeBytes(of: value, as: SIMD4<Double>.self)
+                } else {
+                    column[i0] = value[0]; column[i1] = value[1]; column[i2] = value[2]; column[i3] = value[3]
+                }
+            }
+            let xa = local(la), xb = local(lb), xc = local(lc), xd = local(ld), xtx = local(ltx), xty = local(lty)
+            let pa = parent(wa), pb = parent(wb), pc = parent(wc), pd = parent(wd), ptx = parent(wtx), pty = parent(wty)
+            let a = (xa * pa) + (xb * pc), b = (xa * pb) + (xb * pd)
+            let c = (xc * pa) + (xd * pc), d = (xc * pb) + (xd * pd)
+            let tx = ((xtx * pa) + (xty * pc)) + ptx, ty = ((xtx * pb) + (xty * pd)) + pty
+            store(a, wa); store(b, wb); store(c, wc); store(d, wd); store(tx, wtx); store(ty, wty)
+            // x - x is 0 when x is finite, NaN otherwise.
+            poison += ((a - a) + (b - b)) + ((c - c) + (d - d)) + ((tx - tx) + (ty - ty))
+            position += 4
+        }
+        let tailFinite = runScalar(position..<range.upperBound)
+        return tailFinite && poison == SIMD4(repeating: 0)
+    }
+}
+
+extension LayerStore {
+    /// Layers per thread below which a level is not split (the hand-off costs more).
+    static let worldParallelCutoff = 16_384
+
+    /// Fills `world` for every layer from `plan`, with the chosen backend and threads.
+    /// `world` must have `count` entries; its `modes` become `plan.modes`. Returns false
+    /// when some planar chain produced a non-finite value (then `world` is incomplete
+    /// and the caller redoes the pass with the 4×4 reference). O(count).
+    func propagateWorld(plan: WorldPlan, into world: inout WorldTransforms, options: KernelOptions) -> Bool {
+        let n = count
+        world.modes = plan.modes
+        world.general.removeAll(keepingCapacity: true)
+        guard n > 0 else { return true }
+        let generalPositions = plan.generalPositions ?? (0..<n).filter {
+            plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0
+        }
+        // Move the world columns out so their pointers and the general table can be used
+        // side by side (no overlapping access to `world`), then move them back.
+        var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
+        world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
+        var general = world.general
+        world.general = [:]
+        defer {
+            (world.a, world.b, world.c, world.d, world.tx, world.ty) = columns
+            world.general = general
+        }
+        var allFinite = true
+        plan.a.withUnsafeBufferPointer { la in plan.b.withUnsafeBufferPointer { lb in
+        plan.c.withUnsafeBufferPointer { lc in plan.d.withUnsafeBufferPointer { ld in
+        plan.tx.withUnsafeBufferPointer { ltx in plan.ty.withUnsafeBufferPointer { lty in
+        columns.0.withUnsafeMutableBufferPointer { wa in columns.1.withUnsafeMutableBufferPointer { wb in
+        columns.2.withUnsafeMutableBufferPointer { wc in columns.3.withUnsafeMutableBufferPointer { wd in
+        columns.4.withUnsafeMutableBufferPointer { wtx in columns.5.withUnsafeMutableBufferPointer { wty in
+        parents.withUnsafeBufferPointer { parents in
+        plan.modes.withUnsafeBufferPointer { modes in
+            withOptionalBuffer(plan.order) { order in
+                let kernel = PlanarPropagation(
+                    la: la.baseAddress!, lb: lb.baseAddress!, lc: lc.baseAddress!, ld: ld.baseAddress!,
+                    ltx: ltx.baseAddress!, lty: lty.baseAddress!, parents: parents.baseAddress!, order: order,
+                    wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
+                    wtx: wtx.baseAddress!, wty: wty.baseAddress!)
+                func worldOf(_ layer: Int) -> Transform3D {
+                    if modes[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
+                    return Transform3D(m11: wa[layer], m12: wb[layer], m13: 0, m14: 0, m21: wc[layer], m22: wd[layer],
+                                       m23: 0, m24: 0, m31: 0, m32: 0, m33: 0, m34: 0,
+                                       m41: wtx[layer], m42: wty[layer], m43: 0, m44: 1)
+                }
+                func computeGeneral(_ position: Int) {
+                    let layer = kernel.layer(position)
+                    let toSuperlayer = transformToSuperlayer(of: layer)
+                    let superlayer = Int(parents[layer])
+                    let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(worldOf(superlayer))
+                    wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
+                    wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
+                    general[Int32(truncatingIfNeeded: layer)] = matrix
+                }
+                /// Planar layers of `range` (a SIMD range never crosses a level).
+                func runPlanar(_ range: Range<Int>) -> Bool {
+                    guard !range.isEmpty else { return true }
+                    guard options.backend == .simd else { return kernel.run(options.backend, range) }
+                    // The subtree layout has dependences inside any range: one layer at a time.
+                    guard plan.subtreeBlocks.isEmpty else { return kernel.runScalar(range) }
+                    var finite = true
+                    var level = levelIndex(containing: range.lowerBound, plan.levelStarts)
+                    var start = range.lowerBound
+                    while start < range.upperBound {
+                        let end = Swift.min(range.upperBound, plan.levelStarts[level + 1])
+                        if !kernel.runSIMD(start..<end) { finite = false }
+                        start = end; level += 1
+                    }
+                    return finite
+                }
+                /// Every layer of `range` in order, general layers between planar runs.
+                func runSerial(_ range: Range<Int>) {
+                    var start = range.lowerBound
+                    var g = lowerBound(generalPositions, range.lowerBound)
+                    while g < generalPositions.count && generalPositions[g] < range.upperBound {
+                        if !runPlanar(start..<generalPositions[g]) { allFinite = false }
+                        computeGeneral(generalPositions[g])
+                        start = generalPositions[g] + 1; g += 1
+                    }
+                    if !runPlanar(start..<range.upperBound) { allFinite = false }
+                }
+                /// One wide level: planar layers over threads, then its general layers.
+                func runLevelInParallel(_ range: Range<Int>) {
+                    let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: options.threads)
+                    chunkFinite.initialize(repeating: true)
+                    defer { chunkFinite.deallocate() }
+                    let flags = SendablePointer(chunkFinite.baseAddress!)
+                    forEachIndexedChunk(count: range.count, threads: options.threads,
+                                        minimumPerThread: Self.worldParallelCutoff) { slot, chunk in
+                        var start = range.lowerBound + chunk.lowerBound
+                        let end = range.lowerBound + chunk.upperBound
+                        var g = lowerBound(generalPositions, start)
+                        var finite = true
+                        while g < generalPositions.count && generalPositions[g] < end {
+                            if !kernel.run(options.backend, start..<generalPositions[g]) { finite = false }
+                            start = generalPositions[g] + 1; g += 1
+                        }
+                        if !kernel.run(options.backend, start..<end) { finite = false }
+                        if !finite { flags.pointer[slot] = false }
+                    }
+                    if chunkFinite.contains(false) { allFinite = false }
+                    var g = lowerBound(generalPositions, range.lowerBound)
+                    while g < generalPositions.count && generalPositions[g] < range.upperBound {
+                        computeGeneral(generalPositions[g]); g += 1
+                    }
+                }
+                /// Subtree layout: the prefix serially, then the independent subtrees over
+                /// threads, each one sequentially (so SIMD runs its scalar lane code).
+                func runSubtreesInParallel() -> Bool {
+                    let prefixEnd = plan.subtreeBlocks[0].lowerBound
+                    // General layers write the shared table: only in the serial prefix.
+                    guard generalPositions.last.map({ $0 < prefixEnd }) ?? true else { return false }
+                    runSerial(0..<prefixEnd)
+                    let backend = options.backend == .simd ? Backend.scalar : options.backend
+                    // Largest first into the least loaded bin; a layer's value does not
+                    // depend on the binning.
+                    var bins = [[Range<Int>]](repeating: [], count: options.threads)
+                    var load = [Int](repeating: 0, count: options.threads)
+                    for block in plan.subtreeBlocks.sorted(by: { $0.count > $1.count }) {
+                        let bin = load.indices.min(by: { load[$0] < load[$1] })!
+                        bins[bin].append(block); load[bin] += block.count
+                    }
+                    let binFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: bins.count)
+                    binFinite.initialize(repeating: true)
+                    defer { binFinite.deallocate() }
+                    let flags = SendablePointer(binFinite.baseAddress!)
+                    let sharedBins = bins
+                    DispatchQueue.concurrentPerform(iterations: sharedBins.count) { bin in
+                        for block in sharedBins[bin] where !kernel.run(backend, block) { flags.pointer[bin] = false }
+                    }
+                    if binFinite.contains(false) { allFinite = false }
+                    return true
+                }
+                if options.threads > 1, !plan.subtreeBlocks.isEmpty, runSubtreesInParallel() { return }
+                var runStart = 0
+                if options.threads > 1 && plan.subtreeBlocks.isEmpty {
+                    for level in 0..<(plan.levelStarts.count - 1) {
+                        let start = plan.levelStarts[level], end = plan.levelStarts[level + 1]
+                        guard end - start >= 2 * Self.worldParallelCutoff else { continue }
+                        runSerial(runStart..<start)
+                        runLevelInParallel(start..<end)
+                        runStart = end
+                    }
+                }
+                runSerial(runStart..<n)
+            }
+        }}}}}}}}}}}}}}
+        return allFinite
+    }
+}
+
+/// A raw pointer that chunks running on other threads may write through (each chunk
+/// writes its own slot).
+struct SendablePointer<Element>: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Element>
+    init(_ pointer: UnsafeMutablePointer<Element>) { self.pointer = pointer }
+}
+
+/// Calls `body` with the array's base address, or nil for a nil array.
+@inline(__always)
+func withOptionalBuffer<R>(_ array: [Int32]?, _ body: (UnsafePointer<Int32>?) -> R) -> R {
+    guard let array else { return body(nil) }
+    return array.withUnsafeBufferPointer { body($0.baseAddress) }
+}
+
+/// The first index of the ascending `values` whose value is `>= key`.
+@inline(__always)
+func lowerBound(_ values: [Int], _ key: Int) -> Int {
+    var low = 0, high = values.count
+    while low < high {
+        let middle = (low + high) / 2
+        if values[middle] < key { low = middle + 1 } else { high = middle }
+    }
+    return low
+}
+
+/// The level whose range `levelStarts[l] ..< levelStarts[l + 1]` holds `position`.
+func levelIndex(containing position: Int, _ levelStarts: [Int]) -> Int {
+    var low = 0, high = levelStarts.count - 1
+    while high - low > 1 {
+        let middle = (low + high) / 2
+        if levelStarts[middle] <= position { low = middle } else { high = middle }
+    }
+    return low
+}
