@@ -136,4 +136,27 @@ final class PerspectiveTests: XCTestCase {
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world))
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world, rule: .view))
     }
+
+    /// The batch entry point (which inverts each layer's homography once per batch)
+    /// gives the same answers as the single-point one, behind-the-eye misses included,
+    /// on every backend and thread count.
+    func testBatchHitTestingMissesThePartBehindTheEyeToo() {
+        let (store, layer) = halfBehindTheEye()
+        let world = store.referenceWorldTransforms()
+        // Enough points for the batch path's per-layer table (it starts at 4 points).
+        let points = [Point(x: 50, y: 20), Point(x: -300, y: -20), Point(x: 10, y: 10), Point(x: -300, y: -20),
+                      Point(x: 99, y: 99), Point(x: 250, y: 50)]
+        for rule in HitTestRule.allCases {
+            let expected = points.map { store.hitTest($0, in: world, rule: rule) }
+            XCTAssertEqual(expected[0], layer)
+            XCTAssertNil(expected[1])
+            for backend in Backend.allCases {
+                for threads in 1...3 {
+                    let batch = store.hitTest(points: points, in: world, rule: rule,
+                                              options: KernelOptions(backend: backend, threads: threads))
+                    XCTAssertEqual(batch, expected, "\(rule) \(backend) \(threads) threads")
+                }
+            }
+        }
+    }
 }

@@ -50,58 +50,57 @@ extension LayerStore {
     /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
     /// O(count) in the worst case, no recursion.
     public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
-        // Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
-        // subtrees last to first, then the layer. A subtree is skipped as a whole when its
-        // top fails the rule's gate (hidden; outside the bounds when masking or in the view
-        // rule), so walk pre-order forward, collecting candidates and skipping subtrees.
-        var best: Int?
-        var root = firstRoot
-        while root >= 0 {
-            if let hit = hitTestSubtree(Int(root), point, world, rule) { best = hit }
-            root = nextSiblings[Int(root)]
-        }
-        return best
+        hitTestWalk(rule: rule) { world[$0].unprojectPointInFrontOfEye(point) }
     }
 
-    /// The last layer in pre-order of this subtree that is hit (= the first in hit-test
-    /// order), or nil.
+    /// The hit-test walk shared by the single-point and batch entry points;
+    /// `pointInLayer(layer)` is the query point on the layer's plane, nil when the layer
+    /// is singular or that point lies behind the eye.
+    ///
+    /// Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
+    /// subtrees last to first, then the layer. A subtree is skipped as a whole when its
+    /// top fails the rule's gate (hidden; outside the bounds when masking or in the view
+    /// rule), so the walk goes forward in pre-order, keeps the last layer hit (= the first
+    /// in hit-test order) and skips subtrees. No recursion.
     ///
     /// Boolean tests read columns into locals first: `&&`/`||` take autoclosures, and an
     /// autoclosure that captures `self` copies the whole store in unoptimized builds.
-    private func hitTestSubtree(_ top: Int, _ point: Point, _ world: WorldTransforms, _ rule: HitTestRule) -> Int? {
+    @inline(__always)
+    func hitTestWalk(rule: HitTestRule, pointInLayer: (Int) -> Point?) -> Int? {
         var best: Int?
-        var current = Int32(top)
-        while current >= 0 {
-            let layer = Int(current)
-            let layerFlags = flags[layer]
-            var enterSublayers = false
-            if !layerFlags.contains(.hidden) {
-                // The point on the layer's plane under `point`; nil when the layer is
-                // singular or that point lies behind the eye (not drawn there).
-                let local = world[layer].unprojectPointInFrontOfEye(point)
-                var inside = false
-                if let local { inside = contains(layer, local) }
-                if inside { best = layer }
-                let masks = layerFlags.contains(.masksToBounds)
-                switch rule {
-                case .layer: enterSublayers = inside || !masks
-                case .view: enterSublayers = inside
+        var root = firstRoot
+        while root >= 0 {
+            let top = root
+            var current = root
+            while true {
+                let layer = Int(current)
+                let layerFlags = flags[layer]
+                var enterSublayers = false
+                if !layerFlags.contains(.hidden) {
+                    var inside = false
+                    if let local = pointInLayer(layer) { inside = contains(layer, local) }
+                    if inside { best = layer }
+                    switch rule {
+                    case .layer: enterSublayers = inside || !layerFlags.contains(.masksToBounds)
+                    case .view: enterSublayers = inside
+                    }
                 }
+                // Next in pre-order within `top`'s subtree, skipping sublayers if not entered.
+                let firstSublayer = firstSublayers[layer]
+                if enterSublayers && firstSublayer >= 0 {
+                    current = firstSublayer
+                    continue
+                }
+                // Climb to the nearest ancestor (below `top`) that has a next sibling.
+                while current != top {
+                    let next = nextSiblings[Int(current)]
+                    if next >= 0 { break }
+                    current = parents[Int(current)]
+                }
+                if current == top { break }
+                current = nextSiblings[Int(current)]
             }
-            // Next in pre-order within `top`'s subtree, skipping sublayers if not entered.
-            let firstSublayer = firstSublayers[layer]
-            if enterSublayers && firstSublayer >= 0 {
-                current = firstSublayer
-                continue
-            }
-            // Climb to the nearest ancestor (below `top`) that has a next sibling.
-            while current != Int32(top) {
-                let next = nextSiblings[Int(current)]
-                if next >= 0 { break }
-                current = parents[Int(current)]
-            }
-            if current == Int32(top) { break }
-            current = nextSiblings[Int(current)]
+            root = nextSiblings[Int(top)]
         }
         return best
     }

@@ -60,7 +60,7 @@ extension LayerStore {
         // Every point unprojects into the same layers: with enough points, invert each
         // layer's homography once (the point-independent cofactors of
         // `Transform3D.unprojectPoint`) and reuse it for every point.
-        let table: [LayerUnprojection]? = points.count >= 4 ? unprojectionTable(world, options) : nil
+        let table: [Homography]? = points.count >= 4 ? unprojectionTable(world, options) : nil
         result.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
@@ -69,7 +69,10 @@ extension LayerStore {
             forEachChunk(count: points.count, threads: options.threads, minimumPerThread: minimum) { range in
                 if let table {
                     table.withUnsafeBufferPointer { table in
-                        for k in range { out.pointer[k] = hitTest(points[k], unprojections: table, rule: rule) }
+                        for k in range {
+                            let point = points[k]
+                            out.pointer[k] = hitTestWalk(rule: rule) { table[$0].unprojectInFrontOfEye(point) }
+                        }
                     }
                 } else {
                     for k in range { out.pointer[k] = hitTest(points[k], in: world, rule: rule) }
@@ -80,53 +83,16 @@ extension LayerStore {
     }
 
     /// Each layer's unprojection, over `options.threads`. O(count).
-    private func unprojectionTable(_ world: WorldTransforms, _ options: KernelOptions) -> [LayerUnprojection] {
-        var table = [LayerUnprojection](repeating: LayerUnprojection(.identity), count: count)
+    private func unprojectionTable(_ world: WorldTransforms, _ options: KernelOptions) -> [Homography] {
+        var table = [Homography](repeating: Homography(.identity), count: count)
         table.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
             forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
-                for layer in range { out.pointer[layer] = LayerUnprojection(world[layer]) }
+                for layer in range { out.pointer[layer] = Homography(world[layer]) }
             }
         }
         return table
-    }
-
-    /// `hitTest(_:in:rule:)` with precomputed unprojections: the same walk (pre-order,
-    /// the last hit wins, subtrees skipped by the rule's gate) and the same arithmetic.
-    private func hitTest(_ point: Point, unprojections: UnsafeBufferPointer<LayerUnprojection>,
-                         rule: HitTestRule) -> Int? {
-        var best: Int?
-        var root = firstRoot
-        while root >= 0 {
-            let top = Int(root)
-            var current = root
-            while current >= 0 {
-                let layer = Int(current)
-                var enterSublayers = false
-                if !flags[layer].contains(.hidden) {
-                    let local = unprojections[layer].unproject(point)
-                    let inside = local.map { contains(layer, $0) } ?? false
-                    if inside { best = layer }
-                    switch rule {
-                    case .layer: enterSublayers = inside || !flags[layer].contains(.masksToBounds)
-                    case .view: enterSublayers = inside
-                    }
-                    if local == nil && (rule == .view || flags[layer].contains(.masksToBounds)) { enterSublayers = false }
-                }
-                if enterSublayers && firstSublayers[layer] >= 0 {
-                    current = firstSublayers[layer]
-                    continue
-                }
-                while current >= 0 && Int(current) != top && nextSiblings[Int(current)] < 0 {
-                    current = parents[Int(current)]
-                }
-                if current < 0 || Int(current) == top { break }
-                current = nextSiblings[Int(current)]
-            }
-            root = nextSiblings[top]
-        }
-        return best
     }
 
     /// Converts many points from `source`'s bounds space to `destination`'s (nil = world
@@ -140,7 +106,8 @@ extension LayerStore {
         if let source { checkIndex(source) }
         if let destination { checkIndex(destination) }
         let sourceMatrix = source.map { world[$0] }
-        let destinationMatrix = destination.map { world[$0] }
+        // The destination's homography is inverted once for the whole batch.
+        let destinationHomography = destination.map { Homography(world[$0]) }
         var result = [Point?](repeating: nil, count: points.count)
         result.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
@@ -148,8 +115,8 @@ extension LayerStore {
             forEachChunk(count: points.count, threads: options.threads, minimumPerThread: 16_384) { range in
                 for k in range {
                     let worldPoint = sourceMatrix.map { $0.projectPoint(points[k]) } ?? points[k]
-                    if let destinationMatrix {
-                        out.pointer[k] = destinationMatrix.unprojectPoint(worldPoint)
+                    if let destinationHomography {
+                        out.pointer[k] = destinationHomography.unproject(worldPoint)
                     } else {
                         out.pointer[k] = worldPoint
                     }
@@ -157,33 +124,5 @@ extension LayerStore {
             }
         }
         return result
-    }
-}
-
-/// The point-independent part of `Transform3D.unprojectPoint` for one layer: the
-/// cofactors of its (x, y, w) homography and whether it is singular. `unproject` then
-/// does exactly the per-point operations of `unprojectPoint`, so results are identical.
-struct LayerUnprojection: Sendable {
-    let c11, c12, c13, c21, c22, c23, c31, c32, c33: Double
-    let isSingular: Bool
-
-    init(_ m: Transform3D) {
-        let h11 = m.m11, h12 = m.m12, h13 = m.m14
-        let h21 = m.m21, h22 = m.m22, h23 = m.m24
-        let h31 = m.m41, h32 = m.m42, h33 = m.m44
-        c11 = h22 * h33 - h23 * h32; c12 = h13 * h32 - h12 * h33; c13 = h12 * h23 - h13 * h22
-        c21 = h23 * h31 - h21 * h33; c22 = h11 * h33 - h13 * h31; c23 = h13 * h21 - h11 * h23
-        c31 = h21 * h32 - h22 * h31; c32 = h12 * h31 - h11 * h32; c33 = h11 * h22 - h12 * h21
-        let determinant = h11 * c11 + h12 * c21 + h13 * c31
-        isSingular = determinant == 0
-    }
-
-    @inline(__always)
-    func unproject(_ point: Point) -> Point? {
-        if isSingular { return nil }
-        let x = point.x * c11 + point.y * c21 + c31
-        let y = point.x * c12 + point.y * c22 + c32
-        let w = point.x * c13 + point.y * c23 + c33
-        return Point(x: x / w, y: y / w)
     }
 }

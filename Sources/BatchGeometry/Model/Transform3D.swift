@@ -142,42 +142,64 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The point on this transform's z = 0 plane that projects to `point`: inverts the
-    /// 3×3 homography of rows and columns (x, y, w). `nil` when it is singular.
-    @inlinable public func unprojectPoint(_ point: Point) -> Point? {
-        guard let solution = homographySolution(point) else { return nil }
-        return Point(x: solution.x / solution.w, y: solution.y / solution.w)
+    /// 3×3 homography of rows and columns (x, y, w). `nil` when it is singular. O(1).
+    public func unprojectPoint(_ point: Point) -> Point? {
+        Homography(self).unproject(point)
     }
 
     /// Like `unprojectPoint`, but also `nil` when the plane point found maps to `W <= 0`
     /// (it lies behind the eye, so nothing of the plane is drawn under `point` there).
     /// Hit testing uses this; conversion does not (GEOMETRY.md defines it as the plain
-    /// unprojection).
-    @inlinable public func unprojectPointInFrontOfEye(_ point: Point) -> Point? {
-        guard let solution = homographySolution(point) else { return nil }
-        // (x, y, 1) * H = (det / w) * (px, py, 1): the plane point's W is det / w.
-        let forwardW = solution.determinant / solution.w
-        guard forwardW > 0 else { return nil }
-        return Point(x: solution.x / solution.w, y: solution.y / solution.w)
-    }
-
-    /// `(px, py, 1) * adj(H)` and `det(H)` for H = [[m11 m12 m14], [m21 m22 m24],
-    /// [m41 m42 m44]]; nil when `det(H) == 0`.
-    @inlinable func homographySolution(_ point: Point) -> (x: Double, y: Double, w: Double, determinant: Double)? {
-        let h11 = m11, h12 = m12, h13 = m14
-        let h21 = m21, h22 = m22, h23 = m24
-        let h31 = m41, h32 = m42, h33 = m44
-        // The adjugate of H (cofactors, transposed): H * adj(H) = det(H) * I.
-        let c11 = h22 * h33 - h23 * h32, c12 = h13 * h32 - h12 * h33, c13 = h12 * h23 - h13 * h22
-        let c21 = h23 * h31 - h21 * h33, c22 = h11 * h33 - h13 * h31, c23 = h13 * h21 - h11 * h23
-        let c31 = h21 * h32 - h22 * h31, c32 = h12 * h31 - h11 * h32, c33 = h11 * h22 - h12 * h21
-        let determinant = h11 * c11 + h12 * c21 + h13 * c31
-        if determinant == 0 { return nil }
-        // (px, py, 1) * adj(H) is the inverse up to the factor 1/det, which the division cancels.
-        return (point.x * c11 + point.y * c21 + c31,
-                point.x * c12 + point.y * c22 + c32,
-                point.x * c13 + point.y * c23 + c33,
-                determinant)
+    /// unprojection). O(1).
+    public func unprojectPointInFrontOfEye(_ point: Point) -> Point? {
+        Homography(self).unprojectInFrontOfEye(point)
     }
 
     public var description: String { "\(rowMajor)" }
+}
+
+/// The (x, y, w) homography of a transform, inverted up to a scale: what unprojecting a
+/// world point onto a layer's z = 0 plane needs. The point-independent part (the
+/// cofactors) is computed once, so a batch of points through one layer (hit testing
+/// thousands of touches) pays it once; every unprojection in the package goes through
+/// here, so single and batch answers are the same bits.
+struct Homography: Sendable {
+    // The adjugate of H = [[m11 m12 m14], [m21 m22 m24], [m41 m42 m44]] (cofactors,
+    // transposed: H * adj(H) = det(H) * I) and det(H).
+    let c11, c12, c13, c21, c22, c23, c31, c32, c33: Double
+    let determinant: Double
+
+    init(_ m: Transform3D) {
+        let h11 = m.m11, h12 = m.m12, h13 = m.m14
+        let h21 = m.m21, h22 = m.m22, h23 = m.m24
+        let h31 = m.m41, h32 = m.m42, h33 = m.m44
+        c11 = h22 * h33 - h23 * h32; c12 = h13 * h32 - h12 * h33; c13 = h12 * h23 - h13 * h22
+        c21 = h23 * h31 - h21 * h33; c22 = h11 * h33 - h13 * h31; c23 = h13 * h21 - h11 * h23
+        c31 = h21 * h32 - h22 * h31; c32 = h12 * h31 - h11 * h32; c33 = h11 * h22 - h12 * h21
+        determinant = h11 * c11 + h12 * c21 + h13 * c31
+    }
+
+    /// `(px, py, 1) * adj(H)`: the plane point in homogeneous form (the inverse up to the
+    /// factor 1/det, which the division by w cancels); nil when `det(H) == 0`.
+    @inline(__always)
+    func solve(_ point: Point) -> (x: Double, y: Double, w: Double)? {
+        if determinant == 0 { return nil }
+        return (point.x * c11 + point.y * c21 + c31,
+                point.x * c12 + point.y * c22 + c32,
+                point.x * c13 + point.y * c23 + c33)
+    }
+
+    @inline(__always)
+    func unproject(_ point: Point) -> Point? {
+        guard let solution = solve(point) else { return nil }
+        return Point(x: solution.x / solution.w, y: solution.y / solution.w)
+    }
+
+    @inline(__always)
+    func unprojectInFrontOfEye(_ point: Point) -> Point? {
+        guard let solution = solve(point) else { return nil }
+        // (x, y, 1) * H = (det / w) * (px, py, 1): the plane point's W is det / w.
+        guard determinant / solution.w > 0 else { return nil }
+        return Point(x: solution.x / solution.w, y: solution.y / solution.w)
+    }
 }
