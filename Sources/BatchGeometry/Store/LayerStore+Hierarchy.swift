@@ -13,8 +13,8 @@ extension LayerStore {
         if let parent, parent < 0 || parent >= count {
             throw LayerStoreError.parentOutOfRange(parent: parent, count: count)
         }
-        if count >= LayerStore.maximumLayerCount {
-            throw LayerStoreError.tooManyLayers(limit: LayerStore.maximumLayerCount)
+        if count >= layerLimit {
+            throw LayerStoreError.tooManyLayers(limit: layerLimit)
         }
         let layer = count
         boundsX.append(0); boundsY.append(0); boundsWidth.append(0); boundsHeight.append(0)
