@@ -6,7 +6,8 @@
 #   scripts/limits.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --build-tests
+# -enable-testing: the test target uses @testable imports (swift test adds it itself).
+swift build -c release --build-tests -Xswiftc -enable-testing
 bundle=".build/release/BatchGeometryPackageTests.xctest"
 filter="BatchGeometryTests.LimitsTests/testTenMillionLayers"
 # Run the test binary itself (not `swift test`), so the peak RSS is this process's alone.
