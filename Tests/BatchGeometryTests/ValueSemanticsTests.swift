@@ -151,7 +151,7 @@ final class ValueSemanticsTests: XCTestCase {
             for layer in stride(from: thread, to: copy.count, by: 8) {
                 copy.setPosition(Point(Double(thread), 0), of: layer)
             }
-            try? copy.addLayer(parent: 0)
+            _ = try? copy.addLayer(parent: 0)
             // What this thread wrote, read back through its own copy's world transforms:
             // layer `thread` is a root or not, either way its position is now (thread, 0).
             let world = copy.updateWorld(options: .serial(.c))
