@@ -1,11 +1,38 @@
 #!/usr/bin/env bash
-# The 10,000,000-layer limits run (not part of `swift test`: it needs a release build,
-# about 4 GiB of memory and a minute or two). Builds the tests in release mode, then runs
-# LimitsTests.testTenMillionLayers with BATCHGEOMETRY_LIMITS=1, which prints the time
-# and peak RSS (VmHWM) after each step and the bytes per layer of the store's columns.
-#   scripts/limits.sh
+# The large-input limits runs (not part of `swift test`: they need release builds and
+# gigabytes of memory). See docs/ROBUSTNESS.md for the figures.
+#   scripts/limits.sh            10,000,000 layers in one store: every kernel, peak RSS
+#   scripts/limits.sh --scene    a ~100 MB scene file through `batchbench eval`: peak RSS
+#                                (needs the scene decoder, Sources/BatchGeometry/Scene)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--scene" ]; then
+  swift build -c release --product batchbench
+  scene="${TMPDIR:-/tmp}/batchgeometry-100mb.scene.json"
+  # 820,000 layers of ~123 bytes (~100 MB): a window per 1,000 layers, cards with frames and transforms.
+  python3 - "$scene" <<'PY'
+import sys
+with open(sys.argv[1], "w") as out:
+    out.write('{"viewport": [0, 0, 375, 812], "layers": [\n')
+    count = 820_000
+    for k in range(count):
+        if k % 1000 == 0:
+            layer = '{"name": "window%d", "frame": [0, 0, 375, 812]}' % k
+        else:
+            layer = ('{"name": "card%d", "parent": %d, "frame": [%d.5, %d.25, 40, 40], '
+                     '"transform": [1, 0, 0, 1, %d, -%d], "zPosition": %d}') % (
+                k, k - k % 1000, k % 100 * 4, k % 1000 // 100 * 8, k % 7, k % 5, k % 3)
+        out.write(layer + (",\n" if k + 1 < count else "\n"))
+    out.write('], "hitTests": [[10, 10], [200, 300]]}\n')
+PY
+  echo "scene: $(du -m "$scene" | cut -f1) MB, $(grep -c '"name"' "$scene") layers"
+  /usr/bin/time -v .build/release/batchbench eval "$scene" 2>&1 >/dev/null \
+    | grep -E "Maximum resident|Elapsed|error" || true
+  rm -f "$scene"
+  exit 0
+fi
+
 # -enable-testing: the test target uses @testable imports (swift test adds it itself).
 swift build -c release --build-tests -Xswiftc -enable-testing
 bundle=".build/release/BatchGeometryPackageTests.xctest"
