@@ -123,7 +123,8 @@ final class ValueSemanticsTests: XCTestCase {
             let serial = stores.map { run($0, .serial(backend)) }
             let results = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: stores.count)
             results.initialize(repeating: Outcome())
-            defer { results.deallocate() }
+            // deallocate() alone would leak the outcomes' arrays (LeakSanitizer finds it).
+            defer { _ = results.deinitialize(); results.deallocate() }
             let sharedResults = SendableBuffer(results)
             DispatchQueue.concurrentPerform(iterations: stores.count) { index in
                 sharedResults.buffer[index] = run(stores[index], KernelOptions(backend: backend, threads: 3))
