@@ -102,7 +102,7 @@ for name in "${targets[@]}"; do
   binary="$build/fuzz-$name"
   if [ -n "$replay" ]; then
     echo "--- replaying $replay with $name"
-    "$binary" -runs=1 "$replay"/* || status=1
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" -runs=1 "$replay"/* || status=1
     continue
   fi
   work="Fuzz/corpus-work/$name"
@@ -111,7 +111,8 @@ for name in "${targets[@]}"; do
   echo "--- fuzzing $name for ${seconds}s (corpus $work, crashes $crashes/)"
   # -rss_limit_mb: kernels stores are at most ~35,000 layers; the scene decoder must
   # stay bounded too. -timeout: one input taking 20 s is a hang.
-  if ! ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
+  # SWIFT_BACKTRACE: the Swift crash handler trips ASan after a fatalError; libFuzzer reports anyway.
+  if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
       -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=8192 \
       -artifact_prefix="$crashes/" -print_final_stats=1 "$work" "Fuzz/corpus/$name" 2>"$build/$name.log"; then
     status=1

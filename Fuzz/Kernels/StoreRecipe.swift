@@ -96,9 +96,18 @@ struct StoreRecipe {
         }
         if let removal, removal < store.count {
             let before = store.count
+            // The subtree from the parent links: every layer with `removal` on its way up.
+            // (Not only larger indices: reparenting can put a smaller index below it.)
+            let expected = (0..<before).filter { layer in
+                var current: Int? = layer
+                while let l = current { if l == removal { return true }; current = store.parent(of: l) }
+                return false
+            }
             let removed: [Int]
             do { removed = try store.removeLayer(removal) } catch { fuzzFailure("removeLayer(\(removal)) threw \(error)") }
-            if store.count != before - removed.count || removed.first != removal { fuzzFailure("removeLayer bookkeeping") }
+            if removed != expected || store.count != before - removed.count {
+                fuzzFailure("removeLayer(\(removal)) removed \(removed), expected \(expected)")
+            }
             let gone = Set(removed)
             wild = wild.indices.filter { !gone.contains($0) }.map { wild[$0] }
         }

@@ -199,6 +199,26 @@ final class HierarchyEditingTests: XCTestCase {
         XCTAssertNil(store.scrollView(of: 1))
     }
 
+    /// Regression (found by the kernels fuzzer, Fuzz/crashes, 2026-11-22): a subtree can
+    /// hold layers with *smaller* indices than its top after reparenting; removing it
+    /// reports them all, ascending, and renumbers the rest.
+    func testRemovingASubtreeThatHoldsSmallerIndices() throws {
+        var store = LayerStore()
+        for k in 0..<5 {
+            let layer = try store.addLayer()
+            store.setZPosition(Double(k), of: layer)
+        }
+        try store.setParent(of: 1, to: 3)
+        try store.setParent(of: 0, to: 1)
+        XCTAssertEqual(try store.removeLayer(3), [0, 1, 3])
+        XCTAssertEqual(store.count, 2)
+        XCTAssertEqual(store.zPositions, [2, 4])
+        XCTAssertEqual(store.roots, [0, 1])
+        XCTAssertEqual(store.sublayers(of: 0), [])
+        XCTAssertTrue(store.parentsPrecedeChildren)
+        XCTAssertEqual(store.updateWorld(options: .serial(.scalar)).count, 2)
+    }
+
     func testReparentingKeepsWorldTransformsCurrent() throws {
         var store = LayerStore()
         let left = try store.addLayer(), right = try store.addLayer()
