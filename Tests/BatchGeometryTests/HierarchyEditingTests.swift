@@ -199,9 +199,10 @@ final class HierarchyEditingTests: XCTestCase {
         XCTAssertNil(store.scrollView(of: 1))
     }
 
-    /// Regression (found by the kernels fuzzer, Fuzz/crashes, 2026-11-22): a subtree can
-    /// hold layers with *smaller* indices than its top after reparenting; removing it
-    /// reports them all, ascending, and renumbers the rest.
+    /// The first input the kernels fuzzer flagged: after reparenting, a subtree can hold
+    /// layers with *smaller* indices than its top; removing it reports them all,
+    /// ascending, and renumbers the rest. (The library was right; the fuzzer's oracle had
+    /// assumed the top is the smallest index. Kept as a test of the behaviour.)
     func testRemovingASubtreeThatHoldsSmallerIndices() throws {
         var store = LayerStore()
         for k in 0..<5 {
