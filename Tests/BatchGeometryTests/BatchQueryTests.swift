@@ -59,7 +59,7 @@ final class BatchQueryTests: XCTestCase {
         for seed in 0..<6 {
             let store = makeRandomStore(count: 40 + seed * 10, seed: UInt64(4000 + seed), specials: seed == 5)
             let world = store.worldTransforms(options: .serial(.c))
-            var random = KernelTestRandom(seed: UInt64(seed))
+            var random = SplitMix64(seed: UInt64(seed))
             var points = (0..<150).map { _ in Point(x: random.value(600, specials: seed == 5), y: random.value(600, specials: seed == 5)) }
             // And points inside layers: a random spot of a random layer's bounds, mapped to the world.
             for _ in 0..<150 {
@@ -84,7 +84,7 @@ final class BatchQueryTests: XCTestCase {
     func testConvertPointsMatchSinglePoint() {
         let store = makeRandomStore(count: 50, seed: 77, specials: true)
         let world = store.worldTransforms(options: .serial(.c))
-        var random = KernelTestRandom(seed: 78)
+        var random = SplitMix64(seed: 78)
         let points = (0..<40_000).map { _ in Point(x: random.value(300, specials: true), y: random.value(300, specials: true)) }
         for (source, destination) in [(nil, 3), (7, nil), (2, 40), (nil, nil), (11, 11)] as [(Int?, Int?)] {
             let expected = points.map { store.convert($0, from: source, to: destination, in: world) }

@@ -149,7 +149,7 @@ final class FrameGetterTests: XCTestCase {
     /// getter matches the spec's operations bit for bit, and the batch scalar pass
     /// matches the per-layer getter.
     func testBitExactAgainstTheSpecOperationOrder() {
-        var generator = CoreTestRandom(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var store = LayerStore()
         var expected: [Rect] = []
         for _ in 0..<2000 {
@@ -171,23 +171,5 @@ final class FrameGetterTests: XCTestCase {
             assertSameBits(store.frame(of: layer), expected[layer], "layer \(layer)")
             assertSameBits(batch[layer], expected[layer], "batch, layer \(layer)")
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so "random" cases are reproducible.
-struct CoreTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A double in `range`, with 53 random bits.
-    mutating func value(in range: ClosedRange<Double>) -> Double {
-        let unit = Double(next() >> 11) / Double(1 << 53)
-        return range.lowerBound + unit * (range.upperBound - range.lowerBound)
     }
 }

@@ -9,7 +9,7 @@ final class IncrementalTests: XCTestCase {
         return copy.worldTransforms(options: .serial(.scalar))
     }
 
-    private func randomEdit(_ store: inout LayerStore, _ random: inout KernelTestRandom, specials: Bool) {
+    private func randomEdit(_ store: inout LayerStore, _ random: inout SplitMix64, specials: Bool) {
         guard store.count > 0 else { _ = try? store.addLayer(); return }
         let layer = random.below(store.count)
         switch random.below(16) {
@@ -37,7 +37,7 @@ final class IncrementalTests: XCTestCase {
         for seed in 0..<24 {
             let specials = seed % 3 == 2
             var store = makeRandomStore(count: 20 + seed * 5, seed: UInt64(1000 + seed), specials: specials)
-            var random = KernelTestRandom(seed: UInt64(seed))
+            var random = SplitMix64(seed: UInt64(seed))
             _ = store.updateWorld(options: .serial(.c))
             for step in 0..<40 {
                 for _ in 0..<(1 + random.below(4)) { randomEdit(&store, &random, specials: specials) }
@@ -54,7 +54,7 @@ final class IncrementalTests: XCTestCase {
         var store = makeWideStore(count: 5_000)
         let before = store.updateWorld(options: .serial(.simd))
         let kept = before[4_000]
-        var random = KernelTestRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for round in 0..<10 {
             for _ in 0..<20 {
                 let layer = 1 + random.below(store.count - 1)

@@ -1,19 +1,8 @@
 import XCTest
 @testable import BatchGeometry
 
-/// A small deterministic generator (SplitMix64), so failures reproduce from the seed.
-struct KernelTestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+/// The kernel tests' draws: special values mixed into ordinary ones.
+extension SplitMix64 {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     /// Mostly ordinary numbers in -range...range, sometimes a special value.
     mutating func value(_ range: Double, specials: Bool) -> Double {
@@ -29,7 +18,7 @@ struct KernelTestRandom {
 /// so index order is not parents-first), deep chains, every layer property, special
 /// values when `specials` is set.
 func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
-    var random = KernelTestRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     var store = LayerStore()
     for index in 0..<count {
         let parent: Int?
@@ -59,7 +48,7 @@ func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
     return store
 }
 
-func randomTransform(_ random: inout KernelTestRandom, specials: Bool) -> Transform3D {
+func randomTransform(_ random: inout SplitMix64, specials: Bool) -> Transform3D {
     switch random.below(10) {
     case 0: return .identity
     case 1, 2: return .translation(x: random.value(100, specials: specials), y: random.value(100, specials: specials))

@@ -6,16 +6,16 @@ extension LayerStore {
     /// the last root when `parent` is nil. Returns its index, which is the old `count`.
     ///
     /// Amortized O(1).
-    /// - Throws: `LayerStoreError.parentOutOfRange` or `.tooManyLayers`; the store is
-    ///   then unchanged.
+    /// - Throws: `LayerStoreError.parentOutOfRange` (checked first) or `.tooManyLayers`
+    ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
     public mutating func addLayer(parent: Int? = nil) throws -> Int {
         let count = self.count  // `||` takes an autoclosure: capturing self copies the store in debug builds
         if let parent, parent < 0 || parent >= count {
             throw LayerStoreError.parentOutOfRange(parent: parent, count: count)
         }
-        if count >= LayerStore.maximumLayerCount {
-            throw LayerStoreError.tooManyLayers(limit: LayerStore.maximumLayerCount)
+        if count >= layerLimit {
+            throw LayerStoreError.tooManyLayers(limit: layerLimit)
         }
         let layer = count
         boundsX.append(0); boundsY.append(0); boundsWidth.append(0); boundsHeight.append(0)
@@ -65,8 +65,11 @@ extension LayerStore {
     /// `-[CALayer insertSublayer:atIndex:]`, it first leaves its old superlayer.
     ///
     /// O(1) for `index == nil`, O(sublayers) otherwise; O(depth) to check for cycles.
-    /// - Throws: `.layerOutOfRange`, `.parentOutOfRange`, `.cycle` (parent inside the
-    ///   layer's own subtree), `.sublayerIndexOutOfRange`; the store is then unchanged.
+    /// - Throws: checked in this order, before anything changes: `.layerOutOfRange`,
+    ///   `.parentOutOfRange`, `.cycle` (parent is the layer or inside its subtree),
+    ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
+    ///   sublayers other than `layer`); the store is then unchanged. Never a precondition:
+    ///   indices here often come from data (scene files, editors).
     public mutating func setParent(of layer: Int, to parent: Int?, at index: Int? = nil) throws {
         guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
         if let parent {
@@ -81,14 +84,20 @@ extension LayerStore {
             }
         }
         let newParent = parent.map { Int32($0) } ?? -1
-        let siblingsOfNewParent = newParent >= 0 ? sublayers(of: Int(newParent)) : roots
-        let remaining = siblingsOfNewParent.filter { $0 != layer }
-        if let index, index < 0 || index > remaining.count {
-            throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: remaining.count)
+        // The sibling to insert before, found (and the index checked) before anything
+        // changes; appending needs no walk, so building a wide tree stays O(1) a step.
+        var insertBefore: Int32 = -1
+        if let index {
+            let siblingsOfNewParent = newParent >= 0 ? sublayers(of: Int(newParent)) : roots
+            let remaining = siblingsOfNewParent.filter { $0 != layer }
+            if index < 0 || index > remaining.count {
+                throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: remaining.count)
+            }
+            if index < remaining.count { insertBefore = Int32(remaining[index]) }
         }
         unlink(layer)
-        if let index, index < remaining.count {
-            linkBefore(layer, sibling: Int32(remaining[index]), under: newParent)
+        if insertBefore >= 0 {
+            linkBefore(layer, sibling: insertBefore, under: newParent)
         } else {
             linkAsLast(layer, under: newParent)
         }
@@ -99,7 +108,8 @@ extension LayerStore {
     }
 
     /// Removes `layer` and its whole subtree from the store. Later layers' indices shift
-    /// down to close the gaps, keeping their relative order. O(count).
+    /// down to close the gaps, keeping their relative order. O(count), no recursion (a
+    /// chain of any depth can be removed); transient memory about one column's size.
     ///
     /// - Returns: the removed layers' old indices, ascending.
     /// - Throws: `.layerOutOfRange`; the store is then unchanged.

@@ -52,6 +52,9 @@ public struct LayerStore: Sendable {
 
     /// The largest number of layers one store holds; indices are stored as `Int32`.
     public static let maximumLayerCount = Int(Int32.max) - 1
+    /// The limit `addLayer` enforces: `maximumLayerCount`, lowered only by tests so that
+    /// the `.tooManyLayers` path can be exercised without two billion layers.
+    var layerLimit = LayerStore.maximumLayerCount
 
     /// An empty store.
     public init() {}

@@ -1,0 +1,252 @@
+import XCTest
+@testable import BatchGeometry
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Deep hierarchies in every kernel (nothing may recurse per level), and, behind
+/// `BATCHGEOMETRY_LIMITS=1`, ten million layers in one store with the memory measured
+/// (`scripts/limits.sh` runs it on a release build; docs/ROBUSTNESS.md has the figures).
+final class LimitsTests: XCTestCase {
+    static let depth = 1_000_000
+
+    /// A chain `0 → 1 → … → depth-1`, every layer 10×10 and one point right of its
+    /// superlayer, so `ToWorld(k)` is the translation `(k + 1, 0)` exactly.
+    static func makeChain(depth: Int, parentsFirst: Bool) -> LayerStore {
+        var store = LayerStore(minimumCapacity: depth)
+        for _ in 0..<depth {
+            // parentsFirst: layer k under k-1. Otherwise all roots first, linked below
+            // so that layer k sits under k+1 (every superlayer has a larger index).
+            let layer = try! store.addLayer(parent: parentsFirst && store.count > 0 ? store.count - 1 : nil)
+            store.setBounds(Rect(0, 0, 10, 10), of: layer)
+            store.setPosition(Point(6, 5), of: layer)     // anchor (0.5, 0.5): Local = T(1, 0)
+        }
+        if !parentsFirst {
+            for layer in 0..<(depth - 1) { try! store.setParent(of: layer, to: layer + 1) }
+        }
+        return store
+    }
+
+    /// `ToWorld(k)` of the chain: the translation by `(level + 1, 0)`, with the z column
+    /// flattened (zero) below the root.
+    static func isChainWorld(_ world: Transform3D, level: Int) -> Bool {
+        world.m41 == Double(level + 1) && world.m42 == 0 && world.m11 == 1 && world.m22 == 1
+            && world.m12 == 0 && world.m21 == 0 && world.m44 == 1 && world.m33 == (level == 0 ? 1 : 0)
+    }
+
+    func testMillionDeepChainInEveryKernel() throws {
+        let clock = ContinuousClock()
+        var start = clock.now
+        func lap(_ what: String) { print("deep chain: \(what) \(clock.now - start)"); start = clock.now }
+        let store = Self.makeChain(depth: Self.depth, parentsFirst: true)
+        let n = store.count, deepest = n - 1
+        XCTAssertTrue(store.parentsPrecedeChildren)
+        lap("build")
+        for backend in Backend.allCases {
+            let options = KernelOptions(backend: backend, threads: 2)
+            let frames = store.frames(options: options)
+            XCTAssertEqual(frames[0], Rect(1, 0, 10, 10))
+            XCTAssertEqual(frames[deepest], Rect(1, 0, 10, 10))
+            let world = store.worldTransforms(options: options)
+            XCTAssertEqual(world.count, n)
+            var wrong = 0
+            for layer in stride(from: 0, to: n, by: 1) where !Self.isChainWorld(world[layer], level: layer) { wrong += 1 }
+            XCTAssertEqual(wrong, 0, "\(backend) world")
+            let rects = store.worldRects(in: world, options: options)
+            XCTAssertEqual(rects[deepest], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
+            lap("\(backend) kernels")
+        }
+        var updated = store
+        let world = updated.updateWorld(options: .default)
+        XCTAssertTrue(Self.isChainWorld(world[deepest], level: deepest))
+
+        // Hit testing walks the whole chain: layer k covers x in [k+1, k+11).
+        XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .layer), deepest)
+        XCTAssertNil(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .view))   // the root misses it
+        XCTAssertEqual(store.hitTest(points: [Point(10.5, 5)], in: world, rule: .view), [9])
+        XCTAssertEqual(store.convert(Point(0, 0), from: deepest, to: nil, in: world), Point(Double(n), 0))
+        XCTAssertEqual(store.convert(Point(Double(n), 3), from: nil, to: deepest, in: world), Point(0, 3))
+        lap("hit tests, conversions")
+        let order = store.drawOrder()
+        XCTAssertTrue(order.elementsEqual(0..<n), "drawOrder")
+        XCTAssertTrue(store.preorder().elementsEqual((0..<Int32(n))), "preorder")
+        lap("drawOrder, preorder")
+
+        // Clipping through the chain: the root masks, so only the first ten levels overlap it.
+        var masked = store
+        masked.setMasksToBounds(true, of: 0)
+        let maskedWorld = world                      // masking does not move anything
+        let maskedRects = masked.worldRects(in: maskedWorld)
+        let clips = masked.clipRects(worldRects: maskedRects)
+        XCTAssertEqual(clips[deepest], RectEdges(minX: 1, minY: 0, maxX: 11, maxY: 10))
+        let visible = masked.visibility(worldRects: maskedRects, clipRects: clips, viewport: nil)
+        // Levels 0...9: [k+1, k+11) ∩ [1, 11) has positive width only for k < 10.
+        XCTAssertEqual(visible.indices.filter { visible[$0] }, Array(0..<10))
+        XCTAssertNil(masked.hitTest(Point(Double(n) + 0.5, 5), in: maskedWorld))
+        lap("clip, visibility")
+
+        // A cycle check that walks a million ancestors, then the structural edits.
+        var edited = store
+        XCTAssertThrowsError(try edited.setParent(of: 0, to: deepest)) {
+            XCTAssertEqual($0 as? LayerStoreError, .cycle(layer: 0, parent: deepest))
+        }
+        try edited.setParent(of: deepest, to: nil)
+        XCTAssertEqual(edited.roots, [0, deepest])
+        XCTAssertEqual(try edited.removeLayer(0).count, n - 1)
+        XCTAssertEqual(edited.count, 1)
+        XCTAssertEqual(edited.roots, [0])
+        var whole = store
+        XCTAssertEqual(try whole.removeLayer(0).count, n)
+        XCTAssertEqual(whole.count, 0)
+        XCTAssertEqual(whole.frames().count, 0)
+        XCTAssertEqual(whole.updateWorld().count, 0)
+        lap("edits, removeLayer of the chain's root")
+    }
+
+    /// The same kind of chain with every superlayer at a *larger* index (layer k under
+    /// k+1), so the kernels cannot walk in index order and must take the pre-order path.
+    /// 300,000 deep: far past any recursion's stack (8 MiB), cheaper than a million in a
+    /// debug build.
+    func testDeepChainWithParentsAfterChildren() throws {
+        var store = Self.makeChain(depth: 300_000, parentsFirst: false)
+        let n = store.count, root = n - 1
+        XCTAssertFalse(store.parentsPrecedeChildren)
+        for backend in [Backend.simd, .c] {
+            let world = store.worldTransforms(options: KernelOptions(backend: backend, threads: 2))
+            var wrong = 0
+            for layer in 0..<n where !Self.isChainWorld(world[layer], level: root - layer) { wrong += 1 }
+            XCTAssertEqual(wrong, 0, "\(backend) world")
+        }
+        let world = store.worldTransforms(options: .serial(.scalar))
+        XCTAssertTrue(Self.isChainWorld(world[0], level: root))
+        XCTAssertEqual(store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
+        XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world), 0)
+        XCTAssertTrue(store.drawOrder().elementsEqual((0..<n).reversed()))
+        XCTAssertEqual(try store.removeLayer(root).count, n)
+        XCTAssertEqual(store.count, 0)
+    }
+
+    /// 300,000 sublayers under one layer, attached by `setParent`: appending is O(1)
+    /// each (an O(sublayers) step would make this quadratic), and the sort in drawOrder
+    /// handles the width.
+    func testWideFan() throws {
+        let width = 300_000
+        var store = LayerStore(minimumCapacity: width + 1)
+        let root = try store.addLayer()
+        for k in 0..<width {
+            let layer = try store.addLayer()
+            store.setPosition(Point(Double(k), 0), of: layer)
+            store.setZPosition(Double(-k), of: layer)            // reverse order: the sort must run
+            try store.setParent(of: layer, to: root)             // reparent path, not addLayer(parent:)
+        }
+        XCTAssertEqual(store.sublayers(of: root).count, width)
+        let order = store.drawOrder()
+        XCTAssertEqual(order.first, root)
+        XCTAssertEqual(order[1], width)
+        XCTAssertEqual(order.last, 1)
+        let world = store.updateWorld()
+        XCTAssertEqual(world[100_001].m41, 100_000)
+    }
+
+    // MARK: Ten million layers (opt-in)
+
+    /// The bytes each layer takes in the store's columns, from their element sizes
+    /// (capacity not counted), with and without non-affine transforms.
+    func testBytesPerLayerFromTheColumns() throws {
+        var store = LayerStore()
+        for _ in 0..<1000 { try store.addLayer() }
+        let bytes = Self.columnBytes(store)
+        // 10 Double columns, 6 affine Doubles + a kind byte, a flags byte, 5 Int32 links,
+        // a dirty flag: 80 + 49 + 1 + 20 + 1.
+        XCTAssertEqual(bytes / 1000, 151)
+        store.setTransform(.perspective(distance: 500), of: 3)
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 151 + 80)       // ten more Doubles each
+        store.setSublayerTransform(.scale(x: 2, y: 2), of: 4)
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 151 + 80 + 49)
+    }
+
+    /// What the columns hold, element sizes times counts.
+    static func columnBytes(_ store: LayerStore) -> Int {
+        func size<T>(_ column: [T]) -> Int { MemoryLayout<T>.stride * column.count }
+        let doubles = [store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,
+                       store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs]
+        var total = doubles.map(size).reduce(0, +)
+        for columns in [store.transforms, store.sublayerTransforms] {
+            total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
+            total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
+        }
+        total += size(store.flags) + size(store.parents) + size(store.firstSublayers) + size(store.lastSublayers)
+        total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.isDirty)
+        return total
+    }
+
+    /// Peak resident memory of this process so far, in bytes (Linux `VmHWM`).
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first
+            return kilobytes.map { $0 * 1024 }
+        }
+        return nil
+    }
+
+    func testTenMillionLayers() throws {
+        guard ProcessInfo.processInfo.environment["BATCHGEOMETRY_LIMITS"] == "1" else {
+            throw XCTSkip("set BATCHGEOMETRY_LIMITS=1 (scripts/limits.sh) to run the 10M-layer test")
+        }
+        let n = 10_000_000
+        let clock = ContinuousClock()
+        var start = clock.now
+        func lap(_ what: String) {
+            print("limits: \(what): \(clock.now - start), peak RSS \((Self.peakResidentBytes() ?? 0) >> 20) MiB")
+            start = clock.now
+        }
+        // A UI-like forest: 1000 windows, each with 9999 sublayers in rows of cards.
+        var store = LayerStore(minimumCapacity: n)
+        var window = -1
+        for layer in 0..<n {
+            if layer % 10_000 == 0 {
+                window = try store.addLayer()
+                store.setBounds(Rect(0, 0, 375, 812), of: window)
+                store.setPosition(Point(187.5, 406), of: window)   // frame at the origin: ToWorld = identity
+            } else {
+                try store.addLayer(parent: window)
+                store.setBounds(Rect(0, 0, 40, 40), of: layer)
+                store.setPosition(Point(Double(layer % 100) * 4, Double(layer % 10_000 / 100) * 8), of: layer)
+            }
+        }
+        XCTAssertEqual(store.count, n)
+        lap("build \(n) layers")
+        let bytes = Self.columnBytes(store)
+        print("limits: columns \(bytes >> 20) MiB = \(Double(bytes) / Double(n)) bytes per layer")
+
+        for backend in Backend.allCases {
+            let options = KernelOptions(backend: backend, threads: activeProcessorCount)
+            let frames = store.frames(options: options)
+            XCTAssertEqual(frames[n - 1], Rect(376, 772, 40, 40))
+            lap("frames \(backend)")
+            let world = store.worldTransforms(options: options)
+            XCTAssertEqual(world[n - 1].m41, 376)
+            lap("world \(backend)")
+        }
+        let world = store.updateWorld()
+        lap("updateWorld")
+        let rects = store.worldRects(in: world, options: .default)
+        XCTAssertEqual(rects[n - 1], RectEdges(minX: 376, minY: 772, maxX: 416, maxY: 812))
+        lap("worldRects")
+        let clips = store.clipRects(worldRects: rects)
+        let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: Rect(0, 0, 375, 812))
+        XCTAssertTrue(visible[1])
+        lap("clip + visibility")
+        // In the last window, card k (row k/100, column k%100) spans x in [4c-20, 4c+20),
+        // y in [8r-20, 8r+20): (1, 1) is inside for c <= 5, r <= 2; the last such is 205.
+        XCTAssertEqual(store.hitTest(Point(1, 1), in: world), n - 10_000 + 205)
+        lap("hitTest")
+        XCTAssertEqual(store.drawOrder().count, n)
+        lap("drawOrder")
+        try store.removeLayer(0)
+        XCTAssertEqual(store.count, n - 10_000)
+        lap("removeLayer of the first window")
+        print("limits: peak RSS \((Self.peakResidentBytes() ?? 0) >> 20) MiB for \(n) layers")
+    }
+}
