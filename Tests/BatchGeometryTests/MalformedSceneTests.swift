@@ -120,6 +120,12 @@ final class MalformedSceneTests: XCTestCase {
          #"error: layers[0].name: invalid JSON at line 1, column 27 (byte 26): unterminated string"#),
         (#"{"layers":[{"name":"a\qb"}]}"#,
          #"error: layers[0].name: invalid JSON at line 1, column 22 (byte 21): invalid escape '\q'"#),
+        // A backslash before a raw newline or tab: the byte is named, never printed
+        // (the scene fuzzer's first find: a raw newline made the error two lines).
+        ("{\"layers\":[{\"name\":\"a\\\nb\"}]}",
+         #"error: layers[0].name: invalid JSON at line 1, column 22 (byte 21): invalid escape: '\' followed by byte 0xA"#),
+        ("{\"layers\":[{\"name\":\"a\\\tb\"}]}",
+         #"error: layers[0].name: invalid JSON at line 1, column 22 (byte 21): invalid escape: '\' followed by byte 0x9"#),
         (#"{"layers":[{"name":"\ud800"}]}"#,
          #"error: layers[0].name: invalid JSON at line 1, column 21 (byte 20): unpaired surrogate in a \u escape"#),
         (#"{"layers":[{"frame":[1,2,3,4]"#,

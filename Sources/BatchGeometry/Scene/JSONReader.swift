@@ -335,7 +335,12 @@ struct JSONReader {
                 index += length
                 continue
             default:
-                throw fail("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+                // Quote the byte only when it is printable ASCII: a raw newline or tab here
+                // would break the one-line error contract (found by the scene fuzzer).
+                if escape > 0x20 && escape < 0x7F {
+                    throw fail("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+                }
+                throw fail("invalid escape: '\\' followed by byte 0x\(String(escape, radix: 16, uppercase: true))")
             }
             index += 2
         }
