@@ -2,15 +2,30 @@
 // whose inputs changed, in place in the cached plan and world.
 
 extension LayerStore {
-    /// Recomputes the subtrees of the dirty layers in place (serially; they are small by
-    /// construction). False when a planar chain became non-finite: the caches are then
-    /// dropped and the caller runs a full pass.
-    mutating func updateDirtySubtrees() -> Bool {
+    /// Recomputes the subtrees of the dirty layers in place, serially: as runs of plan
+    /// positions through `options.backend`'s kernel when the plan's order allows it
+    /// (`updateDirtyRanges`), else layer by layer. False when a planar chain became
+    /// non-finite: the caches are then dropped and the caller runs a full pass.
+    mutating func updateDirtySubtrees(options: KernelOptions = .default) -> Bool {
         guard var world = worldCache, var plan = worldPlan else { return false }
         worldCache = nil
         worldPlan = nil
         world.modes = [] // shares plan.modes; drop it so writing the plan copies nothing
-        guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        if !plan.subtreeRangesBuilt {
+            plan.subtreeRanges = makeSubtreeRangeIndex(for: plan)
+            plan.subtreeRangesBuilt = true
+        }
+        var needsSubtreeWalk = true
+        if let index = plan.subtreeRanges {
+            switch updateDirtyRanges(plan: &plan, world: &world, index: index, options: options) {
+            case .done: needsSubtreeWalk = false
+            case .needsSubtreeWalk: break
+            case .nonFinite: return false
+            }
+        }
+        if needsSubtreeWalk {
+            guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        }
         world.modes = plan.modes
         worldCache = world
         worldPlan = plan

@@ -35,6 +35,10 @@ struct WorldPlan: Sendable {
     /// Positions (in the order) of the general layers, ascending; nil when stale after an
     /// incremental update changed some layer's mode (rebuilt from `modes` when needed).
     var generalPositions: [Int]?
+    /// Where each layer's sublayers sit in the order, for the incremental update's range
+    /// walk; built on first use (`subtreeRangesBuilt`), nil when the layout has none.
+    var subtreeRanges: SubtreeRangeIndex?
+    var subtreeRangesBuilt = false
 
     var count: Int { modes.count }
 
@@ -62,11 +66,13 @@ extension LayerStore {
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
         var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
+        var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
+                (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
             } else {
                 (order, levelStarts, subtreeBlocks) = worldLayout()
             }
@@ -94,7 +100,8 @@ extension LayerStore {
             }
         }}}}}}}
         return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
-                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions)
+                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
+                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -166,9 +173,12 @@ extension LayerStore {
         return (blocked, [0, n], blocks)
     }
 
-    /// A parents-first order grouped by depth (every level after the one above it), and
-    /// where each level starts. Index order when layers are already appended level by
-    /// level (the common case: nil order), else a stable counting sort by depth.
+    /// A parents-first order grouped by depth (every level after the one above it), each
+    /// level listing sublayers grouped by superlayer in the superlayers' order (so the
+    /// sublayers of a run of positions form a run of the next level, which the
+    /// incremental update relies on), and where each level starts. Index order when
+    /// layers are already appended that way (the common case, as a breadth-first build
+    /// gives: nil order), else a breadth-first walk of the sibling lists.
     func levelOrder() -> (order: [Int32]?, levelStarts: [Int]) {
         let n = count
         var depth = [Int32](repeating: 0, count: n)
@@ -176,6 +186,7 @@ extension LayerStore {
         var maximumDepth: Int32 = 0
         var nondecreasing = parentFirst == nil
         var previousDepth: Int32 = 0
+        var previousParent: Int32 = -1
         parents.withUnsafeBufferPointer { parents in
             for position in 0..<n {
                 let layer = parentFirst.map { Int($0[position]) } ?? position
@@ -183,7 +194,10 @@ extension LayerStore {
                 let value = parent < 0 ? 0 : depth[Int(parent)] + 1
                 depth[layer] = value
                 if value > maximumDepth { maximumDepth = value }
-                if value < previousDepth { nondecreasing = false }
+                // In index order a sublayer's position is its index: grouped by
+                // superlayer when the superlayer indices never decrease.
+                if value < previousDepth || (value > 0 && parent < previousParent) { nondecreasing = false }
+                if value > 0 { previousParent = parent }
                 previousDepth = value
             }
         }
@@ -192,13 +206,16 @@ extension LayerStore {
         var levelStarts = [Int](repeating: 0, count: levelSizes.count + 1)
         for level in 0..<levelSizes.count { levelStarts[level + 1] = levelStarts[level] + levelSizes[level] }
         if nondecreasing { return (nil, levelStarts) }
-        var next = Array(levelStarts.dropLast())
-        var order = [Int32](repeating: 0, count: n)
-        for position in 0..<n {
-            let layer = parentFirst.map { Int($0[position]) } ?? position
-            let level = Int(depth[layer])
-            order[next[level]] = Int32(truncatingIfNeeded: layer)
-            next[level] += 1
+        // Breadth first: the roots, then the sublayers of each listed layer in turn.
+        var order = [Int32]()
+        order.reserveCapacity(n)
+        var root = firstRoot
+        while root >= 0 { order.append(root); root = nextSiblings[Int(root)] }
+        var next = 0
+        while next < order.count {
+            var child = firstSublayers[Int(order[next])]
+            while child >= 0 { order.append(child); child = nextSiblings[Int(child)] }
+            next += 1
         }
         return (order, levelStarts)
     }
