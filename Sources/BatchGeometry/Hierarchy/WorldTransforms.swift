@@ -22,6 +22,10 @@ public struct WorldTransforms: Sendable {
 
     static let generalBit: UInt8 = 1
 
+    /// An empty snapshot (no layers), to hand to `LayerStore.computeWorldTransforms(into:)`,
+    /// which sizes it on first use and then reuses its storage every frame. O(1).
+    public init() { self.init(count: 0) }
+
     /// `count` layers, all planar with zero columns (every entry is overwritten by the
     /// pass that fills it).
     init(count: Int) {

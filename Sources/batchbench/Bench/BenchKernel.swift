@@ -5,7 +5,8 @@ import BatchGeometryWorkloads
 enum BenchKernel: String, CaseIterable {
     /// `computeFrames(into:options:)`: every layer's frame, storage reused.
     case frames
-    /// `worldTransforms(options:)`: every layer's `ToWorld`, a full pass.
+    /// `computeWorldTransforms(into:options:)`: every layer's `ToWorld`, a full pass over
+    /// the store's cached local transforms into reused storage (the per-frame pass).
     case world
     /// 1% of the layers (spread evenly) get a new position, then `updateWorld(options:)`.
     case worldIncremental = "world-incremental"
@@ -37,19 +38,22 @@ enum BenchKernel: String, CaseIterable {
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
         case .world, .worldIncremental:
-            // Read bounds (4), position (2), anchorPoint (2), zPosition, anchorPointZ,
-            // the affine columns (6) and kind (1 byte), the other 10 matrix entries when
-            // 3D transforms exist, the superlayer index (Int32) and flags (1 byte);
-            // write one Transform3D (16).
-            let read = (4 + 2 + 2 + 1 + 1 + 6) * double + 1 + (threeD ? 10 * double : 0) + 4 + 1
-            return read + 16 * double
+            // The per-frame pass reads each layer's cached local transform (6 doubles),
+            // its mode byte and superlayer index (Int32), and writes its world transform
+            // (6 doubles); the superlayer's world is shared by its sublayers (8 in the
+            // standard tree) and stays in cache. In `3d`, every tenth layer carries a
+            // full 4x4 instead (16 doubles read and written): 2 × 10 × 8 / 10 more.
+            let planar = 6 * double + 1 + 4 + 6 * double
+            return planar + (threeD ? 16 : 0)
         case .worldRects:
-            // Read ToWorld (16) and bounds (4); write RectEdges (4).
-            return (16 + 4) * double + 4 * double
+            // Read the planar world transform (6 doubles + mode byte) and bounds (4);
+            // write RectEdges (4).
+            return 6 * double + 1 + 4 * double + 4 * double
         case .hitTest:
-            // Per layer test: the 9 ToWorld entries of the (x, y, w) homography, bounds
-            // (4), flags (1 byte), first-sublayer and next-sibling links (2 × Int32).
-            return (9 + 4) * double + 1 + 2 * 4
+            // Per layer test: the layer's inverted (x, y, w) homography, made once per
+            // batch (9 cofactors + determinant), bounds (4), flags (1 byte),
+            // first-sublayer and next-sibling links (2 × Int32).
+            return (10 + 4) * double + 1 + 2 * 4
         case .convert:
             // Read a Point; write a Point?.
             return MemoryLayout<Point>.size + MemoryLayout<Point?>.stride

@@ -29,7 +29,8 @@ OPTIONS (lists are comma-separated; repeats are dropped)
   --kernels LIST     frames, world, world-incremental, world-rects, hit-test, convert,
                      or all (default: all)
                        frames             computeFrames(into:options:), every frame
-                       world              worldTransforms(options:), a full pass
+                       world              computeWorldTransforms(into:options:), the
+                                          per-frame full pass (cached locals)
                        world-incremental  1% of the layers (evenly spread) move, then
                                           updateWorld(options:); rate = store layers/s
                        world-rects        worldRects(in:options:) on a world snapshot
@@ -69,8 +70,8 @@ OUTPUT
   bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified}],
   baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
   settings}. csv: one line per result, the result fields as columns.
-  Bytes per layer (the least each kernel must read + write): frames 128, world 262
-  (342 with 3D transforms), world-rects 192, hit-test 113 per layer test, convert 40
+  Bytes per layer (the least each kernel must read + write): frames 128, world 101
+  (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
   per point. Progress goes to standard error.
 
 COMPARE

@@ -14,9 +14,11 @@ final class KernelFixture {
     let convertPoints: [Point]
     let convertSource: Int
     let convertDestination: Int?
-    /// The last call's output of each kernel, for `verify` (frames stay in `frames`;
-    /// world-incremental keeps nothing, see `run`).
-    private(set) var lastWorld: WorldTransforms?
+    /// The world kernel's output, reused by every call the way a frame loop reuses it
+    /// (a second reference to it would make the next call copy it: copy-on-write).
+    private(set) var worldOutput = WorldTransforms()
+    /// The last call's output of the other kernels, for `verify` (frames stay in
+    /// `frames`; world-incremental keeps nothing, see `run`).
     private(set) var lastRects: [RectEdges]?
     private(set) var lastHits: [Int?]?
     private(set) var lastConverted: [Point?]?
@@ -32,6 +34,9 @@ final class KernelFixture {
         store = workload.makeStore()
         world = store.referenceWorldTransforms()
         frames = FrameColumns(count: store.count)
+        // Bring the store's cached local transforms up to date once, as the first frame
+        // of an app would, so `world` times the per-frame pass whatever ran before it.
+        _ = store.updateWorld(options: .serial(.scalar))
         let n = store.count
         hitTestPoints = QueryPoints.world(count: hitTestPointCount)
         // Leaf to leaf in the standard tree: the last layer to the middle one.
@@ -60,9 +65,8 @@ final class KernelFixture {
             store.computeFrames(into: &frames, options: options)
             sink += frames.x[frames.count - 1]
         case .world:
-            lastWorld = nil  // free the previous result first, as a local would be
-            lastWorld = store.worldTransforms(options: options)
-            sink += lastWorld![store.count - 1].m41
+            store.computeWorldTransforms(into: &worldOutput, options: options)
+            sink += worldOutput[store.count - 1].m41
         case .worldIncremental:
             // Alternate between two positions so every call really changes the layers.
             nudge = nudge == 0 ? 1 : 0
