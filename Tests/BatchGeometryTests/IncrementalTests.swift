@@ -245,4 +245,44 @@ final class IncrementalTests: XCTestCase {
         XCTAssertEqual(layers, [first, second, underFirst, underSecond, deeper])
         assertDirtyUpdateMatchesFullPass(&store, dirty: [second], "small")
     }
+
+    /// A position-only change redoes just the cached translation (the same additions as a
+    /// full recompute); mixed with other changes on the same layer, under a flipped
+    /// superlayer (no shortcut) and on layers the layer-by-layer walk rewrote, every
+    /// update still equals a full pass bit for bit.
+    func testPositionOnlyChangesMatchFullPass() {
+        var store = makeWideStore(count: 3_000)
+        _ = store.updateWorld(options: .serial(.c))
+        func check(_ label: String) {
+            for backend in Backend.allCases {
+                var copy = store
+                XCTAssertTrue(worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
+                              "\(label) \(backend)")
+            }
+            _ = store.updateWorld(options: .serial(.c))
+        }
+        store.setPosition(Point(x: 7, y: -3), of: 40)
+        check("position only")
+        store.setPosition(Point(x: 8, y: -3), of: 41)
+        store.setBounds(Rect(x: 1, y: 2, width: 30, height: 40), of: 41)
+        check("position then bounds")
+        store.setBounds(Rect(x: 1, y: 2, width: 31, height: 40), of: 42)
+        store.setPosition(Point(x: 9, y: -3), of: 42)
+        check("bounds then position")
+        store.setGeometryFlipped(true, of: 3)  // its sublayers 25...32 get an adjustment
+        check("flip")
+        store.setPosition(Point(x: 10, y: 11), of: 26)
+        store.setPosition(Point(x: 12, y: 13), of: 3)
+        check("positions under and of a flipped layer")
+        store.setGeometryFlipped(false, of: 3)
+        check("unflip")
+        store.setPosition(Point(x: 14, y: 15), of: 27)
+        store.setAnchorPoint(Point(x: 0.25, y: 1), of: 28)
+        store.setPosition(Point(x: 16, y: 17), of: 28)
+        check("after unflip")
+        store.setPosition(Point(x: .nan, y: 1), of: 29)
+        check("NaN position")
+        store.setPosition(Point(x: 1, y: 1), of: 29)
+        check("finite again")
+    }
 }

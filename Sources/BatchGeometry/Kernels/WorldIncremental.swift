@@ -35,12 +35,12 @@ extension LayerStore {
     /// The layers whose subtrees need recomputing: dirty layers without a dirty
     /// ancestor (an ancestor's subtree already covers them). O(dirty × depth).
     private func topDirtyLayers() -> [Int] {
-        changes.isDirty.withUnsafeBufferPointer { isDirty in
+        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
             parents.withUnsafeBufferPointer { parents in
                 changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
                     var ancestor = parents[Int(dirtyLayer)]
                     while ancestor >= 0 {
-                        if isDirty[Int(ancestor)] { return nil }
+                        if dirtyStates[Int(ancestor)] != ChangeTracker.clean { return nil }
                         ancestor = parents[Int(ancestor)]
                     }
                     return Int(dirtyLayer)
@@ -73,7 +73,7 @@ extension LayerStore {
         worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
         worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
-        changes.isDirty.withUnsafeBufferPointer { isDirty in
+        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
@@ -90,8 +90,9 @@ extension LayerStore {
             func recompute(_ layer: Int) -> Bool {
                 let superlayer = Int(parents[layer])
                 let oldMode = pm[layer]
-                if isDirty[layer]
-                    || (superlayer >= 0 && isDirty[superlayer] && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
+                if dirtyStates[layer] != ChangeTracker.clean
+                    || (superlayer >= 0 && dirtyStates[superlayer] != ChangeTracker.clean
+                        && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
                     // Its inputs, or its superlayer's adjustments, changed.
                     if !inputs.writeCommonEntry(layer, to: output) {
                         output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)

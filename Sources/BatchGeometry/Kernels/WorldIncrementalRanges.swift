@@ -97,19 +97,30 @@ extension LayerStore {
         worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
         worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
+        plan.unpositionedTx.withUnsafeMutableBufferPointer { ux in plan.unpositionedTy.withUnsafeMutableBufferPointer { uy in
+        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    unpositioned: (ux.baseAddress!, uy.baseAddress!))
+            let positionX = inputs.positionX, positionY = inputs.positionY
             let parents = inputs.parents
             @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
             // (1) The dirty layers' own entries, superlayers first. Unchanged modes leave
             // every other entry valid; a changed one needs the layer-by-layer walk.
             for position in dirty {
                 let layer = layer(Int(position))
-                let superlayer = Int(parents[layer])
                 let oldMode = pm[layer]
+                if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
+                    // Only the position moved: the same two additions as a full recompute,
+                    // and nothing else about the entry (or its sublayers' entries) changes.
+                    ptx[layer] = ux[layer] + positionX[layer]
+                    pty[layer] = uy[layer] + positionY[layer]
+                    continue
+                }
+                let superlayer = Int(parents[layer])
                 if !inputs.writeCommonEntry(layer, to: output) {
                     output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                 }
@@ -200,7 +211,7 @@ extension LayerStore {
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }

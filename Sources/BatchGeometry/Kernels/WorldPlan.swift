@@ -17,12 +17,19 @@ enum WorldMode {
     /// sublayerTransform or the transform-layer flag: its sublayers' plan entries depend
     /// on its properties, so they are refreshed when it changes.
     static let adjustsSublayers: UInt8 = 4
+    /// The entry was computed by `writeCommonEntry` (no superlayer adjustment), so its
+    /// tx, ty are `unpositionedTx + positionX`, `unpositionedTy + positionY`: a position
+    /// change needs only those two additions.
+    static let positionSum: UInt8 = 8
 }
 
 struct WorldPlan: Sendable {
     // Local(L) * Adjust(S), affine part, for eligible non-root layers (else unspecified).
     var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
     var modes: [UInt8]
+    /// `((-anchorInBoundsX * a) + (-anchorInBoundsY * c)) + transform.tx` (and the y
+    /// counterpart) of layers whose mode has `positionSum`, else unspecified.
+    var unpositionedTx: [Double], unpositionedTy: [Double]
     /// Parents-first processing order grouped by level; nil = index order.
     var order: [Int32]?
     /// Start positions (in the order) of each depth level, then the count. In subtree
@@ -65,11 +72,14 @@ extension LayerStore {
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
         var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
+        var unpositionedTx: [Double], unpositionedTy: [Double]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
+            (unpositionedTx, unpositionedTy) = (old.unpositionedTx, old.unpositionedTy)
+            old.unpositionedTx = []; old.unpositionedTy = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
                 (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
@@ -78,6 +88,7 @@ extension LayerStore {
             }
         } else {
             a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+            unpositionedTx = column(); unpositionedTy = column()
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
             (order, levelStarts, subtreeBlocks) = worldLayout()
         }
@@ -86,8 +97,10 @@ extension LayerStore {
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
         tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
         modes.withUnsafeMutableBufferPointer { pm in
+        unpositionedTx.withUnsafeMutableBufferPointer { ux in unpositionedTy.withUnsafeMutableBufferPointer { uy in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    unpositioned: (ux.baseAddress!, uy.baseAddress!))
             withPlanInputs { inputs in
                 for position in 0..<n {
                     let layer = order.map { Int($0[position]) } ?? position
@@ -98,8 +111,9 @@ extension LayerStore {
                     if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
                 }
             }
-        }}}}}}}
-        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
+        }}}}}}}}}
+        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
+                         unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
                          levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
                          subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
     }
@@ -322,6 +336,9 @@ extension LayerStore {
 struct PlanOutput {
     let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
     let modes: UnsafeMutablePointer<UInt8>
+    /// Where `writeCommonEntry` keeps the translation before the position (then it sets
+    /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
+    var unpositioned: (x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>)? = nil
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
         a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
@@ -357,12 +374,19 @@ struct PlanInputs {
         let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
         let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
         output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
-        output.tx[layer] = (((anchorX * m11) + (anchorY * m21)) + tx[layer]) + positionX[layer]
-        output.ty[layer] = (((anchorX * m12) + (anchorY * m22)) + ty[layer]) + positionY[layer]
+        let unpositionedX = ((anchorX * m11) + (anchorY * m21)) + tx[layer]
+        let unpositionedY = ((anchorX * m12) + (anchorY * m22)) + ty[layer]
+        output.tx[layer] = unpositionedX + positionX[layer]
+        output.ty[layer] = unpositionedY + positionY[layer]
+        var sumBit: UInt8 = 0
+        if let unpositioned = output.unpositioned {
+            unpositioned.x[layer] = unpositionedX; unpositioned.y[layer] = unpositionedY
+            sumBit = WorldMode.positionSum
+        }
         let superMode = output.modes[superlayer]
         let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
             || (sublayerKinds.map { $0[layer] != .identity } ?? false)
-        output.modes[layer] = (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
+        output.modes[layer] = sumBit | (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
             ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
             : superMode & WorldMode.general)
         return true
