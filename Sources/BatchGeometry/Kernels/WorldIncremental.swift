@@ -101,7 +101,8 @@ extension LayerStore {
                     // still refresh the sublayers that baked it in.
                     pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 } else if oldMode & WorldMode.eligible != 0 {
-                    pm[layer] = (oldMode & WorldMode.adjustsSublayers) | WorldMode.eligible
+                    // Its entry is unchanged, so its cached unpositioned translation too.
+                    pm[layer] = (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                         | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
                 }
                 let mode = pm[layer]

@@ -127,7 +127,10 @@ extension LayerStore {
                 // Sticky until the next full pass, as in the subtree walk.
                 pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 if (pm[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
-                if pm[layer] != oldMode || pm[layer] & WorldMode.adjustsSublayers != 0 { result = .needsSubtreeWalk }
+                // (`positionSum` concerns only this layer's own entry.)
+                if (pm[layer] ^ oldMode) & ~WorldMode.positionSum != 0 || pm[layer] & WorldMode.adjustsSublayers != 0 {
+                    result = .needsSubtreeWalk
+                }
             }
             guard result == .done else { return }
             let kernel = PlanarPropagation(
