@@ -112,4 +112,177 @@ final class IncrementalTests: XCTestCase {
         XCTAssertEqual(world[child].m41, 115)
         XCTAssertEqual(world[child].m42, 27)
     }
+
+    // MARK: The range walk (dirty subtrees as runs of plan positions)
+
+    /// Every backend and thread count: moves `dirty` and checks that the update equals a
+    /// full pass from scratch bit for bit (and the reference to 1e-12) and keeps the plan.
+    private func assertDirtyUpdateMatchesFullPass(_ store: inout LayerStore, dirty: [Int], _ label: String,
+                                                  file: StaticString = #filePath, line: UInt = #line) {
+        var nudge = 0.0
+        for backend in Backend.allCases {
+            for threads in 1...4 {
+                nudge += 1
+                for layer in dirty {
+                    let position = store.position(of: layer)
+                    store.setPosition(Point(x: position.x + nudge, y: position.y - 0.5), of: layer)
+                }
+                let world = store.updateWorld(options: KernelOptions(backend: backend, threads: threads))
+                XCTAssertNotNil(store.worldPlan, "\(label) \(backend) \(threads)", file: file, line: line)
+                XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "\(label) \(backend) \(threads)",
+                              file: file, line: line)
+                assertWorldsAgree(world, store.referenceWorldTransforms(), "\(label) \(backend) \(threads)",
+                                  file: file, line: line)
+            }
+        }
+    }
+
+    /// Hand-derived CSR index of the complete 8-ary tree in index order: the sublayers of
+    /// layer p are 8p + 1 ... 8p + 8, cut at the count.
+    func testBreadthFirstTreeGetsTheChildIndexInIndexOrder() {
+        var store = makeWideStore(count: 5_000)
+        _ = store.updateWorld(options: .serial(.c))
+        store.setPosition(Point(x: 1, y: 1), of: 10)
+        _ = store.updateWorld(options: .serial(.c))
+        let plan = store.worldPlan!
+        XCTAssertNil(plan.order)
+        let index = try! XCTUnwrap(plan.subtreeRanges)
+        XCTAssertNil(index.positions)
+        XCTAssertEqual(index.childStart.count, 5_001)
+        for p in 0...5_000 { XCTAssertEqual(Int(index.childStart[p]), Swift.min(8 * p + 1, 5_000), "position \(p)") }
+    }
+
+    /// Dirty layers at every depth (levels of the 5,000-layer tree: 1, 8, 64, 512, 4,096,
+    /// 319 layers), a dirty root, the last layer, a dirty layer with dirty descendants
+    /// (overlapping subtrees), adjacent dirty layers whose sublayer runs touch, and
+    /// layers of the fifth level whose sublayers are absent (leaves between internal
+    /// nodes: 4,680 and 1,000 have none, 600 has all eight).
+    func testRangeWalkOnWideTreeMatchesFullPass() {
+        var store = makeWideStore(count: 5_000)
+        _ = store.updateWorld(options: .serial(.c))
+        let cases: [(String, [Int])] = [
+            ("root", [0]),
+            ("every depth", [0, 3, 20, 100, 700, 4_990]),
+            ("last layer", [4_999]),
+            ("nested", [2, 17, 137, 1_097, 4_700]),          // 2 → 17 → 137 → 1,097 (no sublayers)
+            ("nested, descendant first", [4_700, 137, 17]),
+            ("adjacent runs", [600, 601, 602, 9, 10]),
+            ("absent sublayers", [1_000, 4_680, 600, 4_681]),
+            ("one per level end", [8, 72, 584, 4_680]),
+        ]
+        for (label, dirty) in cases { assertDirtyUpdateMatchesFullPass(&store, dirty: dirty, label) }
+    }
+
+    /// Non-finite positions in a dirty subtree drop to the full pass; a perspective
+    /// transform (mode change) and a sublayerTransform (adjusts its sublayers) take the
+    /// layer-by-layer walk; all match a full pass.
+    func testRangeWalkFallbacksMatchFullPass() {
+        var store = makeWideStore(count: 3_000)
+        _ = store.updateWorld(options: .serial(.simd))
+        store.setPosition(Point(x: .infinity, y: 0), of: 30)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.c)), fullPass(store)), "infinite")
+        store.setPosition(Point(x: 4, y: 0), of: 30)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.c)), fullPass(store)), "finite again")
+        store.setTransform(.perspective(distance: 250), of: 12)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)), "perspective")
+        store.setSublayerTransform(.perspective(distance: 400), of: 5)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.scalar)), fullPass(store)), "sublayerTransform")
+        // The general layers under 12 now sit inside later runs.
+        assertDirtyUpdateMatchesFullPass(&store, dirty: [12, 100, 1_500], "general layers in runs")
+    }
+
+    /// A store whose index order is nothing like its level order (built as roots, then
+    /// reparented into a shuffled 8-ary tree): the plan's order groups each level's
+    /// sublayers by superlayer in the superlayers' order, and the range walk over it
+    /// matches a full pass.
+    func testReparentedStoreGetsGroupedOrderAndMatchesFullPass() throws {
+        let n = 2_000
+        var random = KernelTestRandom(seed: 99)
+        var store = makeRandomStore(count: n, seed: 5, specials: false)
+        // Tree slot s holds layer slot[s]; slot s's superlayer is slot (s - 1) / 8.
+        var slot = Array(0..<n)
+        for i in stride(from: n - 1, to: 0, by: -1) { slot.swapAt(i, random.below(i + 1)) }
+        for layer in 0..<n { try store.setParent(of: layer, to: nil) }
+        for s in 1..<n { try store.setParent(of: slot[s], to: slot[(s - 1) / 8]) }
+        _ = store.updateWorld(options: .serial(.c))
+        store.setPosition(Point(x: 2, y: 2), of: slot[1])
+        _ = store.updateWorld(options: .serial(.c))
+        let plan = store.worldPlan!
+        let order = try XCTUnwrap(plan.order)
+        let index = try XCTUnwrap(plan.subtreeRanges)
+        // Independent check of the grouping: superlayer positions never decrease after
+        // the roots, and each layer's sublayers are exactly its childStart run.
+        var position = [Int](repeating: 0, count: n)
+        for (p, layer) in order.enumerated() { position[Int(layer)] = p }
+        var previous = -1
+        for p in plan.levelStarts[1]..<n {
+            let superlayerPosition = position[store.parent(of: Int(order[p]))!]
+            XCTAssertGreaterThanOrEqual(superlayerPosition, previous)
+            previous = superlayerPosition
+        }
+        for p in 0..<n {
+            let run = Int(index.childStart[p])..<Int(index.childStart[p + 1])
+            XCTAssertEqual(Set(run.map { Int(order[$0]) }), Set(store.sublayers(of: Int(order[p]))), "position \(p)")
+        }
+        let layersOfTheTree = [slot[0], slot[3], slot[30], slot[250], slot[1_999], slot[1_998], slot[2], slot[17]]
+        assertDirtyUpdateMatchesFullPass(&store, dirty: layersOfTheTree, "shuffled")
+        var many: [Int] = []
+        for _ in 0..<60 { many.append(random.below(n)) }
+        assertDirtyUpdateMatchesFullPass(&store, dirty: Array(Set(many)), "shuffled, many")
+    }
+
+    /// Depth never decreases in index order, but the sublayers of one level are not in
+    /// their superlayers' order: the level order must reorder them.
+    func testLevelOrderGroupsSublayersInSuperlayerOrder() throws {
+        var store = LayerStore()
+        let first = try store.addLayer(), second = try store.addLayer()
+        let underSecond = try store.addLayer(parent: second)
+        let underFirst = try store.addLayer(parent: first)
+        let deeper = try store.addLayer(parent: underSecond)
+        let (order, levelStarts) = store.levelOrder()
+        XCTAssertEqual(levelStarts, [0, 2, 4, 5])
+        let layers = try XCTUnwrap(order).map(Int.init)
+        XCTAssertEqual(layers, [first, second, underFirst, underSecond, deeper])
+        assertDirtyUpdateMatchesFullPass(&store, dirty: [second], "small")
+    }
+
+    /// A position-only change redoes just the cached translation (the same additions as a
+    /// full recompute); mixed with other changes on the same layer, under a flipped
+    /// superlayer (no shortcut) and on layers the layer-by-layer walk rewrote, every
+    /// update still equals a full pass bit for bit.
+    func testPositionOnlyChangesMatchFullPass() {
+        var store = makeWideStore(count: 3_000)
+        _ = store.updateWorld(options: .serial(.c))
+        func check(_ label: String) {
+            for backend in Backend.allCases {
+                var copy = store
+                XCTAssertTrue(worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
+                              "\(label) \(backend)")
+            }
+            _ = store.updateWorld(options: .serial(.c))
+        }
+        store.setPosition(Point(x: 7, y: -3), of: 40)
+        check("position only")
+        store.setPosition(Point(x: 8, y: -3), of: 41)
+        store.setBounds(Rect(x: 1, y: 2, width: 30, height: 40), of: 41)
+        check("position then bounds")
+        store.setBounds(Rect(x: 1, y: 2, width: 31, height: 40), of: 42)
+        store.setPosition(Point(x: 9, y: -3), of: 42)
+        check("bounds then position")
+        store.setGeometryFlipped(true, of: 3)  // its sublayers 25...32 get an adjustment
+        check("flip")
+        store.setPosition(Point(x: 10, y: 11), of: 26)
+        store.setPosition(Point(x: 12, y: 13), of: 3)
+        check("positions under and of a flipped layer")
+        store.setGeometryFlipped(false, of: 3)
+        check("unflip")
+        store.setPosition(Point(x: 14, y: 15), of: 27)
+        store.setAnchorPoint(Point(x: 0.25, y: 1), of: 28)
+        store.setPosition(Point(x: 16, y: 17), of: 28)
+        check("after unflip")
+        store.setPosition(Point(x: .nan, y: 1), of: 29)
+        check("NaN position")
+        store.setPosition(Point(x: 1, y: 1), of: 29)
+        check("finite again")
+    }
 }

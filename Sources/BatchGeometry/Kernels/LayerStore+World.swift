@@ -45,7 +45,7 @@ extension LayerStore {
     public mutating func updateWorld(options: KernelOptions = .default) -> WorldTransforms {
         if let cached = worldCache, !changes.hasChanges { return cached }
         if !changes.needsFullUpdate, worldCache != nil, worldPlan != nil,
-           changes.dirtyLayers.count <= count / 4, updateDirtySubtrees() {
+           changes.dirtyLayers.count <= count / 4, updateDirtySubtrees(options: options) {
             changes.clear()
             return worldCache!
         }

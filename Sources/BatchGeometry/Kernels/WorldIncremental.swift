@@ -2,15 +2,30 @@
 // whose inputs changed, in place in the cached plan and world.
 
 extension LayerStore {
-    /// Recomputes the subtrees of the dirty layers in place (serially; they are small by
-    /// construction). False when a planar chain became non-finite: the caches are then
-    /// dropped and the caller runs a full pass.
-    mutating func updateDirtySubtrees() -> Bool {
+    /// Recomputes the subtrees of the dirty layers in place, serially: as runs of plan
+    /// positions through `options.backend`'s kernel when the plan's order allows it
+    /// (`updateDirtyRanges`), else layer by layer. False when a planar chain became
+    /// non-finite: the caches are then dropped and the caller runs a full pass.
+    mutating func updateDirtySubtrees(options: KernelOptions = .default) -> Bool {
         guard var world = worldCache, var plan = worldPlan else { return false }
         worldCache = nil
         worldPlan = nil
         world.modes = [] // shares plan.modes; drop it so writing the plan copies nothing
-        guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        if !plan.subtreeRangesBuilt {
+            plan.subtreeRanges = makeSubtreeRangeIndex(for: plan)
+            plan.subtreeRangesBuilt = true
+        }
+        var needsSubtreeWalk = true
+        if let index = plan.subtreeRanges {
+            switch updateDirtyRanges(plan: &plan, world: &world, index: index, options: options) {
+            case .done: needsSubtreeWalk = false
+            case .needsSubtreeWalk: break
+            case .nonFinite: return false
+            }
+        }
+        if needsSubtreeWalk {
+            guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+        }
         world.modes = plan.modes
         worldCache = world
         worldPlan = plan
@@ -20,12 +35,12 @@ extension LayerStore {
     /// The layers whose subtrees need recomputing: dirty layers without a dirty
     /// ancestor (an ancestor's subtree already covers them). O(dirty × depth).
     private func topDirtyLayers() -> [Int] {
-        changes.isDirty.withUnsafeBufferPointer { isDirty in
+        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
             parents.withUnsafeBufferPointer { parents in
                 changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
                     var ancestor = parents[Int(dirtyLayer)]
                     while ancestor >= 0 {
-                        if isDirty[Int(ancestor)] { return nil }
+                        if dirtyStates[Int(ancestor)] != ChangeTracker.clean { return nil }
                         ancestor = parents[Int(ancestor)]
                     }
                     return Int(dirtyLayer)
@@ -58,7 +73,7 @@ extension LayerStore {
         worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
         worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
-        changes.isDirty.withUnsafeBufferPointer { isDirty in
+        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
@@ -75,8 +90,9 @@ extension LayerStore {
             func recompute(_ layer: Int) -> Bool {
                 let superlayer = Int(parents[layer])
                 let oldMode = pm[layer]
-                if isDirty[layer]
-                    || (superlayer >= 0 && isDirty[superlayer] && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
+                if dirtyStates[layer] != ChangeTracker.clean
+                    || (superlayer >= 0 && dirtyStates[superlayer] != ChangeTracker.clean
+                        && pm[superlayer] & WorldMode.adjustsSublayers != 0) {
                     // Its inputs, or its superlayer's adjustments, changed.
                     if !inputs.writeCommonEntry(layer, to: output) {
                         output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
@@ -85,7 +101,8 @@ extension LayerStore {
                     // still refresh the sublayers that baked it in.
                     pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 } else if oldMode & WorldMode.eligible != 0 {
-                    pm[layer] = (oldMode & WorldMode.adjustsSublayers) | WorldMode.eligible
+                    // Its entry is unchanged, so its cached unpositioned translation too.
+                    pm[layer] = (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                         | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
                 }
                 let mode = pm[layer]

@@ -17,12 +17,19 @@ enum WorldMode {
     /// sublayerTransform or the transform-layer flag: its sublayers' plan entries depend
     /// on its properties, so they are refreshed when it changes.
     static let adjustsSublayers: UInt8 = 4
+    /// The entry was computed by `writeCommonEntry` (no superlayer adjustment), so its
+    /// tx, ty are `unpositionedTx + positionX`, `unpositionedTy + positionY`: a position
+    /// change needs only those two additions.
+    static let positionSum: UInt8 = 8
 }
 
 struct WorldPlan: Sendable {
     // Local(L) * Adjust(S), affine part, for eligible non-root layers (else unspecified).
     var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
     var modes: [UInt8]
+    /// `((-anchorInBoundsX * a) + (-anchorInBoundsY * c)) + transform.tx` (and the y
+    /// counterpart) of layers whose mode has `positionSum`, else unspecified.
+    var unpositionedTx: [Double], unpositionedTy: [Double]
     /// Parents-first processing order grouped by level; nil = index order.
     var order: [Int32]?
     /// Start positions (in the order) of each depth level, then the count. In subtree
@@ -35,6 +42,10 @@ struct WorldPlan: Sendable {
     /// Positions (in the order) of the general layers, ascending; nil when stale after an
     /// incremental update changed some layer's mode (rebuilt from `modes` when needed).
     var generalPositions: [Int]?
+    /// Where each layer's sublayers sit in the order, for the incremental update's range
+    /// walk; built on first use (`subtreeRangesBuilt`), nil when the layout has none.
+    var subtreeRanges: SubtreeRangeIndex?
+    var subtreeRangesBuilt = false
 
     var count: Int { modes.count }
 
@@ -61,17 +72,23 @@ extension LayerStore {
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
         var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
+        var unpositionedTx: [Double], unpositionedTy: [Double]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
+        var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
+            (unpositionedTx, unpositionedTy) = (old.unpositionedTx, old.unpositionedTy)
+            old.unpositionedTx = []; old.unpositionedTy = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
+                (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
             } else {
                 (order, levelStarts, subtreeBlocks) = worldLayout()
             }
         } else {
             a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+            unpositionedTx = column(); unpositionedTy = column()
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
             (order, levelStarts, subtreeBlocks) = worldLayout()
         }
@@ -80,8 +97,10 @@ extension LayerStore {
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
         tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
         modes.withUnsafeMutableBufferPointer { pm in
+        unpositionedTx.withUnsafeMutableBufferPointer { ux in unpositionedTy.withUnsafeMutableBufferPointer { uy in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    unpositioned: (ux.baseAddress!, uy.baseAddress!))
             withPlanInputs { inputs in
                 for position in 0..<n {
                     let layer = order.map { Int($0[position]) } ?? position
@@ -92,9 +111,11 @@ extension LayerStore {
                     if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
                 }
             }
-        }}}}}}}
-        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
-                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions)
+        }}}}}}}}}
+        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
+                         unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
+                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
+                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -166,9 +187,12 @@ extension LayerStore {
         return (blocked, [0, n], blocks)
     }
 
-    /// A parents-first order grouped by depth (every level after the one above it), and
-    /// where each level starts. Index order when layers are already appended level by
-    /// level (the common case: nil order), else a stable counting sort by depth.
+    /// A parents-first order grouped by depth (every level after the one above it), each
+    /// level listing sublayers grouped by superlayer in the superlayers' order (so the
+    /// sublayers of a run of positions form a run of the next level, which the
+    /// incremental update relies on), and where each level starts. Index order when
+    /// layers are already appended that way (the common case, as a breadth-first build
+    /// gives: nil order), else a breadth-first walk of the sibling lists.
     func levelOrder() -> (order: [Int32]?, levelStarts: [Int]) {
         let n = count
         var depth = [Int32](repeating: 0, count: n)
@@ -176,6 +200,7 @@ extension LayerStore {
         var maximumDepth: Int32 = 0
         var nondecreasing = parentFirst == nil
         var previousDepth: Int32 = 0
+        var previousParent: Int32 = -1
         parents.withUnsafeBufferPointer { parents in
             for position in 0..<n {
                 let layer = parentFirst.map { Int($0[position]) } ?? position
@@ -183,7 +208,10 @@ extension LayerStore {
                 let value = parent < 0 ? 0 : depth[Int(parent)] + 1
                 depth[layer] = value
                 if value > maximumDepth { maximumDepth = value }
-                if value < previousDepth { nondecreasing = false }
+                // In index order a sublayer's position is its index: grouped by
+                // superlayer when the superlayer indices never decrease.
+                if value < previousDepth || (value > 0 && parent < previousParent) { nondecreasing = false }
+                if value > 0 { previousParent = parent }
                 previousDepth = value
             }
         }
@@ -192,13 +220,16 @@ extension LayerStore {
         var levelStarts = [Int](repeating: 0, count: levelSizes.count + 1)
         for level in 0..<levelSizes.count { levelStarts[level + 1] = levelStarts[level] + levelSizes[level] }
         if nondecreasing { return (nil, levelStarts) }
-        var next = Array(levelStarts.dropLast())
-        var order = [Int32](repeating: 0, count: n)
-        for position in 0..<n {
-            let layer = parentFirst.map { Int($0[position]) } ?? position
-            let level = Int(depth[layer])
-            order[next[level]] = Int32(truncatingIfNeeded: layer)
-            next[level] += 1
+        // Breadth first: the roots, then the sublayers of each listed layer in turn.
+        var order = [Int32]()
+        order.reserveCapacity(n)
+        var root = firstRoot
+        while root >= 0 { order.append(root); root = nextSiblings[Int(root)] }
+        var next = 0
+        while next < order.count {
+            var child = firstSublayers[Int(order[next])]
+            while child >= 0 { order.append(child); child = nextSiblings[Int(child)] }
+            next += 1
         }
         return (order, levelStarts)
     }
@@ -305,6 +336,9 @@ extension LayerStore {
 struct PlanOutput {
     let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
     let modes: UnsafeMutablePointer<UInt8>
+    /// Where `writeCommonEntry` keeps the translation before the position (then it sets
+    /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
+    var unpositioned: (x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>)? = nil
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
         a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
@@ -340,12 +374,19 @@ struct PlanInputs {
         let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
         let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
         output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
-        output.tx[layer] = (((anchorX * m11) + (anchorY * m21)) + tx[layer]) + positionX[layer]
-        output.ty[layer] = (((anchorX * m12) + (anchorY * m22)) + ty[layer]) + positionY[layer]
+        let unpositionedX = ((anchorX * m11) + (anchorY * m21)) + tx[layer]
+        let unpositionedY = ((anchorX * m12) + (anchorY * m22)) + ty[layer]
+        output.tx[layer] = unpositionedX + positionX[layer]
+        output.ty[layer] = unpositionedY + positionY[layer]
+        var sumBit: UInt8 = 0
+        if let unpositioned = output.unpositioned {
+            unpositioned.x[layer] = unpositionedX; unpositioned.y[layer] = unpositionedY
+            sumBit = WorldMode.positionSum
+        }
         let superMode = output.modes[superlayer]
         let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
             || (sublayerKinds.map { $0[layer] != .identity } ?? false)
-        output.modes[layer] = (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
+        output.modes[layer] = sumBit | (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
             ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
             : superMode & WorldMode.general)
         return true

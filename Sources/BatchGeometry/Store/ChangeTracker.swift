@@ -9,14 +9,17 @@ struct ChangeTracker: Sendable {
     var hierarchyChanged = true
     /// Layers whose own inputs changed, each listed once, in the order first marked.
     private(set) var dirtyLayers: [Int32] = []
-    private(set) var isDirty: [Bool] = []
+    /// Per layer: `clean`, `positionOnly` (only `position` changed, so the cached local
+    /// needs just its translation redone) or `changed`.
+    private(set) var dirtyStates: [UInt8] = []
+    static let clean: UInt8 = 0, positionOnly: UInt8 = 1, changed: UInt8 = 2
 
     var hasChanges: Bool { needsFullUpdate || !dirtyLayers.isEmpty }
 
-    mutating func reserveCapacity(_ capacity: Int) { isDirty.reserveCapacity(capacity) }
+    mutating func reserveCapacity(_ capacity: Int) { dirtyStates.reserveCapacity(capacity) }
 
     mutating func appendLayer() {
-        isDirty.append(false)
+        dirtyStates.append(Self.clean)
         needsFullUpdate = true
         hierarchyChanged = true
     }
@@ -24,8 +27,18 @@ struct ChangeTracker: Sendable {
     /// Marks one layer's geometry as changed. O(1).
     @inline(__always)
     mutating func markChanged(_ layer: Int) {
-        if needsFullUpdate || isDirty[layer] { return }
-        isDirty[layer] = true
+        if needsFullUpdate { return }
+        let state = dirtyStates[layer]
+        if state == Self.changed { return }
+        dirtyStates[layer] = Self.changed
+        if state == Self.clean { dirtyLayers.append(Int32(truncatingIfNeeded: layer)) }
+    }
+
+    /// Marks that only `layer`'s position changed (unless something else did too). O(1).
+    @inline(__always)
+    mutating func markPositionChanged(_ layer: Int) {
+        if needsFullUpdate || dirtyStates[layer] != Self.clean { return }
+        dirtyStates[layer] = Self.positionOnly
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
@@ -36,14 +49,14 @@ struct ChangeTracker: Sendable {
 
     /// Forgets every mark, after a world update.
     mutating func clear() {
-        for layer in dirtyLayers { isDirty[Int(layer)] = false }
+        for layer in dirtyLayers { dirtyStates[Int(layer)] = Self.clean }
         dirtyLayers.removeAll(keepingCapacity: true)
         needsFullUpdate = false
         hierarchyChanged = false
     }
 
     mutating func compact(keeping keep: [Bool]) {
-        isDirty = Array(repeating: false, count: keep.lazy.filter { $0 }.count)
+        dirtyStates = Array(repeating: Self.clean, count: keep.lazy.filter { $0 }.count)
         dirtyLayers.removeAll()
         needsFullUpdate = true
         hierarchyChanged = true

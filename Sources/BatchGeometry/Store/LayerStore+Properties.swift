@@ -30,7 +30,7 @@ extension LayerStore {
     public mutating func setPosition(_ position: Point, of layer: Int) {
         checkIndexForUpdate(layer)
         positionX[layer] = position.x; positionY[layer] = position.y
-        changes.markChanged(layer)
+        changes.markPositionChanged(layer)
     }
 
     /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
