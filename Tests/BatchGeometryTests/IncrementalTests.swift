@@ -197,7 +197,7 @@ final class IncrementalTests: XCTestCase {
     /// matches a full pass.
     func testReparentedStoreGetsGroupedOrderAndMatchesFullPass() throws {
         let n = 2_000
-        var random = KernelTestRandom(seed: 99)
+        var random = SplitMix64(seed: 99)
         var store = makeRandomStore(count: n, seed: 5, specials: false)
         // Tree slot s holds layer slot[s]; slot s's superlayer is slot (s - 1) / 8.
         var slot = Array(0..<n)

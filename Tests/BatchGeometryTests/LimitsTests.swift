@@ -176,7 +176,7 @@ final class LimitsTests: XCTestCase {
             total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
         }
         total += size(store.flags) + size(store.parents) + size(store.firstSublayers) + size(store.lastSublayers)
-        total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.isDirty)
+        total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.dirtyStates)
         return total
     }
 
