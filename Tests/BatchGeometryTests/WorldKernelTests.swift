@@ -98,8 +98,8 @@ func worldsBitIdentical(_ p: WorldTransforms, _ q: WorldTransforms) -> Bool {
     guard same(p.a, q.a), same(p.b, q.b), same(p.c, q.c), same(p.d, q.d), same(p.tx, q.tx), same(p.ty, q.ty) else {
         return false
     }
-    for (layer, _) in p.general {
-        let layer = Int(layer)
+    guard p.generalCount == q.generalCount else { return false }
+    for layer in 0..<p.count where !p.isPlanar(layer) {
         for (x, y) in zip(p[layer].rowMajor, q[layer].rowMajor)
         where !(x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)) { return false }
     }

@@ -9,7 +9,8 @@
 /// `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]` (Flat zeroes the third column). Those
 /// layers keep only six doubles, in struct-of-arrays columns; every other layer (roots,
 /// layers under perspective, 3D, transform layers, non-finite values) keeps its full
-/// 4×4 matrix in a sparse side table. `subscript` rebuilds the `Transform3D` either way.
+/// 4×4 matrix in a side table (`GeneralMatrices`). `subscript` rebuilds the `Transform3D`
+/// either way.
 public struct WorldTransforms: Sendable {
     // The affine part (m11 m12 m21 m22 m41 m42) of every layer, planar or not.
     var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
@@ -18,7 +19,7 @@ public struct WorldTransforms: Sendable {
     /// here without a copy) and are ignored.
     var modes: [UInt8]
     /// The full matrices of the general layers.
-    var general: [Int32: Transform3D]
+    var general: GeneralMatrices
 
     static let generalBit: UInt8 = 1
 
@@ -31,7 +32,7 @@ public struct WorldTransforms: Sendable {
     init(count: Int) {
         a = Array(repeating: 0, count: count); b = a; c = a; d = a; tx = a; ty = a
         modes = Array(repeating: 0, count: count)
-        general = [:]
+        general = GeneralMatrices()
     }
 
     /// `count` layers whose columns are left uninitialized: for passes that write every
@@ -40,7 +41,7 @@ public struct WorldTransforms: Sendable {
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: count) { $1 = count } }
         a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
         modes = []
-        general = [:]
+        general = GeneralMatrices()
     }
 
     /// The number of layers covered.
@@ -50,8 +51,14 @@ public struct WorldTransforms: Sendable {
     /// O(1).
     public func isPlanar(_ layer: Int) -> Bool { modes[layer] & Self.generalBit == 0 }
 
-    /// The number of layers stored as full 4×4 matrices (the rest are planar). O(1).
-    public var generalCount: Int { general.count }
+    /// The number of layers stored as full 4×4 matrices (the rest are planar). O(count).
+    ///
+    /// Counted from the per-layer modes, which decide how each layer is read: an update
+    /// that turns a general layer planar may leave its old matrix in the side table
+    /// (never read again), so the table's own count can be higher.
+    public var generalCount: Int {
+        modes.reduce(0) { $0 + Int($1 & Self.generalBit) }
+    }
 
     /// `ToWorld(layer)`. O(1). Setting stores the matrix in the cheapest exact form.
     public subscript(layer: Int) -> Transform3D {
@@ -125,5 +132,48 @@ extension LayerStore {
         let toSuperlayer = transformToSuperlayer(of: layer)
         let superlayer = parents[layer]
         return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[Int(superlayer)])
+    }
+}
+
+/// The full 4×4 world matrices of the general layers, indexed by layer: a dense array,
+/// allocated when the first general layer is stored and grown as needed, plus a
+/// presence flag per layer. Under a perspective root nearly every layer is general (the
+/// `3d` workload), and a hash table there cost about 150 ns per layer, more than the
+/// whole planar pass; a store without 3D allocates nothing here.
+struct GeneralMatrices: Sendable {
+    private var matrices: [Transform3D] = []
+    private var isPresent: [Bool] = []
+    /// The number of layers that have a matrix here (`removeAll` skips its work at 0).
+    private(set) var count = 0
+
+    /// The matrix of `layer`, or nil when it has none. Setting nil removes it. O(1)
+    /// (amortized when the table grows).
+    subscript(layer: Int32) -> Transform3D? {
+        get {
+            let index = Int(layer)
+            return index < isPresent.count && isPresent[index] ? matrices[index] : nil
+        }
+        set {
+            let index = Int(layer)
+            guard let newValue else {
+                if index < isPresent.count && isPresent[index] { isPresent[index] = false; count -= 1 }
+                return
+            }
+            if index >= matrices.count {
+                let newCount = Swift.max(index + 1, matrices.count * 2)
+                matrices.append(contentsOf: repeatElement(.identity, count: newCount - matrices.count))
+                isPresent.append(contentsOf: repeatElement(false, count: newCount - isPresent.count))
+            }
+            if !isPresent[index] { isPresent[index] = true; count += 1 }
+            matrices[index] = newValue
+        }
+    }
+
+    /// Forgets every matrix, keeping the storage for the next pass. O(table size), or
+    /// O(1) when empty.
+    mutating func removeAll() {
+        guard count > 0 else { return }
+        isPresent.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        count = 0
     }
 }

@@ -82,7 +82,7 @@ extension LayerStore {
         var worldColumns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
         world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
         var general = world.general
-        world.general = [:]
+        world.general = GeneralMatrices()
         defer {
             (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes) = planColumns
             (world.a, world.b, world.c, world.d, world.tx, world.ty) = worldColumns

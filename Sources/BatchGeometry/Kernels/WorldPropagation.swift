@@ -102,7 +102,7 @@ extension LayerStore {
     func propagateWorld(plan: WorldPlan, into world: inout WorldTransforms, options: KernelOptions) -> Bool {
         let n = count
         world.modes = plan.modes
-        world.general.removeAll(keepingCapacity: true)
+        world.general.removeAll()
         guard n > 0 else { return true }
         let generalPositions = plan.generalPositions ?? (0..<n).filter {
             plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0
@@ -112,7 +112,7 @@ extension LayerStore {
         var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
         world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
         var general = world.general
-        world.general = [:]
+        world.general = GeneralMatrices()
         defer {
             (world.a, world.b, world.c, world.d, world.tx, world.ty) = columns
             world.general = general
