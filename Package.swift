@@ -1,6 +1,7 @@
 // swift-tools-version:5.9
 // BatchGeometry: Core Animation layer geometry for millions of layers at once.
-// No package dependencies and no unsafeFlags, so that any engine can depend on it;
+// No package dependencies and no unsafe compiler-flag settings, so that any engine can
+// depend on it;
 // CPU-specific code lives in CAffineKernels as C functions with target attributes,
 // chosen at run time.
 import PackageDescription
