@@ -64,10 +64,7 @@ public struct WorldTransforms: Sendable {
     public subscript(layer: Int) -> Transform3D {
         get {
             if modes[layer] & Self.generalBit == 0 {
-                return Transform3D(m11: a[layer], m12: b[layer], m13: 0, m14: 0,
-                                   m21: c[layer], m22: d[layer], m23: 0, m24: 0,
-                                   m31: 0, m32: 0, m33: 0, m34: 0,
-                                   m41: tx[layer], m42: ty[layer], m43: 0, m44: 1)
+                return Transform3D(planarA: a[layer], b: b[layer], c: c[layer], d: d[layer], tx: tx[layer], ty: ty[layer])
             }
             return general[Int32(truncatingIfNeeded: layer)]!
         }
@@ -132,6 +129,28 @@ extension LayerStore {
         let toSuperlayer = transformToSuperlayer(of: layer)
         let superlayer = parents[layer]
         return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[Int(superlayer)])
+    }
+}
+
+extension Transform3D {
+    /// The planar world form `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]` (an affine
+    /// map whose third column `Flat` has zeroed): what six world columns stand for.
+    @inline(__always)
+    init(planarA a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.init(m11: a, m12: b, m13: 0, m14: 0, m21: c, m22: d, m23: 0, m24: 0,
+                  m31: 0, m32: 0, m33: 0, m34: 0, m41: tx, m42: ty, m43: 0, m44: 1)
+    }
+}
+
+extension LayerStore {
+    /// `ToWorld` of a general (4×4) layer during a pass: the 4×4 reference
+    /// `transformToSuperlayer(of:)`, then the superlayer's world (`superlayerWorld`, the
+    /// pass's own reading of its columns and table). Every pass computes general layers
+    /// through here, so they agree bit for bit.
+    @inline(__always)
+    func generalWorld(of layer: Int, superlayer: Int, superlayerWorld: (Int) -> Transform3D) -> Transform3D {
+        let toSuperlayer = transformToSuperlayer(of: layer)
+        return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
     }
 }
 

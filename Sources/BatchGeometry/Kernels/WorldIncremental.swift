@@ -81,10 +81,8 @@ extension LayerStore {
             let parents = inputs.parents
             func superlayerWorld(_ superlayer: Int) -> Transform3D {
                 if pm[superlayer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: superlayer)]! }
-                return Transform3D(m11: wa[superlayer], m12: wb[superlayer], m13: 0, m14: 0,
-                                   m21: wc[superlayer], m22: wd[superlayer], m23: 0, m24: 0,
-                                   m31: 0, m32: 0, m33: 0, m34: 0,
-                                   m41: wtx[superlayer], m42: wty[superlayer], m43: 0, m44: 1)
+                return Transform3D(planarA: wa[superlayer], b: wb[superlayer], c: wc[superlayer],
+                                   d: wd[superlayer], tx: wtx[superlayer], ty: wty[superlayer])
             }
             /// Recomputes one layer (its superlayer is done). False when non-finite.
             func recompute(_ layer: Int) -> Bool {
@@ -121,8 +119,7 @@ extension LayerStore {
                     }
                     if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
                 } else {
-                    let toSuperlayer = transformToSuperlayer(of: layer)
-                    let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
+                    let matrix = generalWorld(of: layer, superlayer: superlayer, superlayerWorld: superlayerWorld)
                     wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
                     wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
                     general[Int32(truncatingIfNeeded: layer)] = matrix

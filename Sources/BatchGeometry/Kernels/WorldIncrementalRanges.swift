@@ -140,15 +140,12 @@ extension LayerStore {
                 wtx: wtx.baseAddress!, wty: wty.baseAddress!)
             func worldOf(_ layer: Int) -> Transform3D {
                 if pm[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
-                return Transform3D(m11: wa[layer], m12: wb[layer], m13: 0, m14: 0, m21: wc[layer], m22: wd[layer],
-                                   m23: 0, m24: 0, m31: 0, m32: 0, m33: 0, m34: 0,
-                                   m41: wtx[layer], m42: wty[layer], m43: 0, m44: 1)
+                return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
+                                   d: wd[layer], tx: wtx[layer], ty: wty[layer])
             }
             func computeGeneral(_ position: Int) {
                 let layer = layer(position)
-                let toSuperlayer = transformToSuperlayer(of: layer)
-                let superlayer = Int(parents[layer])
-                let matrix = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(worldOf(superlayer))
+                let matrix = generalWorld(of: layer, superlayer: Int(parents[layer]), superlayerWorld: worldOf)
                 wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
                 wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
                 general[Int32(truncatingIfNeeded: layer)] = matrix
