@@ -53,17 +53,8 @@ extension LayerStore {
     /// Columns are moved out of `plan` and `world` and walked through raw pointers.
     private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
         let tops = topDirtyLayers()
-        var planColumns = (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes)
-        plan.a = []; plan.b = []; plan.c = []; plan.d = []; plan.tx = []; plan.ty = []; plan.modes = []
-        var worldColumns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
-        world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
-        var general = world.general
-        world.general = GeneralMatrices()
-        defer {
-            (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes) = planColumns
-            (world.a, world.b, world.c, world.d, world.tx, world.ty) = worldColumns
-            world.general = general
-        }
+        var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
+        defer { reattachColumns(planColumns, worldColumns, general, to: &plan, &world) }
         var allFinite = true
         var generalChanged = false
         planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
@@ -144,4 +135,31 @@ extension LayerStore {
         if generalChanged { plan.generalPositions = nil }
         return allFinite
     }
+}
+
+/// The plan's local columns and modes, and the world's columns, as an incremental pass
+/// holds them while it writes them through raw pointers.
+typealias DetachedPlanColumns = ([Double], [Double], [Double], [Double], [Double], [Double], [UInt8])
+typealias DetachedWorldColumns = ([Double], [Double], [Double], [Double], [Double], [Double])
+
+/// Moves the columns an incremental pass writes out of `plan` and `world`: the pass can
+/// then hold raw pointers into them and write the general table without overlapping
+/// access to `plan` or `world`, and no other reference shares their buffers, so writing
+/// copies nothing. `reattachColumns` puts them back (call it from a `defer`). O(1).
+func detachColumns(_ plan: inout WorldPlan, _ world: inout WorldTransforms)
+    -> (DetachedPlanColumns, DetachedWorldColumns, GeneralMatrices) {
+    let detached = ((plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes),
+                    (world.a, world.b, world.c, world.d, world.tx, world.ty), world.general)
+    plan.a = []; plan.b = []; plan.c = []; plan.d = []; plan.tx = []; plan.ty = []; plan.modes = []
+    world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
+    world.general = GeneralMatrices()
+    return detached
+}
+
+/// Puts back what `detachColumns` moved out. O(1).
+func reattachColumns(_ planColumns: DetachedPlanColumns, _ worldColumns: DetachedWorldColumns,
+                     _ general: GeneralMatrices, to plan: inout WorldPlan, _ world: inout WorldTransforms) {
+    (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes) = planColumns
+    (world.a, world.b, world.c, world.d, world.tx, world.ty) = worldColumns
+    world.general = general
 }

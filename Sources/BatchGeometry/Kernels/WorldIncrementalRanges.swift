@@ -77,17 +77,8 @@ extension LayerStore {
             plan.generalPositions = (0..<n).filter { plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0 }
         }
         let generalPositions = plan.generalPositions!
-        var planColumns = (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes)
-        plan.a = []; plan.b = []; plan.c = []; plan.d = []; plan.tx = []; plan.ty = []; plan.modes = []
-        var worldColumns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
-        world.a = []; world.b = []; world.c = []; world.d = []; world.tx = []; world.ty = []
-        var general = world.general
-        world.general = GeneralMatrices()
-        defer {
-            (plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty, plan.modes) = planColumns
-            (world.a, world.b, world.c, world.d, world.tx, world.ty) = worldColumns
-            world.general = general
-        }
+        var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
+        defer { reattachColumns(planColumns, worldColumns, general, to: &plan, &world) }
         var result = RangeUpdateResult.done
         var generalChanged = false
         planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
