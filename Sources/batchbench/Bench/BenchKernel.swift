@@ -10,6 +10,10 @@ enum BenchKernel: String, CaseIterable {
     case world
     /// 1% of the layers (spread evenly) get a new position, then `updateWorld(options:)`.
     case worldIncremental = "world-incremental"
+    /// `invalidateWorld()` then `updateWorld(options:)`: the full pass `updateWorld` falls
+    /// back to when most of the tree changed (local transforms rebuilt from the layer
+    /// properties, then propagated): what world-incremental is measured against.
+    case worldFullUpdate = "world-full-update"
     /// `worldRects(in:options:)` over a world snapshot.
     case worldRects = "world-rects"
     /// `hitTest(points:in:rule:options:)`: `--points` world points against every layer.
@@ -21,6 +25,7 @@ enum BenchKernel: String, CaseIterable {
     var unitNote: String? {
         switch self {
         case .worldIncremental: return "world-incremental: the store's layers per update (1% of them changed), bytes as if a full world pass"
+        case .worldFullUpdate: return "world-full-update: every layer marked changed, then updateWorld (the full pass it falls back to)"
         case .hitTest: return "hit-test: layer tests per second (points × layers; the workloads mask nothing, so every point visits every layer)"
         case .convert: return "convert: points converted per second (one point per layer)"
         default: return nil
@@ -45,6 +50,14 @@ enum BenchKernel: String, CaseIterable {
             // full 4x4 instead (16 doubles read and written): 2 × 10 × 8 / 10 more.
             let planar = 6 * double + 1 + 4 + 6 * double
             return planar + (threeD ? 16 : 0)
+        case .worldFullUpdate:
+            // The plan rebuild reads bounds (4), anchorPoint (2), position (2), zPosition and
+            // anchorPointZ (2), the affine transform (6) as doubles, the transform kind and
+            // the superlayer's flags (1 byte each) and the superlayer index (Int32), and
+            // writes the cached local (6 doubles), its translation before the position
+            // (2 doubles) and the mode byte; then the per-frame pass (as `world`).
+            let plan = (4 + 2 + 2 + 2 + 6) * double + 1 + 1 + 4 + (6 + 2) * double + 1
+            return plan + BenchKernel.world.bytesPerLayer(threeD: threeD)
         case .worldRects:
             // Read the planar world transform (6 doubles + mode byte) and bounds (4);
             // write RectEdges (4).

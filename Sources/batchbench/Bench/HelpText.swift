@@ -26,13 +26,15 @@ WRONG and the run exits 1. Build it in release (swift run -c release batchbench)
 debug build warns that its numbers mean nothing.
 
 OPTIONS (lists are comma-separated; repeats are dropped)
-  --kernels LIST     frames, world, world-incremental, world-rects, hit-test, convert,
-                     or all (default: all)
+  --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
+                     hit-test, convert, or all (default: all)
                        frames             computeFrames(into:options:), every frame
                        world              computeWorldTransforms(into:options:), the
                                           per-frame full pass (cached locals)
                        world-incremental  1% of the layers (evenly spread) move, then
                                           updateWorld(options:); rate = store layers/s
+                       world-full-update  invalidateWorld(), then updateWorld(options:):
+                                          locals rebuilt, then propagated
                        world-rects        worldRects(in:options:) on a world snapshot
                        hit-test           hitTest(points:in:rule:options:), --points
                                           points; rate = layer tests/s (points × layers)

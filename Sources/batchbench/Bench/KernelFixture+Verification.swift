@@ -18,7 +18,7 @@ extension KernelFixture {
             guard worldOutput.count == store.count else { return "no result" }
             // Against the store as it is now: world-incremental may have moved layers.
             return compareWorld(worldOutput, store.referenceWorldTransforms())
-        case .worldIncremental:
+        case .worldIncremental, .worldFullUpdate:
             var copy = store
             return compareWorld(copy.updateWorld(options: options), store.referenceWorldTransforms())
         case .worldRects:

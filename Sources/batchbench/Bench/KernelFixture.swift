@@ -76,6 +76,9 @@ final class KernelFixture {
             // The result is dropped at once: holding it would share the store's cache, and
             // the next update would have to copy it (copy-on-write).
             sink += store.updateWorld(options: options)[dirtyLayers[0]].m41
+        case .worldFullUpdate:
+            store.invalidateWorld()
+            sink += store.updateWorld(options: options)[store.count - 1].m41
         case .worldRects:
             lastRects = nil
             lastRects = store.worldRects(in: world, options: options)

@@ -45,6 +45,12 @@ enum TableFormatter {
                 line("  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) layers/s")
             }
         }
+        let incremental = incrementalRatios(report)
+        if !incremental.isEmpty {
+            line()
+            line("1%-dirty update (world-incremental) against the full passes of the same run (their median over its median):")
+            for ratio in incremental { line("  " + ratio) }
+        }
         let notes = kernelsRun.compactMap(\.unitNote)
         if !notes.isEmpty {
             line()
@@ -55,6 +61,27 @@ enum TableFormatter {
         }
         line("Median of the samples; spread = ± their median absolute deviation; check = the output matched the scalar reference. Bytes per layer: Benchmarks/README.md.")
         return out
+    }
+
+    /// For every world-incremental result, how many times faster it is than the
+    /// world-full-update (the full pass `updateWorld` falls back to) and the world (the
+    /// per-frame pass over cached locals) results with the same workload, backend, size
+    /// and threads, where those were measured.
+    static func incrementalRatios(_ report: BenchReport) -> [String] {
+        report.results.filter { $0.kernel == BenchKernel.worldIncremental.rawValue }.compactMap { r in
+            func ratio(_ kernel: BenchKernel) -> String? {
+                guard let other = report.results.first(where: {
+                    $0.kernel == kernel.rawValue && $0.workload == r.workload && $0.backend == r.backend
+                        && $0.layers == r.layers && $0.threads == r.threads
+                }) else { return nil }
+                return String(format: "%@ %@ (%.1f×)", kernel.rawValue, duration(other.medianSeconds),
+                              other.medianSeconds / r.medianSeconds)
+            }
+            let ratios = [ratio(.worldFullUpdate), ratio(.world)].compactMap { $0 }
+            guard !ratios.isEmpty else { return nil }
+            return "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
+                + "\(duration(r.medianSeconds)); " + ratios.joined(separator: ", ")
+        }
     }
 
     private static func spreadPercent(_ r: BenchReport.Result) -> Double {
