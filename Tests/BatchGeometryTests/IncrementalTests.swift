@@ -285,4 +285,60 @@ final class IncrementalTests: XCTestCase {
         store.setPosition(Point(x: 1, y: 1), of: 29)
         check("finite again")
     }
+
+    // MARK: Which path an update takes
+
+    /// 1% of a 20,000-layer tree moved (every 100th layer, as batchbench does): the range
+    /// walk handles it, gathering each level's short runs into one list (the C backend's
+    /// list kernel prefetches), and matches a full pass on every backend and thread count.
+    func testScatteredDirtyLayersTakeTheRangeWalk() {
+        var store = makeWideStore(count: 20_000)
+        _ = store.updateWorld(options: .serial(.c))
+        let dirty = Array(stride(from: 50, to: 20_000, by: 100))
+        store.setPosition(Point(x: 1, y: 2), of: 150)
+        _ = store.updateWorld(options: .serial(.c))
+        XCTAssertEqual(store.lastWorldUpdatePath, .rangeWalk)
+        assertDirtyUpdateMatchesFullPass(&store, dirty: dirty, "every 100th")
+        XCTAssertEqual(store.lastWorldUpdatePath, .rangeWalk)
+    }
+
+    /// A dirty subtree larger than an eighth of the tree (a layer near the top of a chain,
+    /// or the root of a big tree) is not walked: the dirty layers' plan entries are
+    /// updated, then the full pass over the cached plan runs, with the same bits.
+    func testLargeDirtySubtreesFallBackToTheFullPassOverTheCachedPlan() {
+        var chain = LayerStore()
+        for i in 0..<3_000 {
+            _ = try! chain.addLayer(parent: i == 0 ? nil : i - 1)
+            chain.setPosition(Point(x: Double(i % 7), y: 1), of: i)
+            if i % 5 == 0 { chain.setAffineTransform(.rotation(radians: Double(i) * 0.01), of: i) }
+        }
+        _ = chain.updateWorld(options: .serial(.c))
+        chain.setPosition(Point(x: 3, y: 4), of: 2_999)
+        _ = chain.updateWorld(options: .serial(.c))
+        XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalk, "a leaf of the chain")
+        assertDirtyUpdateMatchesFullPass(&chain, dirty: [10], "chain")
+        XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+
+        var tree = makeWideStore(count: 20_000)
+        _ = tree.updateWorld(options: .serial(.c))
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [0], "root")
+        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [1, 2], "a quarter of the tree")
+        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [300, 19_999], "a small subtree")
+        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalk)
+    }
+
+    /// A change that alters a layer's mode takes the layer-by-layer walk; a hierarchy
+    /// change takes the full update.
+    func testModeAndHierarchyChangesTakeTheirPaths() throws {
+        var store = makeWideStore(count: 3_000)
+        _ = store.updateWorld(options: .serial(.c))
+        store.setTransform(.perspective(distance: 300), of: 40)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
+        XCTAssertEqual(store.lastWorldUpdatePath, .subtreeWalk)
+        try store.setParent(of: 41, to: 2)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
+        XCTAssertEqual(store.lastWorldUpdatePath, .full)
+    }
 }

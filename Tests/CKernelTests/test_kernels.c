@@ -407,6 +407,35 @@ static void test_propagate(void) {
                 check(verdict == all_finite, "propagate-checked-verdict", "portable", n, 0, NULL);
             }
 
+            /* List variant (the incremental update's scattered layers): every layer in
+             * index order, then every third layer recomputed over finished worlds, with
+             * the verdict of exactly the listed layers. */
+            {
+                int32_t *list = xmalloc((n + 1) * sizeof(int32_t));
+                for (size_t i = 0; i < n; i++) list[i] = (int32_t)i;
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int every_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) every_finite &= isfinite(want.col[c][i]) ? 1 : 0;
+                int verdict = CAWorldAffinePropagateListChecked(&vl, parent, list, &vg, n);
+                check(world_equal(&got, &want, n), "propagate-list", "portable", n, 0, NULL);
+                check(verdict == every_finite, "propagate-list-all-verdict", "portable", n, 0, NULL);
+                size_t listed = 0;
+                int all_finite = 1;
+                for (size_t i = 1; i < n; i += 3) {
+                    list[listed++] = (int32_t)i;
+                    for (int c = 0; c < 6; c++) {
+                        all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
+                        got.col[c][i] = from_bits(CANARY);
+                    }
+                }
+                verdict = CAWorldAffinePropagateListChecked(&vl, parent, list, &vg, listed);
+                check(world_equal(&got, &want, n), "propagate-list-subset", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-list-verdict", "portable", n, 0, NULL);
+                free(list);
+            }
+
             /* Prefix already done (parents < start), remainder in one call. */
             for (size_t start = 0; start <= n && start < 70; start += 1 + start / 2) {
                 for (int c = 0; c < 6; c++) {

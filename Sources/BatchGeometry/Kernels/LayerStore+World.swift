@@ -1,6 +1,21 @@
 // World transforms over the whole store with the selected backend, and the cached,
 // incremental update.
 
+/// The ways `updateWorld()` can bring the cached world up to date (see
+/// `LayerStore.lastWorldUpdatePath`).
+enum WorldUpdatePath: Sendable, Equatable {
+    case none
+    /// Plan rebuilt from the layer properties, then propagated.
+    case full
+    /// The dirty subtrees as runs of plan positions (`updateDirtyRanges`).
+    case rangeWalk
+    /// The dirty layers' plan entries, then the full pass over the cached plan (the
+    /// dirty subtrees were too large to walk).
+    case rangeWalkThenFullPropagation
+    /// The dirty subtrees layer by layer (`recomputeDirtySubtrees`).
+    case subtreeWalk
+}
+
 extension LayerStore {
     /// `ToWorld` of every layer (GEOMETRY.md section 5), in one pass with superlayers
     /// before sublayers, no recursion (any depth works). Chains of 2D affine transforms
@@ -50,6 +65,7 @@ extension LayerStore {
             return worldCache!
         }
         fullWorldUpdate(options: options)
+        lastWorldUpdatePath = .full
         changes.clear()
         return worldCache!
     }

@@ -18,13 +18,20 @@ extension LayerStore {
         var needsSubtreeWalk = true
         if let index = plan.subtreeRanges {
             switch updateDirtyRanges(plan: &plan, world: &world, index: index, options: options) {
-            case .done: needsSubtreeWalk = false
+            case .done:
+                needsSubtreeWalk = false
+                lastWorldUpdatePath = .rangeWalk
             case .needsSubtreeWalk: break
             case .nonFinite: return false
+            case .needsFullPropagation:
+                needsSubtreeWalk = false
+                lastWorldUpdatePath = .rangeWalkThenFullPropagation
+                guard propagateWorld(plan: plan, into: &world, options: options) else { return false }
             }
         }
         if needsSubtreeWalk {
             guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+            lastWorldUpdatePath = .subtreeWalk
         }
         world.modes = plan.modes
         worldCache = world

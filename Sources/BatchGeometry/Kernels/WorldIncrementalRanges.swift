@@ -5,6 +5,8 @@
 // run goes through the streaming propagation kernel of the full pass: no pointer
 // chasing, a few nanoseconds per layer instead of a cache miss or two.
 
+import CAffineKernels
+
 /// Where each layer's sublayers sit in a plan's order (a CSR-style index).
 struct SubtreeRangeIndex: Sendable {
     /// The position of each layer in the order; nil for index order (position = layer).
@@ -23,9 +25,19 @@ enum RangeUpdateResult {
     case needsSubtreeWalk
     /// A planar chain became non-finite: the caches must be rebuilt by a full pass.
     case nonFinite
+    /// The plan is up to date, but the dirty subtrees turned out too large to walk (more
+    /// than an eighth of the tree): the caller runs the full pass over the cached plan.
+    case needsFullPropagation
 }
 
 extension LayerStore {
+    /// Runs at least this long go through the kernel directly (contiguous loads); shorter
+    /// ones are gathered into the level's list of layers.
+    static let directRunLength = 32
+    /// The smallest walk budget (layers) before the range walk gives up for a full pass,
+    /// so that small trees still take the walk.
+    static let minimumIncrementalBudget = 1_024
+
     /// The range index of `plan`, or nil when its order does not group sublayers by
     /// superlayer (the subtree layout, or a layout made before the hierarchy changed).
     /// O(count), once per hierarchy change.
@@ -142,19 +154,48 @@ extension LayerStore {
                 general[Int32(truncatingIfNeeded: layer)] = matrix
             }
             var allFinite = true
-            /// One run of one level: planar layers through the kernel, general ones 4×4.
+            // Short runs of one level are gathered into one list of layers and go through
+            // the kernel in one call at the level's end (the layers of a level are
+            // independent): a tight loop over scattered layers keeps many cache misses in
+            // flight, where a kernel call per run of one or eight layers kept one or two.
+            var levelLayers: [Int32] = []
+            var levelGeneralPositions: [Int] = []
+            /// The planar layers at positions [low, high) of one level.
+            func addPlanar(_ low: Int, _ high: Int) {
+                guard low < high else { return }
+                if high - low >= Self.directRunLength {
+                    if !kernel.run(options.backend, low..<high) { allFinite = false }
+                    return
+                }
+                for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: layer(position))) }
+            }
+            /// One run of one level: planar layers to the kernel, general ones (4×4) queued.
             func run(_ low: Int, _ high: Int) {
                 var start = low
                 var g = lowerBound(generalPositions, low)
                 while g < generalPositions.count && generalPositions[g] < high {
-                    if start < generalPositions[g], !kernel.run(options.backend, start..<generalPositions[g]) {
-                        allFinite = false
-                    }
-                    computeGeneral(generalPositions[g])
+                    addPlanar(start, generalPositions[g])
+                    levelGeneralPositions.append(generalPositions[g])
                     start = generalPositions[g] + 1; g += 1
                 }
-                if start < high, !kernel.run(options.backend, start..<high) { allFinite = false }
+                addPlanar(start, high)
             }
+            /// Computes what the level's runs queued.
+            func finishLevel() {
+                if !levelLayers.isEmpty {
+                    levelLayers.withUnsafeBufferPointer { list in
+                        if !kernel.runList(options.backend, list) { allFinite = false }
+                    }
+                    levelLayers.removeAll(keepingCapacity: true)
+                }
+                for position in levelGeneralPositions { computeGeneral(position) }
+                levelGeneralPositions.removeAll(keepingCapacity: true)
+            }
+            // A walk that grows past this many layers (each run and level counted as a few
+            // more) costs more than the full pass over the cached locals, which the caller
+            // then runs instead (deep chains: one layer per level).
+            let workBudget = Swift.max(n / 8, Self.minimumIncrementalBudget)
+            var work = 0
             // (2) Level by level: this level's runs are the sublayer runs of the previous
             // level's runs merged with the dirty positions of this level.
             var runs: [Int32] = [], nextRuns: [Int32] = []  // flattened (low, high) pairs
@@ -165,6 +206,8 @@ extension LayerStore {
                     guard nextDirty < dirty.count else { break }
                     level = levelIndex(containing: Int(dirty[nextDirty]), plan.levelStarts)
                 }
+                work += 16
+                guard work <= workBudget else { result = .needsFullPropagation; return }
                 let levelEnd = Int32(truncatingIfNeeded: plan.levelStarts[level + 1])
                 nextRuns.removeAll(keepingCapacity: true)
                 var pendingLow: Int32 = -1, pendingHigh: Int32 = -1
@@ -173,6 +216,7 @@ extension LayerStore {
                 func flush() {
                     guard pendingLow >= 0 else { return }
                     run(Int(pendingLow), Int(pendingHigh))
+                    work += Int(pendingHigh - pendingLow) + 4
                     let low = childStart[Int(pendingLow)], high = childStart[Int(pendingHigh)]
                     guard low < high else { return }
                     if let last = nextRuns.last, last == low { nextRuns[nextRuns.count - 1] = high } else {
@@ -198,6 +242,8 @@ extension LayerStore {
                     }
                 }
                 flush()
+                finishLevel()
+                if work > workBudget { result = .needsFullPropagation; return }
                 swap(&runs, &nextRuns)
                 level += 1
             }
@@ -205,5 +251,21 @@ extension LayerStore {
         }}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
+    }
+}
+
+extension PlanarPropagation {
+    /// The planar layers listed in `list` (all of one level, so in any order) through
+    /// `backend`'s kernel; the C backend's list kernel also prefetches the lines of the
+    /// layers a few entries ahead. Same bits as `run` on the same layers. True when every
+    /// value written is finite.
+    func runList(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
+        guard let base = list.baseAddress, !list.isEmpty else { return true }
+        guard backend == .c else { return indexed(by: base).run(backend, 0..<list.count) }
+        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
+                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
+                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        return CAWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
     }
 }

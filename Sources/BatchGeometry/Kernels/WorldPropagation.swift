@@ -12,10 +12,18 @@ import Dispatch
 struct PlanarPropagation: @unchecked Sendable {
     let la, lb, lc, ld, ltx, lty: UnsafePointer<Double>
     let parents: UnsafePointer<Int32>
-    let order: UnsafePointer<Int32>?
+    var order: UnsafePointer<Int32>?
     let wa, wb, wc, wd, wtx, wty: UnsafeMutablePointer<Double>
 
     @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
+
+    /// The same kernel over the layers listed in `list` (position k is layer `list[k]`),
+    /// for the incremental update's gathered short runs of one level.
+    func indexed(by list: UnsafePointer<Int32>) -> PlanarPropagation {
+        var copy = self
+        copy.order = list
+        return copy
+    }
 
     /// Planar layers at positions `range` (parents processed before, or earlier in the
     /// range for the serial backends). True when every value written is finite.

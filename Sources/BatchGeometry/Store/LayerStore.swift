@@ -49,6 +49,9 @@ public struct LayerStore: Sendable {
     /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
     /// `updateWorld()` keeps both current for the layers it does not mark dirty).
     var worldPlan: WorldPlan?
+    /// How the last `updateWorld()` that did any work brought the cache up to date: a
+    /// test hook, so tests can tell the incremental paths apart (their results agree).
+    var lastWorldUpdatePath: WorldUpdatePath = .none
 
     /// The largest number of layers one store holds; indices are stored as `Int32`.
     public static let maximumLayerCount = Int(Int32.max) - 1

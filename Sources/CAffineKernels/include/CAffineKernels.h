@@ -166,6 +166,19 @@ int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *p
                                   const int32_t *order, CAAffineColumns *world,
                                   size_t start, size_t end);
 
+/// `CAWorldAffinePropagateChecked` over a list of layers instead of a range:
+/// for k = 0, ..., count-1, with i = layers[k], the same product and the same
+/// finiteness report. Made for lists of layers scattered over the columns
+/// (one level of an incremental update's dirty subtrees): it prefetches the
+/// cache lines of the layers a few entries ahead, which a range does not need.
+///
+/// Preconditions (not checked): as `CAWorldAffinePropagateOrdered` with
+/// order = layers and the range [0, count); in practice no layer of the list
+/// is the parent of another (all of one level).
+/// Complexity: O(count). Returns 1 when count == 0 (dereferences nothing).
+int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, CAAffineColumns *world, size_t count);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,69 @@
+/*
+ * world_scattered.c — world transforms of a list of scattered layers (the
+ * incremental update's dirty subtrees), with software prefetch.
+ *
+ * A list of layers of one level, far apart in the columns, costs a cache line
+ * per column per layer; the loop is bound by how many of those misses are in
+ * flight. Touching the lines of the layer `CA_SCATTERED_PREFETCH_DISTANCE`
+ * entries ahead (its local, its world, its parent's world) keeps more of them
+ * in flight: measured 1.45 -> 1.15 ms for the 1%-dirty update of 1,000,000
+ * layers (Benchmarks/KERNELS.md). The arithmetic is CA_AFFINE_PRODUCT, as in
+ * world_portable.c, so the results are the same bits.
+ */
+#pragma STDC FP_CONTRACT OFF
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#endif
+
+#include "internal.h"
+
+#define CA_SCATTERED_PREFETCH_DISTANCE 16
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CA_PREFETCH_READ(p) __builtin_prefetch((p), 0)
+#define CA_PREFETCH_WRITE(p) __builtin_prefetch((p), 1)
+#else
+#define CA_PREFETCH_READ(p) ((void)(p))
+#define CA_PREFETCH_WRITE(p) ((void)(p))
+#endif
+
+int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
+    if (count == 0) return 1; /* touch nothing (pointers may be NULL) */
+    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
+    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
+    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
+    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
+    const int32_t *restrict P = parent;
+    double poison = 0.0;
+
+    for (size_t k = 0; k < count; k++) {
+        if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
+            const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
+            CA_PREFETCH_READ(&La[j]); CA_PREFETCH_READ(&Lb[j]); CA_PREFETCH_READ(&Lc[j]);
+            CA_PREFETCH_READ(&Ld[j]); CA_PREFETCH_READ(&Ltx[j]); CA_PREFETCH_READ(&Lty[j]);
+            CA_PREFETCH_WRITE(&Wa[j]); CA_PREFETCH_WRITE(&Wb[j]); CA_PREFETCH_WRITE(&Wc[j]);
+            CA_PREFETCH_WRITE(&Wd[j]); CA_PREFETCH_WRITE(&Wtx[j]); CA_PREFETCH_WRITE(&Wty[j]);
+            const int32_t pj = P[j];
+            if (pj >= 0) {
+                const size_t q = (size_t)pj;
+                CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
+                CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+            }
+        }
+        const size_t i = (size_t)layers[k];
+        const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
+        const int32_t p = P[i];
+        double ra, rb, rc, rd, rtx, rty;
+        if (p < 0) {
+            ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
+        } else {
+            const size_t q = (size_t)p;
+            const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
+            CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
+        }
+        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
+        poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+    }
+    return poison == 0.0;
+}
