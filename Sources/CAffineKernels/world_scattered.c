@@ -67,3 +67,34 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
     }
     return poison == 0.0;
 }
+
+int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
+                                  const int32_t *layers, CAAffineColumns *world, size_t count) {
+    if (count == 0) return 1;
+    const double *restrict Ltx = local->tx, *restrict Lty = local->ty;
+    const double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
+    const double *restrict Wd = world->d;
+    double *restrict Wtx = world->tx, *restrict Wty = world->ty;
+    const int32_t *restrict P = parent;
+    double poison = 0.0;
+
+    for (size_t k = 0; k < count; k++) {
+        if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
+            const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
+            CA_PREFETCH_READ(&Ltx[j]); CA_PREFETCH_READ(&Lty[j]);
+            CA_PREFETCH_WRITE(&Wtx[j]); CA_PREFETCH_WRITE(&Wty[j]);
+            const size_t q = (size_t)P[j];
+            CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
+            CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+        }
+        const size_t i = (size_t)layers[k];
+        const size_t q = (size_t)P[i];
+        const double ltx = Ltx[i], lty = Lty[i];
+        /* The tx, ty rows of CA_AFFINE_PRODUCT, in its order. */
+        const double rtx = ((ltx * Wa[q]) + (lty * Wc[q])) + Wtx[q];
+        const double rty = ((ltx * Wb[q]) + (lty * Wd[q])) + Wty[q];
+        Wtx[i] = rtx; Wty[i] = rty;
+        poison += (rtx - rtx) + (rty - rty);
+    }
+    return poison == 0.0;
+}

@@ -436,6 +436,35 @@ static void test_propagate(void) {
                 free(list);
             }
 
+            /* Translation list: leaves (nobody's parent) with a parent get a new local
+             * translation; recomputing only their world translation over the old worlds
+             * must give the reference world of the new locals, bit for bit. */
+            if (n > 0) {
+                char *is_parent = calloc(n, 1);
+                int32_t *list = xmalloc(n * sizeof(int32_t));
+                affine_cols moved = affine_alloc(n, 0.0), want_moved = affine_alloc(n, 0.0);
+                for (size_t i = 0; i < n; i++) if (parent[i] >= 0) is_parent[parent[i]] = 1;
+                for (int c = 0; c < 6; c++) memcpy(moved.col[c], local.col[c], n * sizeof(double));
+                size_t listed = 0;
+                for (size_t i = 0; i < n; i++) {
+                    if (is_parent[i] || parent[i] < 0 || rnd64() % 2) continue;
+                    list[listed++] = (int32_t)i;
+                    moved.col[4][i] = gen_value(0, rate);
+                    moved.col[5][i] = gen_value(0, rate);
+                }
+                ref_world(&moved, parent, NULL, &want_moved, n);
+                int all_finite = 1;
+                for (size_t k = 0; k < listed; k++)
+                    all_finite &= (isfinite(want_moved.col[4][list[k]]) && isfinite(want_moved.col[5][list[k]])) ? 1 : 0;
+                for (int c = 0; c < 6; c++) memcpy(got.col[c], want.col[c], n * sizeof(double));
+                CAAffineColumns vm = affine_view(&moved);
+                int verdict = CAWorldTranslationListChecked(&vm, parent, list, &vg, listed);
+                check(world_equal(&got, &want_moved, n), "translation-list", "portable", n, listed, NULL);
+                check(verdict == all_finite, "translation-list-verdict", "portable", n, listed, NULL);
+                affine_free(&moved); affine_free(&want_moved);
+                free(list); free(is_parent);
+            }
+
             /* Prefix already done (parents < start), remainder in one call. */
             for (size_t start = 0; start <= n && start < 70; start += 1 + start / 2) {
                 for (int c = 0; c < 6; c++) {

@@ -179,6 +179,24 @@ int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *p
 int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
                                       const int32_t *layers, CAAffineColumns *world, size_t count);
 
+/// For k = 0, ..., count-1, with i = layers[k] and q = parent[i]: only the
+/// translation of layer i's world,
+///
+///     world.tx[i] = ((local.tx[i] * world.a[q]) + (local.ty[i] * world.c[q])) + world.tx[q]
+///     world.ty[i] = ((local.tx[i] * world.b[q]) + (local.ty[i] * world.d[q])) + world.ty[q]
+///
+/// (the tx, ty rows of the product of `CAWorldAffinePropagate`, same order, so
+/// the same bits), leaving world.a..d[i] as they are: for layers whose local
+/// transform changed only in its translation, under a parent whose world did
+/// not change. Prefetches a few entries ahead. Returns 1 when every value
+/// written is finite (1 when count == 0; dereferences nothing then).
+///
+/// Preconditions (not checked): every layers[k] is a valid layer index with a
+/// parent (parent[i] >= 0) whose world is final; no listed layer is the parent
+/// of another.
+int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
+                                  const int32_t *layers, CAAffineColumns *world, size_t count);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
