@@ -61,10 +61,14 @@ int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32
     int finite = 1;
     size_t i = start;
     while (i < end) {
-        const size_t block = i >> CA_WORLD_KIND_BLOCK_SHIFT;
+        /* Neighbouring blocks of one kind run as one loop. */
+        const size_t lastBlock = (end - 1) >> CA_WORLD_KIND_BLOCK_SHIFT;
+        size_t block = i >> CA_WORLD_KIND_BLOCK_SHIFT;
+        const uint8_t kind = blockKind[block];
+        while (block < lastBlock && blockKind[block + 1] == kind) block++;
         size_t stop = (block + 1) << CA_WORLD_KIND_BLOCK_SHIFT;
         if (stop > end) stop = end;
-        switch (blockKind[block]) {
+        switch (kind) {
         case CA_WORLD_KIND_TRANSLATE:
             finite &= ca_world_kind_run(local, parent, world, i, stop, CA_WORLD_KIND_TRANSLATE);
             break;

@@ -21,6 +21,14 @@ enum LocalKind {
     /// (k + 1) << blockShift`.
     static let blockShift = Int(CA_WORLD_KIND_BLOCK_SHIFT)
 
+    /// Full passes over more layers than this take the affine path everywhere. Measured
+    /// (Benchmarks/KERNELS.md, "Transform kinds"): while a pass's columns stay in cache
+    /// (100,000 layers, ≈ 15 MB) skipping the known local columns gains up to 1.4×; from
+    /// memory (1,000,000 layers) reading them in short scattered pieces defeats the
+    /// hardware prefetcher and costs 1.3–1.5×. Incremental passes, whose runs are short
+    /// and scattered anyway, always use the kinds.
+    static let fullPassMaximumLayers = 1 << 17
+
     /// The number of kind blocks for `count` layers.
     @inline(__always) static func blockCount(_ count: Int) -> Int { (count + (1 << blockShift) - 1) >> blockShift }
 

@@ -38,10 +38,15 @@ struct PlanarPropagation: @unchecked Sendable {
         guard order == nil, let blockKinds else { return body(range, LocalKind.affine) }
         var allFinite = true
         var start = range.lowerBound
+        let lastBlock = (range.upperBound - 1) >> LocalKind.blockShift
         while start < range.upperBound {
-            let block = start >> LocalKind.blockShift
+            // Neighbouring blocks of one kind run as one loop (no per-block overhead
+            // where every block is affine).
+            var block = start >> LocalKind.blockShift
+            let kind = blockKinds[block]
+            while block < lastBlock && blockKinds[block + 1] == kind { block += 1 }
             let end = Swift.min(range.upperBound, (block + 1) << LocalKind.blockShift)
-            if !body(start..<end, blockKinds[block]) { allFinite = false }
+            if !body(start..<end, kind) { allFinite = false }
             start = end
         }
         return allFinite
@@ -188,7 +193,7 @@ extension LayerStore {
                     ltx: ltx.baseAddress!, lty: lty.baseAddress!, parents: parents.baseAddress!, order: order,
                     wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                     wtx: wtx.baseAddress!, wty: wty.baseAddress!,
-                    blockKinds: options.transformKindPaths && !blockKinds.isEmpty
+                    blockKinds: options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !blockKinds.isEmpty
                         && blockKinds.count == LocalKind.blockCount(n) ? blockKinds.baseAddress : nil)
                 func worldOf(_ layer: Int) -> Transform3D {
                     if modes[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
