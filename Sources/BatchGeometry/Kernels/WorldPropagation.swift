@@ -54,7 +54,8 @@ struct PlanarPropagation: @unchecked Sendable {
 
     /// The plain version: one layer at a time, `world = local then world(superlayer)`.
     func runScalar(_ range: Range<Int>) -> Bool {
-        forEachKindRun(range) { run, kind in
+        guard order == nil, blockKinds != nil else { return runScalar(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
             switch kind {
             case LocalKind.translate: return runScalar(run, kind: LocalKind.translate)
             case LocalKind.scaleTranslate: return runScalar(run, kind: LocalKind.scaleTranslate)
@@ -102,7 +103,8 @@ struct PlanarPropagation: @unchecked Sendable {
     /// `SIMD4<Double>` lanes, same operation order as `runScalar`. Every layer of the
     /// range must be in the same level (no dependences inside the range).
     func runSIMD(_ range: Range<Int>) -> Bool {
-        forEachKindRun(range) { run, kind in
+        guard order == nil, blockKinds != nil else { return runSIMD(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
             switch kind {
             case LocalKind.translate: return runSIMD(run, kind: LocalKind.translate)
             case LocalKind.scaleTranslate: return runSIMD(run, kind: LocalKind.scaleTranslate)
