@@ -28,7 +28,7 @@ assert need(machine, "cBackend", str, "machine") in ("avx512", "avx2", "neon", "
 assert need(need(report, "ceiling", dict, "report"), "copyBytesPerSecond", (int, float), "ceiling") > 0
 results = need(report, "results", list, "report")
 kernels = {"frames", "world", "world-incremental", "world-full-update", "world-rects", "hit-test", "convert"}
-workloads = {"standard", "3d", "chain", "wide", "random"}
+workloads = {"standard", "3d", "chain", "wide", "random", "ui"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
 seen = set()

@@ -15,6 +15,14 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
     case wide
     /// A seeded random recursive tree: layer i's superlayer is uniform in `0 ..< i`.
     case random
+    /// The standard tree with the transforms of a UIKit view tree, where most views have
+    /// the identity transform and scales and rotations are rare (animations, badges):
+    /// layer i's transform is a rotation by `i%360` degrees when `i%1000 == 999`, else a
+    /// scale `(1.5, 1.25)` when `i%250 == 249`, else a translation `(i%13, i%17 - 8)`
+    /// when `i%10 == 3`, else the identity. So most blocks of 64 layers have only
+    /// translate locals (about 74%), about 19% a scale, about 6% a rotation: the case
+    /// the world kernels' translate and scale-translate paths are for.
+    case ui
 
     public var description: String { rawValue }
 }
@@ -27,9 +35,9 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
 /// bounds `(0, 0, 20 + i%50, 10 + i%30)`; position `(3*(i%97), 5*(i%89))`; anchorPoint
 /// `(0, 0)` when `i%7 == 0`, else `(0.5, 0.5)`; transform by `i%10`: 0–4 translate
 /// `(i%13, i%17 - 8)`, 5–6 scale `(1 + (i%5)*0.25, 1.5)`, 7–8 rotation by `i%360`
-/// degrees (radians = `Double(i%360) * .pi / 180`), 9 identity. Two shapes differ:
-/// `3d` (see `WorkloadShape.threeD`), and `chain`, whose scales are `(1.25, 0.8)` for
-/// 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
+/// degrees (radians = `Double(i%360) * .pi / 180`), 9 identity. Three shapes differ:
+/// `3d` (see `WorkloadShape.threeD`), `ui` (see `WorkloadShape.ui`), and `chain`,
+/// whose scales are `(1.25, 0.8)` for 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
 /// (the standard scales would overflow to infinity after about 1,800 levels).
 public struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// The hierarchy (see `WorkloadShape`).
@@ -54,7 +62,7 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     public func parents() -> [Int?] {
         let n = layerCount
         switch shape {
-        case .standard, .threeD:
+        case .standard, .threeD, .ui:
             return (0..<n).map { $0 == 0 ? nil : ($0 - 1) / 8 }
         case .chain:
             return (0..<n).map { $0 == 0 ? nil : $0 - 1 }
@@ -78,6 +86,9 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         let position = Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89)))
         let anchorPoint = i % 7 == 0 ? Point(x: 0, y: 0) : Point(x: 0.5, y: 0.5)
         let transform: Transform3D
+        if shape == .ui {
+            return LayerRecipe(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: uiTransform(of: i))
+        }
         switch i % 10 {
         case 0...4:
             transform = Transform3D(.translation(x: Double(i % 13), y: Double(i % 17 - 8)))
@@ -99,6 +110,14 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return LayerRecipe(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: transform)
+    }
+
+    /// The transform of layer `i` of the `ui` shape (see `WorkloadShape.ui`).
+    private func uiTransform(of i: Int) -> Transform3D {
+        if i % 1000 == 999 { return Transform3D(.rotation(radians: Double(i % 360) * .pi / 180)) }
+        if i % 250 == 249 { return Transform3D(.scale(x: 1.5, y: 1.25)) }
+        if i % 10 == 3 { return Transform3D(.translation(x: Double(i % 13), y: Double(i % 17 - 8))) }
+        return .identity
     }
 
     /// Builds the workload as a `LayerStore` (layers added in index order). O(n).

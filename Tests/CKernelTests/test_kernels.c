@@ -465,6 +465,54 @@ static void test_propagate(void) {
                 free(list); free(is_parent);
             }
 
+            /* Kind variant: make block k's locals translate (k % 3 == 0), scale-translate
+             * (k % 3 == 1) or leave them affine; one -0.0 in b makes a block affine. Block
+             * kinds exact or raised (every 5th block claims affine): the reference's bits,
+             * the same verdict, whole and chunked. */
+            {
+                affine_cols klocal = affine_alloc(n, 0.0), kwant = affine_alloc(n, 0.0);
+                const size_t blocks = (n + 63) / 64;
+                uint8_t *kinds = xmalloc(blocks + 1);
+                for (size_t i = 0; i < n; i++) {
+                    for (int c = 0; c < 6; c++) klocal.col[c][i] = local.col[c][i];
+                    const size_t k = i >> CA_WORLD_KIND_BLOCK_SHIFT;
+                    if (k % 3 != 2) { klocal.col[1][i] = 0.0; klocal.col[2][i] = 0.0; }
+                    if (k % 3 == 0) { klocal.col[0][i] = 1.0; klocal.col[3][i] = 1.0; }
+                }
+                if (n > 100) klocal.col[1][100] = -0.0; /* block 1: affine by bits */
+                for (size_t k = 0; k < blocks; k++) kinds[k] = CA_WORLD_KIND_TRANSLATE;
+                for (size_t i = 0; i < n; i++) {
+                    const double a = klocal.col[0][i], b = klocal.col[1][i], cc = klocal.col[2][i], d = klocal.col[3][i];
+                    uint8_t kind = (bits_of(b) | bits_of(cc)) != 0 ? CA_WORLD_KIND_AFFINE
+                                 : (a == 1.0 && d == 1.0) ? CA_WORLD_KIND_TRANSLATE : CA_WORLD_KIND_SCALE_TRANSLATE;
+                    if (kind > kinds[i >> CA_WORLD_KIND_BLOCK_SHIFT]) kinds[i >> CA_WORLD_KIND_BLOCK_SHIFT] = kind;
+                }
+                for (size_t k = 0; k < blocks; k += 5) kinds[k] = CA_WORLD_KIND_AFFINE;
+                ref_world(&klocal, parent, NULL, &kwant, n);
+                int all_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) all_finite &= isfinite(kwant.col[c][i]) ? 1 : 0;
+                CAAffineColumns vkl = affine_view(&klocal);
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int verdict = CAWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, 0, n);
+                check(world_equal(&got, &kwant, n), "propagate-kinds", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-kinds-verdict", "portable", n, 0, NULL);
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int chunked = 1;
+                for (size_t st = 0; st < n;) {
+                    size_t e = st + 1 + (size_t)(rnd64() % 150);
+                    if (e > n) e = n;
+                    chunked &= CAWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, st, e);
+                    st = e;
+                }
+                check(world_equal(&got, &kwant, n), "propagate-kinds-chunked", "portable", n, 0, NULL);
+                check(chunked == all_finite, "propagate-kinds-chunked-verdict", "portable", n, 0, NULL);
+                free(kinds);
+                affine_free(&klocal); affine_free(&kwant);
+            }
+
             /* Prefix already done (parents < start), remainder in one call. */
             for (size_t start = 0; start <= n && start < 70; start += 1 + start / 2) {
                 for (int c = 0; c < 6; c++) {

@@ -35,6 +35,10 @@ public struct KernelOptions: Sendable, Hashable {
     public var backend: Backend
     /// Threads to spread a batch over, at least 1. Results do not depend on it.
     public var threads: Int
+    /// Whether world propagation may take the translate and scale-translate paths of
+    /// blocks whose locals allow them (same bits either way); false forces the affine
+    /// kernel, which tests compare against.
+    var transformKindPaths = true
 
     public init(backend: Backend = KernelOptions.default.backend, threads: Int = KernelOptions.default.threads) {
         self.backend = backend

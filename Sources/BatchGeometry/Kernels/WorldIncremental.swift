@@ -73,9 +73,11 @@ extension LayerStore {
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
+        withBlockKinds(&plan.blockKinds, layerCount: count) { blockKinds in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
+                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    blockKinds: blockKinds)
             let parents = inputs.parents
             func superlayerWorld(_ superlayer: Int) -> Transform3D {
                 if pm[superlayer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: superlayer)]! }
@@ -138,7 +140,7 @@ extension LayerStore {
                 }
                 swap(&frontier, &next)
             }
-        }}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return allFinite
     }

@@ -108,9 +108,11 @@ extension LayerStore {
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
+        withBlockKinds(&plan.blockKinds, layerCount: n) { blockKinds in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    blockKinds: blockKinds,
                                     unpositioned: (ux.baseAddress!, uy.baseAddress!))
             let positionX = inputs.positionX, positionY = inputs.positionY
             let parents = inputs.parents
@@ -145,7 +147,8 @@ extension LayerStore {
                 la: pa.baseAddress!, lb: pb.baseAddress!, lc: pc.baseAddress!, ld: pd.baseAddress!,
                 ltx: ptx.baseAddress!, lty: pty.baseAddress!, parents: parents, order: order,
                 wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
-                wtx: wtx.baseAddress!, wty: wty.baseAddress!)
+                wtx: wtx.baseAddress!, wty: wty.baseAddress!,
+                blockKinds: options.transformKindPaths ? blockKinds.map { UnsafePointer($0) } : nil)
             func worldOf(_ layer: Int) -> Transform3D {
                 if pm[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
                 return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
@@ -284,7 +287,7 @@ extension LayerStore {
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }

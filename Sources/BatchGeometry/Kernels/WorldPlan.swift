@@ -46,6 +46,11 @@ struct WorldPlan: Sendable {
     /// walk; built on first use (`subtreeRangesBuilt`), nil when the layout has none.
     var subtreeRanges: SubtreeRangeIndex?
     var subtreeRangesBuilt = false
+    /// The transform kind (`LocalKind`) of each block of `1 << LocalKind.blockShift`
+    /// layers by layer index: at least the kind of every local in the block (exact after
+    /// a full build; incremental passes only raise it). Empty: no kinds, every pass takes
+    /// the affine path.
+    var blockKinds: [UInt8] = []
 
     var count: Int { modes.count }
 
@@ -75,11 +80,13 @@ extension LayerStore {
         var unpositionedTx: [Double], unpositionedTy: [Double]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
+        var blockKinds: [UInt8] = []
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
             (unpositionedTx, unpositionedTy) = (old.unpositionedTx, old.unpositionedTy)
             old.unpositionedTx = []; old.unpositionedTy = []
+            blockKinds = old.blockKinds; old.blockKinds = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
                 (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
@@ -93,6 +100,10 @@ extension LayerStore {
             (order, levelStarts, subtreeBlocks) = worldLayout()
         }
         var generalPositions: [Int] = []
+        // Exact kinds: start every block at the cheapest kind, and every write raises it.
+        blockKinds.removeAll(keepingCapacity: true)
+        blockKinds.append(contentsOf: repeatElement(LocalKind.translate, count: LocalKind.blockCount(n)))
+        withBlockKinds(&blockKinds, layerCount: n) { kinds in
         a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
         tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
@@ -100,6 +111,7 @@ extension LayerStore {
         unpositionedTx.withUnsafeMutableBufferPointer { ux in unpositionedTy.withUnsafeMutableBufferPointer { uy in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
+                                    blockKinds: kinds,
                                     unpositioned: (ux.baseAddress!, uy.baseAddress!))
             withPlanInputs { inputs in
                 for position in 0..<n {
@@ -111,11 +123,11 @@ extension LayerStore {
                     if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
                 }
             }
-        }}}}}}}}}
+        }}}}}}}}}}
         return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
                          unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
                          levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
-                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
+                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -151,6 +163,11 @@ extension LayerStore {
         plan.a[layer] = entry.local.a; plan.b[layer] = entry.local.b; plan.c[layer] = entry.local.c
         plan.d[layer] = entry.local.d; plan.tx[layer] = entry.local.tx; plan.ty[layer] = entry.local.ty
         plan.modes[layer] = entry.mode
+        let layerCount = plan.count
+        withBlockKinds(&plan.blockKinds, layerCount: layerCount) { kinds in
+            raiseBlockKind(kinds, layer: layer,
+                           a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
+        }
     }
 
     /// `layer`'s plan entry: its mode bits and (for eligible layers) its planar local
@@ -244,6 +261,8 @@ extension LayerStore {
 struct PlanOutput {
     let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
     let modes: UnsafeMutablePointer<UInt8>
+    /// The plan's `blockKinds`, raised by every write (nil: the plan keeps none).
+    let blockKinds: UnsafeMutablePointer<UInt8>?
     /// Where `writeCommonEntry` keeps the translation before the position (then it sets
     /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
     var unpositioned: (x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>)? = nil
@@ -252,6 +271,7 @@ struct PlanOutput {
         a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
         d[layer] = entry.local.d; tx[layer] = entry.local.tx; ty[layer] = entry.local.ty
         modes[layer] = entry.mode
+        raiseBlockKind(blockKinds, layer: layer, a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
     }
 }
 
@@ -282,6 +302,7 @@ struct PlanInputs {
         let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
         let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
         output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
+        raiseBlockKind(output.blockKinds, layer: layer, a: m11, b: m12, c: m21, d: m22)
         let unpositionedX = ((anchorX * m11) + (anchorY * m21)) + tx[layer]
         let unpositionedY = ((anchorX * m12) + (anchorY * m22)) + ty[layer]
         output.tx[layer] = unpositionedX + positionX[layer]

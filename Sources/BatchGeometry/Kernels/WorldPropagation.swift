@@ -14,6 +14,10 @@ struct PlanarPropagation: @unchecked Sendable {
     let parents: UnsafePointer<Int32>
     var order: UnsafePointer<Int32>?
     let wa, wb, wc, wd, wtx, wty: UnsafeMutablePointer<Double>
+    /// The plan's `blockKinds` (see `LocalKind`), used only in index order (`order ==
+    /// nil`, where a position is its layer): a translate or scale-translate block then
+    /// skips loading the local columns it knows. Nil: every layer takes the affine path.
+    var blockKinds: UnsafePointer<UInt8>? = nil
 
     @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
 
@@ -35,15 +39,53 @@ struct PlanarPropagation: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` for each piece of `range` inside one kind block, with the block's
+    /// kind (affine for every piece when kinds are not used). True when all bodies are.
+    @inline(__always)
+    private func forEachKindRun(_ range: Range<Int>, _ body: (Range<Int>, UInt8) -> Bool) -> Bool {
+        guard order == nil, let blockKinds else { return body(range, LocalKind.affine) }
+        var allFinite = true
+        var start = range.lowerBound
+        let lastBlock = (range.upperBound - 1) >> LocalKind.blockShift
+        while start < range.upperBound {
+            // Neighbouring blocks of one kind run as one loop (no per-block overhead
+            // where every block is affine).
+            var block = start >> LocalKind.blockShift
+            let kind = blockKinds[block]
+            while block < lastBlock && blockKinds[block + 1] == kind { block += 1 }
+            let end = Swift.min(range.upperBound, (block + 1) << LocalKind.blockShift)
+            if !body(start..<end, kind) { allFinite = false }
+            start = end
+        }
+        return allFinite
+    }
+
     /// The plain version: one layer at a time, `world = local then world(superlayer)`.
     func runScalar(_ range: Range<Int>) -> Bool {
+        guard order == nil, blockKinds != nil else { return runScalar(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
+            switch kind {
+            case LocalKind.translate: return runScalar(run, kind: LocalKind.translate)
+            case LocalKind.scaleTranslate: return runScalar(run, kind: LocalKind.scaleTranslate)
+            default: return runScalar(run, kind: LocalKind.affine)
+            }
+        }
+    }
+
+    /// `runScalar` for layers whose locals have `kind` (a literal at every call site, so
+    /// the selects fold): the known entries are the literals 1 and +0.0 in the same
+    /// expression (`0 * x` is not folded, so the bits are the affine path's).
+    @inline(__always)
+    private func runScalar(_ range: Range<Int>, kind: UInt8) -> Bool {
         var allFinite = true
         for position in range {
             let i = layer(position), p = Int(parents[i])
-            let a = (la[i] * wa[p]) + (lb[i] * wc[p])
-            let b = (la[i] * wb[p]) + (lb[i] * wd[p])
-            let c = (lc[i] * wa[p]) + (ld[i] * wc[p])
-            let d = (lc[i] * wb[p]) + (ld[i] * wd[p])
+            let xa = kind == LocalKind.translate ? 1.0 : la[i], xd = kind == LocalKind.translate ? 1.0 : ld[i]
+            let xb = kind == LocalKind.affine ? lb[i] : 0.0, xc = kind == LocalKind.affine ? lc[i] : 0.0
+            let a = (xa * wa[p]) + (xb * wc[p])
+            let b = (xa * wb[p]) + (xb * wd[p])
+            let c = (xc * wa[p]) + (xd * wc[p])
+            let d = (xc * wb[p]) + (xd * wd[p])
             let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
             let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
             wa[i] = a; wb[i] = b; wc[i] = c; wd[i] = d; wtx[i] = tx; wty[i] = ty
@@ -58,6 +100,10 @@ struct PlanarPropagation: @unchecked Sendable {
                                     c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
                                     tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
         var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        if order == nil, let blockKinds {
+            return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
+                                                      range.lowerBound, range.upperBound) != 0
+        }
         return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
     }
 
@@ -65,6 +111,19 @@ struct PlanarPropagation: @unchecked Sendable {
     /// `SIMD4<Double>` lanes, same operation order as `runScalar`. Every layer of the
     /// range must be in the same level (no dependences inside the range).
     func runSIMD(_ range: Range<Int>) -> Bool {
+        guard order == nil, blockKinds != nil else { return runSIMD(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
+            switch kind {
+            case LocalKind.translate: return runSIMD(run, kind: LocalKind.translate)
+            case LocalKind.scaleTranslate: return runSIMD(run, kind: LocalKind.scaleTranslate)
+            default: return runSIMD(run, kind: LocalKind.affine)
+            }
+        }
+    }
+
+    /// `runSIMD` for layers whose locals have `kind` (a literal at every call site).
+    @inline(__always)
+    private func runSIMD(_ range: Range<Int>, kind: UInt8) -> Bool {
         var position = range.lowerBound
         var poison = SIMD4<Double>(repeating: 0)
         while position + 4 <= range.upperBound {
@@ -84,7 +143,10 @@ struct PlanarPropagation: @unchecked Sendable {
                     column[i0] = value[0]; column[i1] = value[1]; column[i2] = value[2]; column[i3] = value[3]
                 }
             }
-            let xa = local(la), xb = local(lb), xc = local(lc), xd = local(ld), xtx = local(ltx), xty = local(lty)
+            let one = SIMD4<Double>(repeating: 1), zero = SIMD4<Double>(repeating: 0)
+            let xa = kind == LocalKind.translate ? one : local(la), xd = kind == LocalKind.translate ? one : local(ld)
+            let xb = kind == LocalKind.affine ? local(lb) : zero, xc = kind == LocalKind.affine ? local(lc) : zero
+            let xtx = local(ltx), xty = local(lty)
             let pa = parent(wa), pb = parent(wb), pc = parent(wc), pd = parent(wd), ptx = parent(wtx), pty = parent(wty)
             let a = (xa * pa) + (xb * pc), b = (xa * pb) + (xb * pd)
             let c = (xc * pa) + (xd * pc), d = (xc * pb) + (xd * pd)
@@ -94,7 +156,7 @@ struct PlanarPropagation: @unchecked Sendable {
             poison += ((a - a) + (b - b)) + ((c - c) + (d - d)) + ((tx - tx) + (ty - ty))
             position += 4
         }
-        let tailFinite = runScalar(position..<range.upperBound)
+        let tailFinite = runScalar(position..<range.upperBound, kind: kind)
         return tailFinite && poison == SIMD4(repeating: 0)
     }
 }
@@ -134,12 +196,15 @@ extension LayerStore {
         columns.4.withUnsafeMutableBufferPointer { wtx in columns.5.withUnsafeMutableBufferPointer { wty in
         parents.withUnsafeBufferPointer { parents in
         plan.modes.withUnsafeBufferPointer { modes in
+        plan.blockKinds.withUnsafeBufferPointer { blockKinds in
             withOptionalBuffer(plan.order) { order in
                 let kernel = PlanarPropagation(
                     la: la.baseAddress!, lb: lb.baseAddress!, lc: lc.baseAddress!, ld: ld.baseAddress!,
                     ltx: ltx.baseAddress!, lty: lty.baseAddress!, parents: parents.baseAddress!, order: order,
                     wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
-                    wtx: wtx.baseAddress!, wty: wty.baseAddress!)
+                    wtx: wtx.baseAddress!, wty: wty.baseAddress!,
+                    blockKinds: options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !blockKinds.isEmpty
+                        && blockKinds.count == LocalKind.blockCount(n) ? blockKinds.baseAddress : nil)
                 func worldOf(_ layer: Int) -> Transform3D {
                     if modes[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
                     return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
@@ -244,7 +309,7 @@ extension LayerStore {
                 }
                 runSerial(runStart..<n)
             }
-        }}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}
         return allFinite
     }
 }

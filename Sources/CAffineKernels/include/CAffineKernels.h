@@ -197,6 +197,34 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
 int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
                                   const int32_t *layers, CAAffineColumns *world, size_t count);
 
+/// Layers per transform-kind block of `CAWorldAffinePropagateKindsChecked`:
+/// block k holds layers [k << CA_WORLD_KIND_BLOCK_SHIFT, (k + 1) << ...).
+#define CA_WORLD_KIND_BLOCK_SHIFT 6
+/// Kinds of a block's local transforms (Skia's type masks), ordered so that a
+/// block's kind is the maximum of its layers' kinds:
+///  - translate: a == 1, b and c are +0.0 (bit pattern 0; -0.0 does not count), d == 1
+///  - scale-translate: b and c are +0.0
+///  - affine: anything else.
+#define CA_WORLD_KIND_TRANSLATE 0
+#define CA_WORLD_KIND_SCALE_TRANSLATE 1
+#define CA_WORLD_KIND_AFFINE 2
+
+/// `CAWorldAffinePropagateChecked` in index order (order == NULL) with the
+/// same results bit for bit, taking cheaper paths per block of layers:
+/// `blockKind[i >> CA_WORLD_KIND_BLOCK_SHIFT]` is a kind at least as general
+/// as that of every local in the block among [start, end). A translate block
+/// does not read local a, b, c, d (it computes the affine expression with the
+/// constants 1, +0, +0, 1 in their place: `0 * x` is not folded, so NaN,
+/// infinities and signed zeros propagate exactly as in the affine kernel); a
+/// scale-translate block does not read local b, c. Only the memory read
+/// differs, not the arithmetic. Any other kind value takes the affine path.
+/// Preconditions as for `CAWorldAffinePropagate`, plus a valid `blockKind`
+/// for every block that [start, end) touches. Returns 1 when every value
+/// written is finite (1 when start >= end), else 0.
+int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
+                                       const uint8_t *blockKind, CAAffineColumns *world,
+                                       size_t start, size_t end);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
