@@ -34,6 +34,8 @@ extension LayerStore {
     /// Runs at least this long go through the kernel directly (contiguous loads); shorter
     /// ones are gathered into the level's list of layers.
     static let directRunLength = 32
+    /// How many dirty layers ahead the position shortcut prefetches.
+    static let prefetchDistance = 16
     /// The smallest walk budget (layers) before the range walk gives up for a full pass,
     /// so that small trees still take the walk.
     static let minimumIncrementalBudget = 1_024
@@ -104,7 +106,7 @@ extension LayerStore {
         worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
         worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
-        plan.unpositionedTx.withUnsafeMutableBufferPointer { ux in plan.unpositionedTy.withUnsafeMutableBufferPointer { uy in
+        plan.unpositioned.withUnsafeMutableBufferPointer { unpositioned in
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
@@ -113,20 +115,29 @@ extension LayerStore {
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
                                     blockKinds: blockKinds,
-                                    unpositioned: (ux.baseAddress!, uy.baseAddress!))
+                                    unpositioned: unpositioned.baseAddress!)
             let positionX = inputs.positionX, positionY = inputs.positionY
             let parents = inputs.parents
             @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
             // (1) The dirty layers' own entries, superlayers first. Unchanged modes leave
             // every other entry valid; a changed one needs the layer-by-layer walk.
+            let unpositioned = unpositioned.baseAddress!
             for (index, position) in dirty.enumerated() {
+                // The dirty layers are scattered: ask for the lines of the one a few
+                // entries ahead, so that many misses are in flight (no effect on results).
+                if index + Self.prefetchDistance < dirty.count {
+                    let ahead = layer(Int(dirty[index + Self.prefetchDistance]))
+                    CAPrefetchForRead(dirtyStates.baseAddress! + ahead); CAPrefetchForRead(pm.baseAddress! + ahead)
+                    CAPrefetchForRead(unpositioned + 2 * ahead)
+                    CAPrefetchForWrite(ptx.baseAddress! + ahead); CAPrefetchForWrite(pty.baseAddress! + ahead)
+                }
                 let layer = layer(Int(position))
                 let oldMode = pm[layer]
                 if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
                     // Only the position moved: the same two additions as a full recompute,
                     // and nothing else about the entry (or its sublayers' entries) changes.
-                    ptx[layer] = ux[layer] + positionX[layer]
-                    pty[layer] = uy[layer] + positionY[layer]
+                    ptx[layer] = unpositioned[2 * layer] + positionX[layer]
+                    pty[layer] = unpositioned[2 * layer + 1] + positionY[layer]
                     movedOnly[index] = oldMode & WorldMode.general == 0
                     continue
                 }
@@ -287,7 +298,7 @@ extension LayerStore {
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }

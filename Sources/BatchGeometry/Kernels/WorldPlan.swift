@@ -18,7 +18,7 @@ enum WorldMode {
     /// on its properties, so they are refreshed when it changes.
     static let adjustsSublayers: UInt8 = 4
     /// The entry was computed by `writeCommonEntry` (no superlayer adjustment), so its
-    /// tx, ty are `unpositionedTx + positionX`, `unpositionedTy + positionY`: a position
+    /// tx, ty are the unpositioned translation plus `positionX`, `positionY`: a position
     /// change needs only those two additions.
     static let positionSum: UInt8 = 8
 }
@@ -27,9 +27,11 @@ struct WorldPlan: Sendable {
     // Local(L) * Adjust(S), affine part, for eligible non-root layers (else unspecified).
     var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
     var modes: [UInt8]
-    /// `((-anchorInBoundsX * a) + (-anchorInBoundsY * c)) + transform.tx` (and the y
-    /// counterpart) of layers whose mode has `positionSum`, else unspecified.
-    var unpositionedTx: [Double], unpositionedTy: [Double]
+    /// Per layer, at `2 * layer` and `2 * layer + 1` (side by side, so the position
+    /// shortcut touches one cache line): `((-anchorInBoundsX * a) + (-anchorInBoundsY *
+    /// c)) + transform.tx` and its y counterpart, for layers whose mode has
+    /// `positionSum`; else unspecified.
+    var unpositioned: [Double]
     /// Parents-first processing order grouped by level; nil = index order.
     var order: [Int32]?
     /// Start positions (in the order) of each depth level, then the count. In subtree
@@ -77,15 +79,15 @@ extension LayerStore {
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
         var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
-        var unpositionedTx: [Double], unpositionedTy: [Double]
+        var unpositioned: [Double]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
         if var old = donor.take(), old.count == n {
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
-            (unpositionedTx, unpositionedTy) = (old.unpositionedTx, old.unpositionedTy)
-            old.unpositionedTx = []; old.unpositionedTy = []
+            unpositioned = old.unpositioned
+            old.unpositioned = []
             blockKinds = old.blockKinds; old.blockKinds = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
@@ -95,7 +97,7 @@ extension LayerStore {
             }
         } else {
             a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
-            unpositionedTx = column(); unpositionedTy = column()
+            unpositioned = [Double](unsafeUninitializedCapacity: 2 * n) { $1 = 2 * n }
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
             (order, levelStarts, subtreeBlocks) = worldLayout()
         }
@@ -108,11 +110,11 @@ extension LayerStore {
         c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
         tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
         modes.withUnsafeMutableBufferPointer { pm in
-        unpositionedTx.withUnsafeMutableBufferPointer { ux in unpositionedTy.withUnsafeMutableBufferPointer { uy in
+        unpositioned.withUnsafeMutableBufferPointer { unpositioned in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
                                     blockKinds: kinds,
-                                    unpositioned: (ux.baseAddress!, uy.baseAddress!))
+                                    unpositioned: unpositioned.baseAddress!)
             withPlanInputs { inputs in
                 for position in 0..<n {
                     let layer = order.map { Int($0[position]) } ?? position
@@ -123,9 +125,9 @@ extension LayerStore {
                     if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
                 }
             }
-        }}}}}}}}}}
+        }}}}}}}}}
         return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
-                         unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
+                         unpositioned: unpositioned, order: order,
                          levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
                          subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
     }
@@ -265,7 +267,7 @@ struct PlanOutput {
     let blockKinds: UnsafeMutablePointer<UInt8>?
     /// Where `writeCommonEntry` keeps the translation before the position (then it sets
     /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
-    var unpositioned: (x: UnsafeMutablePointer<Double>, y: UnsafeMutablePointer<Double>)? = nil
+    var unpositioned: UnsafeMutablePointer<Double>? = nil
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
         a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
@@ -309,7 +311,7 @@ struct PlanInputs {
         output.ty[layer] = unpositionedY + positionY[layer]
         var sumBit: UInt8 = 0
         if let unpositioned = output.unpositioned {
-            unpositioned.x[layer] = unpositionedX; unpositioned.y[layer] = unpositionedY
+            unpositioned[2 * layer] = unpositionedX; unpositioned[2 * layer + 1] = unpositionedY
             sumBit = WorldMode.positionSum
         }
         let superMode = output.modes[superlayer]

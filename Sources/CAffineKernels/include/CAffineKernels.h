@@ -225,6 +225,27 @@ int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32
                                        const uint8_t *blockKind, CAAffineColumns *world,
                                        size_t start, size_t end);
 
+/// Asks the CPU to start loading the cache line that holds `address`, for a
+/// read (`CAPrefetchForRead`) or a write (`CAPrefetchForWrite`): a hint with no
+/// effect on any result, a no-op where the compiler has no prefetch builtin.
+/// Inline, so Swift loops over scattered layers can use it (Swift has no
+/// prefetch of its own). Any address may be passed; nothing is dereferenced.
+static inline void CAPrefetchForRead(const void *address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address, 0, 3);
+#else
+    (void)address;
+#endif
+}
+
+static inline void CAPrefetchForWrite(const void *address) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(address, 1, 3);
+#else
+    (void)address;
+#endif
+}
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
