@@ -43,7 +43,7 @@ OPTIONS (lists are comma-separated; repeats are dropped)
   --backends LIST    scalar, simd, c, or all (default: all)
   --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
   --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
-  --workload LIST    standard, 3d, chain, wide, random, or all (default: standard)
+  --workload LIST    standard, 3d, chain, wide, random, ui, or all (default: standard)
                        standard  complete 8-ary tree, breadth-first (parent (i-1)/8),
                                  the issue's per-layer bounds/position/anchor/transform
                        3d        standard, every tenth layer rotated about y under
@@ -52,6 +52,8 @@ OPTIONS (lists are comma-separated; repeats are dropped)
                        wide      one root, ceil((N-1)/101) sublayers with 100 each
                                  (1,000 × 100 at N = 101,001)
                        random    seeded random tree (parent uniform among earlier)
+                       ui        standard tree, transforms as in a UIKit view tree:
+                                 mostly identity or translate, rare scales/rotations
   --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
                      at least 5 samples (3 when one call takes over a third of it)
   --points N         points per hit-test call (default: 10,000, capped at
