@@ -1,3 +1,5 @@
+import CAffineKernels
+
 // The fast incremental update: in a level order that lists each level's sublayers
 // grouped by superlayer, in the superlayers' order (see `levelOrder`), the sublayers of
 // a run of positions [lo, hi) are the run [childStart[lo], childStart[hi]) of the next
@@ -78,7 +80,13 @@ extension LayerStore {
         }
         let generalPositions = plan.generalPositions!
         var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
-        defer { reattachColumns(planColumns, worldColumns, general, to: &plan, &world) }
+        var generalLocals = plan.generalLocals
+        plan.generalLocals = []
+        defer {
+            reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
+            plan.generalLocals = generalLocals
+        }
+        general.reserve(layers: highestLayer(atPositions: generalPositions, of: plan) + 1)
         var result = RangeUpdateResult.done
         var generalChanged = false
         planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
@@ -92,6 +100,8 @@ extension LayerStore {
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
+        generalLocals.withUnsafeMutableBufferPointer { locals in
+        general.withUnsafeMutablePointers { generalWorld, present in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
@@ -109,12 +119,14 @@ extension LayerStore {
                     // and nothing else about the entry (or its sublayers' entries) changes.
                     ptx[layer] = ux[layer] + positionX[layer]
                     pty[layer] = uy[layer] + positionY[layer]
+                    if oldMode & WorldMode.general != 0, let locals = locals.baseAddress { writeGeneralLocal(layer, to: locals) }
                     continue
                 }
                 let superlayer = Int(parents[layer])
                 if !inputs.writeCommonEntry(layer, to: output) {
                     output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                 }
+                if pm[layer] & WorldMode.general != 0, let locals = locals.baseAddress { writeGeneralLocal(layer, to: locals) }
                 // Sticky until the next full pass, as in the subtree walk.
                 pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 if (pm[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
@@ -129,31 +141,37 @@ extension LayerStore {
                 ltx: ptx.baseAddress!, lty: pty.baseAddress!, parents: parents, order: order,
                 wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                 wtx: wtx.baseAddress!, wty: wty.baseAddress!)
-            func worldOf(_ layer: Int) -> Transform3D {
-                if pm[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
-                return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
-                                   d: wd[layer], tx: wtx[layer], ty: wty[layer])
-            }
-            func computeGeneral(_ position: Int) {
-                let layer = layer(position)
-                let matrix = generalWorld(of: layer, superlayer: Int(parents[layer]), superlayerWorld: worldOf)
-                wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
-                wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
-                general[Int32(truncatingIfNeeded: layer)] = matrix
+            let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
+                locals: UnsafePointer(locals.baseAddress), parent: parents, order: order, modes: UnsafePointer(pm.baseAddress!),
+                world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
+                                       d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
+                generalWorld: generalWorld, present: present))
+            /// The general layers listed at `slots` of `generalPositions` (one level).
+            func computeGenerals(_ slots: Range<Int>) {
+                guard !slots.isEmpty else { return }
+                if locals.baseAddress != nil {
+                    generalPositions.withUnsafeBufferPointer {
+                        generalKernel.run(options.backend, UnsafeBufferPointer(rebasing: $0[slots]))
+                    }
+                } else {
+                    for slot in slots { computeGeneralFromProperties(layer(generalPositions[slot]), generalKernel) }
+                }
             }
             var allFinite = true
             /// One run of one level: planar layers through the kernel, general ones 4×4.
             func run(_ low: Int, _ high: Int) {
                 var start = low
-                var g = lowerBound(generalPositions, low)
+                let firstGeneral = lowerBound(generalPositions, low)
+                var g = firstGeneral
                 while g < generalPositions.count && generalPositions[g] < high {
                     if start < generalPositions[g], !kernel.run(options.backend, start..<generalPositions[g]) {
                         allFinite = false
                     }
-                    computeGeneral(generalPositions[g])
                     start = generalPositions[g] + 1; g += 1
                 }
                 if start < high, !kernel.run(options.backend, start..<high) { allFinite = false }
+                // Then the run's general layers (one level: independent of its planar ones).
+                computeGenerals(firstGeneral..<g)
             }
             // (2) Level by level: this level's runs are the sublayer runs of the previous
             // level's runs merged with the dirty positions of this level.
@@ -202,7 +220,7 @@ extension LayerStore {
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }

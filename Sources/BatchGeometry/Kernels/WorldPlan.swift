@@ -46,6 +46,9 @@ struct WorldPlan: Sendable {
     /// walk; built on first use (`subtreeRangesBuilt`), nil when the layout has none.
     var subtreeRanges: SubtreeRangeIndex?
     var subtreeRangesBuilt = false
+    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles per layer (layer i at
+    /// `16 * i`), or empty when only roots are general (see `makeGeneralLocals`).
+    var generalLocals: [Double] = []
 
     var count: Int { modes.count }
 
@@ -75,7 +78,9 @@ extension LayerStore {
         var unpositionedTx: [Double], unpositionedTy: [Double]
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
+        var donatedLocals: [Double] = []
         if var old = donor.take(), old.count == n {
+            swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
             (unpositionedTx, unpositionedTy) = (old.unpositionedTx, old.unpositionedTy)
@@ -112,10 +117,12 @@ extension LayerStore {
                 }
             }
         }}}}}}}}}
-        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
-                         unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
-                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
-                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
+        var plan = WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
+                             unpositionedTx: unpositionedTx, unpositionedTy: unpositionedTy, order: order,
+                             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
+                             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt)
+        plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        return plan
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -243,6 +250,9 @@ extension LayerStore {
         plan.a[layer] = entry.local.a; plan.b[layer] = entry.local.b; plan.c[layer] = entry.local.c
         plan.d[layer] = entry.local.d; plan.tx[layer] = entry.local.tx; plan.ty[layer] = entry.local.ty
         plan.modes[layer] = entry.mode
+        if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
+            plan.generalLocals.withUnsafeMutableBufferPointer { writeGeneralLocal(layer, to: $0.baseAddress!) }
+        }
     }
 
     /// `layer`'s plan entry: its mode bits and (for eligible layers) its planar local
