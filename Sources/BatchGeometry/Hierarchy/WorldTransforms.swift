@@ -206,7 +206,10 @@ struct GeneralMatrices: Sendable {
         _ body: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<UInt8>?) -> R) -> R {
         mayHaveEntries = true
         return storage.withUnsafeMutableBufferPointer { matrices in
-            isPresent.withUnsafeMutableBufferPointer { present in body(matrices.baseAddress, present.baseAddress) }
+            isPresent.withUnsafeMutableBufferPointer { present in
+                // nil when empty: an empty array may still hand out a (shared) address.
+                present.isEmpty ? body(nil, nil) : body(matrices.baseAddress, present.baseAddress)
+            }
         }
     }
 

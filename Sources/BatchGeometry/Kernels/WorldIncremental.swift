@@ -72,7 +72,9 @@ extension LayerStore {
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
-        generalLocals.withUnsafeMutableBufferPointer { locals in
+        generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
+        // nil when not cached (an empty array may still have a base address).
+        let locals: UnsafeMutablePointer<Double>? = localsBuffer.isEmpty ? nil : localsBuffer.baseAddress
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!)
@@ -93,7 +95,7 @@ extension LayerStore {
                     if !inputs.writeCommonEntry(layer, to: output) {
                         output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                     }
-                    if pm[layer] & WorldMode.general != 0, let locals = locals.baseAddress { writeGeneralLocal(layer, to: locals) }
+                    if pm[layer] & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                     // Sticky until the next full pass: an adjustment just removed must
                     // still refresh the sublayers that baked it in.
                     pm[layer] |= oldMode & WorldMode.adjustsSublayers
@@ -102,7 +104,7 @@ extension LayerStore {
                     pm[layer] = (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                         | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
                     // Turned general under a superlayer that did: its local was not cached.
-                    if pm[layer] & ~oldMode & WorldMode.general != 0, let locals = locals.baseAddress {
+                    if pm[layer] & ~oldMode & WorldMode.general != 0, let locals {
                         writeGeneralLocal(layer, to: locals)
                     }
                 }
@@ -122,7 +124,7 @@ extension LayerStore {
                     }
                     if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
                 } else {
-                    let local = locals.baseAddress.map { Transform3D(rowMajorAt: $0 + 16 * layer) }
+                    let local = locals.map { Transform3D(rowMajorAt: $0 + 16 * layer) }
                         ?? transformToSuperlayer(of: layer)
                     let matrix = superlayer < 0 ? local : local.concatenating(superlayerWorld(superlayer))
                     wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21

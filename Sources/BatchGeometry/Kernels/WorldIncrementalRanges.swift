@@ -100,7 +100,9 @@ extension LayerStore {
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
-        generalLocals.withUnsafeMutableBufferPointer { locals in
+        generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
+        // nil when not cached (an empty array may still have a base address).
+        let locals: UnsafeMutablePointer<Double>? = localsBuffer.isEmpty ? nil : localsBuffer.baseAddress
         general.withUnsafeMutablePointers { generalWorld, present in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
@@ -119,14 +121,14 @@ extension LayerStore {
                     // and nothing else about the entry (or its sublayers' entries) changes.
                     ptx[layer] = ux[layer] + positionX[layer]
                     pty[layer] = uy[layer] + positionY[layer]
-                    if oldMode & WorldMode.general != 0, let locals = locals.baseAddress { writeGeneralLocal(layer, to: locals) }
+                    if oldMode & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                     continue
                 }
                 let superlayer = Int(parents[layer])
                 if !inputs.writeCommonEntry(layer, to: output) {
                     output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                 }
-                if pm[layer] & WorldMode.general != 0, let locals = locals.baseAddress { writeGeneralLocal(layer, to: locals) }
+                if pm[layer] & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                 // Sticky until the next full pass, as in the subtree walk.
                 pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 if (pm[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
@@ -142,14 +144,14 @@ extension LayerStore {
                 wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                 wtx: wtx.baseAddress!, wty: wty.baseAddress!)
             let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
-                locals: UnsafePointer(locals.baseAddress), parent: parents, order: order, modes: UnsafePointer(pm.baseAddress!),
+                locals: UnsafePointer(locals), parent: parents, order: order, modes: UnsafePointer(pm.baseAddress!),
                 world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
                                        d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
                 generalWorld: generalWorld, present: present))
             /// The general layers listed at `slots` of `generalPositions` (one level).
             func computeGenerals(_ slots: Range<Int>) {
                 guard !slots.isEmpty else { return }
-                if locals.baseAddress != nil {
+                if locals != nil {
                     generalPositions.withUnsafeBufferPointer {
                         generalKernel.run(options.backend, UnsafeBufferPointer(rebasing: $0[slots]))
                     }

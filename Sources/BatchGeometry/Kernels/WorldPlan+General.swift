@@ -38,7 +38,10 @@ extension LayerStore {
     /// is general (layers turned 3D since the last full pass). O(count), once per change
     /// of the general layers.
     func cacheGeneralLocals(in plan: inout WorldPlan) {
-        let positions = (0..<plan.count).filter { plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0 }
+        var positions: [Int] = []
+        for position in 0..<plan.count where plan.modes[plan.layer(atPosition: position)] & WorldMode.general != 0 {
+            positions.append(position)
+        }
         plan.generalPositions = positions
         plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: positions, reusing: [])
     }

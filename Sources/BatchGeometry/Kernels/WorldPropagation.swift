@@ -140,7 +140,7 @@ extension LayerStore {
                     wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                     wtx: wtx.baseAddress!, wty: wty.baseAddress!)
                 let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
-                    locals: locals.baseAddress, parent: parents.baseAddress!, order: order, modes: modes.baseAddress!,
+                    locals: cachedLocals ? locals.baseAddress : nil, parent: parents.baseAddress!, order: order, modes: modes.baseAddress!,
                     world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
                                            d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
                     generalWorld: generalWorld, present: present))
