@@ -154,45 +154,90 @@ extension LayerStore {
     }
 }
 
-/// The full 4×4 world matrices of the general layers, indexed by layer: a dense array,
-/// allocated when the first general layer is stored and grown as needed, plus a
-/// presence flag per layer. Under a perspective root nearly every layer is general (the
-/// `3d` workload), and a hash table there cost about 150 ns per layer, more than the
-/// whole planar pass; a store without 3D allocates nothing here.
+/// The full 4×4 world matrices of the general layers, indexed by layer: a dense table
+/// of 16 doubles per layer (row-major, layer i at `16 * i`, the layout the C kernel
+/// streams), allocated when the first general layer is stored and grown as needed, plus
+/// a presence flag per layer. Under a perspective root nearly every layer is general
+/// (the `3d` workload), and a hash table there cost about 150 ns per layer, more than
+/// the whole planar pass; a store without 3D allocates nothing here.
 struct GeneralMatrices: Sendable {
-    private var matrices: [Transform3D] = []
-    private var isPresent: [Bool] = []
-    /// The number of layers that have a matrix here (`removeAll` skips its work at 0).
-    private(set) var count = 0
+    private var storage: [Double] = []
+    private var isPresent: [UInt8] = []
+    /// False only when no layer has a matrix here (`removeAll` then skips its work).
+    private var mayHaveEntries = false
+
+    /// The number of layers the table has room for.
+    var capacity: Int { isPresent.count }
 
     /// The matrix of `layer`, or nil when it has none. Setting nil removes it. O(1)
     /// (amortized when the table grows).
     subscript(layer: Int32) -> Transform3D? {
         get {
             let index = Int(layer)
-            return index < isPresent.count && isPresent[index] ? matrices[index] : nil
+            guard index < isPresent.count && isPresent[index] != 0 else { return nil }
+            return storage.withUnsafeBufferPointer { Transform3D(rowMajorAt: $0.baseAddress! + 16 * index) }
         }
         set {
             let index = Int(layer)
             guard let newValue else {
-                if index < isPresent.count && isPresent[index] { isPresent[index] = false; count -= 1 }
+                if index < isPresent.count { isPresent[index] = 0 }
                 return
             }
-            if index >= matrices.count {
-                let newCount = Swift.max(index + 1, matrices.count * 2)
-                matrices.append(contentsOf: repeatElement(.identity, count: newCount - matrices.count))
-                isPresent.append(contentsOf: repeatElement(false, count: newCount - isPresent.count))
+            if index >= isPresent.count { reserve(layers: Swift.max(index + 1, isPresent.count * 2)) }
+            isPresent[index] = 1
+            mayHaveEntries = true
+            storage.withUnsafeMutableBufferPointer { newValue.storeRowMajor(at: $0.baseAddress! + 16 * index) }
+        }
+    }
+
+    /// Grows the table to room for at least `layers` layers (new entries absent), so a
+    /// pass can then write entries through `withUnsafeMutablePointers`, from several
+    /// threads at once. O(layers) when it grows.
+    mutating func reserve(layers: Int) {
+        guard layers > isPresent.count else { return }
+        storage.append(contentsOf: repeatElement(0, count: 16 * layers - storage.count))
+        isPresent.append(contentsOf: repeatElement(0, count: layers - isPresent.count))
+    }
+
+    /// Calls `body` with the matrix storage (16 doubles per layer) and the presence flags
+    /// (set an entry's flag to 1 when writing it); both have room for `capacity` layers
+    /// (nil when that is 0).
+    mutating func withUnsafeMutablePointers<R>(
+        _ body: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<UInt8>?) -> R) -> R {
+        mayHaveEntries = true
+        return storage.withUnsafeMutableBufferPointer { matrices in
+            isPresent.withUnsafeMutableBufferPointer { present in
+                // nil when empty: an empty array may still hand out a (shared) address.
+                present.isEmpty ? body(nil, nil) : body(matrices.baseAddress, present.baseAddress)
             }
-            if !isPresent[index] { isPresent[index] = true; count += 1 }
-            matrices[index] = newValue
         }
     }
 
     /// Forgets every matrix, keeping the storage for the next pass. O(table size), or
     /// O(1) when empty.
     mutating func removeAll() {
-        guard count > 0 else { return }
-        isPresent.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
-        count = 0
+        guard mayHaveEntries else { return }
+        isPresent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        mayHaveEntries = false
+    }
+}
+
+extension Transform3D {
+    /// From 16 doubles in row-major order at `pointer` (a matrix table's entry).
+    @inline(__always)
+    init(rowMajorAt pointer: UnsafePointer<Double>) {
+        self.init(m11: pointer[0], m12: pointer[1], m13: pointer[2], m14: pointer[3],
+                  m21: pointer[4], m22: pointer[5], m23: pointer[6], m24: pointer[7],
+                  m31: pointer[8], m32: pointer[9], m33: pointer[10], m34: pointer[11],
+                  m41: pointer[12], m42: pointer[13], m43: pointer[14], m44: pointer[15])
+    }
+
+    /// Writes the 16 entries in row-major order at `pointer`.
+    @inline(__always)
+    func storeRowMajor(at pointer: UnsafeMutablePointer<Double>) {
+        pointer[0] = m11; pointer[1] = m12; pointer[2] = m13; pointer[3] = m14
+        pointer[4] = m21; pointer[5] = m22; pointer[6] = m23; pointer[7] = m24
+        pointer[8] = m31; pointer[9] = m32; pointer[10] = m33; pointer[11] = m34
+        pointer[12] = m41; pointer[13] = m42; pointer[14] = m43; pointer[15] = m44
     }
 }

@@ -31,6 +31,7 @@ extension LayerStore {
         }
         if needsSubtreeWalk {
             guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
+            if plan.generalPositions == nil && !plan.cachesGeneralLocals { cacheGeneralLocals(in: &plan) }
             lastWorldUpdatePath = .subtreeWalk
         }
         world.modes = plan.modes
@@ -61,7 +62,12 @@ extension LayerStore {
     private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
         let tops = topDirtyLayers()
         var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
-        defer { reattachColumns(planColumns, worldColumns, general, to: &plan, &world) }
+        var generalLocals = plan.generalLocals
+        plan.generalLocals = []
+        defer {
+            reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
+            plan.generalLocals = generalLocals
+        }
         var allFinite = true
         var generalChanged = false
         planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
@@ -74,6 +80,9 @@ extension LayerStore {
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
         firstSublayers.withUnsafeBufferPointer { firstSublayers in nextSiblings.withUnsafeBufferPointer { nextSiblings in
         withBlockKinds(&plan.blockKinds, layerCount: count) { blockKinds in
+        generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
+        // nil when not cached (an empty array may still have a base address).
+        let locals: UnsafeMutablePointer<Double>? = localsBuffer.isEmpty ? nil : localsBuffer.baseAddress
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
@@ -95,6 +104,7 @@ extension LayerStore {
                     if !inputs.writeCommonEntry(layer, to: output) {
                         output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                     }
+                    if pm[layer] & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                     // Sticky until the next full pass: an adjustment just removed must
                     // still refresh the sublayers that baked it in.
                     pm[layer] |= oldMode & WorldMode.adjustsSublayers
@@ -102,6 +112,10 @@ extension LayerStore {
                     // Its entry is unchanged, so its cached unpositioned translation too.
                     pm[layer] = (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                         | planarMode(superlayerMode: pm[superlayer], superlayerIsRoot: parents[superlayer] < 0)
+                    // Turned general under a superlayer that did: its local was not cached.
+                    if pm[layer] & ~oldMode & WorldMode.general != 0, let locals {
+                        writeGeneralLocal(layer, to: locals)
+                    }
                 }
                 let mode = pm[layer]
                 if (mode ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
@@ -119,7 +133,9 @@ extension LayerStore {
                     }
                     if oldMode & WorldMode.general != 0 { general[Int32(truncatingIfNeeded: layer)] = nil }
                 } else {
-                    let matrix = generalWorld(of: layer, superlayer: superlayer, superlayerWorld: superlayerWorld)
+                    let local = locals.map { Transform3D(rowMajorAt: $0 + 16 * layer) }
+                        ?? transformToSuperlayer(of: layer)
+                    let matrix = superlayer < 0 ? local : local.concatenating(superlayerWorld(superlayer))
                     wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
                     wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
                     general[Int32(truncatingIfNeeded: layer)] = matrix
@@ -140,7 +156,7 @@ extension LayerStore {
                 }
                 swap(&frontier, &next)
             }
-        }}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return allFinite
     }

@@ -1,3 +1,5 @@
+import CAffineKernels
+
 // The fast incremental update: in a level order that lists each level's sublayers
 // grouped by superlayer, in the superlayers' order (see `levelOrder`), the sublayers of
 // a run of positions [lo, hi) are the run [childStart[lo], childStart[hi]) of the next
@@ -92,7 +94,13 @@ extension LayerStore {
         }
         let generalPositions = plan.generalPositions!
         var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
-        defer { reattachColumns(planColumns, worldColumns, general, to: &plan, &world) }
+        var generalLocals = plan.generalLocals
+        plan.generalLocals = []
+        defer {
+            reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
+            plan.generalLocals = generalLocals
+        }
+        general.reserve(layers: highestLayer(atPositions: generalPositions, of: plan) + 1)
         var result = RangeUpdateResult.done
         var generalChanged = false
         // Per dirty position: a planar layer whose only change was its position (step 1's
@@ -111,6 +119,10 @@ extension LayerStore {
         index.childStart.withUnsafeBufferPointer { childStart in
         withOptionalBuffer(plan.order) { order in
         withBlockKinds(&plan.blockKinds, layerCount: n) { blockKinds in
+        generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
+        // nil when not cached (an empty array may still have a base address).
+        let locals: UnsafeMutablePointer<Double>? = localsBuffer.isEmpty ? nil : localsBuffer.baseAddress
+        general.withUnsafeMutablePointers { generalWorld, present in
         withPlanInputs { inputs in
             let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
                                     tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
@@ -139,12 +151,14 @@ extension LayerStore {
                     ptx[layer] = unpositioned[2 * layer] + positionX[layer]
                     pty[layer] = unpositioned[2 * layer + 1] + positionY[layer]
                     movedOnly[index] = oldMode & WorldMode.general == 0
+                    if oldMode & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                     continue
                 }
                 let superlayer = Int(parents[layer])
                 if !inputs.writeCommonEntry(layer, to: output) {
                     output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
                 }
+                if pm[layer] & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
                 // Sticky until the next full pass, as in the subtree walk.
                 pm[layer] |= oldMode & WorldMode.adjustsSublayers
                 if (pm[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
@@ -160,17 +174,21 @@ extension LayerStore {
                 wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                 wtx: wtx.baseAddress!, wty: wty.baseAddress!,
                 blockKinds: options.transformKindPaths ? blockKinds.map { UnsafePointer($0) } : nil)
-            func worldOf(_ layer: Int) -> Transform3D {
-                if pm[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
-                return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
-                                   d: wd[layer], tx: wtx[layer], ty: wty[layer])
-            }
-            func computeGeneral(_ position: Int) {
-                let layer = layer(position)
-                let matrix = generalWorld(of: layer, superlayer: Int(parents[layer]), superlayerWorld: worldOf)
-                wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
-                wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
-                general[Int32(truncatingIfNeeded: layer)] = matrix
+            let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
+                locals: UnsafePointer(locals), parent: parents, order: order, modes: UnsafePointer(pm.baseAddress!),
+                world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
+                                       d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
+                generalWorld: generalWorld, present: present))
+            /// The general layers listed at `slots` of `generalPositions` (one level).
+            func computeGenerals(_ slots: Range<Int>) {
+                guard !slots.isEmpty else { return }
+                if locals != nil {
+                    generalPositions.withUnsafeBufferPointer {
+                        generalKernel.run(options.backend, UnsafeBufferPointer(rebasing: $0[slots]))
+                    }
+                } else {
+                    for slot in slots { computeGeneralFromProperties(layer(generalPositions[slot]), generalKernel) }
+                }
             }
             var allFinite = true
             // Short runs of one level are gathered into one list of layers and go through
@@ -178,7 +196,7 @@ extension LayerStore {
             // independent): a tight loop over scattered layers keeps many cache misses in
             // flight, where a kernel call per run of one or eight layers kept one or two.
             var levelLayers: [Int32] = []
-            var levelGeneralPositions: [Int] = []
+            var levelGeneralSlots: [Range<Int>] = []  // ranges of `generalPositions`
             /// The planar layers at positions [low, high) of one level.
             func addPlanar(_ low: Int, _ high: Int) {
                 guard low < high else { return }
@@ -188,16 +206,19 @@ extension LayerStore {
                 }
                 for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: layer(position))) }
             }
-            /// One run of one level: planar layers to the kernel, general ones (4×4) queued.
+            /// One run of one level: planar layers to the kernel or the level's list, general
+            /// ones (4×4) queued for the level's end.
             func run(_ low: Int, _ high: Int) {
                 var start = low
-                var g = lowerBound(generalPositions, low)
+                let firstGeneral = lowerBound(generalPositions, low)
+                var g = firstGeneral
                 while g < generalPositions.count && generalPositions[g] < high {
                     addPlanar(start, generalPositions[g])
-                    levelGeneralPositions.append(generalPositions[g])
                     start = generalPositions[g] + 1; g += 1
                 }
                 addPlanar(start, high)
+                // Its general layers go at the level's end (a level's layers are independent).
+                if firstGeneral < g { levelGeneralSlots.append(firstGeneral..<g) }
             }
             // Moved layers whose superlayer's world did not change: only their world
             // translation is recomputed (`runTranslations`), 8 cache lines instead of 16.
@@ -216,8 +237,8 @@ extension LayerStore {
                     }
                     levelLayers.removeAll(keepingCapacity: true)
                 }
-                for position in levelGeneralPositions { computeGeneral(position) }
-                levelGeneralPositions.removeAll(keepingCapacity: true)
+                for slots in levelGeneralSlots { computeGenerals(slots) }
+                levelGeneralSlots.removeAll(keepingCapacity: true)
             }
             // A walk that grows past this many layers (each run and level counted as a few
             // more) costs more than the full pass over the cached locals, which the caller
@@ -298,7 +319,7 @@ extension LayerStore {
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }

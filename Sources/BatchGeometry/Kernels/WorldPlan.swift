@@ -53,6 +53,9 @@ struct WorldPlan: Sendable {
     /// a full build; incremental passes only raise it). Empty: no kinds, every pass takes
     /// the affine path.
     var blockKinds: [UInt8] = []
+    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles per layer (layer i at
+    /// `16 * i`), or empty when only roots are general (see `makeGeneralLocals`).
+    var generalLocals: [Double] = []
 
     var count: Int { modes.count }
 
@@ -83,7 +86,9 @@ extension LayerStore {
         let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
+        var donatedLocals: [Double] = []
         if var old = donor.take(), old.count == n {
+            swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
             unpositioned = old.unpositioned
@@ -126,10 +131,12 @@ extension LayerStore {
                 }
             }
         }}}}}}}}}
-        return WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
-                         unpositioned: unpositioned, order: order,
-                         levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
-                         subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
+        var plan = WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
+                             unpositioned: unpositioned, order: order,
+                             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
+                             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
+        plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        return plan
     }
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
@@ -169,6 +176,9 @@ extension LayerStore {
         withBlockKinds(&plan.blockKinds, layerCount: layerCount) { kinds in
             raiseBlockKind(kinds, layer: layer,
                            a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
+        }
+        if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
+            plan.generalLocals.withUnsafeMutableBufferPointer { writeGeneralLocal(layer, to: $0.baseAddress!) }
         }
     }
 

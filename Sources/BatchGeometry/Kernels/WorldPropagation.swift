@@ -187,6 +187,10 @@ extension LayerStore {
             (world.a, world.b, world.c, world.d, world.tx, world.ty) = columns
             world.general = general
         }
+        // Room for every general layer first: the pass writes the table through raw
+        // pointers, from several threads when the locals are cached.
+        general.reserve(layers: highestLayer(atPositions: generalPositions, of: plan) + 1)
+        let cachedLocals = plan.cachesGeneralLocals
         var allFinite = true
         plan.a.withUnsafeBufferPointer { la in plan.b.withUnsafeBufferPointer { lb in
         plan.c.withUnsafeBufferPointer { lc in plan.d.withUnsafeBufferPointer { ld in
@@ -197,6 +201,9 @@ extension LayerStore {
         parents.withUnsafeBufferPointer { parents in
         plan.modes.withUnsafeBufferPointer { modes in
         plan.blockKinds.withUnsafeBufferPointer { blockKinds in
+        plan.generalLocals.withUnsafeBufferPointer { locals in
+        generalPositions.withUnsafeBufferPointer { generalList in
+        general.withUnsafeMutablePointers { generalWorld, present in
             withOptionalBuffer(plan.order) { order in
                 let kernel = PlanarPropagation(
                     la: la.baseAddress!, lb: lb.baseAddress!, lc: lc.baseAddress!, ld: ld.baseAddress!,
@@ -205,17 +212,19 @@ extension LayerStore {
                     wtx: wtx.baseAddress!, wty: wty.baseAddress!,
                     blockKinds: options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !blockKinds.isEmpty
                         && blockKinds.count == LocalKind.blockCount(n) ? blockKinds.baseAddress : nil)
-                func worldOf(_ layer: Int) -> Transform3D {
-                    if modes[layer] & WorldMode.general != 0 { return general[Int32(truncatingIfNeeded: layer)]! }
-                    return Transform3D(planarA: wa[layer], b: wb[layer], c: wc[layer],
-                                       d: wd[layer], tx: wtx[layer], ty: wty[layer])
-                }
-                func computeGeneral(_ position: Int) {
-                    let layer = kernel.layer(position)
-                    let matrix = generalWorld(of: layer, superlayer: Int(parents[layer]), superlayerWorld: worldOf)
-                    wa[layer] = matrix.m11; wb[layer] = matrix.m12; wc[layer] = matrix.m21
-                    wd[layer] = matrix.m22; wtx[layer] = matrix.m41; wty[layer] = matrix.m42
-                    general[Int32(truncatingIfNeeded: layer)] = matrix
+                let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
+                    locals: cachedLocals ? locals.baseAddress : nil, parent: parents.baseAddress!, order: order, modes: modes.baseAddress!,
+                    world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
+                                           d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
+                    generalWorld: generalWorld, present: present))
+                /// The general layers listed at `slots` of `generalPositions`, in order.
+                func computeGenerals(_ slots: Range<Int>) {
+                    guard !slots.isEmpty else { return }
+                    if cachedLocals {
+                        generalKernel.run(options.backend, UnsafeBufferPointer(rebasing: generalList[slots]))
+                    } else {
+                        for slot in slots { computeGeneralFromProperties(kernel.layer(generalList[slot]), generalKernel) }
+                    }
                 }
                 /// Planar layers of `range` (a SIMD range never crosses a level).
                 func runPlanar(_ range: Range<Int>) -> Bool {
@@ -233,14 +242,45 @@ extension LayerStore {
                     }
                     return finite
                 }
-                /// Every layer of `range` in order, general layers between planar runs.
+                /// Part of one level: its planar layers, then its general layers (no layer of
+                /// a level depends on another). `includeGenerals` false leaves those out.
+                func runLevelSegment(_ range: Range<Int>, includeGenerals: Bool) -> Bool {
+                    var start = range.lowerBound
+                    let first = lowerBound(generalPositions, range.lowerBound)
+                    var g = first
+                    var finite = true
+                    while g < generalPositions.count && generalPositions[g] < range.upperBound {
+                        if !kernel.run(options.backend, start..<generalPositions[g]) { finite = false }
+                        start = generalPositions[g] + 1; g += 1
+                    }
+                    if !kernel.run(options.backend, start..<range.upperBound) { finite = false }
+                    if includeGenerals { computeGenerals(first..<g) }
+                    return finite
+                }
+                /// Every layer of `range` in order: level by level in the level layout,
+                /// else general layers between planar runs (the subtree layout's prefix).
                 func runSerial(_ range: Range<Int>) {
+                    guard !range.isEmpty else { return }
+                    if plan.subtreeBlocks.isEmpty {
+                        var level = levelIndex(containing: range.lowerBound, plan.levelStarts)
+                        var start = range.lowerBound
+                        while start < range.upperBound {
+                            let end = Swift.min(range.upperBound, plan.levelStarts[level + 1])
+                            if !runLevelSegment(start..<end, includeGenerals: true) { allFinite = false }
+                            start = end; level += 1
+                        }
+                        return
+                    }
                     var start = range.lowerBound
                     var g = lowerBound(generalPositions, range.lowerBound)
                     while g < generalPositions.count && generalPositions[g] < range.upperBound {
                         if !runPlanar(start..<generalPositions[g]) { allFinite = false }
-                        computeGeneral(generalPositions[g])
-                        start = generalPositions[g] + 1; g += 1
+                        // A run of consecutive general positions: nothing planar between them.
+                        var end = g + 1
+                        while end < generalPositions.count && generalPositions[end] == generalPositions[end - 1] + 1
+                            && generalPositions[end] < range.upperBound { end += 1 }
+                        computeGenerals(g..<end)
+                        start = generalPositions[end - 1] + 1; g = end
                     }
                     if !runPlanar(start..<range.upperBound) { allFinite = false }
                 }
@@ -252,22 +292,13 @@ extension LayerStore {
                     let flags = SendablePointer(chunkFinite.baseAddress!)
                     forEachIndexedChunk(count: range.count, threads: options.threads,
                                         minimumPerThread: Self.worldParallelCutoff) { slot, chunk in
-                        var start = range.lowerBound + chunk.lowerBound
-                        let end = range.lowerBound + chunk.upperBound
-                        var g = lowerBound(generalPositions, start)
-                        var finite = true
-                        while g < generalPositions.count && generalPositions[g] < end {
-                            if !kernel.run(options.backend, start..<generalPositions[g]) { finite = false }
-                            start = generalPositions[g] + 1; g += 1
-                        }
-                        if !kernel.run(options.backend, start..<end) { finite = false }
-                        if !finite { flags.pointer[slot] = false }
+                        let start = range.lowerBound + chunk.lowerBound, end = range.lowerBound + chunk.upperBound
+                        // Cached locals: each chunk computes its own general layers too.
+                        if !runLevelSegment(start..<end, includeGenerals: cachedLocals) { flags.pointer[slot] = false }
                     }
                     if chunkFinite.contains(false) { allFinite = false }
-                    var g = lowerBound(generalPositions, range.lowerBound)
-                    while g < generalPositions.count && generalPositions[g] < range.upperBound {
-                        computeGeneral(generalPositions[g]); g += 1
-                    }
+                    guard !cachedLocals else { return }
+                    computeGenerals(lowerBound(generalPositions, range.lowerBound)..<lowerBound(generalPositions, range.upperBound))
                 }
                 /// Subtree layout: the prefix serially, then the independent subtrees over
                 /// threads, each one sequentially (so SIMD runs its scalar lane code).
@@ -309,7 +340,7 @@ extension LayerStore {
                 }
                 runSerial(runStart..<n)
             }
-        }}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}
         return allFinite
     }
 }

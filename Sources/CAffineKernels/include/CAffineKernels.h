@@ -274,4 +274,7 @@ int CAKernelSetBackend(const char *name);
 }
 #endif
 
+/* World transforms of general (4x4) layers. */
+#include "CAffineKernelsGeneral.h"
+
 #endif /* CAFFINEKERNELS_H */

@@ -1,0 +1,164 @@
+import CAffineKernels
+
+// General (4×4) layers in the world plan: each one's `transformToSuperlayer(of:)`
+// (`Local * Adjust * Flat`, or `Local` for a root) is cached as 16 doubles, so a world
+// pass is one 4×4 product per general layer, `local.concatenating(superlayerWorld)`,
+// instead of rebuilding the local matrix from the layer properties (several 4×4
+// products) every frame. The cache follows the planar entries' dependencies exactly:
+// it is written wherever a general layer's plan entry is written.
+
+extension WorldPlan {
+    /// True when general layers' local matrices are cached in `generalLocals`.
+    var cachesGeneralLocals: Bool { !generalLocals.isEmpty }
+}
+
+extension LayerStore {
+    /// The cached local matrices for `plan`: 16 doubles per layer (row-major, layer i at
+    /// `16 * i`), written for every general layer, or empty when no layer but a root is
+    /// general (a store without 3D pays neither memory nor time; roots are few and are
+    /// computed from their properties). Reuses `donor`'s storage when it has the size.
+    /// O(count) to find the general layers, plus one `transformToSuperlayer` per general
+    /// layer.
+    func makeGeneralLocals(for plan: WorldPlan, generalPositions: [Int], reusing donor: [Double]) -> [Double] {
+        let n = plan.count
+        let hasGeneralSublayer = parents.withUnsafeBufferPointer { parents in
+            generalPositions.contains { parents[plan.layer(atPosition: $0)] >= 0 }
+        }
+        guard hasGeneralSublayer else { return [] }
+        // Only general layers' entries are ever read, so no zero-fill of a new table.
+        var locals = donor.count == 16 * n ? donor : [Double](unsafeUninitializedCapacity: 16 * n) { $1 = 16 * n }
+        locals.withUnsafeMutableBufferPointer { table in
+            for position in generalPositions { writeGeneralLocal(plan.layer(atPosition: position), to: table.baseAddress!) }
+        }
+        return locals
+    }
+
+    /// After an incremental update changed some modes of a plan that caches no locals:
+    /// lists the general layers again and caches their locals when a sublayer among them
+    /// is general (layers turned 3D since the last full pass). O(count), once per change
+    /// of the general layers.
+    func cacheGeneralLocals(in plan: inout WorldPlan) {
+        var positions: [Int] = []
+        for position in 0..<plan.count where plan.modes[plan.layer(atPosition: position)] & WorldMode.general != 0 {
+            positions.append(position)
+        }
+        plan.generalPositions = positions
+        plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: positions, reusing: [])
+    }
+
+    /// Caches `layer`'s 4×4 transform to its superlayer's world basis in `table` (the
+    /// exact value the reference multiplies by the superlayer's world). O(1).
+    @inline(__always)
+    func writeGeneralLocal(_ layer: Int, to table: UnsafeMutablePointer<Double>) {
+        transformToSuperlayer(of: layer).storeRowMajor(at: table + 16 * layer)
+    }
+
+    /// The highest layer index among `positions` (-1 when empty): the general world table
+    /// must have room up to it before a pass writes through raw pointers. O(count).
+    func highestLayer(atPositions positions: [Int], of plan: WorldPlan) -> Int {
+        guard plan.order != nil else { return positions.last ?? -1 }
+        return positions.reduce(-1) { Swift.max($0, plan.layer(atPosition: $1)) }
+    }
+
+    /// A general layer's world when its local matrix is not cached: the reference
+    /// `transformToSuperlayer(of:)` times the superlayer's world (same bits as the
+    /// cached path), written like the kernels write it.
+    func computeGeneralFromProperties(_ layer: Int, _ kernel: GeneralPropagation) {
+        let superlayer = Int(kernel.columns.parent[layer])
+        let local = transformToSuperlayer(of: layer)
+        let matrix = superlayer < 0 ? local : local.concatenating(kernel.world(of: superlayer))
+        kernel.store(matrix, at: layer)
+    }
+}
+
+/// Raw pointers for the general layers of one pass (the C struct, shared by all three
+/// backends). Calls running at once write disjoint layers and read only finished ones.
+struct GeneralPropagation: @unchecked Sendable {
+    var columns: CAGeneralWorld
+
+    @inline(__always) func layer(_ position: Int) -> Int {
+        columns.order.map { Int($0[position]) } ?? position
+    }
+
+    /// The world of `layer` (finished): its general matrix, or its planar form.
+    @inline(__always) func world(of layer: Int) -> Transform3D {
+        if columns.modes[layer] & WorldMode.general != 0 {
+            return Transform3D(rowMajorAt: columns.generalWorld + 16 * layer)
+        }
+        let world = columns.world
+        return Transform3D(planarA: world.a[layer], b: world.b[layer], c: world.c[layer],
+                           d: world.d[layer], tx: world.tx[layer], ty: world.ty[layer])
+    }
+
+    /// Writes a general layer's world: its matrix, affine columns and presence flag.
+    @inline(__always) func store(_ matrix: Transform3D, at layer: Int) {
+        matrix.storeRowMajor(at: columns.generalWorld + 16 * layer)
+        finish(layer)
+    }
+
+    @inline(__always) private func finish(_ layer: Int) {
+        let g = columns.generalWorld + 16 * layer, world = columns.world
+        world.a[layer] = g[0]; world.b[layer] = g[1]; world.c[layer] = g[4]
+        world.d[layer] = g[5]; world.tx[layer] = g[12]; world.ty[layer] = g[13]
+        columns.present[layer] = 1
+    }
+
+    /// The general layers at `positions`, in that order, from their cached locals (a
+    /// layer may follow its superlayer in the list). Bit-identical for every backend.
+    func run(_ backend: Backend, _ positions: UnsafeBufferPointer<Int>) {
+        guard let base = positions.baseAddress, !positions.isEmpty else { return }
+        switch backend {
+        case .scalar: runScalar(positions)
+        case .simd: runSIMD(positions)
+        case .c: withUnsafePointer(to: columns) { CAWorldGeneralPropagate($0, base, positions.count) }
+        }
+    }
+
+    /// The plain version: `local.concatenating(superlayerWorld)`.
+    func runScalar(_ positions: UnsafeBufferPointer<Int>) {
+        for position in positions {
+            let i = layer(position), p = Int(columns.parent[i])
+            let local = Transform3D(rowMajorAt: columns.locals + 16 * i)
+            store(p < 0 ? local : local.concatenating(world(of: p)), at: i)
+        }
+    }
+
+    /// Row form: row r of the result is `l[r][0] * P.row1 + l[r][1] * P.row2 +
+    /// l[r][2] * P.row3 + l[r][3] * P.row4` in `SIMD4<Double>`, summed left to right (lane
+    /// c is the scalar expression of `concatenating`, so the bits are the same).
+    func runSIMD(_ positions: UnsafeBufferPointer<Int>) {
+        typealias Row = SIMD4<Double>
+        @inline(__always) func load(_ pointer: UnsafePointer<Double>) -> Row {
+            UnsafeRawPointer(pointer).loadUnaligned(as: Row.self)
+        }
+        for position in positions {
+            let i = layer(position), p = Int(columns.parent[i])
+            let l = columns.locals + 16 * i, g = columns.generalWorld + 16 * i
+            if p < 0 {
+                for e in 0..<16 { g[e] = l[e] }
+                finish(i)
+                continue
+            }
+            let p1: Row, p2: Row, p3: Row, p4: Row
+            if columns.modes[p] & WorldMode.general != 0 {
+                let s = UnsafePointer(columns.generalWorld + 16 * p)
+                p1 = load(s); p2 = load(s + 4); p3 = load(s + 8); p4 = load(s + 12)
+            } else {
+                let world = columns.world
+                p1 = Row(world.a[p], world.b[p], 0, 0); p2 = Row(world.c[p], world.d[p], 0, 0)
+                p3 = Row(0, 0, 0, 0); p4 = Row(world.tx[p], world.ty[p], 0, 1)
+            }
+            @inline(__always) func row(_ r: Int) -> Row {
+                let sum = (Row(repeating: l[4 * r]) * p1) + (Row(repeating: l[4 * r + 1]) * p2)
+                return (sum + (Row(repeating: l[4 * r + 2]) * p3)) + (Row(repeating: l[4 * r + 3]) * p4)
+            }
+            let r1 = row(0), r2 = row(1), r3 = row(2), r4 = row(3)
+            let out = UnsafeMutableRawPointer(g)
+            out.storeBytes(of: r1, as: Row.self)
+            out.storeBytes(of: r2, toByteOffset: 32, as: Row.self)
+            out.storeBytes(of: r3, toByteOffset: 64, as: Row.self)
+            out.storeBytes(of: r4, toByteOffset: 96, as: Row.self)
+            finish(i)
+        }
+    }
+}
