@@ -257,17 +257,33 @@ extension LayerStore {
                     if includeGenerals { computeGenerals(first..<g) }
                     return finite
                 }
-                /// Every layer of `range` in order: level by level in the level layout,
-                /// else general layers between planar runs (the subtree layout's prefix).
+                /// Every layer of `range` in order: in the level layout, level by level
+                /// (levels without general layers merged into one call on the serial
+                /// backends); else general layers between planar runs (the subtree
+                /// layout's prefix).
                 func runSerial(_ range: Range<Int>) {
                     guard !range.isEmpty else { return }
                     if plan.subtreeBlocks.isEmpty {
                         var level = levelIndex(containing: range.lowerBound, plan.levelStarts)
                         var start = range.lowerBound
                         while start < range.upperBound {
-                            let end = Swift.min(range.upperBound, plan.levelStarts[level + 1])
-                            if !runLevelSegment(start..<end, includeGenerals: true) { allFinite = false }
-                            start = end; level += 1
+                            var end = Swift.min(range.upperBound, plan.levelStarts[level + 1])
+                            level += 1
+                            guard options.backend != .simd, !hasGeneral(start..<end) else {
+                                if !runLevelSegment(start..<end, includeGenerals: true) { allFinite = false }
+                                start = end
+                                continue
+                            }
+                            // Levels without general layers: the serial backends take them in
+                            // one call (a superlayer comes earlier in the order), which matters
+                            // for deep trees (a chain is one layer per level); SIMD needs levels.
+                            while end < range.upperBound {
+                                let next = Swift.min(range.upperBound, plan.levelStarts[level + 1])
+                                guard !hasGeneral(end..<next) else { break }
+                                end = next; level += 1
+                            }
+                            if !kernel.run(options.backend, start..<end) { allFinite = false }
+                            start = end
                         }
                         return
                     }
@@ -283,6 +299,11 @@ extension LayerStore {
                         start = generalPositions[end - 1] + 1; g = end
                     }
                     if !runPlanar(start..<range.upperBound) { allFinite = false }
+                }
+                /// True when some general layer sits at a position in `range`.
+                func hasGeneral(_ range: Range<Int>) -> Bool {
+                    let g = lowerBound(generalPositions, range.lowerBound)
+                    return g < generalPositions.count && generalPositions[g] < range.upperBound
                 }
                 /// One wide level: planar layers over threads, then its general layers.
                 func runLevelInParallel(_ range: Range<Int>) {
