@@ -5,9 +5,9 @@ import CAffineKernels
 // a run of positions [lo, hi) are the run [childStart[lo], childStart[hi]) of the next
 // level. So the dirty subtrees are, level by level, a few runs of positions, and each
 // run goes through the streaming propagation kernel of the full pass: no pointer
-// chasing, a few nanoseconds per layer instead of a cache miss or two.
-
-import CAffineKernels
+// chasing. Short runs of a level are gathered into one list per level, and a moved
+// layer under an unchanged superlayer recomputes only its translation
+// (PlanarPropagation+Lists.swift).
 
 /// Where each layer's sublayers sit in a plan's order (a CSR-style index).
 struct SubtreeRangeIndex: Sendable {
@@ -322,49 +322,5 @@ extension LayerStore {
         }}}}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
-    }
-}
-
-extension PlanarPropagation {
-    /// The planar layers listed in `list` (all of one level, so in any order) through
-    /// `backend`'s kernel; the C backend's list kernel also prefetches the lines of the
-    /// layers a few entries ahead. Same bits as `run` on the same layers. True when every
-    /// value written is finite.
-    func runList(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
-        guard let base = list.baseAddress, !list.isEmpty else { return true }
-        guard backend == .c else { return indexed(by: base).run(backend, 0..<list.count) }
-        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
-        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
-        return CAWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
-    }
-}
-
-extension PlanarPropagation {
-    /// For layers whose only change is their cached local translation (a moved layer
-    /// under an unchanged superlayer): recomputes their world tx and ty with the
-    /// expressions of the full kernels, keeping a, b, c, d (computed before from the same
-    /// inputs, so the same bits). Scalar and SIMD share the Swift loop (a gather per
-    /// layer: nothing for lanes to share); C prefetches ahead. True when every value
-    /// written is finite.
-    func runTranslations(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
-        guard let base = list.baseAddress, !list.isEmpty else { return true }
-        if backend == .c {
-            var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                                        c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                                        tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
-            var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
-            return CAWorldTranslationListChecked(&local, parents, base, &world, list.count) != 0
-        }
-        var allFinite = true
-        for layer in list {
-            let i = Int(layer), p = Int(parents[i])
-            let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
-            let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
-            wtx[i] = tx; wty[i] = ty
-            if !(tx.isFinite && ty.isFinite) { allFinite = false }
-        }
-        return allFinite
     }
 }

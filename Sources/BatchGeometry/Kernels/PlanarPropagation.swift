@@ -1,0 +1,160 @@
+import CAffineKernels
+
+// The planar propagation kernel of a world pass: each planar layer's world is its cached
+// local transform (six doubles) times its superlayer's world, in three backends that agree
+// bit for bit (scalar, SIMD4, C), with cheaper paths for translate-only and
+// scale-translate blocks (WorldPlan+Kinds.swift).
+
+/// Raw pointers for one propagation pass. Chunks running at once write disjoint layers
+/// of one level and read only layers of earlier levels, which makes sharing them safe.
+struct PlanarPropagation: @unchecked Sendable {
+    let la, lb, lc, ld, ltx, lty: UnsafePointer<Double>
+    let parents: UnsafePointer<Int32>
+    var order: UnsafePointer<Int32>?
+    let wa, wb, wc, wd, wtx, wty: UnsafeMutablePointer<Double>
+    /// The plan's `blockKinds` (see `LocalKind`), used only in index order (`order ==
+    /// nil`, where a position is its layer): a translate or scale-translate block then
+    /// skips loading the local columns it knows. Nil: every layer takes the affine path.
+    var blockKinds: UnsafePointer<UInt8>? = nil
+
+    @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
+
+    /// The same kernel over the layers listed in `list` (position k is layer `list[k]`),
+    /// for the incremental update's gathered short runs of one level.
+    func indexed(by list: UnsafePointer<Int32>) -> PlanarPropagation {
+        var copy = self
+        copy.order = list
+        return copy
+    }
+
+    /// Planar layers at positions `range` (parents processed before, or earlier in the
+    /// range for the serial backends). True when every value written is finite.
+    func run(_ backend: Backend, _ range: Range<Int>) -> Bool {
+        switch backend {
+        case .scalar: return runScalar(range)
+        case .simd: return runSIMD(range)
+        case .c: return runC(range)
+        }
+    }
+
+    /// Calls `body` for each piece of `range` inside one kind block, with the block's
+    /// kind (affine for every piece when kinds are not used). True when all bodies are.
+    @inline(__always)
+    private func forEachKindRun(_ range: Range<Int>, _ body: (Range<Int>, UInt8) -> Bool) -> Bool {
+        guard order == nil, let blockKinds else { return body(range, LocalKind.affine) }
+        var allFinite = true
+        var start = range.lowerBound
+        let lastBlock = (range.upperBound - 1) >> LocalKind.blockShift
+        while start < range.upperBound {
+            // Neighbouring blocks of one kind run as one loop (no per-block overhead
+            // where every block is affine).
+            var block = start >> LocalKind.blockShift
+            let kind = blockKinds[block]
+            while block < lastBlock && blockKinds[block + 1] == kind { block += 1 }
+            let end = Swift.min(range.upperBound, (block + 1) << LocalKind.blockShift)
+            if !body(start..<end, kind) { allFinite = false }
+            start = end
+        }
+        return allFinite
+    }
+
+    /// The plain version: one layer at a time, `world = local then world(superlayer)`.
+    func runScalar(_ range: Range<Int>) -> Bool {
+        guard order == nil, blockKinds != nil else { return runScalar(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
+            switch kind {
+            case LocalKind.translate: return runScalar(run, kind: LocalKind.translate)
+            case LocalKind.scaleTranslate: return runScalar(run, kind: LocalKind.scaleTranslate)
+            default: return runScalar(run, kind: LocalKind.affine)
+            }
+        }
+    }
+
+    /// `runScalar` for layers whose locals have `kind` (a literal at every call site, so
+    /// the selects fold): the known entries are the literals 1 and +0.0 in the same
+    /// expression (`0 * x` is not folded, so the bits are the affine path's).
+    @inline(__always)
+    private func runScalar(_ range: Range<Int>, kind: UInt8) -> Bool {
+        var allFinite = true
+        for position in range {
+            let i = layer(position), p = Int(parents[i])
+            let xa = kind == LocalKind.translate ? 1.0 : la[i], xd = kind == LocalKind.translate ? 1.0 : ld[i]
+            let xb = kind == LocalKind.affine ? lb[i] : 0.0, xc = kind == LocalKind.affine ? lc[i] : 0.0
+            let a = (xa * wa[p]) + (xb * wc[p])
+            let b = (xa * wb[p]) + (xb * wd[p])
+            let c = (xc * wa[p]) + (xd * wc[p])
+            let d = (xc * wb[p]) + (xd * wd[p])
+            let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
+            let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
+            wa[i] = a; wb[i] = b; wc[i] = c; wd[i] = d; wtx[i] = tx; wty[i] = ty
+            if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) { allFinite = false }
+        }
+        return allFinite
+    }
+
+    func runC(_ range: Range<Int>) -> Bool {
+        guard !range.isEmpty else { return true }
+        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
+                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
+                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        if order == nil, let blockKinds {
+            return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
+                                                      range.lowerBound, range.upperBound) != 0
+        }
+        return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+    }
+
+    /// Four layers of one level per step: gathers the superlayers' world entries into
+    /// `SIMD4<Double>` lanes, same operation order as `runScalar`. Every layer of the
+    /// range must be in the same level (no dependences inside the range).
+    func runSIMD(_ range: Range<Int>) -> Bool {
+        guard order == nil, blockKinds != nil else { return runSIMD(range, kind: LocalKind.affine) }
+        return forEachKindRun(range) { run, kind in
+            switch kind {
+            case LocalKind.translate: return runSIMD(run, kind: LocalKind.translate)
+            case LocalKind.scaleTranslate: return runSIMD(run, kind: LocalKind.scaleTranslate)
+            default: return runSIMD(run, kind: LocalKind.affine)
+            }
+        }
+    }
+
+    /// `runSIMD` for layers whose locals have `kind` (a literal at every call site).
+    @inline(__always)
+    private func runSIMD(_ range: Range<Int>, kind: UInt8) -> Bool {
+        var position = range.lowerBound
+        var poison = SIMD4<Double>(repeating: 0)
+        while position + 4 <= range.upperBound {
+            let i0 = layer(position), i1 = layer(position + 1), i2 = layer(position + 2), i3 = layer(position + 3)
+            let p0 = Int(parents[i0]), p1 = Int(parents[i1]), p2 = Int(parents[i2]), p3 = Int(parents[i3])
+            @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
+                if order == nil { return UnsafeRawPointer(column + position).loadUnaligned(as: SIMD4<Double>.self) }
+                return SIMD4(column[i0], column[i1], column[i2], column[i3])
+            }
+            @inline(__always) func parent(_ column: UnsafeMutablePointer<Double>) -> SIMD4<Double> {
+                SIMD4(column[p0], column[p1], column[p2], column[p3])
+            }
+            @inline(__always) func store(_ value: SIMD4<Double>, _ column: UnsafeMutablePointer<Double>) {
+                if order == nil {
+                    UnsafeMutableRawPointer(column + position).storeBytes(of: value, as: SIMD4<Double>.self)
+                } else {
+                    column[i0] = value[0]; column[i1] = value[1]; column[i2] = value[2]; column[i3] = value[3]
+                }
+            }
+            let one = SIMD4<Double>(repeating: 1), zero = SIMD4<Double>(repeating: 0)
+            let xa = kind == LocalKind.translate ? one : local(la), xd = kind == LocalKind.translate ? one : local(ld)
+            let xb = kind == LocalKind.affine ? local(lb) : zero, xc = kind == LocalKind.affine ? local(lc) : zero
+            let xtx = local(ltx), xty = local(lty)
+            let pa = parent(wa), pb = parent(wb), pc = parent(wc), pd = parent(wd), ptx = parent(wtx), pty = parent(wty)
+            let a = (xa * pa) + (xb * pc), b = (xa * pb) + (xb * pd)
+            let c = (xc * pa) + (xd * pc), d = (xc * pb) + (xd * pd)
+            let tx = ((xtx * pa) + (xty * pc)) + ptx, ty = ((xtx * pb) + (xty * pd)) + pty
+            store(a, wa); store(b, wb); store(c, wc); store(d, wd); store(tx, wtx); store(ty, wty)
+            // x - x is 0 when x is finite, NaN otherwise.
+            poison += ((a - a) + (b - b)) + ((c - c) + (d - d)) + ((tx - tx) + (ty - ty))
+            position += 4
+        }
+        let tailFinite = runScalar(position..<range.upperBound, kind: kind)
+        return tailFinite && poison == SIMD4(repeating: 0)
+    }
+}
