@@ -11,6 +11,9 @@ import Dispatch
 extension LayerStore {
     /// Layers per thread below which a level is not split (the hand-off costs more).
     static let worldParallelCutoff = 16_384
+    /// Levels narrower than this give the SIMD backend nothing to vectorize: runs of them
+    /// go through the scalar loop as one stretch.
+    static let narrowLevelWidth = 8
 
     /// Fills `world` for every layer from `plan`, with the chosen backend and threads.
     /// `world` must have `count` entries; its `modes` become `plan.modes`. Returns false
@@ -116,20 +119,26 @@ extension LayerStore {
                         while start < range.upperBound {
                             var end = Swift.min(range.upperBound, plan.levelStarts[level + 1])
                             level += 1
-                            guard options.backend != .simd, !hasGeneral(start..<end) else {
+                            // Levels without general layers: the serial backends take them in
+                            // one call (a superlayer comes earlier in the order), which matters
+                            // for deep trees (a chain is one layer per level). SIMD needs
+                            // levels, except narrow ones, which it would run as scalar tails
+                            // anyway: a stretch of those goes to the scalar loop (same bits).
+                            let simd = options.backend == .simd
+                            func mergeable(_ segment: Range<Int>) -> Bool {
+                                !hasGeneral(segment) && (!simd || segment.count < Self.narrowLevelWidth)
+                            }
+                            guard mergeable(start..<end) else {
                                 if !runLevelSegment(start..<end, includeGenerals: true) { allFinite = false }
                                 start = end
                                 continue
                             }
-                            // Levels without general layers: the serial backends take them in
-                            // one call (a superlayer comes earlier in the order), which matters
-                            // for deep trees (a chain is one layer per level); SIMD needs levels.
                             while end < range.upperBound {
                                 let next = Swift.min(range.upperBound, plan.levelStarts[level + 1])
-                                guard !hasGeneral(end..<next) else { break }
+                                guard mergeable(end..<next) else { break }
                                 end = next; level += 1
                             }
-                            if !kernel.run(options.backend, start..<end) { allFinite = false }
+                            if !kernel.run(simd ? .scalar : options.backend, start..<end) { allFinite = false }
                             start = end
                         }
                         return
