@@ -98,3 +98,40 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
     }
     return poison == 0.0;
 }
+
+int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
+                                                  CAAffineColumns *world, size_t start, size_t end) {
+    if (start >= end) return 1;
+    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
+    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
+    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
+    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
+    const int32_t *restrict P = parent;
+    double poison = 0.0;
+
+    for (size_t i = start; i < end; i++) {
+        /* The locals and worlds stream (the hardware prefetcher has them); the
+         * parents' worlds do not. */
+        if (i + CA_SCATTERED_PREFETCH_DISTANCE < end) {
+            const int32_t pj = P[i + CA_SCATTERED_PREFETCH_DISTANCE];
+            if (pj >= 0) {
+                const size_t q = (size_t)pj;
+                CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
+                CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+            }
+        }
+        const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
+        const int32_t p = P[i];
+        double ra, rb, rc, rd, rtx, rty;
+        if (p < 0) {
+            ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
+        } else {
+            const size_t q = (size_t)p;
+            const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
+            CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
+        }
+        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
+        poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+    }
+    return poison == 0.0;
+}

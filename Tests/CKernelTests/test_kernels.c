@@ -407,6 +407,19 @@ static void test_propagate(void) {
                 check(verdict == all_finite, "propagate-checked-verdict", "portable", n, 0, NULL);
             }
 
+            /* Scattered-parents variant (index order, prefetching the parents' worlds):
+             * same values and verdict as the checked one. */
+            {
+                int all_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int verdict = CAWorldAffinePropagateScatteredParentsChecked(&vl, parent, &vg, 0, n);
+                check(world_equal(&got, &want, n), "propagate-scattered", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-scattered-verdict", "portable", n, 0, NULL);
+            }
+
             /* List variant (the incremental update's scattered layers): every layer in
              * index order, then every third layer recomputed over finished worlds, with
              * the verdict of exactly the listed layers. */

@@ -16,6 +16,9 @@ struct PlanarPropagation: @unchecked Sendable {
     /// nil`, where a position is its layer): a translate or scale-translate block then
     /// skips loading the local columns it knows. Nil: every layer takes the affine path.
     var blockKinds: UnsafePointer<UInt8>? = nil
+    /// The tree's superlayers are far apart in the columns (`WorldPlan.scatteredParents`):
+    /// in index order the C backend then prefetches their worlds.
+    var prefetchParents = false
 
     @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
 
@@ -101,6 +104,10 @@ struct PlanarPropagation: @unchecked Sendable {
         if order == nil, let blockKinds {
             return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
                                                       range.lowerBound, range.upperBound) != 0
+        }
+        if order == nil && prefetchParents {
+            return CAWorldAffinePropagateScatteredParentsChecked(&local, parents, &world,
+                                                                 range.lowerBound, range.upperBound) != 0
         }
         return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
     }

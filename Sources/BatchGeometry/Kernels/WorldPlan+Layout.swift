@@ -94,4 +94,21 @@ extension LayerStore {
         }
         return (order, levelStarts)
     }
+
+    /// True when most layers' superlayers sit far (more than a cache line of doubles)
+    /// from the previous layer's superlayer in the columns, as in a random or
+    /// depth-first-built tree; false for breadth-first trees and chains, whose sublayers
+    /// share or follow their superlayer's lines. O(count), one pass over the parents.
+    func parentsAreScattered() -> Bool {
+        let n = count
+        guard n > 1 else { return false }
+        var far = 0
+        parents.withUnsafeBufferPointer { parents in
+            for layer in 1..<n {
+                let step = Int(parents[layer]) - Int(parents[layer - 1])
+                if step > 8 || step < -8 { far += 1 }
+            }
+        }
+        return far > n / 4
+    }
 }

@@ -56,6 +56,9 @@ struct WorldPlan: Sendable {
     /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles per layer (layer i at
     /// `16 * i`), or empty when only roots are general (see `makeGeneralLocals`).
     var generalLocals: [Double] = []
+    /// Most layers' superlayers are far apart in the columns (`parentsAreScattered()`),
+    /// so index-order passes prefetch the superlayers' worlds (C backend).
+    var scatteredParents = false
 
     var count: Int { modes.count }
 
@@ -87,6 +90,7 @@ extension LayerStore {
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
         var donatedLocals: [Double] = []
+        var keptScatteredParents: Bool? = nil
         if var old = donor.take(), old.count == n {
             swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
@@ -97,6 +101,7 @@ extension LayerStore {
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
                 (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
+                keptScatteredParents = old.scatteredParents
             } else {
                 (order, levelStarts, subtreeBlocks) = worldLayout()
             }
@@ -121,13 +126,34 @@ extension LayerStore {
                                     blockKinds: kinds,
                                     unpositioned: unpositioned.baseAddress!)
             withPlanInputs { inputs in
-                for position in 0..<n {
-                    let layer = order.map { Int($0[position]) } ?? position
+                func writeEntry(_ layer: Int) {
                     if !inputs.writeCommonEntry(layer, to: output) {
                         let superlayer = Int(inputs.parents[layer])
                         output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? output.modes[superlayer] : 0), at: layer)
                     }
-                    if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+                }
+                guard let order else {
+                    for layer in 0..<n {
+                        writeEntry(layer)
+                        if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(layer) }
+                    }
+                    return
+                }
+                // An entry needs only its superlayer's entry first. When superlayers come
+                // before their sublayers in index order (a depth-first build does that,
+                // not only a breadth-first one), index order streams the columns where
+                // the level order would jump around in them.
+                if parentsPrecedeChildren {
+                    for layer in 0..<n { writeEntry(layer) }
+                    for position in 0..<n where output.modes[Int(order[position])] & WorldMode.general != 0 {
+                        generalPositions.append(position)
+                    }
+                } else {
+                    for position in 0..<n {
+                        let layer = Int(order[position])
+                        writeEntry(layer)
+                        if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+                    }
                 }
             }
         }}}}}}}}}
@@ -136,6 +162,7 @@ extension LayerStore {
                              levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
                              subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         return plan
     }
 

@@ -55,13 +55,14 @@ extension LayerStore {
         generalPositions.withUnsafeBufferPointer { generalList in
         general.withUnsafeMutablePointers { generalWorld, present in
             withOptionalBuffer(plan.order) { order in
-                let kernel = PlanarPropagation(
+                var kernel = PlanarPropagation(
                     la: la.baseAddress!, lb: lb.baseAddress!, lc: lc.baseAddress!, ld: ld.baseAddress!,
                     ltx: ltx.baseAddress!, lty: lty.baseAddress!, parents: parents.baseAddress!, order: order,
                     wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
                     wtx: wtx.baseAddress!, wty: wty.baseAddress!,
                     blockKinds: options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !blockKinds.isEmpty
                         && blockKinds.count == LocalKind.blockCount(n) ? blockKinds.baseAddress : nil)
+                kernel.prefetchParents = plan.scatteredParents
                 let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
                     locals: cachedLocals ? locals.baseAddress : nil, parent: parents.baseAddress!, order: order, modes: modes.baseAddress!,
                     world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
@@ -204,7 +205,42 @@ extension LayerStore {
                     if binFinite.contains(false) { allFinite = false }
                     return true
                 }
+                /// The whole pass in index order, for a level order that is not index order
+                /// but where superlayers still precede their sublayers in index order (a
+                /// depth-first build): locals and worlds stream instead of being gathered
+                /// through the order, leaving the superlayers' worlds as the only scattered
+                /// reads. Serial loops only (SIMD runs its scalar lane code: same bits).
+                func runInIndexOrder() {
+                    var planar = kernel
+                    planar.order = nil
+                    var generals = generalKernel
+                    generals.columns.order = nil
+                    let backend = options.backend == .simd ? Backend.scalar : options.backend
+                    let generalLayers = generalList.map { kernel.layer($0) }.sorted()
+                    generalLayers.withUnsafeBufferPointer { layers in
+                        var start = 0, g = 0
+                        while g < layers.count {
+                            if !planar.run(backend, start..<layers[g]) { allFinite = false }
+                            // Consecutive general layers in one call (it takes them in order).
+                            var end = g + 1
+                            while end < layers.count && layers[end] == layers[end - 1] + 1 { end += 1 }
+                            if cachedLocals {
+                                generals.run(options.backend, UnsafeBufferPointer(rebasing: layers[g..<end]))
+                            } else {
+                                for slot in g..<end { computeGeneralFromProperties(layers[slot], generals) }
+                            }
+                            start = layers[end - 1] + 1; g = end
+                        }
+                        if !planar.run(backend, start..<n) { allFinite = false }
+                    }
+                }
                 if options.threads > 1, !plan.subtreeBlocks.isEmpty, runSubtreesInParallel() { return }
+                let splitsLevels = options.threads > 1 && plan.subtreeBlocks.isEmpty && plan.levelStarts.indices.dropLast()
+                    .contains { plan.levelStarts[$0 + 1] - plan.levelStarts[$0] >= 2 * Self.worldParallelCutoff }
+                if plan.order != nil, plan.subtreeBlocks.isEmpty, !splitsLevels, parentsPrecedeChildren {
+                    runInIndexOrder()
+                    return
+                }
                 var runStart = 0
                 if options.threads > 1 && plan.subtreeBlocks.isEmpty {
                     for level in 0..<(plan.levelStarts.count - 1) {

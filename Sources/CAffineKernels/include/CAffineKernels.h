@@ -225,6 +225,15 @@ int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32
                                        const uint8_t *blockKind, CAAffineColumns *world,
                                        size_t start, size_t end);
 
+/// `CAWorldAffinePropagateChecked` in index order (order == NULL) for trees
+/// whose parents are far apart in the columns (a random or depth-first-built
+/// tree): the same products and finiteness report, and it prefetches the
+/// parent's world a few layers ahead, which a tree whose sublayers sit next
+/// to their superlayer does not need (it would only cost instructions there).
+/// Same preconditions; returns 1 when start >= end.
+int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
+                                                  CAAffineColumns *world, size_t start, size_t end);
+
 /// Asks the CPU to start loading the cache line that holds `address`, for a
 /// read (`CAPrefetchForRead`) or a write (`CAPrefetchForWrite`): a hint with no
 /// effect on any result, a no-op where the compiler has no prefetch builtin.

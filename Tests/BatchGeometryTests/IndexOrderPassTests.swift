@@ -1,0 +1,82 @@
+import XCTest
+@testable import BatchGeometry
+
+/// Trees whose superlayers come before their sublayers in index order but are not
+/// breadth-first (built depth first, or a random recursive tree): the plan keeps a level
+/// order, and a serial pass runs in index order instead (`runInIndexOrder`), with the C
+/// backend prefetching scattered superlayers. Every backend and thread count must give
+/// the same bits, within 1e-12 of the reference.
+final class IndexOrderPassTests: XCTestCase {
+    /// A random recursive tree (layer i's superlayer uniform in 0..<i, a few roots) with
+    /// the standard workload's transforms, a perspective layer every 37th layer (general
+    /// layers in the middle of planar runs) and a flip every 23rd.
+    private func makeRecursiveTree(count: Int, seed: UInt64) -> LayerStore {
+        var random = SplitMix64(seed: seed)
+        var store = LayerStore(minimumCapacity: count)
+        for i in 0..<count {
+            _ = try! store.addLayer(parent: i == 0 || random.chance(1) ? nil : random.below(i))
+            store.setBounds(Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30)), of: i)
+            store.setPosition(Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89))), of: i)
+            switch i % 10 {
+            case 0...4: store.setAffineTransform(.translation(x: Double(i % 13), y: Double(i % 17 - 8)), of: i)
+            case 5, 6: store.setAffineTransform(.scale(x: 1 + Double(i % 5) * 0.25, y: 1.5), of: i)
+            case 7, 8: store.setAffineTransform(.rotation(radians: Double(i % 360) * .pi / 180), of: i)
+            default: break
+            }
+            if i % 37 == 36 { store.setTransform(.perspective(distance: 400), of: i) }
+            if i % 23 == 22 { store.setGeometryFlipped(true, of: i) }
+        }
+        return store
+    }
+
+    func testRecursiveTreeTakesTheIndexOrderPassOnEveryBackend() {
+        for count in [1, 2, 7, 64, 300, 5_000] {
+            var store = makeRecursiveTree(count: count, seed: UInt64(count))
+            XCTAssertTrue(store.parentsPrecedeChildren)
+            let reference = store.referenceWorldTransforms()
+            let expected = store.worldTransforms(options: .serial(.scalar))
+            assertWorldsAgree(expected, reference, "\(count) layers, scalar")
+            for backend in Backend.allCases {
+                for threads in 1...4 {
+                    let options = KernelOptions(backend: backend, threads: threads)
+                    XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: options), expected),
+                                  "\(count) layers, \(backend), \(threads) threads")
+                }
+            }
+            _ = store.updateWorld(options: .serial(.c))
+            if count >= 300 {
+                let plan = store.worldPlan!
+                XCTAssertNotNil(plan.order, "a random tree is not breadth first")
+                XCTAssertTrue(plan.scatteredParents, "\(count) layers")
+            }
+            // Moving a few layers (the incremental walk over the same plan) changes nothing
+            // about the agreement.
+            for layer in stride(from: count / 3, to: count, by: Swift.max(1, count / 5)) {
+                store.setPosition(Point(x: Double(layer % 11), y: -2), of: layer)
+            }
+            for backend in Backend.allCases {
+                var copy = store
+                let updated = copy.updateWorld(options: .serial(backend))
+                var fresh = store
+                fresh.invalidateWorld()
+                XCTAssertTrue(worldsBitIdentical(updated, fresh.updateWorld(options: .serial(.scalar))),
+                              "\(count) layers, update, \(backend)")
+            }
+        }
+    }
+
+    /// Breadth-first trees and chains keep their superlayers close: no prefetching.
+    func testScatteredParentsIsFalseForBreadthFirstTreesAndChains() {
+        var wide = makeWideStore(count: 5_000)
+        _ = wide.updateWorld(options: .serial(.c))
+        XCTAssertFalse(wide.worldPlan!.scatteredParents)
+        XCTAssertNil(wide.worldPlan!.order)
+        var chain = LayerStore()
+        for i in 0..<2_000 { _ = try! chain.addLayer(parent: i == 0 ? nil : i - 1) }
+        XCTAssertFalse(chain.parentsAreScattered())
+        var tree = makeRecursiveTree(count: 5_000, seed: 3)
+        XCTAssertTrue(tree.parentsAreScattered())
+        _ = tree.updateWorld(options: .serial(.simd))
+        XCTAssertTrue(tree.worldPlan!.scatteredParents)
+    }
+}
