@@ -8,11 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # ThreadSanitizer: the tests that run kernels over several threads (ValueSemantics runs
 # eight stores at once and mutates copies of one store from eight threads).
+# (WorldKernel also matches GeneralWorldKernelTests.)
 # AddressSanitizer: those plus the store's structural edits and errors and the
 # non-finite inputs (single-threaded, so TSan would add only time).
 # LimitsTests is left out of both: its million-layer chains take many minutes under a
 # sanitizer and use no code path the others do not.
-threaded="FrameKernel|WorldKernel|Incremental|BatchQuer|Conformance|ValueSemantics"
+threaded="FrameKernel|WorldKernel|Incremental|BatchQuer|Conformance|ValueSemantics|TransformKindPath|IndexOrderPass"
 thread_filter="${BATCHGEOMETRY_SANITIZER_FILTER:-$threaded|HierarchyEditing}"
 address_filter="${BATCHGEOMETRY_SANITIZER_FILTER:-$threaded|HierarchyEditing|StoreError|NonFinite}"
 which="${1:-all}"
