@@ -111,6 +111,32 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
         Rty = (((Atx) * (Bb)) + ((Aty) * (Bd))) + (Bty);                       \
     } while (0)
 
+/* One planar layer of world propagation, the step every checked propagation
+ * loop shares (index order, order lists, kind runs, scattered parents), so
+ * they all give the same bits:
+ *
+ *     world[i] = parent < 0 ? local : local * world[parent]
+ *
+ * with CA_AFFINE_PRODUCT. The local entries come in as values, so the kind
+ * paths can pass literals. Adds (x - x) of every result to *poison: 0 for a
+ * finite x, NaN otherwise, so the sum stays 0 exactly when all are finite. */
+static CA_ALWAYS_INLINE void ca_world_layer(double la, double lb, double lc, double ld, double ltx, double lty,
+                                            int32_t parent, size_t i,
+                                            double *restrict Wa, double *restrict Wb, double *restrict Wc,
+                                            double *restrict Wd, double *restrict Wtx, double *restrict Wty,
+                                            double *poison) {
+    double ra, rb, rc, rd, rtx, rty;
+    if (parent < 0) {
+        ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
+    } else {
+        const size_t q = (size_t)parent;
+        const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
+        CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
+    }
+    Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
+    *poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+}
+
 /* Elementwise concat of [start, end), scalar (no restrict: in place allowed). */
 static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, const CAAffineColumns *B,
                                                     CAAffineColumns *out, size_t start, size_t end) {

@@ -53,17 +53,7 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
         }
         const size_t i = (size_t)layers[k];
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
-        const int32_t p = P[i];
-        double ra, rb, rc, rd, rtx, rty;
-        if (p < 0) {
-            ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
-        } else {
-            const size_t q = (size_t)p;
-            const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
-            CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
-        }
-        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
-        poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
     }
     return poison == 0.0;
 }
@@ -121,17 +111,7 @@ int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, 
             }
         }
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
-        const int32_t p = P[i];
-        double ra, rb, rc, rd, rtx, rty;
-        if (p < 0) {
-            ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
-        } else {
-            const size_t q = (size_t)p;
-            const double pa = Wa[q], pb = Wb[q], pc = Wc[q], pd = Wd[q], ptx = Wtx[q], pty = Wty[q];
-            CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
-        }
-        Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
-        poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
     }
     return poison == 0.0;
 }
