@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "bench-smoke: run (all kernels, backends, workloads; 1,2 threads; small sizes)"
 "$bin" run --kernels all --backends scalar,simd,c --threads 1,2 --layers 500,3000 \
-  --workload standard,3d,chain,wide,random --points 20 --min-time 0.01 --quiet --format json > "$work/run.json"
+  --workload standard,3d,chain,wide,random,ui --points 20 --min-time 0.01 --quiet --format json > "$work/run.json"
 
 python3 - "$work/run.json" <<'PY'
 import json, sys
