@@ -12,10 +12,8 @@ extension PlanarPropagation {
     func runList(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
         guard let base = list.baseAddress, !list.isEmpty else { return true }
         guard backend == .c else { return indexed(by: base).run(backend, 0..<list.count) }
-        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
-        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        var local = localColumns
+        var world = worldColumns
         return CAWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
     }
 }
@@ -30,10 +28,8 @@ extension PlanarPropagation {
     func runTranslations(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
         guard let base = list.baseAddress, !list.isEmpty else { return true }
         if backend == .c {
-            var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                                        c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                                        tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
-            var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+            var local = localColumns
+            var world = worldColumns
             return CAWorldTranslationListChecked(&local, parents, base, &world, list.count) != 0
         }
         var allFinite = true

@@ -95,12 +95,20 @@ struct PlanarPropagation: @unchecked Sendable {
         return allFinite
     }
 
+    /// The cached locals as the C kernels take them (they only read through them).
+    var localColumns: CAAffineColumns {
+        CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
+                        c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
+                        tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+    }
+
+    /// The world columns as the C kernels take them.
+    var worldColumns: CAAffineColumns { CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty) }
+
     func runC(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
-        var local = CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                                    c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                                    tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
-        var world = CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty)
+        var local = localColumns
+        var world = worldColumns
         if order == nil, let blockKinds {
             return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
                                                       range.lowerBound, range.upperBound) != 0
