@@ -61,6 +61,27 @@ final class FrameKernelTests: XCTestCase {
         }
     }
 
+    /// A zero-size layer whose transform and position are -0 keeps the -0 of the scalar
+    /// `(-w) * ax`: the corner x0 = (1·-0 + 0·-0) + -0 = -0 is the minimum (equal zeros
+    /// keep the first), and frame.x = -0 + -0 = -0. A kernel that negates w = +0 into +0
+    /// gets +0 instead (found by the kernels fuzzer). Four layers fill one SIMD4 step.
+    func testZeroSizeKeepsNegativeZeroOnEveryBackend() throws {
+        var store = LayerStore()
+        for _ in 0..<4 {
+            let layer = try store.addLayer()
+            store.setAffineTransform(AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: -0.0, ty: -0.0), of: layer)
+            store.setPosition(Point(x: -0.0, y: -0.0), of: layer)
+        }
+        for backend in Backend.allCases {
+            let frames = store.frames(options: .serial(backend))
+            for layer in 0..<4 {
+                XCTAssertEqual(frames.x[layer].sign, .minus, "\(backend) layer \(layer) x")
+                XCTAssertEqual(frames.y[layer].sign, .minus, "\(backend) layer \(layer) y")
+                XCTAssertEqual(store.frame(of: layer).x.sign, .minus)
+            }
+        }
+    }
+
     /// `computeFrames(into:)` resizes a mismatched buffer and fills it.
     func testComputeFramesIntoResizes() {
         let store = makeRandomStore(count: 13, seed: 5, specials: false)

@@ -92,11 +92,14 @@ struct FrameKernelColumns: @unchecked Sendable {
         @inline(__always) func maximum(_ p: SIMD4<Double>, _ q: SIMD4<Double>) -> SIMD4<Double> {
             p.replacing(with: q, where: q .> p)
         }
+        // SIMD's prefix minus is `0 - v`, which turns +0 into +0, not -0 as the scalar
+        // `-w` does; times -1 is the exact negation, signed zeros included.
+        let minusOne = SIMD4<Double>(repeating: -1)
         while i < vectorEnd {
             let w = load(width), h = load(height), ax = load(anchorX), ay = load(anchorY)
             let a = load(self.a), b = load(self.b), c = load(self.c), d = load(self.d)
             let tx = load(self.tx), ty = load(self.ty)
-            let rx = (-w) * ax, ry = (-h) * ay
+            let rx = (minusOne * w) * ax, ry = (minusOne * h) * ay
             let xMax = rx + w, yMax = ry + h
             let x0 = ((a * rx) + (c * ry)) + tx, y0 = ((b * rx) + (d * ry)) + ty
             let x1 = ((a * rx) + (c * yMax)) + tx, y1 = ((b * rx) + (d * yMax)) + ty
