@@ -2,7 +2,7 @@
 # Builds and runs the libFuzzer targets in Fuzz/ (see docs/ROBUSTNESS.md).
 #
 #   scripts/fuzz.sh                 each target for 5 minutes (FUZZ_SECONDS to change)
-#   scripts/fuzz.sh --ci            each target for about 25 seconds (the CI smoke run)
+#   scripts/fuzz.sh --ci            each target for about 25 seconds from a fixed seed (the CI smoke run)
 #   scripts/fuzz.sh kernels         only one target (kernels | scene)
 #   scripts/fuzz.sh --replay DIR    run a target over files (e.g. a crash) without fuzzing
 #
@@ -12,16 +12,22 @@
 # .build-fuzz/ (rebuilt when a source is newer). The corpus grows in Fuzz/corpus-work/
 # (seeded from Fuzz/corpus/), crashes land in Fuzz/crashes/<target>/ (both ignored by
 # git). Exits non-zero when a target crashes or fails an oracle.
+#
+# FUZZ_SEED picks libFuzzer's seed. --ci fixes it (1) so that CI on a clean checkout
+# explores the same inputs each time and a red run can be replayed; other runs draw a
+# new seed, which is how new inputs are found. An input that found a bug is kept in
+# Fuzz/corpus/<target>/ so that every later run, CI included, starts from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
 seconds="${FUZZ_SECONDS:-300}"
+seed="${FUZZ_SEED:-0}"                       # 0: libFuzzer draws one
 targets=()
 replay=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ci) seconds="${FUZZ_SECONDS:-25}" ;;
+    --ci) seconds="${FUZZ_SECONDS:-25}"; seed="${FUZZ_SEED:-1}" ;;
     --replay) replay="$2"; shift ;;
     kernels|scene) targets+=("$1") ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
@@ -102,12 +108,12 @@ for name in "${targets[@]}"; do
   work="Fuzz/corpus-work/$name"
   crashes="Fuzz/crashes/$name"
   mkdir -p "$work" "$crashes" "Fuzz/corpus/$name"
-  echo "--- fuzzing $name for ${seconds}s (corpus $work, crashes $crashes/)"
+  echo "--- fuzzing $name for ${seconds}s, seed $seed (corpus $work, crashes $crashes/)"
   # -rss_limit_mb: kernels stores are at most ~35,000 layers; the scene decoder must
   # stay bounded too. -timeout: one input taking 20 s is a hang.
   # SWIFT_BACKTRACE: the Swift crash handler trips ASan after a fatalError; libFuzzer reports anyway.
   if ! SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" \
-      -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -max_len=8192 \
+      -max_total_time="$seconds" -seed="$seed" -timeout=20 -rss_limit_mb=3072 -max_len=8192 \
       -artifact_prefix="$crashes/" -print_final_stats=1 "$work" "Fuzz/corpus/$name" 2>"$build/$name.log"; then
     status=1
     echo "error: $name crashed or failed an oracle; artifacts in $crashes/:" >&2
