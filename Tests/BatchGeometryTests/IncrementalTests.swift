@@ -150,6 +150,24 @@ final class IncrementalTests: XCTestCase {
         XCTAssertNil(index.positions)
         XCTAssertEqual(index.childStart.count, 5_001)
         for p in 0...5_000 { XCTAssertEqual(Int(index.childStart[p]), Swift.min(8 * p + 1, 5_000), "position \(p)") }
+        XCTAssertEqual(index.walkCosts.map(Int.init), (0..<5_000).map { walkCostFromParentLinks(store, $0) })
+        // Levels of 1, 8, 64, 512, 4,096 and 319 layers: the root's subtree has 6 levels;
+        // layer 4,999 is a leaf.
+        XCTAssertEqual(index.walkCosts[0], 5_000 + 6 * Int32(LayerStore.runWorkCost))
+        XCTAssertEqual(index.walkCosts[4_999], 1 + Int32(LayerStore.runWorkCost))
+    }
+
+    /// The walk cost of `top`'s subtree from the parent links alone, O(count × depth):
+    /// one per layer with `top` on its way up (`top` included), and `runWorkCost` per
+    /// level, the deepest such layer's distance from `top` plus one.
+    private func walkCostFromParentLinks(_ store: LayerStore, _ top: Int) -> Int {
+        var size = 0, levels = 0
+        for layer in 0..<store.count {
+            var current: Int? = layer, distance = 0
+            while let l = current, l != top { current = store.parent(of: l); distance += 1 }
+            if current != nil { size += 1; levels = Swift.max(levels, distance + 1) }
+        }
+        return size + LayerStore.runWorkCost * levels
     }
 
     /// Dirty layers at every depth (levels of the 5,000-layer tree: 1, 8, 64, 512, 4,096,
@@ -224,6 +242,7 @@ final class IncrementalTests: XCTestCase {
             let run = Int(index.childStart[p])..<Int(index.childStart[p + 1])
             XCTAssertEqual(Set(run.map { Int(order[$0]) }), Set(store.sublayers(of: Int(order[p]))), "position \(p)")
         }
+        XCTAssertEqual(index.walkCosts.map(Int.init), order.map { walkCostFromParentLinks(store, Int($0)) })
         let layersOfTheTree = [slot[0], slot[3], slot[30], slot[250], slot[1_999], slot[1_998], slot[2], slot[17]]
         assertDirtyUpdateMatchesFullPass(&store, dirty: layersOfTheTree, "shuffled")
         var many: [Int] = []
@@ -304,7 +323,9 @@ final class IncrementalTests: XCTestCase {
 
     /// A dirty subtree larger than an eighth of the tree (a layer near the top of a chain,
     /// or the root of a big tree) is not walked: the dirty layers' plan entries are
-    /// updated, then the full pass over the cached plan runs, with the same bits.
+    /// updated, then the full pass over the cached plan runs, with the same bits. A
+    /// subtree under the budget but a thousand levels deep starts the walk, which gives
+    /// up once its per-level costs pass the budget.
     func testLargeDirtySubtreesFallBackToTheFullPassOverTheCachedPlan() {
         var chain = LayerStore()
         for i in 0..<3_000 {
@@ -317,14 +338,23 @@ final class IncrementalTests: XCTestCase {
         _ = chain.updateWorld(options: .serial(.c))
         XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalk, "a leaf of the chain")
         assertDirtyUpdateMatchesFullPass(&chain, dirty: [10], "chain")
+        XCTAssertEqual(chain.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation, "2,990 layers below")
+        // 2,800's subtree: 200 layers and 200 runs, 200 + 4 × 200 = 1,000 units, within
+        // the budget of max(3,000 / 8, 1,024); the walk starts, and gives up once the
+        // bookkeeping of its 200 levels passes the budget. 2,801 and 2,802 lie in that
+        // subtree and are not counted again (counted, the estimate would be 2,985).
+        assertDirtyUpdateMatchesFullPass(&chain, dirty: [2_800, 2_801, 2_802], "deep chain")
         XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
 
         var tree = makeWideStore(count: 20_000)
         _ = tree.updateWorld(options: .serial(.c))
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [0], "root")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+        XCTAssertEqual(tree.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [1, 2], "a quarter of the tree")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+        XCTAssertEqual(tree.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
+        // Layer 9's subtree (1 + 8 + 64 + 512 layers) holds the other three.
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [9, 73, 74, 585], "nested in one subtree")
+        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalk)
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [300, 19_999], "a small subtree")
         XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalk)
     }

@@ -9,8 +9,11 @@ enum WorldUpdatePath: Sendable, Equatable {
     case full
     /// The dirty subtrees as runs of plan positions (`updateDirtyRanges`).
     case rangeWalk
-    /// The dirty layers' plan entries, then the full pass over the cached plan (the
-    /// dirty subtrees were too large to walk).
+    /// The dirty layers' plan entries, then the full pass over the cached plan: the
+    /// dirty subtrees hold more than an eighth of the layers, so no walk was started.
+    case dirtyEntriesThenFullPropagation
+    /// The range walk began, grew past its budget (many levels or runs), and the full
+    /// pass over the cached plan finished the update.
     case rangeWalkThenFullPropagation
     /// The dirty subtrees layer by layer (`recomputeDirtySubtrees`).
     case subtreeWalk

@@ -17,16 +17,17 @@ extension LayerStore {
         }
         var needsSubtreeWalk = true
         if let index = plan.subtreeRanges {
-            switch updateDirtyRanges(plan: &plan, world: &world, index: index, options: options) {
+            let result = updateDirtyRanges(plan: &plan, world: &world, index: index, options: options)
+            switch result {
             case .done:
                 needsSubtreeWalk = false
                 lastWorldUpdatePath = .rangeWalk
             case .needsSubtreeWalk: break
             case .nonFinite: return false
-            case .needsFullPropagation:
+            case .subtreesTooLarge, .walkTooLong:
                 needsSubtreeWalk = false
-                lastWorldUpdatePath = .rangeWalkThenFullPropagation
                 guard propagateWorld(plan: plan, into: &world, options: options) else { return false }
+                lastWorldUpdatePath = result == .walkTooLong ? .rangeWalkThenFullPropagation : .dirtyEntriesThenFullPropagation
             }
         }
         if needsSubtreeWalk {

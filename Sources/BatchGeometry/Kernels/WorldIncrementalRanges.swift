@@ -16,6 +16,10 @@ struct SubtreeRangeIndex: Sendable {
     /// `childStart[p] ..< childStart[p + 1]`: the positions of the sublayers of the layer
     /// at position `p`. `count + 1` entries; the last is `count`.
     var childStart: [Int32]
+    /// What the range walk spends on the subtree of the layer at position `p`, in its
+    /// work units: one per layer (itself included) and `runWorkCost` per level of the
+    /// subtree (a run each), capped at `Int32.max`. Known before the walk starts.
+    var walkCosts: [Int32]
 }
 
 /// What the range walk did.
@@ -27,9 +31,13 @@ enum RangeUpdateResult {
     case needsSubtreeWalk
     /// A planar chain became non-finite: the caches must be rebuilt by a full pass.
     case nonFinite
-    /// The plan is up to date, but the dirty subtrees turned out too large to walk (more
-    /// than an eighth of the tree): the caller runs the full pass over the cached plan.
-    case needsFullPropagation
+    /// The plan is up to date, but the dirty subtrees hold more than an eighth of the
+    /// tree (their sizes say so before any walk): the caller runs the full pass over the
+    /// cached plan.
+    case subtreesTooLarge
+    /// As `subtreesTooLarge`, found during the walk: its per-level and per-run costs
+    /// grew past the budget (a deep chain: one layer per level).
+    case walkTooLong
 }
 
 extension LayerStore {
@@ -41,6 +49,9 @@ extension LayerStore {
     /// The smallest walk budget (layers) before the range walk gives up for a full pass,
     /// so that small trees still take the walk.
     static let minimumIncrementalBudget = 1_024
+    /// The walk's work units beyond one per layer: per run of positions (a kernel call or
+    /// a list entry's share of one), and per level (its bookkeeping).
+    static let runWorkCost = 4, levelWorkCost = 16
 
     /// The range index of `plan`, or nil when its order does not group sublayers by
     /// superlayer (the subtree layout, or a layout made before the hierarchy changed).
@@ -69,7 +80,25 @@ extension LayerStore {
         }
         childStart[0] = Int32(truncatingIfNeeded: firstSublayerPosition)
         for position in 0..<n { childStart[position + 1] += childStart[position] }
-        return childStart[n] == Int32(truncatingIfNeeded: n) ? SubtreeRangeIndex(positions: positions, childStart: childStart) : nil
+        guard childStart[n] == Int32(truncatingIfNeeded: n) else { return nil }
+        // Sublayers sit at later positions, so one backward sweep sizes each subtree and
+        // counts its levels (both below n < Int32.max).
+        var walkCosts = [Int32](repeating: 1, count: n)   // sizes, then costs
+        var levels = [Int32](repeating: 1, count: n)
+        for position in stride(from: n - 1, through: 0, by: -1) {
+            var size: Int32 = 1, levelsBelow: Int32 = 0
+            for child in Int(childStart[position])..<Int(childStart[position + 1]) {
+                size += walkCosts[child]
+                levelsBelow = Swift.max(levelsBelow, levels[child])
+            }
+            walkCosts[position] = size
+            levels[position] = 1 + levelsBelow
+        }
+        for position in 0..<n {
+            let cost = Int64(walkCosts[position]) + Int64(Self.runWorkCost) * Int64(levels[position])
+            walkCosts[position] = Int32(Swift.min(cost, Int64(Int32.max)))
+        }
+        return SubtreeRangeIndex(positions: positions, childStart: childStart, walkCosts: walkCosts)
     }
 
     /// Recomputes the dirty layers' plan entries, then (when no mode changed and none
@@ -116,7 +145,7 @@ extension LayerStore {
         worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
         plan.unpositioned.withUnsafeMutableBufferPointer { unpositioned in
         changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
-        index.childStart.withUnsafeBufferPointer { childStart in
+        index.childStart.withUnsafeBufferPointer { childStart in index.walkCosts.withUnsafeBufferPointer { walkCosts in
         withOptionalBuffer(plan.order) { order in
         withBlockKinds(&plan.blockKinds, layerCount: n) { blockKinds in
         generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
@@ -134,6 +163,9 @@ extension LayerStore {
             // (1) The dirty layers' own entries, superlayers first. Unchanged modes leave
             // every other entry valid; a changed one needs the layer-by-layer walk.
             let unpositioned = unpositioned.baseAddress!
+            // What the walk will cost, from the subtrees' costs (nested and adjacent dirty
+            // subtrees counted apart, so this errs high; refined below when that matters).
+            var walkEstimate = 0
             for (index, position) in dirty.enumerated() {
                 // The dirty layers are scattered: ask for the lines of the one a few
                 // entries ahead, so that many misses are in flight (no effect on results).
@@ -141,9 +173,11 @@ extension LayerStore {
                     let ahead = layer(Int(dirty[index + Self.prefetchDistance]))
                     CAPrefetchForRead(dirtyStates.baseAddress! + ahead); CAPrefetchForRead(pm.baseAddress! + ahead)
                     CAPrefetchForRead(unpositioned + 2 * ahead)
+                    CAPrefetchForRead(walkCosts.baseAddress! + Int(dirty[index + Self.prefetchDistance]))
                     CAPrefetchForWrite(ptx.baseAddress! + ahead); CAPrefetchForWrite(pty.baseAddress! + ahead)
                 }
                 let layer = layer(Int(position))
+                walkEstimate += Int(walkCosts[Int(position)])
                 let oldMode = pm[layer]
                 if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
                     // Only the position moved: the same two additions as a full recompute,
@@ -168,6 +202,24 @@ extension LayerStore {
                 }
             }
             guard result == .done else { return }
+            // A walk that grows past this many layers (each run and level counted as a few
+            // more) costs more than the full pass over the cached locals, which the caller
+            // then runs instead: deep chains (one layer per level), or random trees, whose
+            // scattered 1% of dirty layers hold a tenth of the tree in short runs. When the
+            // estimate says so, the walk is not started at all.
+            let workBudget = Swift.max(n / 8, Self.minimumIncrementalBudget)
+            if walkEstimate > workBudget {
+                // A dirty layer under a dirty superlayer is inside that subtree: not counted
+                // again (a scattered read per dirty layer, so only when it can matter).
+                walkEstimate = 0
+                for position in dirty {
+                    let superlayer = Int(parents[layer(Int(position))])
+                    if superlayer < 0 || dirtyStates[superlayer] == ChangeTracker.clean {
+                        walkEstimate += Int(walkCosts[Int(position)])
+                    }
+                }
+                guard walkEstimate <= workBudget else { result = .subtreesTooLarge; return }
+            }
             let kernel = PlanarPropagation(
                 la: pa.baseAddress!, lb: pb.baseAddress!, lc: pc.baseAddress!, ld: pd.baseAddress!,
                 ltx: ptx.baseAddress!, lty: pty.baseAddress!, parents: parents, order: order,
@@ -240,10 +292,7 @@ extension LayerStore {
                 for slots in levelGeneralSlots { computeGenerals(slots) }
                 levelGeneralSlots.removeAll(keepingCapacity: true)
             }
-            // A walk that grows past this many layers (each run and level counted as a few
-            // more) costs more than the full pass over the cached locals, which the caller
-            // then runs instead (deep chains: one layer per level).
-            let workBudget = Swift.max(n / 8, Self.minimumIncrementalBudget)
+            // The estimate leaves out the per-level costs: the walk still counts them all.
             var work = 0
             // (2) Level by level: this level's runs are the sublayer runs of the previous
             // level's runs merged with the dirty positions of this level.
@@ -255,8 +304,8 @@ extension LayerStore {
                     guard nextDirty < dirty.count else { break }
                     level = levelIndex(containing: Int(dirty[nextDirty]), plan.levelStarts)
                 }
-                work += 16
-                guard work <= workBudget else { result = .needsFullPropagation; return }
+                work += Self.levelWorkCost
+                guard work <= workBudget else { result = .walkTooLong; return }
                 let levelEnd = Int32(truncatingIfNeeded: plan.levelStarts[level + 1])
                 // The last level has no sublayers (no need to look them up).
                 let isLastLevel = level + 2 == plan.levelStarts.count
@@ -276,7 +325,7 @@ extension LayerStore {
                 func flush() {
                     guard pendingLow >= 0 else { return }
                     run(Int(pendingLow), Int(pendingHigh))
-                    work += Int(pendingHigh - pendingLow) + 4
+                    work += Int(pendingHigh - pendingLow) + Self.runWorkCost
                     queueSublayers(pendingLow, pendingHigh)
                     pendingLow = -1
                 }
@@ -298,7 +347,7 @@ extension LayerStore {
                             // Its superlayer's world is unchanged: only its translation.
                             flush()
                             levelMovedLayers.append(Int32(truncatingIfNeeded: layer(Int(low))))
-                            work += 5
+                            work += 1 + Self.runWorkCost
                             queueSublayers(low, high)
                             continue
                         }
@@ -314,12 +363,12 @@ extension LayerStore {
                 }
                 flush()
                 finishLevel()
-                if work > workBudget { result = .needsFullPropagation; return }
+                if work > workBudget { result = .walkTooLong; return }
                 swap(&runs, &nextRuns)
                 level += 1
             }
             if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}}}
+        }}}}}}}}}}}}}}}}}}}}}}
         if generalChanged { plan.generalPositions = nil }
         return result
     }
