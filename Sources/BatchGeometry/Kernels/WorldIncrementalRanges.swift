@@ -31,12 +31,12 @@ enum RangeUpdateResult {
     case needsSubtreeWalk
     /// A planar chain became non-finite: the caches must be rebuilt by a full pass.
     case nonFinite
-    /// The plan is up to date, but the dirty subtrees hold more than an eighth of the
-    /// tree (their sizes say so before any walk): the caller runs the full pass over the
-    /// cached plan.
+    /// The plan is up to date, but walking the dirty subtrees would cost more than an
+    /// eighth of the tree's layers (their `walkCosts` say so before any walk): the caller
+    /// runs the full pass over the cached plan.
     case subtreesTooLarge
-    /// As `subtreesTooLarge`, found during the walk: its per-level and per-run costs
-    /// grew past the budget (a deep chain: one layer per level).
+    /// As `subtreesTooLarge`, found during the walk: with its per-level bookkeeping the
+    /// walk grew past the budget (a deep chain: one layer per level).
     case walkTooLong
 }
 
