@@ -111,6 +111,14 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
         Rty = (((Atx) * (Bb)) + ((Aty) * (Bd))) + (Bty);                       \
     } while (0)
 
+/* 1 when x is finite: its exponent bits are not all ones. Integer work, which
+ * leaves the FP pipes to the products (see ca_world_layer's check_bits). */
+static CA_ALWAYS_INLINE int ca_is_finite_bits(double x) {
+    uint64_t bits;
+    __builtin_memcpy(&bits, &x, sizeof bits);
+    return (bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+}
+
 /* One planar layer of world propagation, the step every checked propagation
  * loop shares (index order, order lists, kind runs, scattered parents), so
  * they all give the same bits:
@@ -119,12 +127,19 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
  *
  * with CA_AFFINE_PRODUCT. The local entries come in as values, so the kind
  * paths can pass literals. Adds (x - x) of every result to *poison: 0 for a
- * finite x, NaN otherwise, so the sum stays 0 exactly when all are finite. */
+ * finite x, NaN otherwise, so the sum stays 0 exactly when all are finite.
+ * With check_bits (a constant at each call site) it tests the exponent bits
+ * instead and sets *poison to NaN: the same verdict. The sum is 12 FP
+ * operations a layer, cheap on a streaming pass but, on a chain, where each
+ * layer waits for the world its superlayer just stored, they compete with
+ * that dependency for the FP pipes (1M-layer chain: 8.2 ms with the sum, 6.1
+ * with the bits; the standard tree: 3.9 ms with the sum, about 5 with the
+ * bits). */
 static CA_ALWAYS_INLINE void ca_world_layer(double la, double lb, double lc, double ld, double ltx, double lty,
                                             int32_t parent, size_t i,
                                             double *restrict Wa, double *restrict Wb, double *restrict Wc,
                                             double *restrict Wd, double *restrict Wtx, double *restrict Wty,
-                                            double *poison) {
+                                            double *poison, int check_bits) {
     double ra, rb, rc, rd, rtx, rty;
     if (parent < 0) {
         ra = la; rb = lb; rc = lc; rd = ld; rtx = ltx; rty = lty;
@@ -134,7 +149,13 @@ static CA_ALWAYS_INLINE void ca_world_layer(double la, double lb, double lc, dou
         CA_AFFINE_PRODUCT(la, lb, lc, ld, ltx, lty, pa, pb, pc, pd, ptx, pty, ra, rb, rc, rd, rtx, rty);
     }
     Wa[i] = ra; Wb[i] = rb; Wc[i] = rc; Wd[i] = rd; Wtx[i] = rtx; Wty[i] = rty;
-    *poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+    if (check_bits) {
+        const int finite = ca_is_finite_bits(ra) & ca_is_finite_bits(rb) & ca_is_finite_bits(rc)
+                         & ca_is_finite_bits(rd) & ca_is_finite_bits(rtx) & ca_is_finite_bits(rty);
+        if (!finite) *poison = __builtin_nan("");
+    } else {
+        *poison += ((ra - ra) + (rb - rb)) + ((rc - rc) + (rd - rd)) + ((rtx - rtx) + (rty - rty));
+    }
 }
 
 /* Elementwise concat of [start, end), scalar (no restrict: in place allowed). */

@@ -40,7 +40,7 @@ static CA_ALWAYS_INLINE int ca_world_kind_run(const CAAffineColumns *local, cons
         const double lc = kind == CA_WORLD_KIND_AFFINE ? Lc[i] : 0.0;
         const double ld = kind == CA_WORLD_KIND_TRANSLATE ? 1.0 : Ld[i];
         const double ltx = Ltx[i], lty = Lty[i];
-        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison, 0);
     }
     return poison == 0.0;
 }

@@ -49,7 +49,7 @@ static CA_ALWAYS_INLINE void ca_world_range(const CAAffineColumns *local, const 
  * results are finite. Kept separate so the unchecked loop stays as lean as before. */
 static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local, const int32_t *parent,
                                                    const int32_t *order, CAAffineColumns *world,
-                                                   size_t start, size_t end) {
+                                                   size_t start, size_t end, int check_bits) {
     if (start >= end) return 1;
     const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
     const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
@@ -61,7 +61,7 @@ static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local,
     for (size_t k = start; k < end; k++) {
         const size_t i = order ? (size_t)order[k] : k;
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
-        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison, check_bits);
     }
     return poison == 0.0;
 }
@@ -69,7 +69,13 @@ static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local,
 int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent,
                                   const int32_t *order, CAAffineColumns *world,
                                   size_t start, size_t end) {
-    return ca_world_range_checked(local, parent, order, world, start, end);
+    return ca_world_range_checked(local, parent, order, world, start, end, 0);
+}
+
+int CAWorldAffinePropagateChainChecked(const CAAffineColumns *local, const int32_t *parent,
+                                       const int32_t *order, CAAffineColumns *world,
+                                       size_t start, size_t end) {
+    return ca_world_range_checked(local, parent, order, world, start, end, 1);
 }
 
 void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,

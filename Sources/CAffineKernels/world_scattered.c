@@ -53,7 +53,7 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
         }
         const size_t i = (size_t)layers[k];
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
-        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison, 0);
     }
     return poison == 0.0;
 }
@@ -111,7 +111,7 @@ int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, 
             }
         }
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];
-        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison);
+        ca_world_layer(la, lb, lc, ld, ltx, lty, P[i], i, Wa, Wb, Wc, Wd, Wtx, Wty, &poison, 0);
     }
     return poison == 0.0;
 }

@@ -79,4 +79,48 @@ final class IndexOrderPassTests: XCTestCase {
         _ = tree.updateWorld(options: .serial(.simd))
         XCTAssertTrue(tree.worldPlan!.scatteredParents)
     }
+
+    /// A chain (each layer's superlayer just before it) takes the C kernel for dependent
+    /// layers, which tests finiteness on the exponent bits: in index order and through a
+    /// level order (a chain whose indices run bottom up), with the same bits as the
+    /// scalar pass, and the reference's infinities and NaN once the chain overflows.
+    /// Breadth-first and random trees keep the streaming kernels.
+    func testChainsTakeTheChainKernelWithTheSameBits() throws {
+        func setTransforms(_ store: inout LayerStore, _ layer: Int) {
+            store.setPosition(Point(x: Double(layer % 7) - 3, y: 1.5), of: layer)
+            switch layer % 3 {
+            case 0: store.setAffineTransform(.rotation(radians: Double(layer) * 0.01), of: layer)
+            case 1: store.setAffineTransform(.scale(x: 1.001, y: 0.999), of: layer)
+            default: break
+            }
+        }
+        let n = 3_000
+        var chain = LayerStore()
+        for i in 0..<n { _ = try chain.addLayer(parent: i == 0 ? nil : i - 1); setTransforms(&chain, i) }
+        var bottomUp = LayerStore()
+        for i in 0..<n { _ = try bottomUp.addLayer(); setTransforms(&bottomUp, i) }
+        for i in 0..<(n - 1) { try bottomUp.setParent(of: i, to: i + 1) }
+        for (label, store) in [("index order", chain), ("level order", bottomUp)] {
+            var copy = store
+            let scalar = copy.updateWorld(options: .serial(.scalar))
+            XCTAssertTrue(copy.worldPlan!.chainedParents, label)
+            XCTAssertEqual(copy.worldPlan!.order == nil, label == "index order", label)
+            XCTAssertTrue(worldsBitIdentical(copy.worldTransforms(options: .serial(.c)), scalar), label)
+            assertWorldsAgree(scalar, store.referenceWorldTransforms(), label)
+        }
+        // Overflow half way down: the kernel must report it, as the streaming one does.
+        for layer in stride(from: 1_500, to: 1_510, by: 1) { chain.setAffineTransform(.scale(x: 1e200, y: 1e200), of: layer) }
+        let reference = chain.referenceWorldTransforms()
+        XCTAssertFalse(reference[n - 1].m11.isFinite)
+        let world = chain.updateWorld(options: .serial(.c))
+        XCTAssertTrue(chain.worldPlan?.chainedParents ?? true)
+        assertWorldsAgree(world, reference, "overflow")
+
+        var wide = makeWideStore(count: 5_000)
+        _ = wide.updateWorld(options: .serial(.c))
+        XCTAssertFalse(wide.worldPlan!.chainedParents)
+        var tree = makeRecursiveTree(count: 5_000, seed: 3)
+        _ = tree.updateWorld(options: .serial(.c))
+        XCTAssertFalse(tree.worldPlan!.chainedParents)
+    }
 }

@@ -420,6 +420,30 @@ static void test_propagate(void) {
                 check(verdict == all_finite, "propagate-scattered-verdict", "portable", n, 0, NULL);
             }
 
+            /* Chain variant (finiteness from the exponent bits): same values and verdict
+             * as the checked one, whole and in chunks. */
+            {
+                int all_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
+                for (int c = 0; c < 6; c++)
+                    for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
+                int verdict = CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, 0, n);
+                check(world_equal(&got, &want, n), "propagate-chain", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-chain-verdict", "portable", n, 0, NULL);
+                int chunks_finite = 1;
+                for (size_t s = 0; s < n;) {
+                    size_t e = s + 1 + (size_t)(rnd64() % 13);
+                    if (e > n) e = n;
+                    chunks_finite &= CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, s, e);
+                    s = e;
+                }
+                check(world_equal(&got, &want, n), "propagate-chain-chunked", "portable", n, 0, NULL);
+                check(chunks_finite == all_finite, "propagate-chain-chunked-verdict", "portable", n, 0, NULL);
+                check(CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, n, n) == 1,
+                      "propagate-chain-empty", "portable", n, 0, NULL);
+            }
+
             /* List variant (the incremental update's scattered layers): every layer in
              * index order, then every third layer recomputed over finished worlds, with
              * the verdict of exactly the listed layers. */
@@ -578,6 +602,16 @@ static void test_propagate(void) {
                 s = e;
             }
             check(world_equal(&pgot, &pwant, n), "propagate-ordered-chunked", "portable", n, 0, NULL);
+            for (int c = 0; c < 6; c++)
+                for (size_t i = 0; i < n; i++) pgot.col[c][i] = from_bits(CANARY);
+            {
+                int all_finite = 1;
+                for (size_t i = 0; i < n; i++)
+                    for (int c = 0; c < 6; c++) all_finite &= isfinite(pwant.col[c][i]) ? 1 : 0;
+                int verdict = CAWorldAffinePropagateChainChecked(&vpl, pparent, perm, &vpg, 0, n);
+                check(world_equal(&pgot, &pwant, n), "propagate-chain-ordered", "portable", n, 0, NULL);
+                check(verdict == all_finite, "propagate-chain-ordered-verdict", "portable", n, 0, NULL);
+            }
 
             /* Propagation must equal concat of the same operands. */
             if (n > 0) {

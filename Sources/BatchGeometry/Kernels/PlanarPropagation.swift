@@ -19,6 +19,9 @@ struct PlanarPropagation: @unchecked Sendable {
     /// The tree's superlayers are far apart in the columns (`WorldPlan.scatteredParents`):
     /// in index order the C backend then prefetches their worlds.
     var prefetchParents = false
+    /// Most layers' superlayer comes just before them (`WorldPlan.chainedParents`): the
+    /// C backend then takes its kernel for a chain of dependent layers.
+    var chainedParents = false
 
     @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
 
@@ -109,6 +112,11 @@ struct PlanarPropagation: @unchecked Sendable {
         guard !range.isEmpty else { return true }
         var local = localColumns
         var world = worldColumns
+        // Before the kind paths: on a chain the wait for the superlayer's world, not the
+        // loads that a kind skips, decides the time.
+        if chainedParents {
+            return CAWorldAffinePropagateChainChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+        }
         if order == nil, let blockKinds {
             return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
                                                       range.lowerBound, range.upperBound) != 0

@@ -111,4 +111,22 @@ extension LayerStore {
         }
         return far > n / 4
     }
+
+    /// True when, for more than half of the positions, the layer's superlayer is the
+    /// layer at the previous position of `order` (nil: index order): a chain, or a deep
+    /// tree's pre-order blocks, where a pass is one long dependency from layer to layer
+    /// rather than a stream. O(count), one pass over the parents.
+    func parentsAreChained(order: [Int32]?) -> Bool {
+        let n = count
+        guard n > 1 else { return false }
+        var chained = 0
+        parents.withUnsafeBufferPointer { parents in
+            if let order {
+                for position in 1..<n where parents[Int(order[position])] == order[position - 1] { chained += 1 }
+            } else {
+                for layer in 1..<n where Int(parents[layer]) == layer - 1 { chained += 1 }
+            }
+        }
+        return chained > n / 2
+    }
 }

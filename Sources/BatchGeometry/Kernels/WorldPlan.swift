@@ -59,6 +59,10 @@ struct WorldPlan: Sendable {
     /// Most layers' superlayers are far apart in the columns (`parentsAreScattered()`),
     /// so index-order passes prefetch the superlayers' worlds (C backend).
     var scatteredParents = false
+    /// Most layers' superlayer is the layer just before them in the order
+    /// (`parentsAreChained(order:)`): a chain, or the pre-order blocks of a deep tree.
+    /// The C backend then takes its kernel for dependent layers.
+    var chainedParents = false
 
     var count: Int { modes.count }
 
@@ -90,7 +94,7 @@ extension LayerStore {
         var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
         var donatedLocals: [Double] = []
-        var keptScatteredParents: Bool? = nil
+        var keptScatteredParents: Bool? = nil, keptChainedParents: Bool? = nil
         if var old = donor.take(), old.count == n {
             swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
@@ -102,6 +106,7 @@ extension LayerStore {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
                 (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
                 keptScatteredParents = old.scatteredParents
+                keptChainedParents = old.chainedParents
             } else {
                 (order, levelStarts, subtreeBlocks) = worldLayout()
             }
@@ -163,6 +168,7 @@ extension LayerStore {
                              subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
+        plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan
     }
 

@@ -63,6 +63,7 @@ extension LayerStore {
                     blockKinds: options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !blockKinds.isEmpty
                         && blockKinds.count == LocalKind.blockCount(n) ? blockKinds.baseAddress : nil)
                 kernel.prefetchParents = plan.scatteredParents
+                kernel.chainedParents = plan.chainedParents
                 let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
                     locals: cachedLocals ? locals.baseAddress : nil, parent: parents.baseAddress!, order: order, modes: modes.baseAddress!,
                     world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,

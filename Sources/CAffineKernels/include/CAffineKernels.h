@@ -225,6 +225,17 @@ int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32
                                        const uint8_t *blockKind, CAAffineColumns *world,
                                        size_t start, size_t end);
 
+/// `CAWorldAffinePropagateChecked` for chains: orders in which most layers'
+/// superlayer is the layer just before them (a chain, or the pre-order blocks
+/// of a deep, narrow tree), where each layer waits for the world just stored.
+/// The same products, values and verdict; the finiteness test runs on the
+/// exponent bits in integer registers instead of a floating-point sum, which
+/// frees the FP pipes for that dependency but costs a streaming pass more.
+/// Same preconditions; returns 1 when start >= end.
+int CAWorldAffinePropagateChainChecked(const CAAffineColumns *local, const int32_t *parent,
+                                       const int32_t *order, CAAffineColumns *world,
+                                       size_t start, size_t end);
+
 /// `CAWorldAffinePropagateChecked` in index order (order == NULL) for trees
 /// whose parents are far apart in the columns (a random or depth-first-built
 /// tree): the same products and finiteness report, and it prefetches the
