@@ -111,6 +111,16 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
         Rty = (((Atx) * (Bb)) + ((Aty) * (Bd))) + (Bty);                       \
     } while (0)
 
+/* The column pointers of one propagation loop as restrict locals La..Lty,
+ * Wa..Wty and P (local and world never overlap, by precondition), so the
+ * compiler keeps values in registers and does not reload column pointers. */
+#define CA_PROPAGATION_COLUMNS(local, parent, world)                                                  \
+    const double *restrict La = (local)->a, *restrict Lb = (local)->b, *restrict Lc = (local)->c;      \
+    const double *restrict Ld = (local)->d, *restrict Ltx = (local)->tx, *restrict Lty = (local)->ty;  \
+    double *restrict Wa = (world)->a, *restrict Wb = (world)->b, *restrict Wc = (world)->c;            \
+    double *restrict Wd = (world)->d, *restrict Wtx = (world)->tx, *restrict Wty = (world)->ty;        \
+    const int32_t *restrict P = (parent)
+
 /* 1 when x is finite: its exponent bits are not all ones. Integer work, which
  * leaves the FP pipes to the products (see ca_world_layer's check_bits). */
 static CA_ALWAYS_INLINE int ca_is_finite_bits(double x) {

@@ -27,11 +27,7 @@
 static CA_ALWAYS_INLINE int ca_world_kind_run(const CAAffineColumns *local, const int32_t *parent,
                                               CAAffineColumns *world, size_t start, size_t end,
                                               const int kind) {
-    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
-    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
-    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
-    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
-    const int32_t *restrict P = parent;
+    CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
 
     for (size_t i = start; i < end; i++) {

@@ -22,11 +22,7 @@ static CA_ALWAYS_INLINE void ca_world_range(const CAAffineColumns *local, const 
                                             const int32_t *order, CAAffineColumns *world,
                                             size_t start, size_t end) {
     if (start >= end) return; /* empty: touch nothing (pointers may be NULL) */
-    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
-    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
-    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
-    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
-    const int32_t *restrict P = parent;
+    CA_PROPAGATION_COLUMNS(local, parent, world);
 
     for (size_t k = start; k < end; k++) {
         const size_t i = order ? (size_t)order[k] : k;
@@ -51,11 +47,7 @@ static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local,
                                                    const int32_t *order, CAAffineColumns *world,
                                                    size_t start, size_t end, int check_bits) {
     if (start >= end) return 1;
-    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
-    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
-    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
-    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
-    const int32_t *restrict P = parent;
+    CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
 
     for (size_t k = start; k < end; k++) {

@@ -30,11 +30,7 @@
 int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
                                       const int32_t *layers, CAAffineColumns *world, size_t count) {
     if (count == 0) return 1; /* touch nothing (pointers may be NULL) */
-    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
-    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
-    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
-    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
-    const int32_t *restrict P = parent;
+    CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
 
     for (size_t k = 0; k < count; k++) {
@@ -92,11 +88,7 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
 int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
                                                   CAAffineColumns *world, size_t start, size_t end) {
     if (start >= end) return 1;
-    const double *restrict La = local->a, *restrict Lb = local->b, *restrict Lc = local->c;
-    const double *restrict Ld = local->d, *restrict Ltx = local->tx, *restrict Lty = local->ty;
-    double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
-    double *restrict Wd = world->d, *restrict Wtx = world->tx, *restrict Wty = world->ty;
-    const int32_t *restrict P = parent;
+    CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
 
     for (size_t i = start; i < end; i++) {
