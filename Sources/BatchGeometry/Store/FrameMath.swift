@@ -43,9 +43,12 @@ func frameRect(width: Double, height: Double, anchorX: Double, anchorY: Double,
 }
 
 /// The bounds size that the frame setter gives a layer whose transform has this affine
-/// part (GEOMETRY.md section 4): the requested size itself under an identity transform,
-/// the bounding box of `(0, 0, w, h)` under the inverse of the 2×2 part otherwise, and
-/// `current` unchanged when that part is singular. `width`/`height` are standardized.
+/// part (GEOMETRY.md section 4): the requested size itself under an identity transform;
+/// otherwise the requested size taken through the inverse of the 2×2 part as a signed
+/// vector, as `CGSizeApplyAffineTransform(size, CGAffineTransformInvert(t))` does on a
+/// device (section 9, X1): not a bounding box, so either dimension may come out negative
+/// or zero. `current` is kept when the 2×2 part is singular. `width`/`height` are the
+/// standardized requested size.
 @inlinable
 func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTransform, current: Size) -> Size {
     if t.isIdentity { return Size(width: w, height: h) }
@@ -53,14 +56,14 @@ func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTr
     if determinant == 0 { return current }
     let ia = t.d / determinant, ib = -t.b / determinant
     let ic = -t.c / determinant, id = t.a / determinant
-    // Corners (0,0) (0,h) (w,0) (w,h); x' = ia*x + ic*y, y' = ib*x + id*y.
-    let x0 = (ia * 0) + (ic * 0), y0 = (ib * 0) + (id * 0)
-    let x1 = (ia * 0) + (ic * h), y1 = (ib * 0) + (id * h)
-    let x2 = (ia * w) + (ic * 0), y2 = (ib * w) + (id * 0)
-    let x3 = (ia * w) + (ic * h), y3 = (ib * w) + (id * h)
-    let minX = selectMin(selectMin(selectMin(x0, x1), x2), x3)
-    let maxX = selectMax(selectMax(selectMax(x0, x1), x2), x3)
-    let minY = selectMin(selectMin(selectMin(y0, y1), y2), y3)
-    let maxY = selectMax(selectMax(selectMax(y0, y1), y2), y3)
-    return Size(width: maxX - minX, height: maxY - minY)
+    return Size(width: (ia * w) + (ic * h), height: (ib * w) + (id * h))
+}
+
+/// The position that the frame setter gives (GEOMETRY.md section 4):
+/// `(x + ax*w - tx, y + ay*h - ty)` with the requested, standardized rect. The anchor
+/// point goes where the requested rect's anchor point is, less the translation; under a
+/// rotation the frame therefore does not read back as requested (as on a device).
+@inlinable
+func positionForFrame(_ requested: Rect, anchorX ax: Double, anchorY ay: Double, transform t: AffineTransform) -> Point {
+    Point(x: (requested.x + (ax * requested.width)) - t.tx, y: (requested.y + (ay * requested.height)) - t.ty)
 }

@@ -130,23 +130,28 @@ extension LayerStore {
                          positionX: positionX[layer], positionY: positionY[layer])
     }
 
-    /// Sets the frame the way Core Animation does (GEOMETRY.md section 4): standardizes
-    /// the rect, sets `bounds.size` (the size itself under an identity transform, else
-    /// the size that the inverse of the transform's 2×2 part gives, unchanged when that
-    /// part is singular), keeps `bounds.origin`, then moves `position` so the frame's
-    /// origin lands where asked.
+    /// Sets the frame the way Core Animation does on a device (GEOMETRY.md section 4):
+    /// standardizes the rect; sets `bounds.size` to the requested size under an identity
+    /// transform, else to the requested size taken through the inverse of the
+    /// transform's 2×2 part as a signed vector (either dimension may come out negative
+    /// or zero; unchanged when that part is singular); keeps `bounds.origin`; then sets
+    /// `position = (x + ax*w - tx, y + ay*h - ty)` from the requested rect. Under
+    /// scales, flips and translations the frame then reads back as requested; under a
+    /// rotation it does not, exactly as on iOS (a 100×100 view rotated by 0.1 rad and
+    /// given frame (20, 20, 100, 100) reads back (11.06, 20, 117.87, 100)).
+    /// O(1) when no sublayer autoresizes.
     public mutating func setFrame(_ frame: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
         let requested = frame.standardized
         let transform = transforms.affine(at: layer)
         let size = boundsSizeForFrame(width: requested.width, height: requested.height, transform: transform,
                                       current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
+        let position = positionForFrame(requested, anchorX: anchorX[layer], anchorY: anchorY[layer],
+                                        transform: transform)
         boundsWidth[layer] = size.width
         boundsHeight[layer] = size.height
-        let box = anchoredBox(width: size.width, height: size.height,
-                              anchorX: anchorX[layer], anchorY: anchorY[layer], transform: transform)
-        positionX[layer] = requested.x - box.minX
-        positionY[layer] = requested.y - box.minY
+        positionX[layer] = position.x
+        positionY[layer] = position.y
         changes.markChanged(layer)
     }
 
