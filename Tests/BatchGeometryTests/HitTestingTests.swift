@@ -76,9 +76,11 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(scene.hit(115, 115), scene.parent)
     }
 
-    /// Later siblings win, and zPosition does not change that (Core Animation's hit
-    /// testing ignores it, though drawing order uses it).
-    func testLaterSiblingsWinAndZPositionIsIgnored() {
+    /// Later siblings win when zPositions are equal. (This test used to assert that
+    /// zPosition never changes hit order, after seed 002; devices and QuartzCore-checked
+    /// suites show CALayer's hit testing follows zPosition: HitTestOrderTests, GEOMETRY.md
+    /// section 9, X3.)
+    func testLaterSiblingsWinAmongEqualZPositions() {
         var store = LayerStore()
         let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
         let first = store.addViewWithFrame(Rect(x: 0, y: 0, width: 50, height: 50), parent: root)
@@ -87,9 +89,10 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: world), second)
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world), first)
         store.setZPosition(10, of: first)
-        XCTAssertEqual(store.drawOrder(), [root, second, first], "drawn in front …")
-        XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms()), second,
-                       "… but not hit first")
+        XCTAssertEqual(store.drawOrder(), [root, second, first])
+        XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms()), first,
+                       "drawn in front, so hit first under the layer rule")
+        XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms(), rule: .view), second)
     }
 
     /// Roots are tested last to first.

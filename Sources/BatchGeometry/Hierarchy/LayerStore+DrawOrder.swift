@@ -1,51 +1,96 @@
-// Painter's order (GEOMETRY.md section 6).
+// Painter's order (GEOMETRY.md section 6), and the sublayer lists in that order, which
+// the layer rule's hit testing walks backwards (section 7).
+
+/// Sublayer lists as linked lists: `first[layer]` is the first sublayer to draw,
+/// `next[layer]` the sibling drawn after `layer` (-1 = none). Roots keep their list order.
+struct SiblingLinks {
+    var first: [Int32]
+    var next: [Int32]
+}
 
 extension LayerStore {
     /// Back to front: each layer, then its sublayers sorted by zPosition ascending
     /// (stable: equal zPositions keep sublayer order; NaN sorts as 0), each with its own
     /// subtree; roots in list order whatever their zPosition; hidden subtrees left out.
-    /// O(count log sublayers), no recursion.
+    /// O(count) when every sublayer list is already in zPosition order (tracked as
+    /// layers are edited), else O(count log sublayers); no recursion.
     public func drawOrder() -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count)
-        // A stack of layers still to draw; pushing a sublayer list in reverse makes the
-        // front of the list pop first.
-        var stack: [Int32] = []
-        // Roots in list order (GEOMETRY.md section 6): only sublayers sort by zPosition.
-        stack.append(contentsOf: roots.reversed().map { Int32(truncatingIfNeeded: $0) })
-        while let layer = stack.popLast() {
-            let index = Int(layer)
-            if flags[index].contains(.hidden) { continue }
-            order.append(index)
-            pushSorted(siblingsFrom: firstSublayers[index], onto: &stack)
+        walkPreorder(drawOrderLinks()) { layer in
+            if flags[layer].contains(.hidden) { return false }
+            order.append(layer)
+            return true
         }
         return order
     }
 
-    /// Pushes the sibling list starting at `first` onto `stack`, sorted by zPosition
-    /// (stable), so that the first to draw is popped first.
-    private func pushSorted(siblingsFrom first: Int32, onto stack: inout [Int32]) {
+    /// The sublayer lists in drawing order: the store's own links when every list is
+    /// already sorted (`zOrderInversions == 0`, O(1)), else a copy with each unsorted list
+    /// stably sorted by zPosition key. O(count log sublayers) then.
+    func drawOrderLinks() -> SiblingLinks {
+        var links = SiblingLinks(first: firstSublayers, next: nextSiblings)
+        guard zOrderInversions > 0 else { return links }
+        var unsorted: [Int32] = []
+        for layer in 0..<count where parents[layer] >= 0 && zInversion(previousSiblings[layer], Int32(layer)) == 1 {
+            unsorted.append(parents[layer])
+        }
         var siblings: [Int32] = []
-        var current = first
-        var needsSort = false
-        var previousKey = -Double.infinity
-        while current >= 0 {
-            let key = drawOrderKey(zPositions[Int(current)])
-            if key < previousKey { needsSort = true }
-            previousKey = key
-            siblings.append(current)
-            current = nextSiblings[Int(current)]
-        }
-        if needsSort {
-            // Stable: sort by (key, position in the sublayer list), a strict total order.
-            let zPositions = self.zPositions
-            let keyed = siblings.enumerated().sorted { lhs, rhs in
-                let lz = drawOrderKey(zPositions[Int(lhs.element)]), rz = drawOrderKey(zPositions[Int(rhs.element)])
-                return lz < rz || (lz == rz && lhs.offset < rhs.offset)
+        var previousParent: Int32 = -1
+        for parent in unsorted.sorted() where parent != previousParent {
+            previousParent = parent
+            siblings.removeAll(keepingCapacity: true)
+            var current = firstSublayers[Int(parent)]
+            while current >= 0 { siblings.append(current); current = nextSiblings[Int(current)] }
+            // Stable: by (key, position in the sublayer list), a strict total order.
+            let sorted = siblings.indices.sorted { lhs, rhs in
+                let lz = drawOrderKey(zPositions[Int(siblings[lhs])]), rz = drawOrderKey(zPositions[Int(siblings[rhs])])
+                return lz < rz || (lz == rz && lhs < rhs)
             }
-            siblings = keyed.map(\.element)
+            links.first[Int(parent)] = siblings[sorted[0]]
+            for k in 0..<sorted.count {
+                links.next[Int(siblings[sorted[k]])] = k + 1 < sorted.count ? siblings[sorted[k + 1]] : -1
+            }
         }
-        stack.append(contentsOf: siblings.reversed())
+        return links
+    }
+
+    /// Visits every layer in depth-first pre-order over `links` (roots first to last);
+    /// `visit` returns whether to enter the layer's sublayers. No recursion.
+    @inline(__always)
+    func walkPreorder(_ links: SiblingLinks, _ visit: (Int) -> Bool) {
+        var root = firstRoot
+        while root >= 0 {
+            let top = root
+            var current = root
+            while true {
+                let firstSublayer = links.first[Int(current)]
+                if visit(Int(current)) && firstSublayer >= 0 {
+                    current = firstSublayer
+                    continue
+                }
+                // Climb to the nearest ancestor (below `top`) that has a next sibling.
+                while current != top && links.next[Int(current)] < 0 { current = parents[Int(current)] }
+                if current == top { break }
+                current = links.next[Int(current)]
+            }
+            root = nextSiblings[Int(top)]
+        }
+    }
+
+    /// 1 when `previous` and `next` are both layers and `next` sorts before `previous` in
+    /// drawing order (a smaller zPosition key), else 0.
+    @inline(__always)
+    func zInversion(_ previous: Int32, _ next: Int32) -> Int {
+        guard previous >= 0 && next >= 0 else { return 0 }
+        return drawOrderKey(zPositions[Int(next)]) < drawOrderKey(zPositions[Int(previous)]) ? 1 : 0
+    }
+
+    /// `zOrderInversions` counted from scratch. O(count).
+    func countZOrderInversions() -> Int {
+        var inversions = 0
+        for layer in 0..<count where parents[layer] >= 0 { inversions += zInversion(previousSiblings[layer], Int32(layer)) }
+        return inversions
     }
 }
 

@@ -43,64 +43,51 @@ extension LayerStore {
         return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
-    /// The frontmost layer under `point` (world space), or nil. Roots and sublayers are
-    /// tried last to first (zPosition does not matter, as in Core Animation); a hidden
+    /// The frontmost layer under `point` (world space), or nil. Roots are tried last to
+    /// first. Under the layer rule sublayers are tried in reverse drawing order (highest
+    /// zPosition first, the later sublayer first among equal ones; NaN as 0), as
+    /// `-[CALayer hitTest:]` does on a device; under the view rule last to first in
+    /// sublayer order, zPosition ignored, as UIKit does (GEOMETRY.md section 7). A hidden
     /// layer misses with its subtree; a layer whose transform is singular misses, and so
     /// does a layer whose plane point under `point` lies behind the eye (not drawn there;
     /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
-    /// O(count) in the worst case, no recursion.
+    /// O(count) in the worst case (plus O(count log sublayers) when some sublayer list is
+    /// out of zPosition order), no recursion.
     public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
-        hitTestWalk(rule: rule) { world[$0].unprojectPointInFrontOfEye(point) }
+        hitTestWalk(rule: rule, links: hitTestLinks(rule)) { world[$0].unprojectPointInFrontOfEye(point) }
+    }
+
+    /// The sublayer lists a hit test walks: drawing order for the layer rule, sublayer
+    /// order for the view rule.
+    func hitTestLinks(_ rule: HitTestRule) -> SiblingLinks {
+        rule == .layer ? drawOrderLinks() : SiblingLinks(first: firstSublayers, next: nextSiblings)
     }
 
     /// The hit-test walk shared by the single-point and batch entry points;
     /// `pointInLayer(layer)` is the query point on the layer's plane, nil when the layer
-    /// is singular or that point lies behind the eye.
+    /// is singular or that point lies behind the eye; `links` from `hitTestLinks(rule)`.
     ///
-    /// Hit-test order is exactly reversed pre-order: for each layer, its sublayers'
-    /// subtrees last to first, then the layer. A subtree is skipped as a whole when its
-    /// top fails the rule's gate (hidden; outside the bounds when masking or in the view
-    /// rule), so the walk goes forward in pre-order, keeps the last layer hit (= the first
-    /// in hit-test order) and skips subtrees. No recursion.
+    /// Hit-test order is exactly reversed pre-order over `links`: for each layer, its
+    /// sublayers' subtrees last to first, then the layer. A subtree is skipped as a whole
+    /// when its top fails the rule's gate (hidden; outside the bounds when masking or in
+    /// the view rule), so the walk goes forward in pre-order, keeps the last layer hit
+    /// (= the first in hit-test order) and skips subtrees. No recursion.
     ///
     /// Boolean tests read columns into locals first: `&&`/`||` take autoclosures, and an
     /// autoclosure that captures `self` copies the whole store in unoptimized builds.
     @inline(__always)
-    func hitTestWalk(rule: HitTestRule, pointInLayer: (Int) -> Point?) -> Int? {
+    func hitTestWalk(rule: HitTestRule, links: SiblingLinks, pointInLayer: (Int) -> Point?) -> Int? {
         var best: Int?
-        var root = firstRoot
-        while root >= 0 {
-            let top = root
-            var current = root
-            while true {
-                let layer = Int(current)
-                let layerFlags = flags[layer]
-                var enterSublayers = false
-                if !layerFlags.contains(.hidden) {
-                    var inside = false
-                    if let local = pointInLayer(layer) { inside = contains(layer, local) }
-                    if inside { best = layer }
-                    switch rule {
-                    case .layer: enterSublayers = inside || !layerFlags.contains(.masksToBounds)
-                    case .view: enterSublayers = inside
-                    }
-                }
-                // Next in pre-order within `top`'s subtree, skipping sublayers if not entered.
-                let firstSublayer = firstSublayers[layer]
-                if enterSublayers && firstSublayer >= 0 {
-                    current = firstSublayer
-                    continue
-                }
-                // Climb to the nearest ancestor (below `top`) that has a next sibling.
-                while current != top {
-                    let next = nextSiblings[Int(current)]
-                    if next >= 0 { break }
-                    current = parents[Int(current)]
-                }
-                if current == top { break }
-                current = nextSiblings[Int(current)]
+        walkPreorder(links) { layer in
+            let layerFlags = flags[layer]
+            if layerFlags.contains(.hidden) { return false }
+            var inside = false
+            if let local = pointInLayer(layer) { inside = contains(layer, local) }
+            if inside { best = layer }
+            switch rule {
+            case .layer: return inside || !layerFlags.contains(.masksToBounds)
+            case .view: return inside
             }
-            root = nextSiblings[Int(top)]
         }
         return best
     }

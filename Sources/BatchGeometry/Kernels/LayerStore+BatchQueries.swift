@@ -61,6 +61,7 @@ extension LayerStore {
         // layer's homography once (the point-independent cofactors of
         // `Transform3D.unprojectPoint`) and reuse it for every point.
         let table: [Homography]? = points.count >= 4 ? unprojectionTable(world, options) : nil
+        let links = hitTestLinks(rule)
         result.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
@@ -71,11 +72,14 @@ extension LayerStore {
                     table.withUnsafeBufferPointer { table in
                         for k in range {
                             let point = points[k]
-                            out.pointer[k] = hitTestWalk(rule: rule) { table[$0].unprojectInFrontOfEye(point) }
+                            out.pointer[k] = hitTestWalk(rule: rule, links: links) { table[$0].unprojectInFrontOfEye(point) }
                         }
                     }
                 } else {
-                    for k in range { out.pointer[k] = hitTest(points[k], in: world, rule: rule) }
+                    for k in range {
+                        let point = points[k]
+                        out.pointer[k] = hitTestWalk(rule: rule, links: links) { world[$0].unprojectPointInFrontOfEye(point) }
+                    }
                 }
             }
         }

@@ -178,6 +178,7 @@ extension LayerStore {
 
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
+        if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -193,6 +194,10 @@ extension LayerStore {
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
+        if parent >= 0 {
+            zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
+                - zInversion(previous, sibling)
+        }
         parents[layer] = parent
         previousSiblings[layer] = previous
         nextSiblings[layer] = sibling
@@ -208,6 +213,10 @@ extension LayerStore {
 
     private mutating func unlink(_ layer: Int) {
         let parent = parents[layer], previous = previousSiblings[layer], next = nextSiblings[layer]
+        if parent >= 0 {
+            zOrderInversions += zInversion(previous, next)
+                - zInversion(previous, Int32(layer)) - zInversion(Int32(layer), next)
+        }
         if previous >= 0 { nextSiblings[Int(previous)] = next }
         else if parent >= 0 { firstSublayers[Int(parent)] = next }
         else { firstRoot = next }
@@ -243,6 +252,7 @@ extension LayerStore {
         scrollViews = newScrollViews
         changes.compact(keeping: keep)
         worldCache = nil
+        zOrderInversions = countZOrderInversions()
         // Removal keeps relative order, so it cannot break "parents first"; it can only
         // repair it if the offending layers were removed.
         if parentsPrecedeChildrenCache == false { parentsPrecedeChildrenCache = nil }

@@ -46,10 +46,17 @@ extension LayerStore {
     }
 
     /// The layer's z position, in points: moves it toward the eye and orders it among its
-    /// siblings when drawing (not when hit testing, as in Core Animation).
+    /// siblings, both for drawing and for the layer rule's hit testing (the view rule
+    /// ignores it, as UIKit does). O(1).
     public func zPosition(of layer: Int) -> Double { checkIndex(layer); return zPositions[layer] }
     public mutating func setZPosition(_ z: Double, of layer: Int) {
-        checkIndexForUpdate(layer); zPositions[layer] = z; changes.markChanged(layer)
+        checkIndexForUpdate(layer)
+        let previous = previousSiblings[layer], next = nextSiblings[layer]
+        let isSublayer = parents[layer] >= 0
+        if isSublayer { zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
+        zPositions[layer] = z
+        if isSublayer { zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
+        changes.markChanged(layer)
     }
 
     /// The anchor point's z coordinate, in points.

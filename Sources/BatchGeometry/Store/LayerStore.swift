@@ -36,6 +36,12 @@ public struct LayerStore: Sendable {
     var previousSiblings: [Int32] = []
     var firstRoot: Int32 = -1
     var lastRoot: Int32 = -1
+    /// How many adjacent sublayer pairs (same superlayer, roots excluded) are out of
+    /// drawing order (the later one has the smaller zPosition key). Zero, the usual case,
+    /// means every sublayer list is already in drawing order, so drawing order and the
+    /// layer rule's hit testing walk the lists as they are. Kept in O(1) by the link
+    /// primitives and `setZPosition`.
+    var zOrderInversions = 0
     /// Cached answer to "does every layer come after its superlayer?"; nil = unknown.
     var parentsPrecedeChildrenCache: Bool? = true
 
