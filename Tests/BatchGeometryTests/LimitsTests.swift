@@ -156,13 +156,13 @@ final class LimitsTests: XCTestCase {
         var store = LayerStore()
         for _ in 0..<1000 { try store.addLayer() }
         let bytes = Self.columnBytes(store)
-        // 10 Double columns, 6 affine Doubles + a kind byte, a flags byte, 5 Int32 links,
-        // a dirty flag: 80 + 49 + 1 + 20 + 1.
-        XCTAssertEqual(bytes / 1000, 151)
+        // 10 Double columns, 6 affine Doubles + a kind byte, a flags byte, an autoresizing
+        // mask byte, 5 Int32 links, a dirty flag: 80 + 49 + 1 + 1 + 20 + 1.
+        XCTAssertEqual(bytes / 1000, 152)
         store.setTransform(.perspective(distance: 500), of: 3)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 151 + 80)       // ten more Doubles each
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80)       // ten more Doubles each
         store.setSublayerTransform(.scale(x: 2, y: 2), of: 4)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 151 + 80 + 49)
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80 + 49)
     }
 
     /// What the columns hold, element sizes times counts.
@@ -175,7 +175,7 @@ final class LimitsTests: XCTestCase {
             total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
             total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
         }
-        total += size(store.flags) + size(store.parents) + size(store.firstSublayers) + size(store.lastSublayers)
+        total += size(store.flags) + size(store.autoresizingMasks) + size(store.parents) + size(store.firstSublayers) + size(store.lastSublayers)
         total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.dirtyStates)
         return total
     }

@@ -42,13 +42,14 @@ struct SceneDecoder {
                     throw path.error("expected \"layer\" or \"view\", got \(quoted(mode))")
                 }
                 hitTestMode = rule
+            case "scale": try decodeScale()
             case "layers": try decodeLayers()
             case "operations": try decodeOperations()
             case "hitTests": try decodeHitTests()
             case "conversions": try decodeConversions()
             default:
                 throw ScenePath(key: nil, field: key).error(
-                    "unknown key (a scene has viewport, hitTestMode, layers, operations, hitTests, conversions)")
+                    "unknown key (a scene has viewport, scale, hitTestMode, layers, operations, hitTests, conversions)")
             }
         }
         try reader.expectEnd()
@@ -58,6 +59,19 @@ struct SceneDecoder {
         try validateConversions()
         return Scene(store: store, names: names, operations: operations, viewport: viewport,
                      hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions)
+    }
+
+    /// `scale`: the display scale that contentOffset and scrollTo round to.
+    private mutating func decodeScale() throws {
+        let path = ScenePath(key: "scale")
+        let scale = try reader.readNumber(path)
+        do {
+            try store.setDisplayScale(scale)
+        } catch {
+            var shown = ""
+            appendJSONNumber(scale, to: &shown)
+            throw path.error("expected a positive finite number, got \(shown)")
+        }
     }
 
     // MARK: Queries

@@ -67,3 +67,15 @@ func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTr
 func positionForFrame(_ requested: Rect, anchorX ax: Double, anchorY ay: Double, transform t: AffineTransform) -> Point {
     Point(x: (requested.x + (ax * requested.width)) - t.tx, y: (requested.y + (ay * requested.height)) - t.ty)
 }
+
+/// A contentOffset coordinate rounded to device pixels as `-[UIScrollView
+/// setContentOffset:]` does (GEOMETRY.md section 8, section 9 X4): `round(v)` at scale 1
+/// (ties away from zero, C `round`); else `f + round((v - f) * s) / s` with
+/// `f = floor(v)`, so ties go toward +infinity. Non-finite `v` follows the formula:
+/// NaN stays NaN; ±infinity stays at scale 1 and becomes NaN otherwise (inf - inf).
+@inlinable
+func pixelRounded(_ v: Double, scale s: Double) -> Double {
+    if s == 1 { return v.rounded(.toNearestOrAwayFromZero) }
+    let f = v.rounded(.down)
+    return f + ((v - f) * s).rounded(.toNearestOrAwayFromZero) / s
+}

@@ -23,7 +23,7 @@ extension LayerStore {
         anchorX.append(0.5); anchorY.append(0.5)
         zPositions.append(0); anchorPointZs.append(0)
         transforms.appendIdentity(); sublayerTransforms.appendIdentity()
-        flags.append([])
+        flags.append([]); autoresizingMasks.append(0)
         parents.append(-1); firstSublayers.append(-1); lastSublayers.append(-1)
         nextSiblings.append(-1); previousSiblings.append(-1)
         changes.appendLayer()
@@ -241,6 +241,8 @@ extension LayerStore {
         transforms.compact(keeping: keep, newCount: newCount)
         sublayerTransforms.compact(keeping: keep, newCount: newCount)
         flags = compacted(flags, keep)
+        autoresizingMasks = compacted(autoresizingMasks, keep)
+        autoresizingLayerCount = autoresizingMasks.lazy.filter { $0 != 0 }.count
         parents = compacted(parents, keep).map(remap)
         firstSublayers = compacted(firstSublayers, keep).map(remap)
         lastSublayers = compacted(lastSublayers, keep).map(remap)

@@ -9,16 +9,20 @@ extension LayerStore {
 
     /// The layer's own coordinate space: `origin` is the scroll offset (what its
     /// sublayers' frames are measured from), `size` its size, in points. Setting it
-    /// keeps `position`, so the frame grows or shrinks about the anchor point.
+    /// keeps `position`, so the frame grows or shrinks about the anchor point; a new size
+    /// autoresizes the masked sublayers (`setAutoresizingMask(_:of:)`). Never rounded.
+    /// O(1) when no layer has an autoresizing mask, else O(the sublayers resized).
     public func bounds(of layer: Int) -> Rect {
         checkIndex(layer)
         return Rect(x: boundsX[layer], y: boundsY[layer], width: boundsWidth[layer], height: boundsHeight[layer])
     }
     public mutating func setBounds(_ bounds: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
+        let oldWidth = boundsWidth[layer], oldHeight = boundsHeight[layer]
         boundsX[layer] = bounds.x; boundsY[layer] = bounds.y
         boundsWidth[layer] = bounds.width; boundsHeight[layer] = bounds.height
         changes.markChanged(layer)
+        sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
     /// Where the anchor point sits in the superlayer's space (UIView `center` for the
@@ -146,7 +150,8 @@ extension LayerStore {
     /// scales, flips and translations the frame then reads back as requested; under a
     /// rotation it does not, exactly as on iOS (a 100×100 view rotated by 0.1 rad and
     /// given frame (20, 20, 100, 100) reads back (11.06, 20, 117.87, 100)).
-    /// O(1) when no sublayer autoresizes.
+    /// A new size autoresizes the masked sublayers. O(1) when no layer has an
+    /// autoresizing mask, else O(the sublayers resized).
     public mutating func setFrame(_ frame: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
         let requested = frame.standardized
@@ -155,11 +160,13 @@ extension LayerStore {
                                       current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
         let position = positionForFrame(requested, anchorX: anchorX[layer], anchorY: anchorY[layer],
                                         transform: transform)
+        let oldWidth = boundsWidth[layer], oldHeight = boundsHeight[layer]
         boundsWidth[layer] = size.width
         boundsHeight[layer] = size.height
         positionX[layer] = position.x
         positionY[layer] = position.y
         changes.markChanged(layer)
+        sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
     /// UIView `center`: the same as `position`.
@@ -170,11 +177,26 @@ extension LayerStore {
 
     /// The scroll offset, `bounds.origin`.
     public func contentOffset(of layer: Int) -> Point { bounds(of: layer).origin }
-    /// Sets `bounds.origin` as given, without clamping (`UIScrollView.contentOffset`).
+
+    /// Sets `bounds.origin` the way `-[UIScrollView setContentOffset:]` does: without
+    /// clamping, each coordinate rounded to device pixels with `displayScale`
+    /// (GEOMETRY.md section 8): `round(v)` (ties away from zero) at scale 1, else
+    /// `floor(v) + round((v - floor(v)) * s) / s`. At 3× the offset −187.5 becomes
+    /// −187.33333333333334, as on an iPhone. Setting `bounds` never rounds. O(1).
     public mutating func setContentOffset(_ offset: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        boundsX[layer] = offset.x; boundsY[layer] = offset.y
+        boundsX[layer] = pixelRounded(offset.x, scale: displayScale)
+        boundsY[layer] = pixelRounded(offset.y, scale: displayScale)
         changes.markChanged(layer)
+    }
+
+    /// Sets the display scale (points to pixels: 1, 2 or 3 on iOS screens; default 1),
+    /// which later contentOffset changes round to. Changes no geometry by itself. O(1).
+    /// - Throws: `LayerStoreError.invalidDisplayScale` when `scale` is not a positive
+    ///   finite number; the store is then unchanged.
+    public mutating func setDisplayScale(_ scale: Double) throws {
+        guard scale > 0 && scale.isFinite else { throw LayerStoreError.invalidDisplayScale(scale) }
+        displayScale = scale
     }
 
     /// The scroll-view state (contentSize, contentInset), or nil when the layer is not a
@@ -199,7 +221,8 @@ extension LayerStore {
     }
 
     /// Scrolls to `offset` clamped to the valid range, like a user's drag that ends at
-    /// the content's edge; returns the offset set.
+    /// the content's edge, then sets the contentOffset (so the clamped offset is rounded
+    /// to pixels, see `setContentOffset(_:of:)`); returns the offset set.
     /// - Throws: `LayerStoreError.notAScrollView` (store unchanged) when the layer has no
     ///   contentSize; `.layerOutOfRange` for a bad index.
     @discardableResult
@@ -210,7 +233,7 @@ extension LayerStore {
         let clamped = Point(x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),
                             y: Swift.min(Swift.max(offset.y, limits.minY), limits.maxY))
         setContentOffset(clamped, of: layer)
-        return clamped
+        return Point(x: boundsX[layer], y: boundsY[layer])
     }
 
     private func scrollLimits(_ state: ScrollViewState, width: Double, height: Double)

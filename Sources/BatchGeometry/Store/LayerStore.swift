@@ -27,6 +27,11 @@ public struct LayerStore: Sendable {
     var transforms = TransformColumns(count: 0, materialized: true)
     var sublayerTransforms = TransformColumns(count: 0, materialized: false)
     var flags: [LayerFlags] = []
+    /// `AutoresizingMask` raw values (the six flags fit a byte).
+    var autoresizingMasks: [UInt8] = []
+    /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
+    /// skip autoresizing without looking at any sublayer.
+    var autoresizingLayerCount = 0
 
     // MARK: Hierarchy: parent links and ordered sublayer lists (-1 = none).
     var parents: [Int32] = []
@@ -44,6 +49,10 @@ public struct LayerStore: Sendable {
     var zOrderInversions = 0
     /// Cached answer to "does every layer come after its superlayer?"; nil = unknown.
     var parentsPrecedeChildrenCache: Bool? = true
+
+    /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to. A positive
+    /// finite number; `setDisplayScale(_:)` checks.
+    public internal(set) var displayScale: Double = 1
 
     /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
     var scrollViews: [Int32: ScrollViewState] = [:]
@@ -84,7 +93,7 @@ public struct LayerStore: Sendable {
         anchorX.reserveCapacity(capacity); anchorY.reserveCapacity(capacity)
         zPositions.reserveCapacity(capacity); anchorPointZs.reserveCapacity(capacity)
         transforms.reserveCapacity(capacity); sublayerTransforms.reserveCapacity(capacity)
-        flags.reserveCapacity(capacity)
+        flags.reserveCapacity(capacity); autoresizingMasks.reserveCapacity(capacity)
         parents.reserveCapacity(capacity); firstSublayers.reserveCapacity(capacity)
         lastSublayers.reserveCapacity(capacity); nextSiblings.reserveCapacity(capacity)
         previousSiblings.reserveCapacity(capacity)
@@ -108,6 +117,8 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     static let masksToBounds = LayerFlags(rawValue: 1 << 1)
     static let hidden = LayerFlags(rawValue: 1 << 2)
     static let transformLayer = LayerFlags(rawValue: 1 << 3)
+    /// `autoresizesSubviews == false` (stored inverted so that the default is 0).
+    static let doesNotAutoresizeSubviews = LayerFlags(rawValue: 1 << 4)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).
@@ -137,6 +148,8 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case notAScrollView(layer: Int)
     /// More layers than `LayerStore.maximumLayerCount`.
     case tooManyLayers(limit: Int)
+    /// A display scale that is not a positive finite number.
+    case invalidDisplayScale(Double)
 
     public var description: String {
         switch self {
@@ -149,6 +162,8 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             return "sublayer index \(index) is out of range (\(sublayerCount) sublayers)"
         case let .notAScrollView(layer): return "layer \(layer) is not a scroll view (it has no contentSize)"
         case let .tooManyLayers(limit): return "a store holds at most \(limit) layers"
+        case let .invalidDisplayScale(scale):
+            return "the display scale must be a positive finite number, got \(scale)"
         }
     }
 }
