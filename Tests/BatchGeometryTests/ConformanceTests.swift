@@ -2,17 +2,27 @@ import BatchGeometry
 import Foundation
 import XCTest
 
-/// Every conformance fixture (real iOS values and the seed articles' worked examples),
-/// through the library, compared with the expected file by check.py's rules: frame,
-/// bounds and position bit for bit, everything else to 1e-9 relative (1e-9 absolute
-/// near zero). The output bytes must not depend on the backend or thread count.
+/// Every conformance fixture (real iOS values and the seed articles' worked examples in
+/// `conformance/`; the cases settled by device evidence, GEOMETRY.md section 9, in
+/// `conformance/device/`), through the library, compared with the expected file by
+/// check.py's rules: frame, bounds and position bit for bit, everything else to 1e-9
+/// relative (1e-9 absolute near zero). The output bytes must not depend on the backend
+/// or thread count.
 final class ConformanceTests: XCTestCase {
     private var folder: String { sceneFixturesDirectory + "/conformance" }
 
+    /// The scenes, as paths relative to `folder`: 17 seed cases, then 6 device cases.
     private func sceneNames() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder)
-            .filter { $0.hasSuffix(".scene.json") }
-            .sorted()
+        func scenes(in subfolder: String) throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: subfolder.isEmpty ? folder : folder + "/" + subfolder)
+                .filter { $0.hasSuffix(".scene.json") }
+                .sorted()
+                .map { subfolder.isEmpty ? $0 : subfolder + "/" + $0 }
+        }
+        let seeds = try scenes(in: ""), device = try scenes(in: "device")
+        XCTAssertEqual(seeds.count, 17, "conformance/ holds 17 seed scenes")
+        XCTAssertEqual(device.count, 6, "conformance/device/ holds 6 device scenes")
+        return seeds + device
     }
 
     private func evaluate(_ name: String, _ options: KernelOptions) throws -> String {
@@ -21,9 +31,7 @@ final class ConformanceTests: XCTestCase {
     }
 
     func testEveryFixtureMatchesItsExpectedOutput() throws {
-        let names = try sceneNames()
-        XCTAssertEqual(names.count, 17, "the conformance folder holds 17 scenes")
-        for name in names {
+        for name in try sceneNames() {
             let output = try evaluate(name, .serial(.scalar))
             let actual = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
             let expectedPath = folder + "/" + name.replacingOccurrences(of: ".scene.json", with: ".expected.json")

@@ -1,4 +1,5 @@
 import BatchGeometry
+import Foundation
 import XCTest
 
 /// Good scene files: every key and every operation decoded with the meaning
@@ -270,5 +271,52 @@ final class SceneDecodingTests: XCTestCase {
         let scene = try Scene(json: bytes)
         XCTAssertEqual(try scene.evaluate().jsonText(),
                        "{\n \"layers\": [\n ],\n \"drawOrder\": [],\n \"hits\": [],\n \"conversions\": []\n}\n")
+    }
+
+    /// `scale`, `autoresizingMask` (names or the integer), `autoresizesSubviews`, and the
+    /// same two as operations. Creation keys do not autoresize; a `bounds` operation does
+    /// (x6's flexible margins: 10 + 100·10/70); contentOffset rounds at the scene's scale.
+    func testScaleAndAutoresizing() throws {
+        let text = """
+            {"scale": 3, "layers": [
+              {"frame": [0, 0, 100, 100], "autoresizesSubviews": false,
+               "contentSize": [100, 1000]},
+              {"parent": 0, "frame": [10, 10, 30, 30],
+               "autoresizingMask": ["flexibleLeftMargin", "flexibleRightMargin"]},
+              {"parent": 0, "frame": [10, 10, 30, 30], "autoresizingMask": 18}
+            ],
+            "operations": [
+              {"layer": 0, "set": "bounds", "value": [0, 0, 150, 100]},
+              {"layer": 0, "set": "autoresizesSubviews", "value": true},
+              {"layer": 0, "set": "frame", "value": [0, 0, 250, 100]},
+              {"layer": 2, "set": "autoresizingMask", "value": []},
+              {"layer": 1, "set": "autoresizingMask", "value": 0},
+              {"layer": 0, "set": "contentOffset", "value": [0, 71.75]},
+              {"layer": 0, "set": "scrollTo", "value": [0, -187.5]}
+            ]}
+            """
+        let scene = try XCTUnwrap(decodeScene(text))
+        XCTAssertEqual(scene.store.displayScale, 3)
+        XCTAssertFalse(scene.store.autoresizesSubviews(0))
+        XCTAssertEqual(scene.store.autoresizingMask(of: 1), [.flexibleLeftMargin, .flexibleRightMargin])
+        XCTAssertEqual(scene.store.autoresizingMask(of: 2), [.flexibleWidth, .flexibleHeight])
+        XCTAssertEqual(scene.operations[3].change, .autoresizingMask([]))
+        let evaluation = try XCTUnwrap(evaluateScene(text))
+        let store = evaluation.store
+        // The first resize (autoresizesSubviews false) moved nothing; the second,
+        // 150 → 250, shared 100 between margins 10 and 110: x = 10 + 100·10/120.
+        XCTAssertEqual(store.frame(of: 1), Rect(x: 10 + (100 * 10) / 120, y: 10, width: 30, height: 30))
+        XCTAssertEqual(store.frame(of: 2), Rect(x: 10, y: 10, width: 130, height: 30))
+        XCTAssertEqual(store.autoresizingMask(of: 1), [])
+        // scrollTo clamps -187.5 to the range's top, 0; contentOffset 71.75 was rounded
+        // to 71.66666666666667 before it.
+        XCTAssertEqual(store.contentOffset(of: 0), Point(x: 0, y: 0))
+        let withoutScroll = text.replacingOccurrences(of: """
+            ,
+              {"layer": 0, "set": "scrollTo", "value": [0, -187.5]}
+            """, with: "")
+        XCTAssertNotEqual(withoutScroll, text)
+        let partial = try XCTUnwrap(evaluateScene(withoutScroll))
+        XCTAssertEqual(partial.store.contentOffset(of: 0), Point(x: 0, y: 71.66666666666667))
     }
 }

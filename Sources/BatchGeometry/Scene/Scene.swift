@@ -75,6 +75,10 @@ public enum SceneChange: Sendable, Equatable {
     case hidden(Bool)
     /// Makes the layer a CATransformLayer (no flattening of its sublayers).
     case isTransformLayer(Bool)
+    /// How the layer follows its superlayer's size (resizes nothing by itself).
+    case autoresizingMask(AutoresizingMask)
+    /// Whether the layer's size changes resize its masked sublayers.
+    case autoresizesSubviews(Bool)
 }
 
 /// One entry of `conversions`: a point in `from`'s bounds space, to be expressed in

@@ -21,11 +21,14 @@ private struct LayerFields {
     var isTransformLayer: Bool?
     var contentSize: Size?
     var contentInset: EdgeInsets?
+    var autoresizingMask: AutoresizingMask?
+    var autoresizesSubviews: Bool?
 }
 
 private let layerKeyList = [
     "name", "parent", "bounds", "position", "frame", "anchorPoint", "zPosition", "anchorPointZ", "transform",
     "sublayerTransform", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer", "contentSize", "contentInset",
+    "autoresizingMask", "autoresizesSubviews",
 ]
 private let layerKeys = layerKeyList.joined(separator: ", ")
 
@@ -70,6 +73,8 @@ extension SceneDecoder {
             case "isTransformLayer": fields.isTransformLayer = try reader.readBool(keyPath)
             case "contentSize": fields.contentSize = try readSize(keyPath)
             case "contentInset": fields.contentInset = try readInsets(keyPath)
+            case "autoresizingMask": fields.autoresizingMask = try readAutoresizingMask(keyPath)
+            case "autoresizesSubviews": fields.autoresizesSubviews = try reader.readBool(keyPath)
             default: throw keyPath.error("unknown key (a layer has \(layerKeys))")
             }
         }
@@ -80,7 +85,8 @@ extension SceneDecoder {
     }
 
     /// Creates the layer: anchorPoint, then frame (as `initWithFrame:`, the transform
-    /// still identity), then bounds, position, then the rest.
+    /// still identity), then bounds, position, then the rest. Creation never autoresizes:
+    /// a layer's sublayers come later in the array, or are linked after every layer exists.
     private mutating func createLayer(_ fields: LayerFields, _ path: ScenePath) throws {
         let layer = store.count
         let linkNow = fields.parent.map { $0 >= 0 && $0 < layer } ?? true
@@ -103,6 +109,8 @@ extension SceneDecoder {
         if let value = fields.masksToBounds { store.setMasksToBounds(value, of: layer) }
         if let value = fields.hidden { store.setHidden(value, of: layer) }
         if let value = fields.isTransformLayer { store.setTransformLayer(value, of: layer) }
+        if let mask = fields.autoresizingMask { store.setAutoresizingMask(mask, of: layer) }
+        if let value = fields.autoresizesSubviews { store.setAutoresizesSubviews(value, of: layer) }
         if let contentSize = fields.contentSize {
             store.setScrollView(ScrollViewState(contentSize: contentSize, contentInset: fields.contentInset ?? .zero),
                                 of: layer)

@@ -7,12 +7,19 @@ private enum OperationValue {
     case number(Double)
     case bool(Bool)
     case numbers(count: Int)
+    /// An array whose first element is a string other than the three number words
+    /// (autoresizing flag names, checked once the property is known).
+    case strings([String])
+    /// A mask read as one, when `set` came before `value` and named autoresizingMask.
+    case mask(AutoresizingMask)
 
     var phrase: String {
         switch self {
         case .number: return "a number"
         case let .bool(value): return "\(value)"
         case let .numbers(count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
+        case let .strings(strings): return strings.count == 1 ? "an array of 1 string" : "an array of \(strings.count) strings"
+        case .mask: return "an autoresizing mask"
         }
     }
 }
@@ -20,6 +27,7 @@ private enum OperationValue {
 private let propertyNames = [
     "frame", "bounds", "position", "center", "anchorPoint", "transform", "sublayerTransform", "zPosition",
     "anchorPointZ", "contentOffset", "scrollTo", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer",
+    "autoresizingMask", "autoresizesSubviews",
 ]
 
 extension SceneDecoder {
@@ -43,7 +51,9 @@ extension SceneDecoder {
             switch key {
             case "layer": layer = try reader.readIndex(keyPath)
             case "set": property = try reader.readString(keyPath, expected: "a property name")
-            case "value": value = try readOperationValue(keyPath)
+            case "value":
+                value = property == "autoresizingMask" ? .mask(try readAutoresizingMask(keyPath))
+                    : try readOperationValue(keyPath)
             default: throw keyPath.error("unknown key (an operation has layer, set, value)")
             }
         }
@@ -58,11 +68,29 @@ extension SceneDecoder {
 
     private mutating func readOperationValue(_ path: ScenePath) throws -> OperationValue {
         switch reader.peekKind() {
-        case .array: return .numbers(count: try readNumberArray(path, expected: "an array of numbers"))
+        case .array:
+            if try arrayHoldsNames(path) { return .strings(try readStrings(path, expected: "a string")) }
+            return .numbers(count: try readNumberArray(path, expected: "an array of numbers"))
         case .true, .false: return .bool(try reader.readBool(path))
         case .number, .string: return .number(try reader.readNumber(path))
         default: throw reader.typeError(expected: "a number, an array of numbers, true or false", path)
         }
+    }
+
+    /// Whether the array ahead holds strings only, the first not a number word ("NaN",
+    /// "+Infinity", "-Infinity"): autoresizing flag names. Anything else is read as
+    /// numbers, whose errors then name the first element that is not one. Reads nothing.
+    private func arrayHoldsNames(_ path: ScenePath) throws -> Bool {
+        var probe = reader
+        try probe.beginArray(path)
+        var first = true, index = 0
+        while try probe.nextElement(first: &first, path) {
+            guard probe.peekKind() == .string else { return false }
+            let text = try probe.readString(path)
+            if index == 0 && ["NaN", "+Infinity", "-Infinity"].contains(text) { return false }
+            index += 1
+        }
+        return index > 0
     }
 
     /// The change `property = value`, or an error saying what `property` needs.
@@ -98,7 +126,19 @@ extension SceneDecoder {
             }
             return try self.transform(fromNumbers: count, path)
         }
+        func mask() throws -> AutoresizingMask {
+            switch value {
+            case let .strings(names): return try autoresizingMask(fromNames: names, path)
+            case let .mask(mask): return mask
+            case .numbers(count: 0): return []
+            case let .number(number): return try autoresizingMask(fromNumber: number, path)
+            default:
+                throw path.error("expected an array of autoresizing flag names or an integer 0...63 for \(property), got \(value.phrase)")
+            }
+        }
         switch property {
+        case "autoresizingMask": return .autoresizingMask(try mask())
+        case "autoresizesSubviews": return .autoresizesSubviews(try bool())
         case "frame": return .frame(try rect())
         case "bounds": return .bounds(try rect())
         case "position": return .position(try point())

@@ -68,9 +68,7 @@ struct SceneDecoder {
         do {
             try store.setDisplayScale(scale)
         } catch {
-            var shown = ""
-            appendJSONNumber(scale, to: &shown)
-            throw path.error("expected a positive finite number, got \(shown)")
+            throw path.error("expected a positive finite number, got \(shownNumber(scale))")
         }
     }
 
@@ -165,6 +163,53 @@ struct SceneDecoder {
     mutating func readInsets(_ path: ScenePath) throws -> EdgeInsets {
         try readExactly(4, path, "[top, left, bottom, right]")
         return EdgeInsets(top: numbers[0], left: numbers[1], bottom: numbers[2], right: numbers[3])
+    }
+
+    /// An autoresizing mask: an array of UIKit flag names, or the UIViewAutoresizing
+    /// integer 0…63.
+    mutating func readAutoresizingMask(_ path: ScenePath) throws -> AutoresizingMask {
+        switch reader.peekKind() {
+        case .array: return try readFlagNames(path)
+        case .number, .string: return try autoresizingMask(fromNumber: try reader.readNumber(path), path)
+        default: throw reader.typeError(expected: "an array of autoresizing flag names or an integer 0...63", path)
+        }
+    }
+
+    /// An array of autoresizing flag names (`["flexibleWidth", ...]`).
+    mutating func readFlagNames(_ path: ScenePath) throws -> AutoresizingMask {
+        try autoresizingMask(fromNames: try readStrings(path, expected: "an autoresizing flag name"), path)
+    }
+
+    /// An array of strings; `expected` names what each element must be.
+    mutating func readStrings(_ path: ScenePath, expected: String) throws -> [String] {
+        try reader.beginArray(path, expected: "an array of strings")
+        var strings: [String] = []
+        var first = true
+        while try reader.nextElement(first: &first, path) {
+            strings.append(try reader.readString(path.at(index: strings.count), expected: expected))
+        }
+        return strings
+    }
+
+    /// The mask for flag names; an unknown name is an error at its index in `path`.
+    func autoresizingMask(fromNames names: [String], _ path: ScenePath) throws -> AutoresizingMask {
+        var mask: AutoresizingMask = []
+        for (index, name) in names.enumerated() {
+            guard let flag = AutoresizingMask.named.first(where: { $0.name == name })?.flag else {
+                throw path.at(index: index).error("unknown autoresizing flag \(singleQuoted(name)) (the flags are "
+                    + AutoresizingMask.named.map(\.name).joined(separator: ", ") + ")")
+            }
+            mask.insert(flag)
+        }
+        return mask
+    }
+
+    /// The mask for a UIViewAutoresizing integer, which must be a whole number 0…63.
+    func autoresizingMask(fromNumber value: Double, _ path: ScenePath) throws -> AutoresizingMask {
+        guard value >= 0 && value <= 63 && value == value.rounded(.towardZero) else {
+            throw path.error("expected an integer 0...63 (UIViewAutoresizing), got \(shownNumber(value))")
+        }
+        return AutoresizingMask(rawValue: UInt(value))
     }
 
     /// A transform: 6 numbers (affine `a b c d tx ty`) or 16 (`m11 … m44`, row-major).

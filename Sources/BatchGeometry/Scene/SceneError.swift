@@ -67,3 +67,14 @@ struct ScenePath {
 
     func error(_ message: String) -> SceneError { SceneError(path: rendered, message: message) }
 }
+
+/// A number as a message shows it: whole numbers without a fraction (`64`, `-1`), others
+/// in shortest round-trip form, non-finite ones as the scene format writes them.
+func shownNumber(_ value: Double) -> String {
+    if value.isFinite && value == value.rounded(.towardZero) && Swift.abs(value) < 9_007_199_254_740_992 {
+        return value == 0 && value.sign == .minus ? "-0" : String(Int64(value))
+    }
+    var shown = ""
+    appendJSONNumber(value, to: &shown)
+    return shown
+}

@@ -83,6 +83,8 @@ extension Scene {
         case let .masksToBounds(value): store.setMasksToBounds(value, of: layer)
         case let .hidden(value): store.setHidden(value, of: layer)
         case let .isTransformLayer(value): store.setTransformLayer(value, of: layer)
+        case let .autoresizingMask(mask): store.setAutoresizingMask(mask, of: layer)
+        case let .autoresizesSubviews(value): store.setAutoresizesSubviews(value, of: layer)
         }
     }
 }
