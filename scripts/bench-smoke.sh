@@ -31,6 +31,8 @@ kernels = {"frames", "world", "world-incremental", "world-full-update", "world-r
 workloads = {"standard", "3d", "chain", "wide", "random", "ui"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
+# autoresize ignores backend and threads: timed once, at the first of each asked for.
+expected |= {(w, "autoresize", "scalar", n, 1) for w in workloads for n in (500, 3000)}
 seen = set()
 for i, r in enumerate(results):
     where = f"results[{i}]"
@@ -44,7 +46,7 @@ for i, r in enumerate(results):
 assert seen == expected, f"missing results: {sorted(expected - seen)[:5]} extra: {sorted(seen - expected)[:5]}"
 baselines = need(report, "baselines", list, "report")
 assert {(b["workload"], b["kernel"], b["layers"]) for b in baselines} == \
-    {(w, k, n) for w in workloads for k in ("frames", "world") for n in (500, 3000)}, "baselines incomplete"
+    {(w, k, n) for w in workloads for k in ("frames", "world", "autoresize") for n in (500, 3000)}, "baselines incomplete"
 for b in baselines:
     assert b["layersPerSecond"] > 0, b
 print(f"bench-smoke: JSON shape ok ({len(results)} results, {len(baselines)} baselines)")

@@ -19,6 +19,11 @@ public final class ObjectLayer {
     public private(set) var sublayers: [ObjectLayer] = []
     /// `ToWorld` from the last `ObjectGraph.updateWorld()`.
     public var world: Transform3D = .identity
+    /// As `LayerStore.autoresizingMask(of:)`.
+    public var autoresizingMask: AutoresizingMask = []
+    /// The bounds size when the running `ObjectGraph.resizeLayer(at:to:)` reached this
+    /// layer (UIKit keeps the old size on the stack; a field avoids recursion here).
+    var sizeBeforeResize = Size(width: 0, height: 0)
 
     /// A layer without superlayer or sublayers.
     public init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
@@ -66,6 +71,46 @@ public final class ObjectLayer {
     }
 }
 
+extension ObjectLayer {
+    /// Follows `superlayer`'s size change (`sizeBeforeResize` → its bounds size) as
+    /// UIKit's autoresizing does, GEOMETRY.md section 4 written out again, per axis.
+    func autoresize(in superlayer: ObjectLayer) {
+        let mask = autoresizingMask
+        if let (width, x) = Self.axis(position.x, anchorPoint.x, bounds.size.width, superlayer.bounds.origin.x,
+                                      superlayer.sizeBeforeResize.width, superlayer.bounds.size.width,
+                                      mask.contains(.flexibleLeftMargin), mask.contains(.flexibleWidth),
+                                      mask.contains(.flexibleRightMargin)) {
+            bounds.size.width = width; position.x = x
+        }
+        if let (height, y) = Self.axis(position.y, anchorPoint.y, bounds.size.height, superlayer.bounds.origin.y,
+                                       superlayer.sizeBeforeResize.height, superlayer.bounds.size.height,
+                                       mask.contains(.flexibleTopMargin), mask.contains(.flexibleHeight),
+                                       mask.contains(.flexibleBottomMargin)) {
+            bounds.size.height = height; position.y = y
+        }
+    }
+
+    /// One axis: margin p, length w, far margin r; each flexible part q grows by
+    /// d·q/T (T their sum, left to right) or d/n when T is 0. Nil: nothing flexible.
+    private static func axis(_ position: Double, _ anchor: Double, _ w: Double, _ origin: Double,
+                             _ oldLength: Double, _ newLength: Double,
+                             _ flexibleMin: Bool, _ flexibleLength: Bool, _ flexibleMax: Bool) -> (Double, Double)? {
+        guard flexibleMin || flexibleLength || flexibleMax else { return nil }
+        let p = (position - (anchor * w)) - origin
+        let r = (oldLength - p) - w
+        // No arrays here: allocation per axis would slow the baseline and inflate the
+        // speed-up shown over it.
+        var total = 0.0, count = 0.0
+        if flexibleMin { total = p; count = 1 }
+        if flexibleLength { total = count == 0 ? w : total + w; count += 1 }
+        if flexibleMax { total = count == 0 ? r : total + r; count += 1 }
+        let d = newLength - oldLength
+        func grown(_ q: Double) -> Double { total != 0 ? q + (d * q) / total : q + d / count }
+        let margin = flexibleMin ? grown(p) : p, length = flexibleLength ? grown(w) : w
+        return (length, (origin + margin) + (anchor * length))
+    }
+}
+
 /// A whole workload as `ObjectLayer` instances, superlayers before sublayers.
 public struct ObjectGraph {
     /// Every layer, in the workload's index order; holding them keeps the graph alive.
@@ -84,5 +129,19 @@ public struct ObjectGraph {
     /// layer reusing its superlayer's result, the best an object graph can do). O(n).
     public func updateWorld() {
         for layer in layers { layer.computeWorld() }
+    }
+
+    /// Sets the bounds size of `layers[index]` and autoresizes what follows it, in one
+    /// pass in index order (superlayers first, so each layer sees its superlayer's old
+    /// and new size; no recursion). Every layer's autoresizesSubviews is true here.
+    /// Visits every layer. O(n).
+    public func resizeLayer(at index: Int, to size: Size) {
+        for (position, layer) in layers.enumerated() {
+            layer.sizeBeforeResize = layer.bounds.size
+            if position == index { layer.bounds.size = size; continue }
+            guard !layer.autoresizingMask.isEmpty, let superlayer = layer.superlayer else { continue }
+            let old = superlayer.sizeBeforeResize, new = superlayer.bounds.size
+            if old.width != new.width || old.height != new.height { layer.autoresize(in: superlayer) }
+        }
     }
 }

@@ -120,8 +120,29 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         return .identity
     }
 
-    /// Builds the workload as a `LayerStore` (layers added in index order). O(n).
-    public func makeStore() -> LayerStore {
+    /// The mask the autoresize kernel gives layer `i`: by `i % 4`, flexible width and
+    /// height; every flag; width, height and the right and bottom margins; the left and
+    /// top margins, width and height. Each makes the size flexible, so resizing the top
+    /// layer resizes every layer (a window resize that relayouts the whole tree). O(1).
+    public func autoresizingMask(of i: Int) -> AutoresizingMask {
+        switch i % 4 {
+        case 0: return [.flexibleWidth, .flexibleHeight]
+        case 1: return .all
+        case 2: return [.flexibleWidth, .flexibleHeight, .flexibleRightMargin, .flexibleBottomMargin]
+        default: return [.flexibleLeftMargin, .flexibleTopMargin, .flexibleWidth, .flexibleHeight]
+        }
+    }
+
+    /// The top layer's two sizes that the autoresize kernel alternates between: its
+    /// recipe size, and that size doubled.
+    public var autoresizeSizes: (Size, Size) {
+        let size = recipe(of: 0).bounds.size
+        return (size, Size(width: size.width * 2, height: size.height * 2))
+    }
+
+    /// Builds the workload as a `LayerStore` (layers added in index order), with every
+    /// layer's `autoresizingMask(of:)` when `autoresizing` is set. O(n).
+    public func makeStore(autoresizing: Bool = false) -> LayerStore {
         var store = LayerStore(minimumCapacity: layerCount)
         for (i, parent) in parents().enumerated() {
             do {
@@ -134,18 +155,21 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
             store.setAnchorPoint(recipe.anchorPoint, of: i)
             store.setPosition(recipe.position, of: i)
             if recipe.transform != .identity { store.setTransform(recipe.transform, of: i) }
+            if autoresizing { store.setAutoresizingMask(autoresizingMask(of: i), of: i) }
         }
         return store
     }
 
-    /// Builds the same scene as one class instance per layer (see `ObjectGraph`). O(n).
-    public func makeObjectGraph() -> ObjectGraph {
+    /// Builds the same scene as one class instance per layer (see `ObjectGraph`), with
+    /// the autoresizing masks when `autoresizing` is set. O(n).
+    public func makeObjectGraph(autoresizing: Bool = false) -> ObjectGraph {
         var layers: [ObjectLayer] = []
         layers.reserveCapacity(layerCount)
         for (i, parent) in parents().enumerated() {
             let recipe = recipe(of: i)
             let layer = ObjectLayer(bounds: recipe.bounds, position: recipe.position,
                                     anchorPoint: recipe.anchorPoint, transform: recipe.transform)
+            if autoresizing { layer.autoresizingMask = autoresizingMask(of: i) }
             if let parent { layers[parent].addSublayer(layer) }
             layers.append(layer)
         }

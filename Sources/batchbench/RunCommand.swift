@@ -61,10 +61,11 @@ enum RunCommand {
     }
 
     private static func measureAll(_ options: RunOptions) -> BenchReport {
+        let runsPerSize = options.kernels.map { $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1 }
+            .reduce(0, +)
+        let baselinesPerSize = options.measureBaseline ? (options.kernels.contains(.autoresize) ? 3 : 2) : 0
         let progress = Progress(enabled: options.showProgress,
-                                total: options.workloads.count * options.layerCounts.count
-                                    * (options.kernels.count * options.backends.count * options.threadCounts.count
-                                       + (options.measureBaseline ? 2 : 0)))
+                                total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
         // The ceiling, per size, thread count and footprint (cache-sized copies run faster),
         // measured once each when first needed; the 128-byte one always, as the headline.
         var ceilings: [BenchReport.CeilingMeasurement] = []
@@ -96,9 +97,11 @@ enum RunCommand {
                 for kernel in options.kernels {
                     for threads in options.threadCounts {
                         for backend in options.backends {
+                            if !kernel.usesKernelOptions
+                                && (backend != options.backends[0] || threads != options.threadCounts[0]) { continue }
                             progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
-                            if kernel == .worldIncremental { fixture.prepareIncremental(options: kernelOptions) }
+                            fixture.prepare(kernel, options: kernelOptions)
                             let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
                             let problem = fixture.verify(kernel, options: kernelOptions)
                             if let problem {
@@ -136,7 +139,8 @@ enum RunCommand {
             results: results, baselines: baselines)
     }
 
-    /// Times frames and world through one class instance per layer, on one thread.
+    /// Times frames and world (and autoresize, when it is measured) through one class
+    /// instance per layer, on one thread.
     private static func measureObjectGraph(_ workload: Workload, options: RunOptions,
                                            progress: Progress) -> [BenchReport.Baseline] {
         let graph = workload.makeObjectGraph()
@@ -145,17 +149,26 @@ enum RunCommand {
         let frameTiming = measure(minTime: options.minTime) { graph.computeFrames(into: &frames) }
         progress.step("\(workload.shape) object-graph world, \(workload.layerCount) layers")
         let worldTiming = measure(minTime: options.minTime) { graph.updateWorld() }
+        var timings = [(BenchKernel.frames, frameTiming), (BenchKernel.world, worldTiming)]
+        if options.kernels.contains(.autoresize) {
+            let masked = workload.makeObjectGraph(autoresizing: true)
+            let sizes = workload.autoresizeSizes
+            var grown = false
+            progress.step("\(workload.shape) object-graph autoresize, \(workload.layerCount) layers")
+            timings.append((.autoresize, measure(minTime: options.minTime) {
+                grown.toggle()
+                masked.resizeLayer(at: 0, to: grown ? sizes.1 : sizes.0)
+            }))
+        }
         let n = Double(workload.layerCount)
-        return [
-            .init(workload: workload.shape.rawValue, kernel: BenchKernel.frames.rawValue, layers: workload.layerCount,
-                  medianSeconds: frameTiming.medianSeconds, layersPerSecond: n / frameTiming.medianSeconds),
-            .init(workload: workload.shape.rawValue, kernel: BenchKernel.world.rawValue, layers: workload.layerCount,
-                  medianSeconds: worldTiming.medianSeconds, layersPerSecond: n / worldTiming.medianSeconds),
-        ]
+        return timings.map { kernel, timing in
+            .init(workload: workload.shape.rawValue, kernel: kernel.rawValue, layers: workload.layerCount,
+                  medianSeconds: timing.medianSeconds, layersPerSecond: n / timing.medianSeconds)
+        }
     }
 
-    /// Fills in the speed-ups over the object graph (frames and world, whose work the
-    /// object graph does too) and over the scalar backend.
+    /// Fills in the speed-ups over the object graph (frames, world and autoresize, whose
+    /// work the object graph does too) and over the scalar backend.
     private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
         for index in results.indices {
             let r = results[index]

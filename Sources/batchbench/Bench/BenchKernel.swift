@@ -20,6 +20,15 @@ enum BenchKernel: String, CaseIterable {
     case hitTest = "hit-test"
     /// `convert(points:from:to:in:options:)`: one point per layer, leaf to leaf.
     case convert
+    /// `setBounds(_:of:)` on the top layer of a tree in which every layer has an
+    /// autoresizing mask (`Workload.autoresizingMask(of:)`), alternating between two
+    /// sizes: every layer is resized (a window resize). Serial whatever the options.
+    case autoresize
+
+    /// Whether the backend and thread count change how the kernel runs. A kernel that
+    /// ignores them (autoresize: setters, one thread) is timed once per workload and
+    /// size, at the first backend and thread count asked for.
+    var usesKernelOptions: Bool { self != .autoresize }
 
     /// What one unit of "layers" in this kernel's layers per second is.
     var unitNote: String? {
@@ -28,6 +37,7 @@ enum BenchKernel: String, CaseIterable {
         case .worldFullUpdate: return "world-full-update: every layer marked changed, then updateWorld (the full pass it falls back to)"
         case .hitTest: return "hit-test: layer tests per second (points × layers; the workloads mask nothing, so every point visits every layer)"
         case .convert: return "convert: points converted per second (one point per layer)"
+        case .autoresize: return "autoresize: layers resized per second (the top layer resized, every layer masked; one thread whatever --threads says)"
         default: return nil
         }
     }
@@ -70,6 +80,12 @@ enum BenchKernel: String, CaseIterable {
         case .convert:
             // Read a Point; write a Point?.
             return MemoryLayout<Point>.size + MemoryLayout<Point?>.stride
+        case .autoresize:
+            // Read position (2), anchorPoint (2) and bounds size (2) as doubles, the mask
+            // and flags bytes, the next-sibling and first-sublayer links (2 × Int32); write
+            // bounds size (2) and position (2); the dirty state byte. The superlayer's
+            // bounds stay in cache.
+            return (2 + 2 + 2) * double + 1 + 1 + 2 * 4 + (2 + 2) * double + 1
         }
     }
 }

@@ -19,15 +19,15 @@ absolute deviation; JSON also has the fastest and slowest sample). In the same r
 measures two references on the same sizes: the memory ceiling (a copy loop over arrays
 as large as each kernel's own bytes per layer, bytes read + written per second),
 reported as the fraction of it each kernel reaches; and an object-graph baseline (one
-class instance per layer holding its superlayer, as app code holds CALayers; frames and
-world, one thread), for the speed-up. Every result's output is checked against the
+class instance per layer holding its superlayer, as app code holds CALayers; frames,
+world and autoresize, one thread), for the speed-up. Every result's output is checked against the
 scalar reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged
 WRONG and the run exits 1. Build it in release (swift run -c release batchbench); a
 debug build warns that its numbers mean nothing.
 
 OPTIONS (lists are comma-separated; repeats are dropped)
   --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
-                     hit-test, convert, or all (default: all)
+                     hit-test, convert, autoresize, or all (default: all)
                        frames             computeFrames(into:options:), every frame
                        world              computeWorldTransforms(into:options:), the
                                           per-frame full pass (cached locals)
@@ -40,6 +40,9 @@ OPTIONS (lists are comma-separated; repeats are dropped)
                                           points; rate = layer tests/s (points × layers)
                        convert            convert(points:from:to:in:options:), one
                                           point per layer, leaf to leaf; rate = points/s
+                       autoresize         setBounds(_:of:) on the top layer, every layer
+                                          masked, so all are resized; serial: timed once
+                                          (first backend and thread count asked for)
   --backends LIST    scalar, simd, c, or all (default: all)
   --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
   --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
@@ -76,7 +79,7 @@ OUTPUT
   settings}. csv: one line per result, the result fields as columns.
   Bytes per layer (the least each kernel must read + write): frames 128, world 101
   (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-  per point. Progress goes to standard error.
+  per point, autoresize 91. Progress goes to standard error.
 
 COMPARE
   batchbench compare OLD.json NEW.json [--threshold PERCENT]

@@ -49,7 +49,30 @@ extension KernelFixture {
                 }
             }
             return nil
+        case .autoresize:
+            return verifyAutoresize()
         }
+    }
+
+    /// The timed store drifts from call to call (each resize is proportional), so the
+    /// check resizes a fresh masked store to the larger size and compares every layer's
+    /// bounds and position, bit for bit, with the object graph's independent autoresizing
+    /// of the same workload.
+    private func verifyAutoresize() -> String? {
+        var fresh = workload.makeStore(autoresizing: true)
+        let graph = workload.makeObjectGraph(autoresizing: true)
+        let size = workload.autoresizeSizes.1
+        fresh.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: 0)
+        graph.resizeLayer(at: 0, to: size)
+        for (layer, object) in graph.layers.enumerated() {
+            let bounds = fresh.bounds(of: layer), position = fresh.position(of: layer)
+            let same = [bounds.width, bounds.height, position.x, position.y].map(\.bitPattern)
+                == [object.bounds.size.width, object.bounds.size.height, object.position.x, object.position.y].map(\.bitPattern)
+            if !same {
+                return "layer \(layer): bounds \(bounds), position \(position); the object graph's \(object.bounds), \(object.position)"
+            }
+        }
+        return nil
     }
 
     private func compareWorld(_ computed: WorldTransforms, _ reference: WorldTransforms) -> String? {
