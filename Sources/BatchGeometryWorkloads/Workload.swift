@@ -120,18 +120,14 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         return .identity
     }
 
-    /// The mask the autoresize kernel gives layer `i`: by `i % 4`, flexible width and
-    /// height; every flag; width, height and the right and bottom margins; the left and
-    /// top margins, width and height. Each makes the size flexible, so resizing the top
-    /// layer resizes every layer (a window resize that relayouts the whole tree). O(1).
-    public func autoresizingMask(of i: Int) -> AutoresizingMask {
-        switch i % 4 {
-        case 0: return [.flexibleWidth, .flexibleHeight]
-        case 1: return .all
-        case 2: return [.flexibleWidth, .flexibleHeight, .flexibleRightMargin, .flexibleBottomMargin]
-        default: return [.flexibleLeftMargin, .flexibleTopMargin, .flexibleWidth, .flexibleHeight]
-        }
-    }
+    /// The mask the autoresize kernel gives every layer: every part flexible. Then a
+    /// layer's size difference is its superlayer's scaled by `w/W` (its width over the
+    /// superlayer's old width), which telescopes along any path to `d₀·w/w₀`: the whole
+    /// tree scales by the top layer's factor, and every layer is resized on every call,
+    /// whatever the depth. (A mix of masks makes the difference compound from level to
+    /// level: along the 100,000-deep chain it overflows or dies out within a few dozen
+    /// levels, and the kernel would resize only the top of the tree.) O(1).
+    public func autoresizingMask(of i: Int) -> AutoresizingMask { .all }
 
     /// The top layer's two sizes that the autoresize kernel alternates between: its
     /// recipe size, and that size doubled.

@@ -54,11 +54,19 @@ extension KernelFixture {
         }
     }
 
-    /// The timed store drifts from call to call (each resize is proportional), so the
-    /// check resizes a fresh masked store to the larger size and compares every layer's
-    /// bounds and position, bit for bit, with the object graph's independent autoresizing
-    /// of the same workload.
+    /// Two checks. The timed store scales uniformly (every part of every layer is
+    /// flexible), so after the last timed call every layer's size must be its recipe
+    /// size times the top layer's factor, to rounding: the timed calls reached every
+    /// layer. And a fresh masked store resized to the larger size must equal, bit for bit
+    /// in every layer's bounds and position, the object graph's independent autoresizing.
     private func verifyAutoresize() -> String? {
+        if let timed = autoresizeStore {
+            let top = timed.bounds(of: 0).width / workload.recipe(of: 0).bounds.width
+            for layer in 0..<timed.count {
+                let expected = workload.recipe(of: layer).bounds.width * top, got = timed.bounds(of: layer).width
+                if !close(got, expected) { return "layer \(layer) is \(got) wide after the timed calls, not \(expected)" }
+            }
+        }
         var fresh = workload.makeStore(autoresizing: true)
         let graph = workload.makeObjectGraph(autoresizing: true)
         let size = workload.autoresizeSizes.1

@@ -28,7 +28,7 @@ final class KernelFixture {
     private var nudge = 0.0
     /// The autoresize kernel's store (every layer masked), built by `prepare`, and
     /// whether the top layer has its larger size now.
-    private var autoresizeStore: LayerStore?
+    private(set) var autoresizeStore: LayerStore?
     private var autoresizeGrown = false
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
