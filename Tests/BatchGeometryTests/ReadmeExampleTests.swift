@@ -24,5 +24,17 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(store.convert(Point(0, 0), from: card, to: nil, in: world), Point(50, 50))
         // The card's centre (50, 50) in its own space is its position.
         XCTAssertEqual(store.convert(Point(50, 50), from: card, to: window, in: world), Point(150, 150))
+
+        // Device behaviour the store follows.
+        try store.setDisplayScale(3)
+        store.setContentOffset(Point(0, -187.5), of: card)
+        XCTAssertEqual(store.bounds(of: card).origin, Point(0, -187.33333333333334))
+        store.setAutoresizingMask([.flexibleWidth, .flexibleHeight], of: card)
+        store.setBounds(Rect(0, 0, 750, 812), of: window)
+        // The card's untransformed width (100, its only flexible part across) takes the
+        // whole difference, 375: 475 wide; its left margin stays 100, so its position is
+        // (0 + 100) + 0.5 * 475. The height did not change.
+        XCTAssertEqual(store.bounds(of: card).size, Size(width: 475, height: 100))
+        XCTAssertEqual(store.position(of: card), Point(337.5, 150))
     }
 }
