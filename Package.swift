@@ -18,9 +18,12 @@ let package = Package(
         // The benchmark scenes, shared by batchbench and the performance tests (not a product).
         .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
         .executableTarget(name: "batchbench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads"]),
+        // Misuses the API on purpose, one case per run, so tests can read the messages
+        // (debug: MisuseMessageTests; release: scripts/misuse-messages.sh). Not a product.
+        .executableTarget(name: "misuse-messages", dependencies: ["BatchGeometry"], path: "Tests/MisuseMessages"),
         .testTarget(
             name: "BatchGeometryTests",
-            dependencies: ["BatchGeometry", "CAffineKernels"],
+            dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -14,13 +14,15 @@ extension LayerStore {
     /// The point in `layer`'s bounds space that lies under `worldPoint` (the point on the
     /// layer's z = 0 plane), or nil when the layer's transform is singular.
     public func pointInLayer(_ layer: Int, fromWorld worldPoint: Point, in world: WorldTransforms) -> Point? {
-        world[layer].unprojectPoint(worldPoint)
+        checkSnapshot(world)
+        return world[layer].unprojectPoint(worldPoint)
     }
 
     /// Converts `point` from the bounds space of `source` to that of `destination`
     /// (nil means world space for either): map through `ToWorld(source)`, project, then
     /// unproject into `destination`. Nil when the destination's transform is singular.
     public func convert(_ point: Point, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Point? {
+        checkSnapshot(world)
         let worldPoint = source.map { world[$0].projectPoint(point) } ?? point
         guard let destination else { return worldPoint }
         return world[destination].unprojectPoint(worldPoint)
@@ -31,6 +33,7 @@ extension LayerStore {
     /// NaN, which a bounding box would otherwise silently skip). The null rect converts
     /// to the null rect, as `CGRectApplyAffineTransform` keeps it.
     public func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
+        checkSnapshot(world)
         if rect.isNull { return .null }
         let edges = rect.edges
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -54,7 +57,8 @@ extension LayerStore {
     /// O(count) in the worst case (plus O(count log sublayers) when some sublayer list is
     /// out of zPosition order), no recursion.
     public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
-        hitTestWalk(rule: rule, links: hitTestLinks(rule)) { world[$0].unprojectPointInFrontOfEye(point) }
+        checkSnapshot(world)
+        return hitTestWalk(rule: rule, links: hitTestLinks(rule)) { world[$0].unprojectPointInFrontOfEye(point) }
     }
 
     /// The sublayer lists a hit test walks: drawing order for the layer rule, sublayer

@@ -9,6 +9,7 @@ extension LayerStore {
     /// `RectEdges.null` when every corner is behind the eye. O(1).
     public func worldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
         checkIndex(layer)
+        checkSnapshot(world)
         let minX = boundsX[layer], minY = boundsY[layer]
         return projectedBox(
             minX: minX, minY: minY, maxX: minX + boundsWidth[layer], maxY: minY + boundsHeight[layer],
@@ -25,6 +26,8 @@ extension LayerStore {
     /// masks. A masking ancestor entirely behind the eye clips everything (null rect).
     /// One pre-order pass, O(count).
     public func clipRects(worldRects: [RectEdges]) -> [RectEdges?] {
+        let count = self.count
+        require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
         forEachParentFirst { layer in
             let superlayer = parents[layer]
@@ -43,6 +46,9 @@ extension LayerStore {
     /// null, and world rect ∩ clip rect ∩ viewport (when given) has positive area.
     /// O(count).
     public func visibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?) -> [Bool] {
+        let count = self.count
+        require(worldRects.count == count && clipRects.count == count,
+                "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")
         var hiddenInTree = [Bool](repeating: false, count: count)
         var visible = [Bool](repeating: false, count: count)
         let viewportEdges = viewport?.edges

@@ -2,7 +2,11 @@
 /// section 5): the matrix that maps a point of the layer's bounds space to the world
 /// (the roots' superlayer space). Index = layer index.
 ///
-/// A snapshot: it does not follow later changes to the store.
+/// A snapshot: it does not follow later changes to the store's properties. It belongs to
+/// the store's structure (its layers and hierarchy) at the time it was computed: a query
+/// that is handed a snapshot of another structure (layers added, removed or moved since,
+/// or another store) stops the program with a message naming both, in release builds too,
+/// rather than answer from the wrong layers.
 ///
 /// Storage (Skia's type-mask idea): most layers sit in a chain of 2D affine transforms
 /// under flattening superlayers, and their world matrix has the *planar* form
@@ -20,6 +24,9 @@ public struct WorldTransforms: Sendable {
     var modes: [UInt8]
     /// The full matrices of the general layers.
     var general: GeneralMatrices
+    /// `LayerStore.structureVersion` of the store this was computed for (0: not from a
+    /// store, or from an empty one).
+    var structureVersion: UInt64 = 0
 
     static let generalBit: UInt8 = 1
 
@@ -63,6 +70,8 @@ public struct WorldTransforms: Sendable {
     /// `ToWorld(layer)`. O(1). Setting stores the matrix in the cheapest exact form.
     public subscript(layer: Int) -> Transform3D {
         get {
+            let count = self.count
+            require(layer >= 0 && layer < count, "layer \(layer) is out of range (this WorldTransforms covers \(count) layers)")
             if modes[layer] & Self.generalBit == 0 {
                 return Transform3D(planarA: a[layer], b: b[layer], c: c[layer], d: d[layer], tx: tx[layer], ty: ty[layer])
             }
@@ -109,6 +118,7 @@ extension LayerStore {
     /// NaN where it has NaN (see `Benchmarks/KERNELS.md`, "non-finite input").
     public func referenceWorldTransforms() -> WorldTransforms {
         var world = WorldTransforms(count: count)
+        world.structureVersion = structureVersion
         if parentsPrecedeChildren {
             for layer in 0..<count { computeWorld(layer, into: &world) }
         } else {
@@ -239,5 +249,26 @@ extension Transform3D {
         pointer[4] = m21; pointer[5] = m22; pointer[6] = m23; pointer[7] = m24
         pointer[8] = m31; pointer[9] = m32; pointer[10] = m33; pointer[11] = m34
         pointer[12] = m41; pointer[13] = m42; pointer[14] = m43; pointer[15] = m44
+    }
+}
+
+extension LayerStore {
+    /// Stops with a message naming both structures when `world` was not computed for the
+    /// store's current structure. O(1); the message survives release builds.
+    @inline(__always)
+    func checkSnapshot(_ world: WorldTransforms, file: StaticString = #file, line: UInt = #line) {
+        let version = structureVersion, count = self.count
+        if _slowPath(world.structureVersion != version || world.count != count) {
+            staleSnapshot(world, version: version, count: count, file: file, line: line)
+        }
+    }
+
+    @inline(never)
+    private func staleSnapshot(_ world: WorldTransforms, version: UInt64, count: Int,
+                               file: StaticString, line: UInt) -> Never {
+        misuse("stale WorldTransforms: it was computed for structure #\(world.structureVersion) (\(world.count) layers), "
+               + "and the store's structure is now #\(version) (\(count) layers); layers were added, removed or moved "
+               + "since, or it comes from another store: compute it again (updateWorld() or worldTransforms(options:))",
+               file: file, line: line)
     }
 }

@@ -10,7 +10,8 @@ extension LayerStore {
     /// Complexity: O(count), plus O(count) for the level order unless `updateWorld()`
     /// has cached it.
     public func clipRects(worldRects: [RectEdges], options: KernelOptions) -> [RectEdges?] {
-        precondition(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers")
+        let count = self.count
+        require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
         clips.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
@@ -34,8 +35,9 @@ extension LayerStore {
     /// Complexity: O(count).
     public func visibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?,
                            options: KernelOptions) -> [Bool] {
-        precondition(worldRects.count == count && clipRects.count == count,
-                     "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers")
+        let count = self.count
+        require(worldRects.count == count && clipRects.count == count,
+                "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")
         var hiddenInTree = [Bool](repeating: false, count: count)
         var visible = [Bool](repeating: false, count: count)
         let viewportEdges = viewport?.edges

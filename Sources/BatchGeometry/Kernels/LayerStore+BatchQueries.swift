@@ -8,10 +8,11 @@ extension LayerStore {
     /// fast path for layers whose world matrix is planar and whose bounds corners are
     /// finite (there `W = 1` for every corner, so the projection divides by one and no
     /// corner is clipped) and `worldRect(of:in:)` for the rest. Same bits either way.
-    /// - Precondition: `world.count == count` (a snapshot of this store).
+    /// - Precondition: `world` was computed for the store's current structure (else the
+    ///   program stops with a message naming both structures).
     /// Complexity: O(count), reading 32 bytes of bounds and 48 of world per planar layer.
     public func worldRects(in world: WorldTransforms, options: KernelOptions) -> [RectEdges] {
-        precondition(world.count == count, "world transforms cover \(world.count) layers, the store has \(count)")
+        checkSnapshot(world)
         var result = [RectEdges](repeating: .null, count: count)
         result.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
@@ -51,11 +52,11 @@ extension LayerStore {
     /// the layer hit by `points[k]`, or nil. Same rules and answers as
     /// `hitTest(_:in:rule:)`. Points are spread over `options.threads` (every backend
     /// runs the same Swift code here).
-    /// - Precondition: `world.count == count`.
+    /// - Precondition: `world` was computed for the store's current structure.
     /// Complexity: O(points × count) in the worst case.
     public func hitTest(points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
                         options: KernelOptions = .default) -> [Int?] {
-        precondition(world.count == count, "world transforms cover \(world.count) layers, the store has \(count)")
+        checkSnapshot(world)
         var result = [Int?](repeating: nil, count: points.count)
         // Every point unprojects into the same layers: with enough points, invert each
         // layer's homography once (the point-independent cofactors of
@@ -107,6 +108,7 @@ extension LayerStore {
     /// Complexity: O(points).
     public func convert(points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
                         options: KernelOptions = .default) -> [Point?] {
+        checkSnapshot(world)
         if let source { checkIndex(source) }
         if let destination { checkIndex(destination) }
         let sourceMatrix = source.map { world[$0] }

@@ -33,6 +33,7 @@ extension LayerStore {
     public func worldTransforms(options: KernelOptions = .default) -> WorldTransforms {
         let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
         var world = WorldTransforms(uninitializedCount: count)
+        world.structureVersion = structureVersion
         if propagateWorld(plan: plan, into: &world, options: options) { return world }
         return referenceWorldTransforms()
     }
@@ -44,6 +45,7 @@ extension LayerStore {
         let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
         if world.count != count { world = WorldTransforms(uninitializedCount: count) }
         if !propagateWorld(plan: plan, into: &world, options: options) { world = referenceWorldTransforms() }
+        world.structureVersion = structureVersion
     }
 
     /// Brings the cached world transforms up to date and returns them: only the subtrees
@@ -91,6 +93,7 @@ extension LayerStore {
         if world.count != count { world = WorldTransforms(uninitializedCount: count) }
         if changes.hierarchyChanged { oldPlan?.order = nil; oldPlan?.levelStarts = [] }
         let plan = makeWorldPlan(reusing: &oldPlan, keepOrder: !changes.hierarchyChanged)
+        world.structureVersion = structureVersion
         if propagateWorld(plan: plan, into: &world, options: options) {
             worldPlan = plan
             worldCache = world

@@ -26,7 +26,7 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
     /// From 16 numbers in row-major order `m11, m12, …, m44`.
     /// - Precondition: `values.count == 16`.
     public init(rowMajor values: [Double]) {
-        precondition(values.count == 16, "Transform3D(rowMajor:) needs 16 numbers, got \(values.count)")
+        require(values.count == 16, "Transform3D(rowMajor:) needs 16 numbers, got \(values.count)")
         self.init(m11: values[0], m12: values[1], m13: values[2], m14: values[3],
                   m21: values[4], m22: values[5], m23: values[6], m24: values[7],
                   m31: values[8], m32: values[9], m33: values[10], m34: values[11],

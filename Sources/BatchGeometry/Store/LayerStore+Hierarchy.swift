@@ -27,6 +27,7 @@ extension LayerStore {
         parents.append(-1); firstSublayers.append(-1); lastSublayers.append(-1)
         nextSiblings.append(-1); previousSiblings.append(-1)
         changes.appendLayer()
+        structureDidChange()
         linkAsLast(layer, under: parent.map { Int32($0) } ?? -1)
         // A new layer always comes after its superlayer, so the order property holds.
         return layer
@@ -105,6 +106,7 @@ extension LayerStore {
             parentsPrecedeChildrenCache = nil
         }
         changes.markStructureChanged()
+        structureDidChange()
     }
 
     /// Removes `layer` and its whole subtree from the store. Later layers' indices shift
@@ -122,6 +124,7 @@ extension LayerStore {
         for index in 0..<count where !keep[index] { removed.append(index) }
         unlink(layer)
         compact(keeping: keep)
+        structureDidChange()
         return removed
     }
 

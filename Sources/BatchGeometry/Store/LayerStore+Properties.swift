@@ -118,7 +118,7 @@ extension LayerStore {
     @inline(__always)
     mutating func checkIndexForUpdate(_ layer: Int) {
         let count = parents.count
-        precondition(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
+        require(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
     }
 
     @inline(__always)

@@ -1,3 +1,5 @@
+import CAffineKernels
+
 /// Thousands to millions of layers, stored as one contiguous column per property
 /// (struct of arrays), with Core Animation's geometry rules.
 ///
@@ -41,6 +43,11 @@ public struct LayerStore: Sendable {
     var previousSiblings: [Int32] = []
     var firstRoot: Int32 = -1
     var lastRoot: Int32 = -1
+    /// Names the store's current structure (its layers and their hierarchy): a new,
+    /// process-wide unique value after every structural change (0 for a new store,
+    /// which has no layers). Snapshots record it, so that using one with a store whose
+    /// structure is no longer the one it was computed for is detected.
+    var structureVersion: UInt64 = 0
     /// How many adjacent sublayer pairs (same superlayer, roots excluded) are out of
     /// drawing order (the later one has the smaller zPosition key). Zero, the usual case,
     /// means every sublayer list is already in drawing order, so drawing order and the
@@ -100,13 +107,19 @@ public struct LayerStore: Sendable {
         changes.reserveCapacity(capacity)
     }
 
-    /// The precondition every property accessor checks.
+    /// The check every property accessor makes; its message survives release builds.
     @inline(__always)
-    func checkIndex(_ layer: Int, _ function: StaticString = #function) {
-        // A local copy: the precondition's autoclosures would otherwise capture (and, in
+    func checkIndex(_ layer: Int, file: StaticString = #file, line: UInt = #line) {
+        // A local copy: the message's autoclosure would otherwise capture (and, in
         // unoptimized builds, copy) the whole store on every property access.
         let count = self.count
-        precondition(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
+        require(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)", file: file, line: line)
+    }
+
+    /// Records a structural change: a new structure version, so every snapshot of the
+    /// old structure is recognized as stale.
+    mutating func structureDidChange() {
+        structureVersion = CANextStructureVersion()
     }
 }
 
@@ -166,4 +179,18 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             return "the display scale must be a positive finite number, got \(scale)"
         }
     }
+}
+
+/// Misuse of the API (an index out of range, a stale snapshot): stops the program with
+/// `message`, which, unlike a `precondition`'s, is kept in release builds. Checked in
+/// every build. The message is built only on failure.
+@inline(__always)
+func require(_ condition: Bool, _ message: @autoclosure () -> String,
+             file: StaticString = #file, line: UInt = #line) {
+    if _slowPath(!condition) { misuse(message(), file: file, line: line) }
+}
+
+@inline(never)
+func misuse(_ message: String, file: StaticString, line: UInt) -> Never {
+    fatalError(message, file: file, line: line)
 }

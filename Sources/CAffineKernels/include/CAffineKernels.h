@@ -32,6 +32,11 @@
 extern "C" {
 #endif
 
+/// A new value each call, process-wide and thread-safe (relaxed atomic increment),
+/// never 0: the structure versions that tie LayerStore snapshots to the structure
+/// they were computed for.
+uint64_t CANextStructureVersion(void);
+
 /* ------------------------------------------------------------------------ */
 /* Kernel 1: layer frames (the CALayer `frame` getter)                       */
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+@testable import BatchGeometry
+
+/// Misuse of the API is reported, not answered wrongly: a snapshot of another structure
+/// (layers added, removed or moved since, or another store), an index out of range. The
+/// program stops with a message naming what is wrong; `misuse-messages` commits each
+/// mistake in its own process, and this test reads its standard error (debug build;
+/// scripts/misuse-messages.sh checks the release build, where `precondition` messages
+/// would be stripped).
+final class MisuseMessageTests: XCTestCase {
+    /// Each case and a part of the message it must print.
+    static let expectations: [(name: String, message: String)] = [
+        ("stale-world-after-add", "stale WorldTransforms: it was computed for structure #"),
+        ("stale-world-after-remove", "(3 layers), and the store's structure is now #"),
+        ("stale-world-after-move", "layers were added, removed or moved since, or it comes from another store"),
+        ("world-from-another-store", "stale WorldTransforms"),
+        ("layer-out-of-range", "layer 5 is out of range (3 layers)"),
+        ("world-layer-out-of-range", "layer 9 is out of range (this WorldTransforms covers 3 layers)"),
+        ("stale-world-rects", "3 world rects for 4 layers"),
+    ]
+
+    func testEveryMistakeStopsWithItsMessage() throws {
+        let binary = Bundle.main.bundleURL.appendingPathComponent("misuse-messages")
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "no misuse-messages at \(binary.path)")
+        for (name, message) in Self.expectations {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [name]
+            let errors = Pipe(), output = Pipe()
+            process.standardError = errors
+            process.standardOutput = output
+            try process.run()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            XCTAssertNotEqual(process.terminationStatus, 0, "\(name) was not stopped")
+            XCTAssertTrue(stderr.contains(message), "\(name): stderr does not say \"\(message)\":\n\(stderr.prefix(600))")
+        }
+    }
+
+    /// Snapshots carry the structure they were computed for; property changes keep it,
+    /// structural changes replace it, and copies that change apart never share one.
+    func testStructureVersions() throws {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        let child = try store.addLayer(parent: root)
+        let world = store.updateWorld()
+        XCTAssertEqual(world.structureVersion, store.structureVersion)
+        XCTAssertEqual(store.worldTransforms().structureVersion, store.structureVersion)
+        XCTAssertEqual(store.referenceWorldTransforms().structureVersion, store.structureVersion)
+        var reused = WorldTransforms()
+        store.computeWorldTransforms(into: &reused)
+        XCTAssertEqual(reused.structureVersion, store.structureVersion)
+
+        let before = store.structureVersion
+        store.setPosition(Point(x: 5, y: 5), of: child)
+        store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: root)
+        XCTAssertEqual(store.structureVersion, before, "property changes keep the structure")
+        XCTAssertEqual(store.hitTest(Point(x: 1, y: 1), in: world), root, "so an older snapshot is still accepted")
+
+        var copy = store
+        try store.addLayer()
+        try copy.addLayer()
+        XCTAssertNotEqual(store.structureVersion, before)
+        XCTAssertNotEqual(store.structureVersion, copy.structureVersion, "copies changed apart differ")
+        let afterAdd = store.structureVersion
+        try store.setParent(of: 2, to: child)
+        XCTAssertNotEqual(store.structureVersion, afterAdd)
+        let afterMove = store.structureVersion
+        try store.removeLayer(2)
+        XCTAssertNotEqual(store.structureVersion, afterMove)
+        XCTAssertEqual(store.updateWorld().structureVersion, store.structureVersion)
+    }
+}
