@@ -98,9 +98,9 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
         }
     }
     _ = store.convert(Rect(1, 2, 3, 4), from: source, to: destination, in: world)
-    let rects = store.worldRects(in: world)
-    let clips = store.clipRects(worldRects: rects)
-    let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: Rect(0, 0, 375, 812))
+    let rects = store.referenceWorldRects(in: world)
+    let clips = store.referenceClipRects(worldRects: rects)
+    let visible = store.referenceVisibility(worldRects: rects, clipRects: clips, viewport: Rect(0, 0, 375, 812))
     if clips.count != count || visible.count != count { fuzzFailure("clip/visibility counts") }
 
     // drawOrder: exactly the layers with no hidden layer on their path to the root.

@@ -100,7 +100,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
         XCTAssertEqual(hits.count, points.count)
         // Independently: with nothing hidden or masking, the hit is the last layer in
         // pre-order whose bounds contain the point mapped into the layer.
-        let order = store.preorder().map(Int.init)
+        let order = store.preorder()
         var hitCount = 0
         for (point, hit) in zip(points, hits) {
             var expected: Int?

@@ -123,10 +123,10 @@ final class BatchQueryClippingTests: XCTestCase {
         for count in 0...67 {
             let store = makeRandomStore(count: count, seed: UInt64(6000 + count), specials: count % 3 == 0)
             let world = store.worldTransforms(options: .serial(.c))
-            let rects = store.worldRects(in: world)
-            let clips = store.clipRects(worldRects: rects)
+            let rects = store.referenceWorldRects(in: world)
+            let clips = store.referenceClipRects(worldRects: rects)
             let viewport = count % 2 == 0 ? Rect(x: -100, y: -100, width: 700, height: 700) : nil
-            let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)
+            let visible = store.referenceVisibility(worldRects: rects, clipRects: clips, viewport: viewport)
             let options = KernelOptions(backend: .simd, threads: 1 + count % 8)
             let batchClips = store.clipRects(worldRects: rects, options: options)
             XCTAssertTrue(zip(batchClips, clips).allSatisfy { same($0, $1) }, "count \(count)")
@@ -141,9 +141,9 @@ final class BatchQueryClippingTests: XCTestCase {
         for layer in stride(from: 1, to: 40_000, by: 37) { store.setMasksToBounds(true, of: layer) }
         for layer in stride(from: 5, to: 40_000, by: 501) { store.setHidden(true, of: layer) }
         let world = store.worldTransforms(options: .serial(.c))
-        let rects = store.worldRects(in: world)
-        let clips = store.clipRects(worldRects: rects)
-        let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: Rect(x: 0, y: 0, width: 400, height: 300))
+        let rects = store.referenceWorldRects(in: world)
+        let clips = store.referenceClipRects(worldRects: rects)
+        let visible = store.referenceVisibility(worldRects: rects, clipRects: clips, viewport: Rect(x: 0, y: 0, width: 400, height: 300))
         XCTAssertTrue(visible.contains(true) && visible.contains(false))
         for threads in [1, 2, 3, 8] {
             let options = KernelOptions(backend: .c, threads: threads)

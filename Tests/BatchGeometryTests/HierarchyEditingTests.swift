@@ -85,10 +85,10 @@ final class HierarchyEditingTests: XCTestCase {
                            file: file, line: line)
         }
         // Pre-order from the model's lists, recursion-free.
-        var expectedPreorder: [Int32] = []
+        var expectedPreorder: [Int] = []
         var stack = Array(model.roots.reversed())
         while let layer = stack.popLast() {
-            expectedPreorder.append(Int32(layer))
+            expectedPreorder.append(layer)
             stack.append(contentsOf: model.children[layer].reversed())
         }
         XCTAssertEqual(store.preorder(), expectedPreorder, "preorder after step \(step)", file: file, line: line)

@@ -69,7 +69,7 @@ final class LimitsTests: XCTestCase {
         lap("hit tests, conversions")
         let order = store.drawOrder()
         XCTAssertTrue(order.elementsEqual(0..<n), "drawOrder")
-        XCTAssertTrue(store.preorder().elementsEqual((0..<Int32(n))), "preorder")
+        XCTAssertTrue(store.preorder().elementsEqual(0..<n), "preorder")
         lap("drawOrder, preorder")
 
         // Clipping through the chain: the root masks, so only the first ten levels overlap it.

@@ -16,8 +16,9 @@ extension LayerStore {
             through: world[layer])
     }
 
-    /// World rects of every layer. O(count).
-    public func worldRects(in world: WorldTransforms) -> [RectEdges] {
+    /// World rects of every layer, one `worldRect(of:in:)` at a time: the reference the
+    /// batch `worldRects(in:options:)` is tested against. O(count).
+    func referenceWorldRects(in world: WorldTransforms) -> [RectEdges] {
         (0..<count).map { worldRect(of: $0, in: world) }
     }
 
@@ -25,7 +26,8 @@ extension LayerStore {
     /// `masksToBounds` (the layer's own flag does not clip itself); nil when no ancestor
     /// masks. A masking ancestor entirely behind the eye clips everything (null rect).
     /// One pre-order pass, O(count).
-    public func clipRects(worldRects: [RectEdges]) -> [RectEdges?] {
+    /// (The reference the batch `clipRects(worldRects:options:)` is tested against.)
+    func referenceClipRects(worldRects: [RectEdges]) -> [RectEdges?] {
         let count = self.count
         require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
@@ -45,7 +47,9 @@ extension LayerStore {
     /// For each layer: it and all its ancestors are not hidden, its world rect is not
     /// null, and world rect ∩ clip rect ∩ viewport (when given) has positive area.
     /// O(count).
-    public func visibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?) -> [Bool] {
+    /// (The reference the batch `visibility(worldRects:clipRects:viewport:options:)` is
+    /// tested against.)
+    func referenceVisibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?) -> [Bool] {
         let count = self.count
         require(worldRects.count == count && clipRects.count == count,
                 "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")
@@ -71,7 +75,7 @@ extension LayerStore {
         if parentsPrecedeChildren {
             for layer in 0..<count { body(layer) }
         } else {
-            for layer in preorder() { body(Int(layer)) }
+            for layer in preorder() { body(layer) }
         }
     }
 }

@@ -122,7 +122,7 @@ extension LayerStore {
         if parentsPrecedeChildren {
             for layer in 0..<count { computeWorld(layer, into: &world) }
         } else {
-            for layer in preorder() { computeWorld(Int(layer), into: &world) }
+            for layer in preorder() { computeWorld(layer, into: &world) }
         }
         return world
     }

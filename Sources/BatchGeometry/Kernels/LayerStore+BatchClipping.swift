@@ -9,7 +9,7 @@ extension LayerStore {
     /// - Precondition: `worldRects.count == count`.
     /// Complexity: O(count), plus O(count) for the level order unless `updateWorld()`
     /// has cached it.
-    public func clipRects(worldRects: [RectEdges], options: KernelOptions) -> [RectEdges?] {
+    public func clipRects(worldRects: [RectEdges], options: KernelOptions = .default) -> [RectEdges?] {
         let count = self.count
         require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
@@ -34,7 +34,7 @@ extension LayerStore {
     /// - Precondition: both arrays have `count` entries.
     /// Complexity: O(count).
     public func visibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?,
-                           options: KernelOptions) -> [Bool] {
+                           options: KernelOptions = .default) -> [Bool] {
         let count = self.count
         require(worldRects.count == count && clipRects.count == count,
                 "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")

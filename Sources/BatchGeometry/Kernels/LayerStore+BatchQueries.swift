@@ -11,7 +11,7 @@ extension LayerStore {
     /// - Precondition: `world` was computed for the store's current structure (else the
     ///   program stops with a message naming both structures).
     /// Complexity: O(count), reading 32 bytes of bounds and 48 of world per planar layer.
-    public func worldRects(in world: WorldTransforms, options: KernelOptions) -> [RectEdges] {
+    public func worldRects(in world: WorldTransforms, options: KernelOptions = .default) -> [RectEdges] {
         checkSnapshot(world)
         var result = [RectEdges](repeating: .null, count: count)
         result.withUnsafeMutableBufferPointer { output in

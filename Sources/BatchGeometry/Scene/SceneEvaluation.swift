@@ -44,8 +44,8 @@ extension Scene {
         let frames = store.frames(options: options)
         let world = store.updateWorld(options: options)
         let worldRects = store.worldRects(in: world, options: options)
-        let clipRects = store.clipRects(worldRects: worldRects)
-        let visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: viewport)
+        let clipRects = store.clipRects(worldRects: worldRects, options: options)
+        let visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: viewport, options: options)
         let hits = store.hitTest(points: hitTests, in: world, rule: hitTestMode, options: options)
         var converted: [Point?] = []
         converted.reserveCapacity(conversions.count)

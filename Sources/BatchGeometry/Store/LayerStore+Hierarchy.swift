@@ -152,12 +152,12 @@ extension LayerStore {
     /// Every layer in depth-first pre-order over the roots and their sublayers (sublayer
     /// order, zPosition ignored): each layer comes after its superlayer. O(count), no
     /// recursion.
-    public func preorder() -> [Int32] {
-        var order: [Int32] = []
+    public func preorder() -> [Int] {
+        var order: [Int] = []
         order.reserveCapacity(count)
         var root = firstRoot
         while root >= 0 {
-            forEachInSubtree(of: Int(root)) { order.append(Int32(truncatingIfNeeded: $0)) }
+            forEachInSubtree(of: Int(root)) { order.append($0) }
             root = nextSiblings[Int(root)]
         }
         return order
