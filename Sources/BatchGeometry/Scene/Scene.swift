@@ -6,9 +6,13 @@
 /// property changes to apply, and the queries to answer.
 ///
 /// Decode with `init(json:)`, then `evaluate(options:)`. Every structural error
-/// (a parent out of range, a parent cycle, an operation on a missing layer, `scrollTo`
+/// (a parent out of range, a parent cycle, an operation on a missing or removed layer,
+/// a move into the layer's own subtree or to a sublayer index out of range, `scrollTo`
 /// on a layer without `contentSize`) is found by `init(json:)`, so a `Scene` that
 /// exists always evaluates.
+///
+/// A layer's index in the `layers` array is its identity for the whole scene, whatever
+/// the structure operations do to other layers.
 public struct Scene: Sendable {
     /// The layers as created from the `layers` array, before any operation. Index =
     /// position in the array.
@@ -79,6 +83,12 @@ public enum SceneChange: Sendable, Equatable {
     case autoresizingMask(AutoresizingMask)
     /// Whether the layer's size changes resize its masked sublayers.
     case autoresizesSubviews(Bool)
+    /// Moves the layer, with its subtree, to be a sublayer of the given layer (nil: a
+    /// root) at `index` among its sublayers (nil: the last). The layer keeps its scene
+    /// index.
+    case superlayer(Int?, index: Int?)
+    /// Removes the layer and its subtree; their scene indices name nothing afterwards.
+    case remove
 }
 
 /// One entry of `conversions`: a point in `from`'s bounds space, to be expressed in

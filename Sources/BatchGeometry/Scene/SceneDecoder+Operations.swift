@@ -7,6 +7,7 @@ private enum OperationValue {
     case number(Double)
     case bool(Bool)
     case numbers(count: Int)
+    case null
     /// An array whose first element is a string other than the three number words
     /// (autoresizing flag names, checked once the property is known).
     case strings([String])
@@ -20,6 +21,7 @@ private enum OperationValue {
         case let .numbers(count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
         case let .strings(strings): return strings.count == 1 ? "an array of 1 string" : "an array of \(strings.count) strings"
         case .mask: return "an autoresizing mask"
+        case .null: return "null"
         }
     }
 }
@@ -27,7 +29,7 @@ private enum OperationValue {
 private let propertyNames = [
     "frame", "bounds", "position", "center", "anchorPoint", "transform", "sublayerTransform", "zPosition",
     "anchorPointZ", "contentOffset", "scrollTo", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer",
-    "autoresizingMask", "autoresizesSubviews",
+    "autoresizingMask", "autoresizesSubviews", "superlayer",
 ]
 
 extension SceneDecoder {
@@ -42,7 +44,7 @@ extension SceneDecoder {
 
     private mutating func readOperation(_ path: ScenePath) throws -> SceneOperation {
         try reader.beginObject(path, expected: "an operation object {\"layer\", \"set\", \"value\"}")
-        var layer: Int?, property: String?, value: OperationValue?
+        var layer: Int?, property: String?, value: OperationValue?, index: Int?, remove: Bool?
         var seen = Set<String>()
         var first = true
         while let key = try reader.nextKey(first: &first, path) {
@@ -54,16 +56,44 @@ extension SceneDecoder {
             case "value":
                 value = property == "autoresizingMask" ? .mask(try readAutoresizingMask(keyPath))
                     : try readOperationValue(keyPath)
-            default: throw keyPath.error("unknown key (an operation has layer, set, value)")
+            case "index": index = try reader.readIndex(keyPath)
+            case "remove": remove = try reader.readBool(keyPath)
+            default: throw keyPath.error("unknown key (an operation has layer, set, value, index; or layer, remove)")
             }
         }
         guard let layer else { throw path.error("missing \"layer\"") }
-        guard let property else { throw path.error("missing \"set\"") }
+        if let remove { return try removal(layer, remove, property: property, value: value, index: index, path) }
+        guard let property else { throw path.error("missing \"set\" (or \"remove\": true)") }
         guard propertyNames.contains(property) else {
             throw path.field("set").error("unknown property \(singleQuoted(property))")
         }
         guard let value else { throw path.error("missing \"value\"") }
+        if property == "superlayer" {
+            return SceneOperation(layer: layer, change: .superlayer(try superlayer(value, path.field("value")), index: index))
+        }
+        if index != nil { throw path.field("index").error("only a superlayer operation takes an index") }
         return SceneOperation(layer: layer, change: try change(property, value, path.field("value")))
+    }
+
+    /// `{"layer": i, "remove": true}`: nothing else may come with it.
+    private func removal(_ layer: Int, _ remove: Bool, property: String?, value: OperationValue?, index: Int?,
+                         _ path: ScenePath) throws -> SceneOperation {
+        guard remove else { throw path.field("remove").error("expected true (\"remove\": true removes the layer)") }
+        if property != nil || value != nil || index != nil {
+            throw path.error("an operation either sets a property or removes the layer, not both")
+        }
+        return SceneOperation(layer: layer, change: .remove)
+    }
+
+    /// The value of a superlayer operation: a layer index, or null for a root.
+    private func superlayer(_ value: OperationValue, _ path: ScenePath) throws -> Int? {
+        switch value {
+        case .null: return nil
+        case let .number(number) where number == number.rounded(.towardZero) && Swift.abs(number) <= 9_007_199_254_740_992:
+            return Int(number)
+        case let .number(number): throw path.error("expected a layer index or null for superlayer, got \(shownNumber(number))")
+        default: throw path.error("expected a layer index or null for superlayer, got \(value.phrase)")
+        }
     }
 
     private mutating func readOperationValue(_ path: ScenePath) throws -> OperationValue {
@@ -73,7 +103,10 @@ extension SceneDecoder {
             return .numbers(count: try readNumberArray(path, expected: "an array of numbers"))
         case .true, .false: return .bool(try reader.readBool(path))
         case .number, .string: return .number(try reader.readNumber(path))
-        default: throw reader.typeError(expected: "a number, an array of numbers, true or false", path)
+        case .null:
+            _ = reader.skipNull()
+            return .null
+        default: throw reader.typeError(expected: "a number, an array of numbers, true, false or null", path)
         }
     }
 
@@ -157,17 +190,33 @@ extension SceneDecoder {
         }
     }
 
-    /// Operations name existing layers, and `scrollTo` only scroll views (contentSize
-    /// is set at creation only, so this is known before anything runs).
-    func validateOperations() throws {
+    /// Operations name existing layers that no earlier operation removed, `scrollTo` only
+    /// scroll views (contentSize is set at creation only), and structure operations keep
+    /// the forest a forest: checked by playing the structure operations on a model of
+    /// the hierarchy (`SceneStructure`), so every error is found before anything runs.
+    mutating func validateOperations() throws {
+        var structure: SceneStructure? = operations.contains(where: \.isStructural) ? SceneStructure(store) : nil
         for (index, operation) in operations.enumerated() {
             let path = ScenePath(key: "operations", index: index, field: "layer")
             guard operation.layer >= 0 && operation.layer < store.count else {
                 throw path.error("\(operation.layer) is out of range (\(layerCountPhrase))")
             }
+            try structure?.checkAlive(operation.layer, path)
             if case .scrollTo = operation.change, store.scrollView(of: operation.layer) == nil {
                 throw path.error("scrollTo needs a scroll view, and layer \(operation.layer) has no contentSize")
             }
+            try structure?.apply(operation, operationIndex: index, layerCountPhrase: layerCountPhrase)
+        }
+        removedBy = structure?.removedBy ?? []
+    }
+}
+
+extension SceneOperation {
+    /// A superlayer or remove operation.
+    var isStructural: Bool {
+        switch change {
+        case .superlayer, .remove: return true
+        default: return false
         }
     }
 }

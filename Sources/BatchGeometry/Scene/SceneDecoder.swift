@@ -19,6 +19,8 @@ struct SceneDecoder {
     var hitTestMode = HitTestRule.layer
     var hitTests: [Point] = []
     var conversions: [SceneConversion] = []
+    /// Per layer, the operation that removes it (empty when no operation removes any).
+    var removedBy: [Int?] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         reader = JSONReader(bytes: bytes)
@@ -115,6 +117,9 @@ struct SceneDecoder {
             for (field, layer) in [("from", conversion.from), ("to", conversion.to)] {
                 if let layer, layer < 0 || layer >= store.count {
                     throw path.field(field).error("\(layer) is out of range (\(layerCountPhrase))")
+                }
+                if let layer, !removedBy.isEmpty, let operation = removedBy[layer] {
+                    throw path.field(field).error("layer \(layer) was removed by operations[\(operation)]")
                 }
             }
         }

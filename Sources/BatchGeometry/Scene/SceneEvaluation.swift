@@ -4,9 +4,17 @@
 /// The answers for a scene: per layer its frame, bounds, position, world transform,
 /// world rect, clip rect and visibility, plus drawing order, hit tests and conversions.
 /// `jsonText()` writes the `batchbench eval` output.
+///
+/// Two kinds of index: *scene* indices (positions in the file's `layers` array, which
+/// structure operations never change) and *store* indices (layers of `store`, which
+/// `removeLayer` renumbers). `names`, `storeLayers`, `drawOrder` and `hits` use scene
+/// indices; `store` and the per-layer results (`frames` … `visible`) use store indices.
+/// Without remove operations the two are the same.
 public struct SceneEvaluation: Sendable {
-    /// Layer names (nil when a layer has none).
+    /// Layer names by scene index (nil when a layer has none).
     public let names: [String?]
+    /// For each scene layer, its store index, or nil when an operation removed it.
+    public let storeLayers: [Int?]
     /// The store after all operations.
     public let store: LayerStore
     /// `frame` of every layer (the getter, in the superlayer's space).
@@ -19,9 +27,9 @@ public struct SceneEvaluation: Sendable {
     public let clipRects: [RectEdges?]
     /// Visibility of every layer against the scene's viewport.
     public let visible: [Bool]
-    /// Painter's order, back to front.
+    /// Painter's order, back to front, as scene indices.
     public let drawOrder: [Int]
-    /// The layer hit by each of the scene's `hitTests`, or nil.
+    /// The layer hit by each of the scene's `hitTests` (a scene index), or nil.
     public let hits: [Int?]
     /// Each of the scene's `conversions`, or nil when the destination is singular.
     public let conversions: [Point?]
@@ -38,9 +46,13 @@ extension Scene {
     ///   fields were changed afterwards. Nothing is returned then.
     public func evaluate(options: KernelOptions = .default) throws -> SceneEvaluation {
         var store = self.store
+        var storeLayers: [Int?] = Array(0..<store.count)
         for (index, operation) in operations.enumerated() {
-            try apply(operation, to: &store, path: ScenePath(key: "operations", index: index, field: "layer"))
+            try apply(operation, to: &store, storeLayers: &storeLayers,
+                      path: ScenePath(key: "operations", index: index, field: "layer"))
         }
+        var sceneLayers = [Int](repeating: 0, count: store.count)
+        for (sceneLayer, storeLayer) in storeLayers.enumerated() { if let storeLayer { sceneLayers[storeLayer] = sceneLayer } }
         let frames = store.frames(options: options)
         let world = store.updateWorld(options: options)
         let worldRects = store.worldRects(in: world, options: options)
@@ -49,19 +61,66 @@ extension Scene {
         let hits = store.hitTest(points: hitTests, in: world, rule: hitTestMode, options: options)
         var converted: [Point?] = []
         converted.reserveCapacity(conversions.count)
-        for conversion in conversions {
-            converted += store.convert(points: [conversion.point], from: conversion.from, to: conversion.to,
+        for (index, conversion) in conversions.enumerated() {
+            let path = ScenePath(key: "conversions", index: index)
+            converted += store.convert(points: [conversion.point], from: try conversion.from.map { try mapped($0, storeLayers, path.field("from")) },
+                                       to: try conversion.to.map { try mapped($0, storeLayers, path.field("to")) },
                                        in: world, options: options)
         }
-        return SceneEvaluation(names: names, store: store, frames: frames, world: world, worldRects: worldRects,
-                               clipRects: clipRects, visible: visible, drawOrder: store.drawOrder(), hits: hits,
+        return SceneEvaluation(names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
+                               worldRects: worldRects, clipRects: clipRects, visible: visible,
+                               drawOrder: store.drawOrder().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
                                conversions: converted)
     }
 
-    private func apply(_ operation: SceneOperation, to store: inout LayerStore, path: ScenePath) throws {
-        let layer = operation.layer
-        guard layer >= 0 && layer < store.count else {
-            throw path.error("\(layer) is out of range (\(store.count) layers)")
+    /// The number of elements of `sorted` (ascending) below `value`. O(log n).
+    private func lowerBound(of value: Int, in sorted: [Int]) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The store index of scene layer `layer`, or an error at `path` when it is out of
+    /// range or was removed (only for a `Scene` changed after decoding).
+    private func mapped(_ layer: Int, _ storeLayers: [Int?], _ path: ScenePath) throws -> Int {
+        guard layer >= 0 && layer < storeLayers.count else {
+            throw path.error("\(layer) is out of range (\(storeLayers.count) layers)")
+        }
+        guard let storeLayer = storeLayers[layer] else { throw path.error("layer \(layer) was removed") }
+        return storeLayer
+    }
+
+    /// Plays a structure operation on the store and keeps the scene-to-store map:
+    /// `removeLayer` renumbers the layers after the removed ones. O(layers) for a
+    /// removal (as `removeLayer` itself), O(sublayers) for a move.
+    private func applyStructure(_ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
+                                storeLayers: inout [Int?], path: ScenePath) throws {
+        do {
+            switch operation.change {
+            case let .superlayer(target, index):
+                let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
+                try store.setParent(of: storeLayer, to: storeTarget, at: index)
+            default:
+                let removed = try store.removeLayer(storeLayer)   // ascending old store indices
+                for sceneLayer in storeLayers.indices {
+                    guard let old = storeLayers[sceneLayer] else { continue }
+                    let below = lowerBound(of: old, in: removed)
+                    storeLayers[sceneLayer] = below < removed.count && removed[below] == old ? nil : old - below
+                }
+            }
+        } catch let error as LayerStoreError {
+            throw path.error("\(error)")
+        }
+    }
+
+    private func apply(_ operation: SceneOperation, to store: inout LayerStore, storeLayers: inout [Int?],
+                       path: ScenePath) throws {
+        let layer = try mapped(operation.layer, storeLayers, path)
+        if operation.isStructural {
+            return try applyStructure(operation, layer, to: &store, storeLayers: &storeLayers, path: path)
         }
         switch operation.change {
         case let .frame(rect): store.setFrame(rect, of: layer)
@@ -85,6 +144,7 @@ extension Scene {
         case let .isTransformLayer(value): store.setTransformLayer(value, of: layer)
         case let .autoresizingMask(mask): store.setAutoresizingMask(mask, of: layer)
         case let .autoresizesSubviews(value): store.setAutoresizesSubviews(value, of: layer)
+        case .superlayer, .remove: break   // applyStructure
         }
     }
 }
@@ -112,9 +172,14 @@ extension SceneEvaluation {
                 output.removeAll(keepingCapacity: true)
             }
         }
-        for layer in 0..<names.count {
+        for sceneLayer in 0..<names.count {
+            defer {
+                output += sceneLayer + 1 < names.count ? ",\n" : "\n"
+                flushIfLarge()
+            }
+            guard let layer = storeLayers[sceneLayer] else { output += "  null"; continue }
             output += "  {\"name\": "
-            if let name = names[layer] {
+            if let name = names[sceneLayer] {
                 output += "\""
                 appendJSONEscaped(name, to: &output)
                 output += "\""
@@ -137,8 +202,6 @@ extension SceneEvaluation {
             output += ", \"clipRect\": "
             appendEdges(clipRects[layer], to: &output)
             output += visible[layer] ? ", \"visible\": true}" : ", \"visible\": false}"
-            output += layer + 1 < names.count ? ",\n" : "\n"
-            flushIfLarge()
         }
         output += " ],\n \"drawOrder\": ["
         for (index, layer) in drawOrder.enumerated() {
