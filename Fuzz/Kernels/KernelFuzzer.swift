@@ -113,7 +113,7 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
     for layer in 0..<count {
         var shown = true
         var current: Int? = layer
-        while let l = current { if store.isHidden(l) { shown = false }; current = store.parent(of: l) }
+        while let l = current { if store.isHidden(l) { shown = false }; current = store.superlayer(of: l) }
         if shown != seen[layer] { fuzzFailure("drawOrder and hidden disagree for layer \(layer)") }
     }
 }

@@ -85,7 +85,7 @@ struct StoreRecipe {
             let base = store.count
             for recipe in layers {
                 let layer: Int
-                do { layer = try store.addLayer(parent: recipe.parent.map { base + $0 }) } catch {
+                do { layer = try store.addLayer(superlayer: recipe.parent.map { base + $0 }) } catch {
                     fuzzFailure("addLayer with a valid parent threw \(error)")
                 }
                 apply(recipe, to: layer, in: &store)
@@ -100,13 +100,13 @@ struct StoreRecipe {
             // (Not only larger indices: reparenting can put a smaller index below it.)
             let expected = (0..<before).filter { layer in
                 var current: Int? = layer
-                while let l = current { if l == removal { return true }; current = store.parent(of: l) }
+                while let l = current { if l == removal { return true }; current = store.superlayer(of: l) }
                 return false
             }
             let removed: [Int]
-            do { removed = try store.removeLayer(removal) } catch { fuzzFailure("removeLayer(\(removal)) threw \(error)") }
+            do { removed = try store.destroyLayer(removal) } catch { fuzzFailure("destroyLayer(\(removal)) threw \(error)") }
             if removed != expected || store.count != before - removed.count {
-                fuzzFailure("removeLayer(\(removal)) removed \(removed), expected \(expected)")
+                fuzzFailure("destroyLayer(\(removal)) removed \(removed), expected \(expected)")
             }
             let gone = Set(removed)
             wild = wild.indices.filter { !gone.contains($0) }.map { wild[$0] }
@@ -114,10 +114,10 @@ struct StoreRecipe {
         // Wildness flows down the hierarchy (world transforms, clips), never up or across.
         var inherited = wild
         for layer in 0..<store.count {
-            var ancestor = store.parent(of: layer)
+            var ancestor = store.superlayer(of: layer)
             while let current = ancestor, !inherited[layer] {
                 if wild[current] { inherited[layer] = true }
-                ancestor = store.parent(of: current)
+                ancestor = store.superlayer(of: current)
             }
         }
         return (store, inherited)
@@ -150,8 +150,8 @@ struct StoreRecipe {
         for (layer, parent, index) in reparents {
             let before = hierarchy(of: store)
             do {
-                try store.setParent(of: layer, to: parent, at: index)
-                if store.parent(of: layer) != parent { fuzzFailure("setParent did not set the parent") }
+                try store.insertSublayer(layer, into: parent, at: index)
+                if store.superlayer(of: layer) != parent { fuzzFailure("setParent did not set the parent") }
             } catch let error as LayerStoreError {
                 if hierarchy(of: store) != before { fuzzFailure("failed setParent (\(error)) changed the hierarchy") }
             } catch {
@@ -161,6 +161,6 @@ struct StoreRecipe {
     }
 
     private func hierarchy(of store: LayerStore) -> [[Int]] {
-        [store.roots] + (0..<store.count).map { store.sublayers(of: $0) + [store.parent(of: $0) ?? -1] }
+        [store.roots] + (0..<store.count).map { store.sublayers(of: $0) + [store.superlayer(of: $0) ?? -1] }
     }
 }

@@ -142,7 +142,7 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         var store = LayerStore(minimumCapacity: layerCount)
         for (i, parent) in parents().enumerated() {
             do {
-                try store.addLayer(parent: parent)
+                try store.addLayer(superlayer: parent)
             } catch {
                 preconditionFailure("workload parents always precede their sublayers: \(error)")
             }

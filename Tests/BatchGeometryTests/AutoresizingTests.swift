@@ -144,7 +144,7 @@ final class AutoresizingTests: XCTestCase {
         store.setAnchorPoint(.zero, of: layer)   // the top's frame stays at the origin as it grows
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: layer)
         for _ in 1..<depth {
-            layer = try! store.addLayer(parent: layer)
+            layer = try! store.addLayer(superlayer: layer)
             store.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: layer)
             store.setPosition(Point(x: 50, y: 50), of: layer)
             store.setAutoresizingMask(.flexibleWidth, of: layer)

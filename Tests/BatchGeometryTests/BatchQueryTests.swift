@@ -40,7 +40,7 @@ final class BatchQueryTests: XCTestCase {
     /// (20, 30)…(30, 40), and a point at (25, 35) hits the child, (80, 10) the root.
     func testHandDerivedRectAndHits() throws {
         var store = LayerStore()
-        let root = try store.addLayer(), child = try store.addLayer(parent: root)
+        let root = try store.addLayer(), child = try store.addLayer(superlayer: root)
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 50), of: root)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
         store.setAnchorPoint(Point(x: 0, y: 0), of: root); store.setAnchorPoint(Point(x: 0, y: 0), of: child)
@@ -158,7 +158,7 @@ final class BatchQueryClippingTests: XCTestCase {
     /// hides both.
     func testHandDerivedClip() throws {
         var store = LayerStore()
-        let root = try store.addLayer(), child = try store.addLayer(parent: root)
+        let root = try store.addLayer(), child = try store.addLayer(superlayer: root)
         store.setFrame(Rect(x: 0, y: 0, width: 100, height: 100), of: root)
         store.setFrame(Rect(x: 50, y: 50, width: 100, height: 100), of: child)
         store.setMasksToBounds(true, of: root)

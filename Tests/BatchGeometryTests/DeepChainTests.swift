@@ -13,7 +13,7 @@ final class DeepChainTests: XCTestCase {
         var store = LayerStore(minimumCapacity: depth)
         var parent: Int? = nil
         for k in 0..<depth {
-            let layer = try! store.addLayer(parent: parent)
+            let layer = try! store.addLayer(superlayer: parent)
             store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: layer)
             store.setPosition(k == 0 ? Point(x: 5, y: 5) : Point(x: 6, y: 7), of: layer)
             parent = layer

@@ -6,11 +6,11 @@ final class DrawOrderTests: XCTestCase {
     func testSublayersSortByZPositionStably() {
         var store = LayerStore()
         let root = try! store.addLayer()
-        let a = try! store.addLayer(parent: root)
-        let b = try! store.addLayer(parent: root)
-        let c = try! store.addLayer(parent: root)
-        let d = try! store.addLayer(parent: root)
-        let inB = try! store.addLayer(parent: b)
+        let a = try! store.addLayer(superlayer: root)
+        let b = try! store.addLayer(superlayer: root)
+        let c = try! store.addLayer(superlayer: root)
+        let d = try! store.addLayer(superlayer: root)
+        let inB = try! store.addLayer(superlayer: b)
         XCTAssertEqual(store.drawOrder(), [root, a, b, inB, c, d])
         store.setZPosition(1, of: a)
         store.setZPosition(-1, of: d)
@@ -26,9 +26,9 @@ final class DrawOrderTests: XCTestCase {
         var store = LayerStore()
         let first = try! store.addLayer()
         let second = try! store.addLayer()
-        let hidden = try! store.addLayer(parent: first)
-        let inHidden = try! store.addLayer(parent: hidden)
-        let shown = try! store.addLayer(parent: first)
+        let hidden = try! store.addLayer(superlayer: first)
+        let inHidden = try! store.addLayer(superlayer: hidden)
+        let shown = try! store.addLayer(superlayer: first)
         store.setZPosition(-5, of: second)   // roots are not sorted by zPosition
         store.setHidden(true, of: hidden)
         XCTAssertEqual(store.drawOrder(), [first, shown, second])
@@ -42,7 +42,7 @@ final class DrawOrderTests: XCTestCase {
     func testNaNZPositionSortsAsZero() {
         var store = LayerStore()
         let root = try! store.addLayer()
-        let children = (0..<5).map { _ in try! store.addLayer(parent: root) }
+        let children = (0..<5).map { _ in try! store.addLayer(superlayer: root) }
         let zs: [Double] = [1, .nan, -1, 0, .nan]
         for (child, z) in zip(children, zs) { store.setZPosition(z, of: child) }
         // Keys 1, 0, -1, 0, 0: -1 first, then the zeros in sublayer order, then 1.
@@ -55,7 +55,7 @@ final class DrawOrderTests: XCTestCase {
         let root = try! store.addLayer()
         var expected: [[Int]] = [[], [], []]
         for k in 0..<300 {
-            let layer = try! store.addLayer(parent: root)
+            let layer = try! store.addLayer(superlayer: root)
             store.setZPosition(Double(2 - k % 3), of: layer)
             expected[2 - k % 3].append(layer)
         }

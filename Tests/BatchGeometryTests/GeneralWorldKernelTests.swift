@@ -13,7 +13,7 @@ final class GeneralWorldKernelTests: XCTestCase {
         var store = LayerStore()
         for index in 0..<count {
             let parent: Int? = index == 0 ? nil : (random.chance(40) ? index - 1 : random.below(index))
-            _ = try! store.addLayer(parent: parent)
+            _ = try! store.addLayer(superlayer: parent)
             store.setBounds(Rect(x: random.value(40, specials: specials), y: random.value(40, specials: specials),
                                  width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
                             of: index)
@@ -44,7 +44,7 @@ final class GeneralWorldKernelTests: XCTestCase {
         store.setTransform(.perspective(distance: 800), of: 0)
         store.setTransformLayer(true, of: 0)
         for i in 1..<count {
-            _ = try! store.addLayer(parent: i <= 8 ? 0 : 1 + (i - 9) / perSuperlayer)
+            _ = try! store.addLayer(superlayer: i <= 8 ? 0 : 1 + (i - 9) / perSuperlayer)
             store.setBounds(Rect(x: 0, y: 0, width: Double(10 + i % 40), height: Double(5 + i % 20)), of: i)
             store.setPosition(Point(x: Double(i % 97), y: Double(i % 89)), of: i)
             if i % 3 == 0 { store.setTransform(.rotation(radians: Double(i % 360) * .pi / 180, x: 0, y: 1, z: 0), of: i) }
@@ -165,7 +165,7 @@ final class GeneralWorldKernelTests: XCTestCase {
         store.setPosition(Point(x: 50, y: 50), of: root)
         store.setTransform(.perspective(distance: 500), of: root)
         store.setTransformLayer(true, of: root)
-        let child = try store.addLayer(parent: root)
+        let child = try store.addLayer(superlayer: root)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
         store.setAnchorPoint(Point(x: 0, y: 0), of: child)
         store.setPosition(Point(x: 20, y: 30), of: child)

@@ -33,7 +33,7 @@ final class GeometryFlippedTests: XCTestCase {
     /// then translated by 7: 67 (the other order would give 70 - 17 = 53).
     func testFlipComesBeforeTheSublayerTransform() {
         var (store, _, child) = flippedParent()
-        store.setSublayerTransform(.translation(x: 0, y: 7), of: store.parent(of: child)!)
+        store.setSublayerTransform(.translation(x: 0, y: 7), of: store.superlayer(of: child)!)
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(world[child].projectPoint(Point(x: 0, y: 0)), Point(x: 0, y: 67))
         XCTAssertEqual(referenceWorldPoint(store, layer: child, 0, 0).projected, Point(x: 0, y: 67))

@@ -18,7 +18,7 @@ private struct HierarchyModel {
         if let parent { children[parent] = list } else { roots = list }
     }
 
-    /// What `addLayer(parent:)` must do, or the error it must throw.
+    /// What `addLayer(superlayer:)` must do, or the error it must throw.
     mutating func add(parent: Int?, tag: Double) -> Result<Int, LayerStoreError> {
         if let parent, !(0..<count).contains(parent) { return .failure(.parentOutOfRange(parent: parent, count: count)) }
         let layer = count
@@ -36,7 +36,7 @@ private struct HierarchyModel {
         return false
     }
 
-    mutating func setParent(of layer: Int, to parent: Int?, at index: Int?) -> LayerStoreError? {
+    mutating func insertSublayer(_ layer: Int, into parent: Int?, at index: Int?) -> LayerStoreError? {
         guard (0..<count).contains(layer) else { return .layerOutOfRange(layer: layer, count: count) }
         if let parent {
             guard (0..<count).contains(parent) else { return .parentOutOfRange(parent: parent, count: count) }
@@ -80,7 +80,7 @@ final class HierarchyEditingTests: XCTestCase {
         XCTAssertEqual(store.roots, model.roots, "roots after step \(step)", file: file, line: line)
         XCTAssertEqual(store.positionX, model.tags, "layer identities after step \(step)", file: file, line: line)
         for layer in 0..<model.count {
-            XCTAssertEqual(store.parent(of: layer), model.parents[layer], "parent of \(layer), step \(step)", file: file, line: line)
+            XCTAssertEqual(store.superlayer(of: layer), model.parents[layer], "parent of \(layer), step \(step)", file: file, line: line)
             XCTAssertEqual(store.sublayers(of: layer), model.children[layer], "sublayers of \(layer), step \(step)",
                            file: file, line: line)
         }
@@ -114,7 +114,7 @@ final class HierarchyEditingTests: XCTestCase {
                     let parent = maybeParent()
                     let expected = model.add(parent: parent, tag: nextTag)
                     do {
-                        let layer = try store.addLayer(parent: parent)
+                        let layer = try store.addLayer(superlayer: parent)
                         store.setPosition(Point(nextTag, 0), of: layer)
                         XCTAssertEqual(.success(layer), expected, "round \(round) step \(step)")
                     } catch {
@@ -125,9 +125,9 @@ final class HierarchyEditingTests: XCTestCase {
                 case 4..<8:
                     let layer = anyIndex(), parent = maybeParent()
                     let index: Int? = Bool.random(using: &generator) ? nil : Int.random(in: -1...4, using: &generator)
-                    let expected = model.setParent(of: layer, to: parent, at: index)
+                    let expected = model.insertSublayer(layer, into: parent, at: index)
                     do {
-                        try store.setParent(of: layer, to: parent, at: index)
+                        try store.insertSublayer(layer, into: parent, at: index)
                         XCTAssertNil(expected, "round \(round) step \(step): store accepted what the model refused")
                     } catch {
                         XCTAssertEqual(error as? LayerStoreError, expected, "round \(round) step \(step)")
@@ -137,7 +137,7 @@ final class HierarchyEditingTests: XCTestCase {
                     let layer = anyIndex()
                     let expected = model.remove(layer)
                     do {
-                        let removed = try store.removeLayer(layer)
+                        let removed = try store.destroyLayer(layer)
                         XCTAssertEqual(.success(removed), expected, "round \(round) step \(step)")
                     } catch {
                         XCTAssertEqual(.failure(error as! LayerStoreError), expected, "round \(round) step \(step)")
@@ -169,27 +169,27 @@ final class HierarchyEditingTests: XCTestCase {
     func testInsertAtEveryPosition() throws {
         var store = LayerStore()
         let parent = try store.addLayer()
-        for _ in 0..<3 { try store.addLayer(parent: parent) }   // 1 2 3
+        for _ in 0..<3 { try store.addLayer(superlayer: parent) }   // 1 2 3
         let mover = try store.addLayer()                          // a root
         for index in 0...3 {
-            try store.setParent(of: mover, to: parent, at: index)
+            try store.insertSublayer(mover, into: parent, at: index)
             var expected = [1, 2, 3]
             expected.insert(mover, at: index)
             XCTAssertEqual(store.sublayers(of: parent), expected)
             XCTAssertEqual(store.roots, [parent])
         }
-        try store.setParent(of: mover, to: nil, at: 0)
+        try store.insertSublayer(mover, into: nil, at: 0)
         XCTAssertEqual(store.roots, [mover, parent])
         XCTAssertEqual(store.sublayers(of: parent), [1, 2, 3])
     }
 
     func testRemoveRenumbersLaterLayersAndKeepsTheirProperties() throws {
         var store = LayerStore()
-        let a = try store.addLayer(), b = try store.addLayer(parent: a)
-        let c = try store.addLayer(parent: b), d = try store.addLayer(), e = try store.addLayer(parent: d)
+        let a = try store.addLayer(), b = try store.addLayer(superlayer: a)
+        let c = try store.addLayer(superlayer: b), d = try store.addLayer(), e = try store.addLayer(superlayer: d)
         for layer in 0..<store.count { store.setZPosition(Double(layer) * 10, of: layer) }
         store.setScrollView(ScrollViewState(contentSize: Size(1, 2)), of: e)
-        XCTAssertEqual(try store.removeLayer(b), [b, c])
+        XCTAssertEqual(try store.destroyLayer(b), [b, c])
         XCTAssertEqual(store.count, 3)
         XCTAssertEqual(store.zPositions, [0, 30, 40])
         XCTAssertEqual(store.sublayers(of: 0), [])
@@ -209,9 +209,9 @@ final class HierarchyEditingTests: XCTestCase {
             let layer = try store.addLayer()
             store.setZPosition(Double(k), of: layer)
         }
-        try store.setParent(of: 1, to: 3)
-        try store.setParent(of: 0, to: 1)
-        XCTAssertEqual(try store.removeLayer(3), [0, 1, 3])
+        try store.insertSublayer(1, into: 3)
+        try store.insertSublayer(0, into: 1)
+        XCTAssertEqual(try store.destroyLayer(3), [0, 1, 3])
         XCTAssertEqual(store.count, 2)
         XCTAssertEqual(store.zPositions, [2, 4])
         XCTAssertEqual(store.roots, [0, 1])
@@ -225,17 +225,17 @@ final class HierarchyEditingTests: XCTestCase {
         let left = try store.addLayer(), right = try store.addLayer()
         store.setPosition(Point(100, 0), of: left)
         store.setPosition(Point(0, 200), of: right)
-        let child = try store.addLayer(parent: left)
+        let child = try store.addLayer(superlayer: left)
         store.setPosition(Point(5, 5), of: child)
         XCTAssertEqual(store.updateWorld(options: .serial(.scalar))[child].m41, 105)
-        try store.setParent(of: child, to: right)
+        try store.insertSublayer(child, into: right)
         let world = store.updateWorld(options: .serial(.scalar))
         XCTAssertEqual(world[child].m41, 5)
         XCTAssertEqual(world[child].m42, 205)
         // Move the parent after its child in index order: a later layer becomes the superlayer.
         let late = try store.addLayer()
         store.setPosition(Point(1000, 0), of: late)
-        try store.setParent(of: right, to: late)
+        try store.insertSublayer(right, into: late)
         XCTAssertFalse(store.parentsPrecedeChildren)
         XCTAssertEqual(store.updateWorld(options: .serial(.scalar))[child].m41, 1005)
     }

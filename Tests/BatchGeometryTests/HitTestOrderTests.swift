@@ -95,13 +95,13 @@ final class HitTestOrderTests: XCTestCase {
         for step in 0..<600 {
             let count = store.count
             switch random.below(6) {
-            case 0, 1: _ = try? store.addLayer(parent: count == 0 || random.chance(10) ? nil : random.below(count))
+            case 0, 1: _ = try? store.addLayer(superlayer: count == 0 || random.chance(10) ? nil : random.below(count))
             case 2 where count > 0:
                 store.setZPosition(zChoices[random.below(zChoices.count)], of: random.below(count))
             case 3 where count > 1:
                 let layer = random.below(count), parent = random.below(count)
-                try? store.setParent(of: layer, to: parent, at: random.chance(50) ? 0 : nil)
-            case 4 where count > 1 && random.chance(35): _ = try? store.removeLayer(random.below(count))
+                try? store.insertSublayer(layer, into: parent, at: random.chance(50) ? 0 : nil)
+            case 4 where count > 1 && random.chance(35): _ = try? store.destroyLayer(random.below(count))
             case 5 where count > 0: store.setHidden(random.chance(10), of: random.below(count))
             default: break
             }

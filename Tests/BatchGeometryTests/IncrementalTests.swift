@@ -24,9 +24,9 @@ final class IncrementalTests: XCTestCase {
         case 9: store.setZPosition(random.value(30, specials: specials), of: layer)
         case 10: store.setAnchorPointZ(random.value(30, specials: specials), of: layer)
         case 11: store.setMasksToBounds(random.chance(50), of: layer); store.setHidden(random.chance(20), of: layer)
-        case 12: try? store.setParent(of: layer, to: random.chance(20) ? nil : random.below(store.count))
-        case 13: _ = try? store.removeLayer(layer)
-        case 14: _ = try? store.addLayer(parent: random.below(store.count))
+        case 12: try? store.insertSublayer(layer, into: random.chance(20) ? nil : random.below(store.count))
+        case 13: _ = try? store.destroyLayer(layer)
+        case 14: _ = try? store.addLayer(superlayer: random.below(store.count))
         default: store.setAffineTransform(.translation(x: random.value(10, specials: false), y: 1), of: layer)
         }
     }
@@ -101,8 +101,8 @@ final class IncrementalTests: XCTestCase {
     func testMovingSuperlayerMovesSublayer() throws {
         var store = LayerStore()
         let root = try store.addLayer()
-        let parent = try store.addLayer(parent: root)
-        let child = try store.addLayer(parent: parent)
+        let parent = try store.addLayer(superlayer: root)
+        let child = try store.addLayer(superlayer: parent)
         for layer in [root, parent, child] { store.setAnchorPoint(Point(x: 0, y: 0), of: layer) }
         store.setPosition(Point(x: 5, y: 7), of: child)
         store.setPosition(Point(x: 10, y: 20), of: parent)
@@ -164,7 +164,7 @@ final class IncrementalTests: XCTestCase {
         var size = 0, levels = 0
         for layer in 0..<store.count {
             var current: Int? = layer, distance = 0
-            while let l = current, l != top { current = store.parent(of: l); distance += 1 }
+            while let l = current, l != top { current = store.superlayer(of: l); distance += 1 }
             if current != nil { size += 1; levels = Swift.max(levels, distance + 1) }
         }
         return size + LayerStore.runWorkCost * levels
@@ -220,8 +220,8 @@ final class IncrementalTests: XCTestCase {
         // Tree slot s holds layer slot[s]; slot s's superlayer is slot (s - 1) / 8.
         var slot = Array(0..<n)
         for i in stride(from: n - 1, to: 0, by: -1) { slot.swapAt(i, random.below(i + 1)) }
-        for layer in 0..<n { try store.setParent(of: layer, to: nil) }
-        for s in 1..<n { try store.setParent(of: slot[s], to: slot[(s - 1) / 8]) }
+        for layer in 0..<n { try store.insertSublayer(layer, into: nil) }
+        for s in 1..<n { try store.insertSublayer(slot[s], into: slot[(s - 1) / 8]) }
         _ = store.updateWorld(options: .serial(.c))
         store.setPosition(Point(x: 2, y: 2), of: slot[1])
         _ = store.updateWorld(options: .serial(.c))
@@ -234,7 +234,7 @@ final class IncrementalTests: XCTestCase {
         for (p, layer) in order.enumerated() { position[Int(layer)] = p }
         var previous = -1
         for p in plan.levelStarts[1]..<n {
-            let superlayerPosition = position[store.parent(of: Int(order[p]))!]
+            let superlayerPosition = position[store.superlayer(of: Int(order[p]))!]
             XCTAssertGreaterThanOrEqual(superlayerPosition, previous)
             previous = superlayerPosition
         }
@@ -255,9 +255,9 @@ final class IncrementalTests: XCTestCase {
     func testLevelOrderGroupsSublayersInSuperlayerOrder() throws {
         var store = LayerStore()
         let first = try store.addLayer(), second = try store.addLayer()
-        let underSecond = try store.addLayer(parent: second)
-        let underFirst = try store.addLayer(parent: first)
-        let deeper = try store.addLayer(parent: underSecond)
+        let underSecond = try store.addLayer(superlayer: second)
+        let underFirst = try store.addLayer(superlayer: first)
+        let deeper = try store.addLayer(superlayer: underSecond)
         let (order, levelStarts) = store.levelOrder()
         XCTAssertEqual(levelStarts, [0, 2, 4, 5])
         let layers = try XCTUnwrap(order).map(Int.init)
@@ -329,7 +329,7 @@ final class IncrementalTests: XCTestCase {
     func testLargeDirtySubtreesFallBackToTheFullPassOverTheCachedPlan() {
         var chain = LayerStore()
         for i in 0..<3_000 {
-            _ = try! chain.addLayer(parent: i == 0 ? nil : i - 1)
+            _ = try! chain.addLayer(superlayer: i == 0 ? nil : i - 1)
             chain.setPosition(Point(x: Double(i % 7), y: 1), of: i)
             if i % 5 == 0 { chain.setAffineTransform(.rotation(radians: Double(i) * 0.01), of: i) }
         }
@@ -367,7 +367,7 @@ final class IncrementalTests: XCTestCase {
         store.setTransform(.perspective(distance: 300), of: 40)
         XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
         XCTAssertEqual(store.lastWorldUpdatePath, .subtreeWalk)
-        try store.setParent(of: 41, to: 2)
+        try store.insertSublayer(41, into: 2)
         XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
         XCTAssertEqual(store.lastWorldUpdatePath, .full)
     }

@@ -14,7 +14,7 @@ final class IndexOrderPassTests: XCTestCase {
         var random = SplitMix64(seed: seed)
         var store = LayerStore(minimumCapacity: count)
         for i in 0..<count {
-            _ = try! store.addLayer(parent: i == 0 || random.chance(1) ? nil : random.below(i))
+            _ = try! store.addLayer(superlayer: i == 0 || random.chance(1) ? nil : random.below(i))
             store.setBounds(Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30)), of: i)
             store.setPosition(Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89))), of: i)
             switch i % 10 {
@@ -72,7 +72,7 @@ final class IndexOrderPassTests: XCTestCase {
         XCTAssertFalse(wide.worldPlan!.scatteredParents)
         XCTAssertNil(wide.worldPlan!.order)
         var chain = LayerStore()
-        for i in 0..<2_000 { _ = try! chain.addLayer(parent: i == 0 ? nil : i - 1) }
+        for i in 0..<2_000 { _ = try! chain.addLayer(superlayer: i == 0 ? nil : i - 1) }
         XCTAssertFalse(chain.parentsAreScattered())
         var tree = makeRecursiveTree(count: 5_000, seed: 3)
         XCTAssertTrue(tree.parentsAreScattered())
@@ -96,10 +96,10 @@ final class IndexOrderPassTests: XCTestCase {
         }
         let n = 3_000
         var chain = LayerStore()
-        for i in 0..<n { _ = try chain.addLayer(parent: i == 0 ? nil : i - 1); setTransforms(&chain, i) }
+        for i in 0..<n { _ = try chain.addLayer(superlayer: i == 0 ? nil : i - 1); setTransforms(&chain, i) }
         var bottomUp = LayerStore()
         for i in 0..<n { _ = try bottomUp.addLayer(); setTransforms(&bottomUp, i) }
-        for i in 0..<(n - 1) { try bottomUp.setParent(of: i, to: i + 1) }
+        for i in 0..<(n - 1) { try bottomUp.insertSublayer(i, into: i + 1) }
         for (label, store) in [("index order", chain), ("level order", bottomUp)] {
             var copy = store
             let scalar = copy.updateWorld(options: .serial(.scalar))

@@ -17,12 +17,12 @@ final class LimitsTests: XCTestCase {
         for _ in 0..<depth {
             // parentsFirst: layer k under k-1. Otherwise all roots first, linked below
             // so that layer k sits under k+1 (every superlayer has a larger index).
-            let layer = try! store.addLayer(parent: parentsFirst && store.count > 0 ? store.count - 1 : nil)
+            let layer = try! store.addLayer(superlayer: parentsFirst && store.count > 0 ? store.count - 1 : nil)
             store.setBounds(Rect(0, 0, 10, 10), of: layer)
             store.setPosition(Point(6, 5), of: layer)     // anchor (0.5, 0.5): Local = T(1, 0)
         }
         if !parentsFirst {
-            for layer in 0..<(depth - 1) { try! store.setParent(of: layer, to: layer + 1) }
+            for layer in 0..<(depth - 1) { try! store.insertSublayer(layer, into: layer + 1) }
         }
         return store
     }
@@ -87,16 +87,16 @@ final class LimitsTests: XCTestCase {
 
         // A cycle check that walks a million ancestors, then the structural edits.
         var edited = store
-        XCTAssertThrowsError(try edited.setParent(of: 0, to: deepest)) {
+        XCTAssertThrowsError(try edited.insertSublayer(0, into: deepest)) {
             XCTAssertEqual($0 as? LayerStoreError, .cycle(layer: 0, parent: deepest))
         }
-        try edited.setParent(of: deepest, to: nil)
+        try edited.insertSublayer(deepest, into: nil)
         XCTAssertEqual(edited.roots, [0, deepest])
-        XCTAssertEqual(try edited.removeLayer(0).count, n - 1)
+        XCTAssertEqual(try edited.destroyLayer(0).count, n - 1)
         XCTAssertEqual(edited.count, 1)
         XCTAssertEqual(edited.roots, [0])
         var whole = store
-        XCTAssertEqual(try whole.removeLayer(0).count, n)
+        XCTAssertEqual(try whole.destroyLayer(0).count, n)
         XCTAssertEqual(whole.count, 0)
         XCTAssertEqual(whole.frames().count, 0)
         XCTAssertEqual(whole.updateWorld().count, 0)
@@ -122,7 +122,7 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
         XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world), 0)
         XCTAssertTrue(store.drawOrder().elementsEqual((0..<n).reversed()))
-        XCTAssertEqual(try store.removeLayer(root).count, n)
+        XCTAssertEqual(try store.destroyLayer(root).count, n)
         XCTAssertEqual(store.count, 0)
     }
 
@@ -137,7 +137,7 @@ final class LimitsTests: XCTestCase {
             let layer = try store.addLayer()
             store.setPosition(Point(Double(k), 0), of: layer)
             store.setZPosition(Double(-k), of: layer)            // reverse order: the sort must run
-            try store.setParent(of: layer, to: root)             // reparent path, not addLayer(parent:)
+            try store.insertSublayer(layer, into: root)             // reparent path, not addLayer(superlayer:)
         }
         XCTAssertEqual(store.sublayers(of: root).count, width)
         let order = store.drawOrder()
@@ -210,7 +210,7 @@ final class LimitsTests: XCTestCase {
                 store.setBounds(Rect(0, 0, 375, 812), of: window)
                 store.setPosition(Point(187.5, 406), of: window)   // frame at the origin: ToWorld = identity
             } else {
-                try store.addLayer(parent: window)
+                try store.addLayer(superlayer: window)
                 store.setBounds(Rect(0, 0, 40, 40), of: layer)
                 store.setPosition(Point(Double(layer % 100) * 4, Double(layer % 10_000 / 100) * 8), of: layer)
             }
@@ -244,7 +244,7 @@ final class LimitsTests: XCTestCase {
         lap("hitTest")
         XCTAssertEqual(store.drawOrder().count, n)
         lap("drawOrder")
-        try store.removeLayer(0)
+        try store.destroyLayer(0)
         XCTAssertEqual(store.count, n - 10_000)
         lap("removeLayer of the first window")
         print("limits: peak RSS \((Self.peakResidentBytes() ?? 0) >> 20) MiB for \(n) layers")

@@ -14,6 +14,7 @@ final class MisuseMessageTests: XCTestCase {
         ("stale-world-after-add", "stale WorldTransforms: it was computed for structure #"),
         ("stale-world-after-remove", "(3 layers), and the store's structure is now #"),
         ("stale-world-after-move", "layers were added, removed or moved since, or it comes from another store"),
+        ("stale-world-after-detach", "and the store's structure is now #"),
         ("world-from-another-store", "stale WorldTransforms"),
         ("layer-out-of-range", "layer 5 is out of range (3 layers)"),
         ("world-layer-out-of-range", "layer 9 is out of range (this WorldTransforms covers 3 layers)"),
@@ -44,7 +45,7 @@ final class MisuseMessageTests: XCTestCase {
     func testStructureVersions() throws {
         var store = LayerStore()
         let root = try store.addLayer()
-        let child = try store.addLayer(parent: root)
+        let child = try store.addLayer(superlayer: root)
         let world = store.updateWorld()
         XCTAssertEqual(world.structureVersion, store.structureVersion)
         XCTAssertEqual(store.worldTransforms().structureVersion, store.structureVersion)
@@ -65,10 +66,10 @@ final class MisuseMessageTests: XCTestCase {
         XCTAssertNotEqual(store.structureVersion, before)
         XCTAssertNotEqual(store.structureVersion, copy.structureVersion, "copies changed apart differ")
         let afterAdd = store.structureVersion
-        try store.setParent(of: 2, to: child)
+        try store.insertSublayer(2, into: child)
         XCTAssertNotEqual(store.structureVersion, afterAdd)
         let afterMove = store.structureVersion
-        try store.removeLayer(2)
+        try store.destroyLayer(2)
         XCTAssertNotEqual(store.structureVersion, afterMove)
         XCTAssertEqual(store.updateWorld().structureVersion, store.structureVersion)
     }

@@ -27,7 +27,7 @@ final class NonFiniteTests: XCTestCase {
                       Rect(5, 5, 40, 40), Rect(0, 500, 100, 100)]
         let z: [Double] = [0, 3, 1, 0, 0, 2, 5, 0, 0, -1]
         for (layer, parent) in parents.enumerated() {
-            try! store.addLayer(parent: parent)
+            try! store.addLayer(superlayer: parent)
             store.setFrame(frames[layer], of: layer)
             store.setZPosition(z[layer], of: layer)
         }
@@ -207,12 +207,12 @@ final class NonFiniteTests: XCTestCase {
         var store = LayerStore()
         let root = try store.addLayer()
         store.setFrame(Rect(0, 0, 100, 100), of: root)
-        let flat = try store.addLayer(parent: root)
+        let flat = try store.addLayer(superlayer: root)
         store.setFrame(Rect(0, 0, 100, 100), of: flat)
         store.setAffineTransform(.scale(x: 0, y: 1), of: flat)          // squashed to a line
-        let inside = try store.addLayer(parent: flat)
+        let inside = try store.addLayer(superlayer: flat)
         store.setFrame(Rect(0, 0, 100, 100), of: inside)
-        let edgeOn = try store.addLayer(parent: root)                    // turned 90° about y: seen edge-on
+        let edgeOn = try store.addLayer(superlayer: root)                    // turned 90° about y: seen edge-on
         store.setFrame(Rect(0, 0, 100, 100), of: edgeOn)
         store.setTransform(Transform3D(rowMajor: [0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]), of: edgeOn)
         let world = store.updateWorld()
@@ -239,7 +239,7 @@ final class NonFiniteTests: XCTestCase {
         let root = try store.addLayer()
         let z: [Double] = [2, .nan, 1, -.infinity, .nan, .infinity, 0, -0.0, .nan, 3]
         for value in z {
-            let layer = try store.addLayer(parent: root)
+            let layer = try store.addLayer(superlayer: root)
             store.setZPosition(value, of: layer)
         }
         let order = store.drawOrder()
@@ -254,7 +254,7 @@ final class NonFiniteTests: XCTestCase {
         // The same sublayers in a different list order sort the same way around the NaNs.
         var reversed = LayerStore()
         let top = try reversed.addLayer()
-        for value in z.reversed() { reversed.setZPosition(value, of: try reversed.addLayer(parent: top)) }
+        for value in z.reversed() { reversed.setZPosition(value, of: try reversed.addLayer(superlayer: top)) }
         let reversedFinite = reversed.drawOrder().filter { $0 != top && !z.reversed()[$0 - 1].isNaN }
         XCTAssertEqual(reversedFinite.map { z.reversed()[$0 - 1] }, [-.infinity, -0.0, 0, 1, 2, 3, .infinity])
         // Many NaNs among many layers: still a permutation (no trap, no endless loop).
@@ -262,7 +262,7 @@ final class NonFiniteTests: XCTestCase {
         let bigRoot = try big.addLayer()
         var generator = SplitMix64(seed: 7)
         for k in 0..<5_000 {
-            let layer = try big.addLayer(parent: bigRoot)
+            let layer = try big.addLayer(superlayer: bigRoot)
             big.setZPosition(k % 3 == 0 ? .nan : Double(Int.random(in: -50...50, using: &generator)), of: layer)
         }
         let bigOrder = big.drawOrder()

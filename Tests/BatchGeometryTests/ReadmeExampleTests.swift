@@ -8,7 +8,7 @@ final class ReadmeExampleTests: XCTestCase {
         var store = LayerStore()
         let window = try store.addLayer()                       // a root
         store.setFrame(Rect(0, 0, 375, 812), of: window)
-        let card = try store.addLayer(parent: window)           // last sublayer of window
+        let card = try store.addLayer(superlayer: window)           // last sublayer of window
         store.setFrame(Rect(100, 100, 100, 100), of: card)
         store.setAffineTransform(.scale(x: 2, y: 2), of: card)
         XCTAssertEqual(store.frame(of: card), Rect(50, 50, 200, 200))   // as on iOS (seed 001, Q1)

@@ -22,9 +22,9 @@ final class SceneDecodingTests: XCTestCase {
         let store = scene.store
         XCTAssertEqual(scene.layerCount, 3)
         XCTAssertEqual(scene.names, ["root", "card", nil])
-        XCTAssertEqual(store.parent(of: 0), nil)
-        XCTAssertEqual(store.parent(of: 1), 0)
-        XCTAssertEqual(store.parent(of: 2), nil)
+        XCTAssertEqual(store.superlayer(of: 0), nil)
+        XCTAssertEqual(store.superlayer(of: 1), 0)
+        XCTAssertEqual(store.superlayer(of: 2), nil)
         XCTAssertTrue(store.masksToBounds(0))
         XCTAssertEqual(store.bounds(of: 1), Rect(x: 5, y: 6, width: 200, height: 120))
         XCTAssertEqual(store.position(of: 1), Point(x: 187.5, y: 300))
@@ -117,7 +117,7 @@ final class SceneDecodingTests: XCTestCase {
             let layers = parents.map { $0.map { "{\"parent\": \($0)}" } ?? "{}" }.joined(separator: ", ")
             let scene = try XCTUnwrap(decodeScene("{\"layers\": [\(layers)]}"))
             for layer in 0..<count {
-                XCTAssertEqual(scene.store.parent(of: layer), parents[layer])
+                XCTAssertEqual(scene.store.superlayer(of: layer), parents[layer])
                 // Sublayers are exactly the layers naming this parent, in array order.
                 XCTAssertEqual(scene.store.sublayers(of: layer), (0..<count).filter { parents[$0] == layer })
             }

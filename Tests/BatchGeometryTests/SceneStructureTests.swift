@@ -162,7 +162,7 @@ private struct TreeModel {
         var sceneLayers: [Int] = []
         var stack = roots.reversed().map { ($0, Int?.none) }
         while let (layer, parent) = stack.popLast() {
-            let index = try! store.addLayer(parent: parent)
+            let index = try! store.addLayer(superlayer: parent)
             store.setFrame(frames[layer], of: index)
             storeLayers[layer] = index
             sceneLayers.append(layer)

@@ -28,7 +28,7 @@ struct StoreSnapshot: Equatable {
         flags = layers.map {
             [store.isGeometryFlipped($0), store.masksToBounds($0), store.isHidden($0), store.isTransformLayer($0)]
         }
-        parents = layers.map { store.parent(of: $0) }
+        parents = layers.map { store.superlayer(of: $0) }
         sublayers = layers.map { store.sublayers(of: $0) }
         roots = store.roots
         scrollViews = layers.map { store.scrollView(of: $0) }
@@ -39,7 +39,7 @@ struct StoreSnapshot: Equatable {
 /// something: two roots, a chain, a scroll view, flags, 3D transforms.
 func makeRichStore() -> LayerStore {
     var store = LayerStore()
-    for parent in [nil, 0, 1, 1, nil, 4, 2] as [Int?] { try! store.addLayer(parent: parent) }
+    for parent in [nil, 0, 1, 1, nil, 4, 2] as [Int?] { try! store.addLayer(superlayer: parent) }
     for layer in 0..<store.count {
         let k = Double(layer)
         store.setBounds(Rect(k, -k, 100 + k, 50 + 2 * k), of: layer)
@@ -85,10 +85,10 @@ final class StoreErrorTests: XCTestCase {
     func testAddLayerWithParentOutOfRange() {
         let store = makeRichStore()
         for parent in [7, 8, -1, Int.min, Int.max] {
-            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.addLayer(parent: parent) }
+            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.addLayer(superlayer: parent) }
         }
         var empty = LayerStore()
-        XCTAssertThrowsError(try empty.addLayer(parent: 0)) {
+        XCTAssertThrowsError(try empty.addLayer(superlayer: 0)) {
             XCTAssertEqual($0 as? LayerStoreError, .parentOutOfRange(parent: 0, count: 0))
         }
     }
@@ -96,13 +96,13 @@ final class StoreErrorTests: XCTestCase {
     func testAddLayerPastTheLimit() throws {
         var store = makeRichStore()
         store.layerLimit = 8
-        try store.addLayer(parent: 3)            // the 8th layer fits
+        try store.addLayer(superlayer: 3)            // the 8th layer fits
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer() }
-        assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(parent: 0) }
+        assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(superlayer: 0) }
         // A bad parent is reported first: it is the caller's mistake, not the store's size.
-        assertThrows(.parentOutOfRange(parent: 99, count: 8), on: store) { try $0.addLayer(parent: 99) }
+        assertThrows(.parentOutOfRange(parent: 99, count: 8), on: store) { try $0.addLayer(superlayer: 99) }
         // Removing a layer makes room again.
-        try store.removeLayer(7)
+        try store.destroyLayer(7)
         XCTAssertEqual(try store.addLayer(), 7)
     }
 
@@ -114,15 +114,15 @@ final class StoreErrorTests: XCTestCase {
     func testSetParentOfMissingLayer() {
         let store = makeRichStore()
         for layer in [7, -1, 1_000_000] {
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.setParent(of: layer, to: 0) }
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.setParent(of: layer, to: nil) }
+            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.insertSublayer(layer, into: 0) }
+            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.insertSublayer(layer, into: nil) }
         }
     }
 
     func testSetParentToMissingParent() {
         let store = makeRichStore()
         for parent in [7, -1, -2, Int.max] {
-            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.setParent(of: 3, to: parent) }
+            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.insertSublayer(3, into: parent) }
         }
     }
 
@@ -130,40 +130,40 @@ final class StoreErrorTests: XCTestCase {
         let store = makeRichStore()
         // 0 -> 1 -> {2, 3}, 2 -> 6: each of these puts a layer under itself or a descendant.
         for (layer, parent) in [(0, 0), (0, 1), (0, 2), (0, 6), (1, 3), (1, 6), (2, 6), (4, 5), (6, 6)] {
-            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.setParent(of: layer, to: parent) }
-            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.setParent(of: layer, to: parent, at: 0) }
+            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.insertSublayer(layer, into: parent) }
+            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.insertSublayer(layer, into: parent, at: 0) }
         }
     }
 
     func testSetParentWithSublayerIndexOutOfRange() {
         let store = makeRichStore()
         // Layer 1 has sublayers [2, 3]; moving 5 there allows positions 0...2.
-        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.setParent(of: 5, to: 1, at: 3) }
-        assertThrows(.sublayerIndexOutOfRange(index: -1, sublayerCount: 2), on: store) { try $0.setParent(of: 5, to: 1, at: -1) }
+        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: 1, at: 3) }
+        assertThrows(.sublayerIndexOutOfRange(index: -1, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: 1, at: -1) }
         // Moving 3 within its own superlayer: the list without it is [2], positions 0...1.
-        assertThrows(.sublayerIndexOutOfRange(index: 2, sublayerCount: 1), on: store) { try $0.setParent(of: 3, to: 1, at: 2) }
+        assertThrows(.sublayerIndexOutOfRange(index: 2, sublayerCount: 1), on: store) { try $0.insertSublayer(3, into: 1, at: 2) }
         // Roots are [0, 4]; making 5 a root allows positions 0...2.
-        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.setParent(of: 5, to: nil, at: 3) }
+        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: nil, at: 3) }
         assertThrows(.sublayerIndexOutOfRange(index: Int.min, sublayerCount: 2), on: store) {
-            try $0.setParent(of: 5, to: nil, at: Int.min)
+            try $0.insertSublayer(5, into: nil, at: Int.min)
         }
     }
 
     func testErrorsAreCheckedInAFixedOrder() {
         let store = makeRichStore()
         // A missing layer is reported before a missing parent, a missing parent before an index.
-        assertThrows(.layerOutOfRange(layer: 9, count: 7), on: store) { try $0.setParent(of: 9, to: 99, at: 99) }
-        assertThrows(.parentOutOfRange(parent: 99, count: 7), on: store) { try $0.setParent(of: 3, to: 99, at: 99) }
-        assertThrows(.cycle(layer: 1, parent: 2), on: store) { try $0.setParent(of: 1, to: 2, at: 99) }
+        assertThrows(.layerOutOfRange(layer: 9, count: 7), on: store) { try $0.insertSublayer(9, into: 99, at: 99) }
+        assertThrows(.parentOutOfRange(parent: 99, count: 7), on: store) { try $0.insertSublayer(3, into: 99, at: 99) }
+        assertThrows(.cycle(layer: 1, parent: 2), on: store) { try $0.insertSublayer(1, into: 2, at: 99) }
     }
 
     func testRemoveMissingLayer() {
         let store = makeRichStore()
         for layer in [7, -1, Int.max, Int.min] {
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.removeLayer(layer) }
+            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.destroyLayer(layer) }
         }
         var empty = LayerStore()
-        XCTAssertThrowsError(try empty.removeLayer(0)) {
+        XCTAssertThrowsError(try empty.destroyLayer(0)) {
             XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 0, count: 0))
         }
     }
@@ -190,9 +190,9 @@ final class StoreErrorTests: XCTestCase {
     /// A failed call after a successful one must not undo or disturb the successful one.
     func testFailureAfterSuccessKeepsTheSuccess() throws {
         var store = makeRichStore()
-        try store.setParent(of: 5, to: 1, at: 0)
+        try store.insertSublayer(5, into: 1, at: 0)
         let after = StoreSnapshot(store)
-        XCTAssertThrowsError(try store.setParent(of: 1, to: 5))
+        XCTAssertThrowsError(try store.insertSublayer(1, into: 5))
         XCTAssertEqual(StoreSnapshot(store), after)
         XCTAssertEqual(store.sublayers(of: 1), [5, 2, 3])
     }

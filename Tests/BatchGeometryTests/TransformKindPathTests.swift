@@ -22,7 +22,7 @@ final class TransformKindPathTests: XCTestCase {
         var random = SplitMix64(seed: seed)
         var store = LayerStore(minimumCapacity: count)
         for i in 0..<count {
-            _ = try! store.addLayer(parent: i == 0 ? nil : (i - 1) / 8)
+            _ = try! store.addLayer(superlayer: i == 0 ? nil : (i - 1) / 8)
             store.setBounds(Rect(x: 0, y: 0, width: Double(10 + random.below(90)), height: Double(10 + random.below(60))), of: i)
             store.setPosition(Point(x: random.value(in: -300...300), y: random.value(in: -300...300)), of: i)
             if random.below(3) == 0 { store.setAnchorPoint(Point(x: random.unit(), y: random.unit()), of: i) }
@@ -115,10 +115,10 @@ final class TransformKindPathTests: XCTestCase {
         let root = try store.addLayer()
         // The superlayer's local (a -1, b 0, c -0, d -1) under the identity root: world
         // c = (-0 × 1) + (-1 × +0) = -0, a = -1.
-        let superlayer = try store.addLayer(parent: root)
+        let superlayer = try store.addLayer(superlayer: root)
         store.setAffineTransform(BatchGeometry.AffineTransform(a: -1, b: 0, c: -0.0, d: -1, tx: 0, ty: 0), of: superlayer)
         var layers: [Int] = []
-        for _ in 0..<70 { layers.append(try store.addLayer(parent: superlayer)) }
+        for _ in 0..<70 { layers.append(try store.addLayer(superlayer: superlayer)) }
         let odd = layers[20]
         store.setAffineTransform(BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 0, ty: 0), of: odd)
         store.updateWorld(options: .serial(.scalar))
@@ -177,7 +177,7 @@ final class TransformKindPathTests: XCTestCase {
     /// the kind paths are not used; the results still match.
     func testLevelOrderStoreMatchesAffineKernel() throws {
         var store = makeKindStore(count: 3_000, seed: 5)
-        try store.setParent(of: 40, to: 2_999)
+        try store.insertSublayer(40, into: 2_999)
         store.updateWorld(options: .serial(.c))
         XCTAssertNotNil(store.worldPlan!.order)
         let expected = store.worldTransforms(options: affineOnly(.scalar))

@@ -43,7 +43,7 @@ func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Doub
         point = point.times(store.transform(of: current))
         let position = store.position(of: current)
         point = point.translated(position.x, position.y, store.zPosition(of: current))
-        guard let superlayer = store.parent(of: current) else { return point }
+        guard let superlayer = store.superlayer(of: current) else { return point }
         let superBounds = store.bounds(of: superlayer)
         if store.isGeometryFlipped(superlayer) {
             point.y = (2 * superBounds.y + superBounds.height) * point.w - point.y
@@ -108,7 +108,7 @@ extension LayerStore {
     /// A layer set up the UIKit way, `initWithFrame:` under an identity transform.
     @discardableResult
     mutating func addViewWithFrame(_ frame: Rect, parent: Int? = nil) -> Int {
-        let layer = try! addLayer(parent: parent)
+        let layer = try! addLayer(superlayer: parent)
         setFrame(frame, of: layer)
         return layer
     }

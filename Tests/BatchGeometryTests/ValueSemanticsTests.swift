@@ -24,10 +24,10 @@ final class ValueSemanticsTests: XCTestCase {
         ("setMasksToBounds", { $0.setMasksToBounds(true, of: 2) }),
         ("setHidden", { $0.setHidden(false, of: 6) }),
         ("setTransformLayer", { $0.setTransformLayer(false, of: 2) }),
-        ("addLayer", { try $0.addLayer(parent: 3) }),
+        ("addLayer", { try $0.addLayer(superlayer: 3) }),
         ("addRoot", { try $0.addLayer() }),
-        ("setParent", { try $0.setParent(of: 5, to: 3, at: 0) }),
-        ("removeLayer", { try $0.removeLayer(1) }),
+        ("setParent", { try $0.insertSublayer(5, into: 3, at: 0) }),
+        ("removeLayer", { try $0.destroyLayer(1) }),
         ("reserveCapacity", { $0.reserveCapacity(10_000) }),
         ("updateWorld", { _ = $0.updateWorld() }),
     ]
@@ -152,7 +152,7 @@ final class ValueSemanticsTests: XCTestCase {
             for layer in stride(from: thread, to: copy.count, by: 8) {
                 copy.setPosition(Point(Double(thread), 0), of: layer)
             }
-            _ = try? copy.addLayer(parent: 0)
+            _ = try? copy.addLayer(superlayer: 0)
             // What this thread wrote, read back through its own copy's world transforms:
             // layer `thread` is a root or not, either way its position is now (thread, 0).
             let world = copy.updateWorld(options: .serial(.c))
@@ -174,7 +174,7 @@ final class ValueSemanticsTests: XCTestCase {
         for layer in 0..<count {
             let parent: Int? = layer == 0 || Int.random(in: 0..<50, using: &generator) == 0
                 ? nil : Int.random(in: Swift.max(0, layer - 20)..<layer, using: &generator)
-            try! store.addLayer(parent: parent)
+            try! store.addLayer(superlayer: parent)
             store.setFrame(Rect(Double.random(in: -50...350, using: &generator), Double.random(in: -50...750, using: &generator),
                                 Double.random(in: 0...120, using: &generator), Double.random(in: 0...120, using: &generator)),
                            of: layer)

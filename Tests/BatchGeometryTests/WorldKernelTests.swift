@@ -25,7 +25,7 @@ func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
         if index == 0 || random.chance(8) { parent = nil }
         else if random.chance(40) { parent = index - 1 } // deep chains
         else { parent = random.below(index) }
-        _ = try! store.addLayer(parent: parent)
+        _ = try! store.addLayer(superlayer: parent)
         store.setBounds(Rect(x: random.value(50, specials: specials), y: random.value(50, specials: specials),
                              width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
                         of: index)
@@ -43,7 +43,7 @@ func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
     // Move a few layers under later ones (no cycles: only layers outside the moved subtree).
     for _ in 0..<(count / 10) where count > 2 {
         let layer = random.below(count), parent = random.below(count)
-        try? store.setParent(of: layer, to: parent)
+        try? store.insertSublayer(layer, into: parent)
     }
     return store
 }
@@ -153,7 +153,7 @@ final class WorldKernelTests: XCTestCase {
     /// A non-parents-first store (layers reparented under later ones) uses a level order.
     func testReparentedStoreUsesLevelOrder() throws {
         var store = makeWideStore(count: 40_000)
-        try store.setParent(of: 5_000, to: 39_999)
+        try store.insertSublayer(5_000, into: 39_999)
         XCTAssertFalse(store.parentsPrecedeChildren)
         let reference = store.referenceWorldTransforms()
         for backend in Backend.allCases {
@@ -171,7 +171,7 @@ final class WorldKernelTests: XCTestCase {
         store.setBounds(Rect(x: 0, y: 0, width: 200, height: 200), of: root)
         store.setAnchorPoint(Point(x: 0, y: 0), of: root)
         store.setPosition(Point(x: 100, y: 100), of: root)
-        let child = try store.addLayer(parent: root)
+        let child = try store.addLayer(superlayer: root)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
         store.setPosition(Point(x: 10, y: 10), of: child)
         store.setAffineTransform(.scale(x: 2, y: 2), of: child)
@@ -192,7 +192,7 @@ final class WorldKernelTests: XCTestCase {
         var store = LayerStore()
         var parent: Int? = nil
         for _ in 0..<100_000 {
-            let layer = try store.addLayer(parent: parent)
+            let layer = try store.addLayer(superlayer: parent)
             store.setPosition(Point(x: 1, y: 0), of: layer)
             parent = layer
         }
@@ -217,10 +217,10 @@ final class WorldKernelTests: XCTestCase {
         for chain in 0..<4 {
             var parent = root
             for depth in 0..<20_000 {
-                let layer = try store.addLayer(parent: parent)
+                let layer = try store.addLayer(superlayer: parent)
                 store.setPosition(Point(x: Double(chain + 1), y: Double(depth % 3)), of: layer)
                 if depth % 7 == 0 { store.setAffineTransform(.rotation(radians: 0.001 * Double(chain + 1)), of: layer) }
-                if depth % 1_000 == 0 { _ = try store.addLayer(parent: layer) } // a twig
+                if depth % 1_000 == 0 { _ = try store.addLayer(superlayer: layer) } // a twig
                 parent = layer
             }
         }
@@ -253,8 +253,8 @@ final class WorldKernelTests: XCTestCase {
     func testInfiniteAnchorPointZMatchesReference() throws {
         var store = LayerStore()
         let root = try store.addLayer()
-        let child = try store.addLayer(parent: root)
-        let grandchild = try store.addLayer(parent: child)
+        let child = try store.addLayer(superlayer: root)
+        let grandchild = try store.addLayer(superlayer: child)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
         store.setAnchorPointZ(.infinity, of: child)
         let reference = store.referenceWorldTransforms()
@@ -272,7 +272,7 @@ final class WorldKernelTests: XCTestCase {
         let root = try store.addLayer()
         var parent = root
         for _ in 0..<4 {
-            let layer = try store.addLayer(parent: parent)
+            let layer = try store.addLayer(superlayer: parent)
             store.setAffineTransform(.scale(x: 1e200, y: 1e200), of: layer)
             store.setPosition(Point(x: 1e200, y: 1), of: layer)
             parent = layer
@@ -290,7 +290,7 @@ final class WorldKernelTests: XCTestCase {
 func makeWideStore(count: Int) -> LayerStore {
     var store = LayerStore(minimumCapacity: count)
     for i in 0..<count {
-        _ = try! store.addLayer(parent: i == 0 ? nil : (i - 1) / 8)
+        _ = try! store.addLayer(superlayer: i == 0 ? nil : (i - 1) / 8)
         store.setBounds(Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30)), of: i)
         store.setPosition(Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89))), of: i)
         if i % 7 == 0 { store.setAnchorPoint(Point(x: 0, y: 0), of: i) }

@@ -111,7 +111,7 @@ final class WorldTransformTests: XCTestCase {
         let child = store.addViewWithFrame(Rect(x: 5, y: 5, width: 10, height: 10))
         let parent = store.addViewWithFrame(Rect(x: 100, y: 200, width: 50, height: 50))
         store.setAffineTransform(.rotation(radians: 0.3), of: parent)
-        try store.setParent(of: child, to: parent)
+        try store.insertSublayer(child, into: parent)
         let world = store.referenceWorldTransforms()
         let expected = referenceWorldPoint(store, layer: child, 3, 4)
         assertGeometryClose(world[child].projectPoint(Point(x: 3, y: 4)), expected.projected)

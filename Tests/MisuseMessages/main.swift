@@ -16,7 +16,7 @@ func makeStore() -> LayerStore {
     let window = try! store.addLayer()
     store.setBounds(Rect(x: 0, y: 0, width: 375, height: 812), of: window)
     for _ in 0..<2 {
-        let card = try! store.addLayer(parent: window)
+        let card = try! store.addLayer(superlayer: window)
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: card)
         store.setPosition(Point(x: 100, y: 100), of: card)
     }
@@ -27,20 +27,26 @@ let cases: [String: () -> Void] = [
     "stale-world-after-add": {
         var store = makeStore()
         let world = store.updateWorld()
-        try! store.addLayer(parent: 0)
+        try! store.addLayer(superlayer: 0)
         print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "stale-world-after-remove": {
         var store = makeStore()
         let world = store.updateWorld()
-        try! store.removeLayer(1)
+        try! store.destroyLayer(1)
         print(store.worldRect(of: 1, in: world))
     },
     "stale-world-after-move": {
         var store = makeStore()
         let world = store.worldTransforms()
-        try! store.setParent(of: 2, to: 1)
+        try! store.insertSublayer(2, into: 1)
         print(store.convert(Point(x: 0, y: 0), from: 2, to: nil, in: world) as Any)
+    },
+    "stale-world-after-detach": {
+        var store = makeStore()
+        let world = store.updateWorld()
+        try! store.removeFromSuperlayer(1)
+        print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "world-from-another-store": {
         var store = makeStore()

@@ -55,12 +55,14 @@ extension LayerStore {
         return links
     }
 
-    /// Visits every layer in depth-first pre-order over `links` (roots first to last);
-    /// `visit` returns whether to enter the layer's sublayers. No recursion.
+    /// Visits every layer of the drawn tree in depth-first pre-order over `links` (roots
+    /// first to last, detached ones left out with their subtrees); `visit` returns
+    /// whether to enter the layer's sublayers. No recursion.
     @inline(__always)
     func walkPreorder(_ links: SiblingLinks, _ visit: (Int) -> Bool) {
         var root = firstRoot
         while root >= 0 {
+            if flags[Int(root)].contains(.detached) { root = nextSiblings[Int(root)]; continue }
             let top = root
             var current = root
             while true {

@@ -6,10 +6,18 @@ extension LayerStore {
     /// corners when all are in front of the eye (`W > 0`); corners behind it are clipped
     /// the way Chromium's `MathUtil::MapClippedRect` does (each edge from a visible to a
     /// clipped corner pushes the box to infinity in the direction it crosses `W = 0`).
-    /// `RectEdges.null` when every corner is behind the eye. O(1).
+    /// `RectEdges.null` when every corner is behind the eye, and for a detached layer
+    /// (`removeFromSuperlayer(_:)`). O(1), O(depth) while some layer is detached.
     public func worldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
         checkIndex(layer)
         checkSnapshot(world)
+        if detachedLayerCount > 0 && flags[topmostAncestor(of: layer)].contains(.detached) { return .null }
+        return projectedWorldRect(of: layer, in: world)
+    }
+
+    /// The world rect from the bounds and `world` alone (detachment not considered).
+    @inline(__always)
+    func projectedWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
         let minX = boundsX[layer], minY = boundsY[layer]
         return projectedBox(
             minX: minX, minY: minY, maxX: minX + boundsWidth[layer], maxY: minY + boundsHeight[layer],
@@ -44,7 +52,7 @@ extension LayerStore {
         return clips
     }
 
-    /// For each layer: it and all its ancestors are not hidden, its world rect is not
+    /// For each layer: it and all its ancestors are not hidden (nor detached), its world rect is not
     /// null, and world rect ∩ clip rect ∩ viewport (when given) has positive area.
     /// O(count).
     /// (The reference the batch `visibility(worldRects:clipRects:viewport:options:)` is
@@ -58,7 +66,8 @@ extension LayerStore {
         let viewportEdges = viewport?.edges
         forEachParentFirst { layer in
             let superlayer = parents[layer]
-            let hidden = flags[layer].contains(.hidden) || (superlayer >= 0 && hiddenInTree[Int(superlayer)])
+            let hidden = !flags[layer].isDisjoint(with: [.hidden, .detached])
+                || (superlayer >= 0 && hiddenInTree[Int(superlayer)])
             hiddenInTree[layer] = hidden
             guard !hidden, !worldRects[layer].isNull else { return }
             var area = worldRects[layer]

@@ -47,7 +47,8 @@ extension LayerStore {
                 let hiddenInTree = SendablePointer(hiddenBase), visible = SendablePointer(visibleBase)
                 forEachLayerByLevel(options: options) { layer in
                     let superlayer = parents[layer]
-                    let hidden = flags[layer].contains(.hidden) || (superlayer >= 0 && hiddenInTree.pointer[Int(superlayer)])
+                    let hidden = !flags[layer].isDisjoint(with: [.hidden, .detached])
+                        || (superlayer >= 0 && hiddenInTree.pointer[Int(superlayer)])
                     hiddenInTree.pointer[layer] = hidden
                     guard !hidden, !worldRects[layer].isNull else { return }
                     var area = worldRects[layer]

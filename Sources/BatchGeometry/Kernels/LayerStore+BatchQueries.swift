@@ -20,11 +20,21 @@ extension LayerStore {
             forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
                 for layer in range {
                     out.pointer[layer] = options.backend == .scalar
-                        ? worldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
+                        ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
                 }
             }
         }
+        if detachedLayerCount > 0 { nullDetachedSubtrees(&result) }
         return result
+    }
+
+    /// Detached subtrees have no world rect. O(roots + the detached subtrees).
+    private func nullDetachedSubtrees(_ rects: inout [RectEdges]) {
+        var root = firstRoot
+        while root >= 0 {
+            if flags[Int(root)].contains(.detached) { forEachInSubtree(of: Int(root)) { rects[$0] = .null } }
+            root = nextSiblings[Int(root)]
+        }
     }
 
     /// `worldRect(of:in:)`, computed directly from the planar columns when that is exact.
@@ -33,7 +43,7 @@ extension LayerStore {
         let minX = boundsX[layer], minY = boundsY[layer]
         let maxX = minX + boundsWidth[layer], maxY = minY + boundsHeight[layer]
         guard world.isPlanar(layer), minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
-            return worldRect(of: layer, in: world)
+            return projectedWorldRect(of: layer, in: world)
         }
         let a = world.a[layer], b = world.b[layer], c = world.c[layer], d = world.d[layer]
         let tx = world.tx[layer], ty = world.ty[layer]

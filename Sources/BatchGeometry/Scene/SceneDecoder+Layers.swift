@@ -91,7 +91,7 @@ extension SceneDecoder {
         let layer = store.count
         let linkNow = fields.parent.map { $0 >= 0 && $0 < layer } ?? true
         do {
-            try store.addLayer(parent: linkNow ? fields.parent : nil)
+            try store.addLayer(superlayer: linkNow ? fields.parent : nil)
         } catch {
             throw path.error("\(error)")
         }
@@ -144,7 +144,7 @@ extension SceneDecoder {
             let children = lateChildren[parent]! + store.sublayers(of: parent)
             for child in children {
                 do {
-                    try store.setParent(of: child, to: parent)
+                    try store.insertSublayer(child, into: parent)
                 } catch {
                     throw ScenePath(key: "layers", index: child, field: "parent").error("\(error)")
                 }
@@ -155,7 +155,7 @@ extension SceneDecoder {
     /// Every cycle contains a late link (a link to an earlier parent cannot close one),
     /// so walks start at late-linked layers only. Each layer is walked once: O(count).
     private func rejectCycles(_ declaredParent: [Int: Int]) throws {
-        func parent(of layer: Int) -> Int? { declaredParent[layer] ?? store.parent(of: layer) }
+        func parent(of layer: Int) -> Int? { declaredParent[layer] ?? store.superlayer(of: layer) }
         var walkOf = [Int32](repeating: 0, count: store.count) // 0 = not yet visited
         for (start, _) in lateParents where walkOf[start] == 0 {
             let walk = Int32(start + 1)

@@ -102,9 +102,9 @@ extension Scene {
             switch operation.change {
             case let .superlayer(target, index):
                 let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
-                try store.setParent(of: storeLayer, to: storeTarget, at: index)
+                try store.insertSublayer(storeLayer, into: storeTarget, at: index)
             default:
-                let removed = try store.removeLayer(storeLayer)   // ascending old store indices
+                let removed = try store.destroyLayer(storeLayer)   // ascending old store indices
                 for sceneLayer in storeLayers.indices {
                     guard let old = storeLayers[sceneLayer] else { continue }
                     let below = lowerBound(of: old, in: removed)

@@ -12,7 +12,7 @@ struct SceneStructure {
 
     /// The hierarchy as the `layers` array built it. O(layers).
     init(_ store: LayerStore) {
-        parents = (0..<store.count).map { store.parent(of: $0) }
+        parents = (0..<store.count).map { store.superlayer(of: $0) }
         sublayers = (0..<store.count).map { store.sublayers(of: $0) }
         roots = store.roots
         removedBy = Array(repeating: nil, count: store.count)

@@ -2,17 +2,17 @@
 
 extension LayerStore {
     /// Adds a layer with Core Animation's defaults (zero bounds and position, anchor point
-    /// (0.5, 0.5), identity transforms, visible) as the last sublayer of `parent`, or as
-    /// the last root when `parent` is nil. Returns its index, which is the old `count`.
+    /// (0.5, 0.5), identity transforms, visible) as the last sublayer of `superlayer`, or
+    /// as the last root when `superlayer` is nil. Returns its index, the old `count`.
     ///
     /// Amortized O(1).
     /// - Throws: `LayerStoreError.parentOutOfRange` (checked first) or `.tooManyLayers`
     ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
-    public mutating func addLayer(parent: Int? = nil) throws -> Int {
+    public mutating func addLayer(superlayer: Int? = nil) throws -> Int {
         let count = self.count  // `||` takes an autoclosure: capturing self copies the store in debug builds
-        if let parent, parent < 0 || parent >= count {
-            throw LayerStoreError.parentOutOfRange(parent: parent, count: count)
+        if let superlayer, superlayer < 0 || superlayer >= count {
+            throw LayerStoreError.parentOutOfRange(parent: superlayer, count: count)
         }
         if count >= layerLimit {
             throw LayerStoreError.tooManyLayers(limit: layerLimit)
@@ -28,14 +28,14 @@ extension LayerStore {
         nextSiblings.append(-1); previousSiblings.append(-1)
         changes.appendLayer()
         structureDidChange()
-        linkAsLast(layer, under: parent.map { Int32($0) } ?? -1)
+        linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
         // A new layer always comes after its superlayer, so the order property holds.
         return layer
     }
 
-    /// The superlayer of `layer`, or nil for a root. O(1).
+    /// The superlayer of `layer`, or nil for a root or a detached layer. O(1).
     /// - Precondition: `layer` is in `0 ..< count`.
-    public func parent(of layer: Int) -> Int? {
+    public func superlayer(of layer: Int) -> Int? {
         checkIndex(layer)
         let parent = parents[layer]
         return parent < 0 ? nil : Int(parent)
@@ -48,8 +48,8 @@ extension LayerStore {
         return siblings(startingAt: firstSublayers[layer])
     }
 
-    /// The root layers (those without a superlayer) in order. O(roots).
-    public var roots: [Int] { siblings(startingAt: firstRoot) }
+    /// The root layers (no superlayer, not detached) in order. O(roots).
+    public var roots: [Int] { siblings(startingAt: firstRoot).filter { !flags[$0].contains(.detached) } }
 
     private func siblings(startingAt first: Int32) -> [Int] {
         var result: [Int] = []
@@ -61,30 +61,31 @@ extension LayerStore {
         return result
     }
 
-    /// Moves `layer` (with its subtree) to be a sublayer of `parent` at position `index`
-    /// of its sublayers (the end when nil), or a root when `parent` is nil. Like
-    /// `-[CALayer insertSublayer:atIndex:]`, it first leaves its old superlayer.
+    /// Moves `layer` (with its subtree) into `superlayer`'s sublayers at position `index`
+    /// (the end when nil), or among the roots when `superlayer` is nil, like
+    /// `-[CALayer insertSublayer:atIndex:]`: it first leaves its old superlayer. A
+    /// detached layer (`removeFromSuperlayer(_:)`) is attached again.
     ///
     /// O(1) for `index == nil`, O(sublayers) otherwise; O(depth) to check for cycles.
     /// - Throws: checked in this order, before anything changes: `.layerOutOfRange`,
-    ///   `.parentOutOfRange`, `.cycle` (parent is the layer or inside its subtree),
+    ///   `.parentOutOfRange`, `.cycle` (`superlayer` is the layer or inside its subtree),
     ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
-    ///   sublayers other than `layer`); the store is then unchanged. Never a precondition:
-    ///   indices here often come from data (scene files, editors).
-    public mutating func setParent(of layer: Int, to parent: Int?, at index: Int? = nil) throws {
+    ///   sublayers, or the roots, other than `layer`); the store is then unchanged. Never
+    ///   a precondition: indices here often come from data (scene files, editors).
+    public mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws {
         guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
-        if let parent {
-            guard parent >= 0 && parent < count else {
-                throw LayerStoreError.parentOutOfRange(parent: parent, count: count)
+        if let superlayer {
+            guard superlayer >= 0 && superlayer < count else {
+                throw LayerStoreError.parentOutOfRange(parent: superlayer, count: count)
             }
-            // The parent must not be the layer or one of its descendants: walk up from it.
-            var ancestor = Int32(parent)
+            // The superlayer must not be the layer or one of its descendants: walk up.
+            var ancestor = Int32(superlayer)
             while ancestor >= 0 {
-                if Int(ancestor) == layer { throw LayerStoreError.cycle(layer: layer, parent: parent) }
+                if Int(ancestor) == layer { throw LayerStoreError.cycle(layer: layer, parent: superlayer) }
                 ancestor = parents[Int(ancestor)]
             }
         }
-        let newParent = parent.map { Int32($0) } ?? -1
+        let newParent = superlayer.map { Int32($0) } ?? -1
         // The sibling to insert before, found (and the index checked) before anything
         // changes; appending needs no walk, so building a wide tree stays O(1) a step.
         var insertBefore: Int32 = -1
@@ -96,17 +97,59 @@ extension LayerStore {
             }
             if index < remaining.count { insertBefore = Int32(remaining[index]) }
         }
+        relink(layer, under: newParent, before: insertBefore)
+        setDetached(false, layer)
+    }
+
+    /// Takes `layer` (with its subtree) out of the layer tree, like
+    /// `-[CALayer removeFromSuperlayer]`: it stays in the store with all its properties,
+    /// but is not drawn, not hit and has no world rect or visibility until
+    /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
+    /// if it were a root. Nothing happens when it is already detached.
+    /// O(1) (O(sublayers of its old superlayer) is not needed: it is unlinked in place).
+    /// - Throws: `.layerOutOfRange`; the store is then unchanged.
+    public mutating func removeFromSuperlayer(_ layer: Int) throws {
+        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
+        if flags[layer].contains(.detached) { return }
+        relink(layer, under: -1, before: -1)
+        setDetached(true, layer)
+    }
+
+    /// True when `layer` or one of its ancestors was removed from its superlayer
+    /// (`removeFromSuperlayer(_:)`), so it is not part of the drawn tree. O(depth).
+    /// - Precondition: `layer` is in `0 ..< count`.
+    public func isDetached(_ layer: Int) -> Bool {
+        checkIndex(layer)
+        return flags[topmostAncestor(of: layer)].contains(.detached)
+    }
+
+    /// The root of `layer`'s tree (itself for a root). O(depth).
+    func topmostAncestor(of layer: Int) -> Int {
+        var current = layer
+        while parents[current] >= 0 { current = Int(parents[current]) }
+        return current
+    }
+
+    /// Moves `layer` under `parent` (-1: among the roots), before `sibling` (-1: last),
+    /// and records the structural change.
+    private mutating func relink(_ layer: Int, under parent: Int32, before sibling: Int32) {
         unlink(layer)
-        if insertBefore >= 0 {
-            linkBefore(layer, sibling: insertBefore, under: newParent)
+        if sibling >= 0 {
+            linkBefore(layer, sibling: sibling, under: parent)
         } else {
-            linkAsLast(layer, under: newParent)
+            linkAsLast(layer, under: parent)
         }
-        if newParent > Int32(layer) || parentsPrecedeChildrenCache == false {
+        if parent > Int32(layer) || parentsPrecedeChildrenCache == false {
             parentsPrecedeChildrenCache = nil
         }
         changes.markStructureChanged()
         structureDidChange()
+    }
+
+    /// Sets the `.detached` flag and keeps `detachedLayerCount`.
+    private mutating func setDetached(_ detached: Bool, _ layer: Int) {
+        guard flags[layer].contains(.detached) != detached else { return }
+        if detached { flags[layer].insert(.detached); detachedLayerCount += 1 } else { flags[layer].remove(.detached); detachedLayerCount -= 1 }
     }
 
     /// Removes `layer` and its whole subtree from the store. Later layers' indices shift
@@ -116,7 +159,7 @@ extension LayerStore {
     /// - Returns: the removed layers' old indices, ascending.
     /// - Throws: `.layerOutOfRange`; the store is then unchanged.
     @discardableResult
-    public mutating func removeLayer(_ layer: Int) throws -> [Int] {
+    public mutating func destroyLayer(_ layer: Int) throws -> [Int] {
         guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
         var keep = Array(repeating: true, count: count)
         var removed: [Int] = []
@@ -244,6 +287,7 @@ extension LayerStore {
         transforms.compact(keeping: keep, newCount: newCount)
         sublayerTransforms.compact(keeping: keep, newCount: newCount)
         flags = compacted(flags, keep)
+        detachedLayerCount = flags.lazy.filter { $0.contains(.detached) }.count
         autoresizingMasks = compacted(autoresizingMasks, keep)
         autoresizingLayerCount = autoresizingMasks.lazy.filter { $0 != 0 }.count
         parents = compacted(parents, keep).map(remap)

@@ -31,6 +31,8 @@ public struct LayerStore: Sendable {
     var flags: [LayerFlags] = []
     /// `AutoresizingMask` raw values (the six flags fit a byte).
     var autoresizingMasks: [UInt8] = []
+    /// How many layers carry the `.detached` flag: at zero, world rects skip the check.
+    var detachedLayerCount = 0
     /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
     /// skip autoresizing without looking at any sublayer.
     var autoresizingLayerCount = 0
@@ -132,6 +134,10 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     static let transformLayer = LayerFlags(rawValue: 1 << 3)
     /// `autoresizesSubviews == false` (stored inverted so that the default is 0).
     static let doesNotAutoresizeSubviews = LayerFlags(rawValue: 1 << 4)
+    /// Taken out of the tree by `removeFromSuperlayer(_:)`: structurally a root (so every
+    /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
+    /// visibility with its subtree.
+    static let detached = LayerFlags(rawValue: 1 << 5)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).

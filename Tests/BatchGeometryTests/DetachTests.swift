@@ -1,0 +1,115 @@
+import XCTest
+@testable import BatchGeometry
+
+/// `removeFromSuperlayer(_:)`: the layer and its subtree stay in the store, out of the
+/// drawn tree (not drawn, not hit, no world rect, not visible), until attached again.
+final class DetachTests: XCTestCase {
+    /// window(0) holds card(1), which holds badge(2); other(3) is a second card.
+    private func makeStore() -> LayerStore {
+        var store = LayerStore()
+        let window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 300, height: 300))
+        let card = store.addViewWithFrame(Rect(x: 10, y: 10, width: 100, height: 100), parent: window)
+        store.addViewWithFrame(Rect(x: 5, y: 5, width: 20, height: 20), parent: card)
+        store.addViewWithFrame(Rect(x: 150, y: 150, width: 100, height: 100), parent: window)
+        return store
+    }
+
+    func testDetachedSubtreeLeavesEveryQuery() throws {
+        var store = makeStore()
+        try store.removeFromSuperlayer(1)
+        XCTAssertNil(store.superlayer(of: 1))
+        XCTAssertEqual(store.sublayers(of: 0), [3])
+        XCTAssertEqual(store.roots, [0])
+        XCTAssertTrue(store.isDetached(1) && store.isDetached(2))
+        XCTAssertFalse(store.isDetached(0) || store.isDetached(3))
+        XCTAssertEqual(store.drawOrder(), [0, 3])
+        let world = store.updateWorld()
+        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world), 0, "the card is not hit: the window is")
+        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world, rule: .view), 0)
+        for backend in Backend.allCases {
+            let options = KernelOptions(backend: backend, threads: 2)
+            let rects = store.worldRects(in: world, options: options)
+            XCTAssertTrue(rects[1].isNull && rects[2].isNull, "\(backend)")
+            XCTAssertEqual(rects[3].rect, Rect(x: 150, y: 150, width: 100, height: 100))
+            let clips = store.clipRects(worldRects: rects, options: options)
+            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: options),
+                           [true, false, false, true], "\(backend)")
+            XCTAssertEqual(store.hitTest(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
+                           Array(repeating: 0, count: 5))
+        }
+        XCTAssertTrue(store.worldRect(of: 2, in: world).isNull)
+        // Properties stay readable and settable; detaching twice changes nothing.
+        XCTAssertEqual(store.frame(of: 1), Rect(x: 10, y: 10, width: 100, height: 100))
+        store.setPosition(Point(x: 100, y: 100), of: 1)
+        let version = store.structureVersion
+        try store.removeFromSuperlayer(1)
+        XCTAssertEqual(store.structureVersion, version)
+    }
+
+    func testAttachingAgainRestoresIt() throws {
+        var store = makeStore()
+        try store.removeFromSuperlayer(1)
+        try store.insertSublayer(1, into: 0, at: 1)
+        XCTAssertEqual(store.sublayers(of: 0), [3, 1])
+        XCTAssertFalse(store.isDetached(2))
+        XCTAssertEqual(store.drawOrder(), [0, 3, 1, 2])
+        let world = store.updateWorld()
+        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world), 2)
+        XCTAssertEqual(store.worldRect(of: 2, in: world).rect, Rect(x: 15, y: 15, width: 20, height: 20))
+        // A detached root, attached as a root again.
+        try store.removeFromSuperlayer(0)
+        XCTAssertEqual(store.roots, [])
+        XCTAssertEqual(store.drawOrder(), [])
+        try store.insertSublayer(0, into: nil)
+        XCTAssertEqual(store.roots, [0])
+        XCTAssertThrowsError(try store.removeFromSuperlayer(9)) { XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 9, count: 4)) }
+    }
+
+    /// Random inserts, moves, detaches, re-attaches and destroys against a model: roots,
+    /// superlayers, detachment, drawing order and which world rects are null.
+    func testRandomEditsAgainstAModel() throws {
+        var random = SplitMix64(seed: 31)
+        var store = LayerStore()
+        var parents: [Int?] = [], detached: [Bool] = []
+        func topmost(_ layer: Int) -> Int { var l = layer; while let p = parents[l] { l = p }; return l }
+        for step in 0..<400 {
+            let count = store.count
+            switch random.below(5) {
+            case 0, 1:
+                let superlayer = count == 0 || random.chance(20) ? nil : random.below(count)
+                _ = try store.addLayer(superlayer: superlayer)
+                store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: count)
+                parents.append(superlayer); detached.append(false)
+            case 2 where count > 0:
+                let layer = random.below(count)
+                try store.removeFromSuperlayer(layer)
+                if !detached[layer] { parents[layer] = nil; detached[layer] = true }
+            case 3 where count > 1:
+                let layer = random.below(count), target = random.below(count)
+                var ancestor: Int? = target, cycle = false
+                while let a = ancestor { if a == layer { cycle = true }; ancestor = parents[a] }
+                if cycle { XCTAssertThrowsError(try store.insertSublayer(layer, into: target)); break }
+                try store.insertSublayer(layer, into: target)
+                parents[layer] = target; detached[layer] = false
+            case 4 where count > 1 && random.chance(25):
+                let layer = random.below(count)
+                var doomed = Set([layer]), changed = true
+                while changed { changed = false; for l in 0..<parents.count where !doomed.contains(l) { if let p = parents[l], doomed.contains(p) { doomed.insert(l); changed = true } } }
+                try store.destroyLayer(layer)
+                let keep = (0..<parents.count).filter { !doomed.contains($0) }
+                var newIndex = [Int: Int]()
+                for (n, old) in keep.enumerated() { newIndex[old] = n }
+                parents = keep.map { parents[$0].map { newIndex[$0]! } }
+                detached = keep.map { detached[$0] }
+            default: break
+            }
+            for layer in 0..<store.count {
+                XCTAssertEqual(store.superlayer(of: layer), parents[layer], "step \(step) layer \(layer)")
+                XCTAssertEqual(store.isDetached(layer), detached[topmost(layer)], "step \(step) layer \(layer)")
+            }
+            XCTAssertEqual(Set(store.drawOrder()), Set((0..<store.count).filter { !detached[topmost($0)] }), "step \(step)")
+            let rects = store.worldRects(in: store.worldTransforms(), options: .serial(.c))
+            XCTAssertEqual(rects.map(\.isNull), (0..<store.count).map { detached[topmost($0)] }, "step \(step)")
+        }
+    }
+}
