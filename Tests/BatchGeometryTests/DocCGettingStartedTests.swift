@@ -21,7 +21,7 @@ final class DocCGettingStartedTests: XCTestCase {
         store.setMasksToBounds(true, of: window)                       // clips its sublayers
         var cards: [Int] = []
         for k in 0..<100 {
-            let card = try store.addLayer(parent: window)              // layers 1...100
+            let card = try store.addLayer(superlayer: window)              // layers 1...100
             store.setFrame(Rect(Double(k % 4) * 100, Double(k / 4) * 100, 90, 90), of: card)
             cards.append(card)
         }
@@ -77,10 +77,10 @@ final class DocCGettingStartedTests: XCTestCase {
 
         // A later frame changes the structure: a badge on card 1, and card 3 is removed.
         do {
-            let badge = try store.addLayer(parent: cards[1])           // layer 101
+            let badge = try store.addLayer(superlayer: cards[1])           // layer 101
             XCTAssertEqual(badge, 101)
             store.setFrame(Rect(70, -10, 30, 30), of: badge)
-            let removed = try store.removeLayer(cards[3])              // [4]: card 3, which had no sublayers
+            let removed = try store.destroyLayer(cards[3])              // [4]: card 3, which had no sublayers
             XCTAssertEqual(removed, [4])
             // Every later index moves down by the number of removed layers before it.
             func shifted(_ layer: Int) -> Int { layer - removed.filter { $0 < layer }.count }
@@ -89,7 +89,7 @@ final class DocCGettingStartedTests: XCTestCase {
             XCTAssertEqual(store.count, 101)
             let movedBadge = shifted(badge)                            // 100
             XCTAssertEqual(movedBadge, 100)
-            XCTAssertEqual(store.parent(of: movedBadge), cards[1])
+            XCTAssertEqual(store.superlayer(of: movedBadge), cards[1])
             // A WorldTransforms computed before these edits (the previous frame's) is stale now:
             // handing it to a query stops the program with "stale WorldTransforms: it was
             // computed for structure #… (101 layers), and the store's structure is now #… (101
