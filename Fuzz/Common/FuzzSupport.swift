@@ -24,7 +24,7 @@ struct FuzzInput {
     static let palette: [Double] = [
         0, -0.0, 1, -1, 0.5, 2, 10, 100, 375, 812, 1.0 / 3, -7.25, 1e-300, 5e-324, 1e300,
         .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity, .nan,
-        -Double.nan, Double(bitPattern: 0x7FF0_0000_0000_0001),   // a signalling NaN
+        -Double.nan, Double(bitPattern: 0x7FF0_0000_0000_0001),  // a signalling NaN
     ]
 
     /// A double: usually from the palette, sometimes 8 raw bytes (any bit pattern).
@@ -47,7 +47,7 @@ func sameBits(_ p: Double, _ q: Double) -> Bool { p.bitPattern == q.bitPattern |
 func sameBits(_ p: Point?, _ q: Point?) -> Bool {
     switch (p, q) {
     case (nil, nil): return true
-    case let (p?, q?): return sameBits(p.x, q.x) && sameBits(p.y, q.y)
+    case (let p?, let q?): return sameBits(p.x, q.x) && sameBits(p.y, q.y)
     default: return false
     }
 }
@@ -55,8 +55,9 @@ func sameBits(_ p: Point?, _ q: Point?) -> Bool {
 func sameBits(_ p: RectEdges?, _ q: RectEdges?) -> Bool {
     switch (p, q) {
     case (nil, nil): return true
-    case let (p?, q?):
-        return sameBits(p.minX, q.minX) && sameBits(p.minY, q.minY) && sameBits(p.maxX, q.maxX) && sameBits(p.maxY, q.maxY)
+    case (let p?, let q?):
+        return sameBits(p.minX, q.minX) && sameBits(p.minY, q.minY) && sameBits(p.maxX, q.maxX)
+            && sameBits(p.maxY, q.maxY)
     default: return false
     }
 }
@@ -65,7 +66,8 @@ func sameBits(_ p: RectEdges?, _ q: RectEdges?) -> Bool {
 /// section 1), measured against the matrix's largest entry, since different but valid
 /// operation orders differ by rounding relative to the terms' size, not the entry's.
 func agrees(_ value: Transform3D, _ reference: Transform3D) -> Bool {
-    let lhs = value.rowMajor, rhs = reference.rowMajor
+    let lhs = value.rowMajor
+    let rhs = reference.rowMajor
     let scale = rhs.reduce(1.0) { Swift.max($0, Swift.abs($1)) }
     for (p, q) in zip(lhs, rhs) where !(p == q || (p.isNaN && q.isNaN)) {
         if !(Swift.abs(p - q) <= 1e-12 * 64 * scale) { return false }

@@ -23,7 +23,8 @@ public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let recipe = StoreRecipe(&input)
     let (store, wild) = recipe.build()
     checkFrames(store)
-    checkWorld(store, wild, change: (input.int(below: Swift.max(1, store.count)), Point(input.moderate(), input.moderate())))
+    checkWorld(
+        store, wild, change: (input.int(below: Swift.max(1, store.count)), Point(input.moderate(), input.moderate())))
     // Queries go point by point; a large store adds nothing but time there.
     if store.count < 1_000 { checkQueries(store, &input) }
     return 0
@@ -34,7 +35,8 @@ func checkFrames(_ store: LayerStore) {
     for layer in 0..<store.count {
         let frame = store.frame(of: layer)
         if !(sameBits(frame.x, reference.x[layer]) && sameBits(frame.y, reference.y[layer])
-             && sameBits(frame.width, reference.width[layer]) && sameBits(frame.height, reference.height[layer])) {
+            && sameBits(frame.width, reference.width[layer]) && sameBits(frame.height, reference.height[layer]))
+        {
             fuzzFailure("frame(of: \(layer)) = \(frame) but the scalar kernel gives \(reference[layer])")
         }
     }
@@ -51,7 +53,9 @@ func checkFrames(_ store: LayerStore) {
 func checkWorld(_ store: LayerStore, _ wild: [Bool], change: (layer: Int, position: Point)) {
     let reference = store.referenceWorldTransforms()
     func compare(_ world: WorldTransforms, _ reference: WorldTransforms, _ what: String) {
-        if world.count != reference.count { fuzzFailure("\(what): \(world.count) transforms for \(reference.count) layers") }
+        if world.count != reference.count {
+            fuzzFailure("\(what): \(world.count) transforms for \(reference.count) layers")
+        }
         for layer in 0..<reference.count where !wild[layer] && !agrees(world[layer], reference[layer]) {
             fuzzFailure("\(what): layer \(layer) \(world[layer]) vs reference \(reference[layer])")
         }
@@ -59,13 +63,14 @@ func checkWorld(_ store: LayerStore, _ wild: [Bool], change: (layer: Int, positi
     let large = store.count >= 1_000
     for options in large ? largeStoreOptions : allOptions {
         compare(store.worldTransforms(options: options), reference, "worldTransforms(\(options))")
-        if large && options.backend != .c { continue }      // the incremental path once
+        if large && options.backend != .c { continue }  // the incremental path once
         var copy = store
         compare(copy.updateWorld(options: options), reference, "updateWorld(\(options))")
         guard copy.count > 0 else { continue }
         // Incremental: one changed layer, its subtree recomputed.
         copy.setPosition(change.position, of: change.layer)
-        compare(copy.updateWorld(options: options), copy.referenceWorldTransforms(), "incremental updateWorld(\(options))")
+        compare(
+            copy.updateWorld(options: options), copy.referenceWorldTransforms(), "incremental updateWorld(\(options))")
     }
 }
 
@@ -77,7 +82,9 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
     for _ in 0..<input.int(below: large ? 2 : 6) { points.append(Point(input.double(), input.double())) }
     let source: Int? = count == 0 || input.bool() ? nil : input.int(below: count)
     let destination: Int? = count == 0 || input.bool() ? nil : input.int(below: count)
-    let queryOptions = large ? [KernelOptions(backend: .c, threads: 4)]
+    let queryOptions =
+        large
+        ? [KernelOptions(backend: .c, threads: 4)]
         : [KernelOptions.serial(.scalar), .serial(.simd), .serial(.c), KernelOptions(backend: .c, threads: 4)]
     for options in queryOptions {
         let rects = store.worldRects(in: world, options: options)
@@ -87,7 +94,9 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
         for rule in HitTestRule.allCases {
             let hits = store.hitTest(points: points, in: world, rule: rule, options: options)
             let expected = points.map { store.hitTest($0, in: world, rule: rule) }
-            if hits != expected { fuzzFailure("hitTest(points:) \(hits) vs one at a time \(expected), \(rule), \(options)") }
+            if hits != expected {
+                fuzzFailure("hitTest(points:) \(hits) vs one at a time \(expected), \(rule), \(options)")
+            }
             for hit in hits { if let hit, !(0..<count).contains(hit) { fuzzFailure("hit \(hit) out of range") } }
         }
         let converted = store.convert(points: points, from: source, to: destination, in: world, options: options)
@@ -113,7 +122,10 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
     for layer in 0..<count {
         var shown = true
         var current: Int? = layer
-        while let l = current { if store.isHidden(l) { shown = false }; current = store.superlayer(of: l) }
+        while let l = current {
+            if store.isHidden(l) { shown = false }
+            current = store.superlayer(of: l)
+        }
         if shown != seen[layer] { fuzzFailure("drawOrder and hidden disagree for layer \(layer)") }
     }
 }

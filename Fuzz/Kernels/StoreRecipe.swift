@@ -6,7 +6,7 @@
 /// non-finite or huge: the oracle then compares that layer's subtree bit-for-bit only
 /// where all backends promise bits (frames), and otherwise checks that nothing traps.
 struct LayerRecipe {
-    var parent: Int?                  // an earlier layer of the same tile, or nil
+    var parent: Int?  // an earlier layer of the same tile, or nil
     var bounds: Rect?, position: Point?, anchorPoint: Point?, frame: Rect?
     var transform: Transform3D?, sublayerTransform: Transform3D?
     var zPosition: Double?, anchorPointZ: Double?
@@ -33,30 +33,41 @@ struct StoreRecipe {
             var layer = LayerRecipe()
             let parentSelector = Int(input.byte())
             layer.parent = index == 0 || parentSelector % 4 == 0 ? nil : parentSelector % index
-            let mask = input.byte(), more = input.byte()
+            let mask = input.byte()
+            let more = input.byte()
             var values: [Double] = []
-            func value() -> Double { let v = input.double(); values.append(v); return v }
+            func value() -> Double {
+                let v = input.double()
+                values.append(v)
+                return v
+            }
             if mask & 1 != 0 { layer.bounds = Rect(value(), value(), value(), value()) }
             if mask & 2 != 0 { layer.position = Point(value(), value()) }
             if mask & 4 != 0 { layer.anchorPoint = Point(value(), value()) }
             if mask & 8 != 0 { layer.transform = Self.transform(&input, &values) }
             if mask & 16 != 0 { layer.sublayerTransform = Self.transform(&input, &values) }
             if mask & 32 != 0 { layer.frame = Rect(value(), value(), value(), value()) }
-            if mask & 64 != 0 { layer.zPosition = value(); layer.anchorPointZ = value() }
+            if mask & 64 != 0 {
+                layer.zPosition = value()
+                layer.anchorPointZ = value()
+            }
             if mask & 128 != 0 {
-                layer.flipped = more & 1 != 0; layer.masks = more & 2 != 0
-                layer.hidden = more & 4 != 0; layer.transformLayer = more & 8 != 0
+                layer.flipped = more & 1 != 0
+                layer.masks = more & 2 != 0
+                layer.hidden = more & 4 != 0
+                layer.transformLayer = more & 8 != 0
             }
             if more & 16 != 0 {
-                layer.scrollView = ScrollViewState(contentSize: Size(value(), value()),
-                                                   contentInset: EdgeInsets(top: value(), left: value(), bottom: value(), right: value()))
+                layer.scrollView = ScrollViewState(
+                    contentSize: Size(value(), value()),
+                    contentInset: EdgeInsets(top: value(), left: value(), bottom: value(), right: value()))
                 if more & 32 != 0 { layer.scrollTo = Point(value(), value()) }
             }
             layer.wild = values.contains { !$0.isFinite || Swift.abs($0) > 1e6 }
             layers.append(layer)
         }
         for _ in 0..<input.int(below: 4) {
-            let layer = input.int(below: count + 2) - 1                 // -1 ... count: some invalid
+            let layer = input.int(below: count + 2) - 1  // -1 ... count: some invalid
             let parent: Int? = input.bool() ? nil : input.int(below: count + 2) - 1
             let index: Int? = input.bool() ? nil : input.int(below: 6) - 1
             reparents.append((layer, parent, index))
@@ -65,15 +76,22 @@ struct StoreRecipe {
     }
 
     static func transform(_ input: inout FuzzInput, _ values: inout [Double]) -> Transform3D {
-        func value() -> Double { let v = input.double(); values.append(v); return v }
+        func value() -> Double {
+            let v = input.double()
+            values.append(v)
+            return v
+        }
         switch input.int(below: 6) {
         case 0: return .translation(x: value(), y: value())
         case 1: return .scale(x: value(), y: value())
         case 2: return .rotation(radians: value(), x: 0, y: 0, z: 1)
-        case 3: return Transform3D(AffineTransform(a: value(), b: value(), c: value(), d: value(), tx: value(), ty: value()))
+        case 3:
+            return Transform3D(
+                AffineTransform(a: value(), b: value(), c: value(), d: value(), tx: value(), ty: value()))
         case 4: return Transform3D(rowMajor: (0..<16).map { _ in value() })
         default:
-            return Transform3D.rotation(radians: value(), x: 0, y: 1, z: 0).concatenating(.perspective(distance: value()))
+            return Transform3D.rotation(radians: value(), x: 0, y: 1, z: 0).concatenating(
+                .perspective(distance: value()))
         }
     }
 
@@ -100,11 +118,16 @@ struct StoreRecipe {
             // (Not only larger indices: reparenting can put a smaller index below it.)
             let expected = (0..<before).filter { layer in
                 var current: Int? = layer
-                while let l = current { if l == removal { return true }; current = store.superlayer(of: l) }
+                while let l = current {
+                    if l == removal { return true }
+                    current = store.superlayer(of: l)
+                }
                 return false
             }
             let removed: [Int]
-            do { removed = try store.destroyLayer(removal) } catch { fuzzFailure("destroyLayer(\(removal)) threw \(error)") }
+            do { removed = try store.destroyLayer(removal) } catch {
+                fuzzFailure("destroyLayer(\(removal)) threw \(error)")
+            }
             if removed != expected || store.count != before - removed.count {
                 fuzzFailure("destroyLayer(\(removal)) removed \(removed), expected \(expected)")
             }
@@ -140,7 +163,9 @@ struct StoreRecipe {
             store.setScrollView(state, of: layer)
             _ = store.scrollRange(of: layer)
             if let target = recipe.scrollTo {
-                do { _ = try store.scroll(layer, to: target) } catch { fuzzFailure("scroll on a scroll view threw \(error)") }
+                do { _ = try store.scroll(layer, to: target) } catch {
+                    fuzzFailure("scroll on a scroll view threw \(error)")
+                }
             }
         }
     }

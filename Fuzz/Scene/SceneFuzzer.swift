@@ -29,7 +29,8 @@ public func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for threads in 1...4 {
             let outcome: Result<String, SceneError>
             do {
-                outcome = .success(try scene.evaluate(options: KernelOptions(backend: backend, threads: threads)).jsonText())
+                outcome = .success(
+                    try scene.evaluate(options: KernelOptions(backend: backend, threads: threads)).jsonText())
             } catch let error as SceneError {
                 outcome = .failure(error)
             } catch {
@@ -44,11 +45,11 @@ public func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let first else { continue }
         if let reference {
             switch (reference, first) {
-            case let (.success(expected), .success(text)):
+            case (.success(let expected), .success(let text)):
                 if text != expected && !sameJSONWithinTolerance(text, expected) {
                     fuzzFailure("\(backend) output differs from scalar beyond 1e-12 relative")
                 }
-            case let (.failure(expected), .failure(error)):
+            case (.failure(let expected), .failure(let error)):
                 if expected != error { fuzzFailure("\(backend) fails with \(error), scalar with \(expected)") }
             default:
                 fuzzFailure("\(backend) and scalar disagree on whether the scene evaluates")
@@ -57,7 +58,7 @@ public func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             reference = first
         }
     }
-    if case let .failure(error)? = reference { checkErrorMessage(error) }
+    if case .failure(let error)? = reference { checkErrorMessage(error) }
     return 0
 }
 
@@ -72,7 +73,8 @@ func checkErrorMessage(_ error: SceneError) {
 /// Same JSON structure and strings; numbers equal within 1e-12 relative (or both the
 /// same non-finite string).
 func sameJSONWithinTolerance(_ lhs: String, _ rhs: String) -> Bool {
-    let left = jsonTokens(lhs), right = jsonTokens(rhs)
+    let left = jsonTokens(lhs)
+    let right = jsonTokens(rhs)
     guard left.count == right.count else { return false }
     for (p, q) in zip(left, right) where p != q {
         guard let x = Double(p), let y = Double(q) else { return false }
@@ -91,7 +93,8 @@ func jsonTokens(_ text: String) -> [Substring] {
         if character == " " || character == "\n" || character == "\t" || character == "\r" {
             index = text.index(after: index)
         } else if "[]{},:".contains(character) {
-            tokens.append(text[index...index]); index = text.index(after: index)
+            tokens.append(text[index...index])
+            index = text.index(after: index)
         } else if character == "\"" {
             var end = text.index(after: index)
             while end < text.endIndex && text[end] != "\"" {
@@ -99,11 +102,13 @@ func jsonTokens(_ text: String) -> [Substring] {
                 if end < text.endIndex { end = text.index(after: end) }
             }
             if end < text.endIndex { end = text.index(after: end) }
-            tokens.append(text[index..<end]); index = end
+            tokens.append(text[index..<end])
+            index = end
         } else {
             var end = index
             while end < text.endIndex && !" \n\t\r[]{},:\"".contains(text[end]) { end = text.index(after: end) }
-            tokens.append(text[index..<end]); index = end
+            tokens.append(text[index..<end])
+            index = end
         }
     }
     return tokens

@@ -27,7 +27,10 @@ public final class ObjectLayer {
 
     /// A layer without superlayer or sublayers.
     public init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
-        self.bounds = bounds; self.position = position; self.anchorPoint = anchorPoint; self.transform = transform
+        self.bounds = bounds
+        self.position = position
+        self.anchorPoint = anchorPoint
+        self.transform = transform
     }
 
     /// Appends `layer` to the sublayers. The caller keeps `self` alive while `layer`
@@ -39,19 +42,28 @@ public final class ObjectLayer {
 
     /// The frame getter of GEOMETRY.md section 3, in its operation order. O(1).
     public var frame: Rect {
-        let w = bounds.size.width, h = bounds.size.height
+        let w = bounds.size.width
+        let h = bounds.size.height
         let t = transform
-        let rx = (-w) * anchorPoint.x, ry = (-h) * anchorPoint.y
-        let xMax = rx + w, yMax = ry + h
-        let x0 = ((t.m11 * rx) + (t.m21 * ry)) + t.m41, y0 = ((t.m12 * rx) + (t.m22 * ry)) + t.m42
-        let x1 = ((t.m11 * rx) + (t.m21 * yMax)) + t.m41, y1 = ((t.m12 * rx) + (t.m22 * yMax)) + t.m42
-        let x2 = ((t.m11 * xMax) + (t.m21 * ry)) + t.m41, y2 = ((t.m12 * xMax) + (t.m22 * ry)) + t.m42
-        let x3 = ((t.m11 * xMax) + (t.m21 * yMax)) + t.m41, y3 = ((t.m12 * xMax) + (t.m22 * yMax)) + t.m42
+        let rx = (-w) * anchorPoint.x
+        let ry = (-h) * anchorPoint.y
+        let xMax = rx + w
+        let yMax = ry + h
+        let x0 = ((t.m11 * rx) + (t.m21 * ry)) + t.m41
+        let y0 = ((t.m12 * rx) + (t.m22 * ry)) + t.m42
+        let x1 = ((t.m11 * rx) + (t.m21 * yMax)) + t.m41
+        let y1 = ((t.m12 * rx) + (t.m22 * yMax)) + t.m42
+        let x2 = ((t.m11 * xMax) + (t.m21 * ry)) + t.m41
+        let y2 = ((t.m12 * xMax) + (t.m22 * ry)) + t.m42
+        let x3 = ((t.m11 * xMax) + (t.m21 * yMax)) + t.m41
+        let y3 = ((t.m12 * xMax) + (t.m22 * yMax)) + t.m42
         // MIN(p, q) = q < p ? q : p, the select the spec's kernels use.
         func minimum(_ p: Double, _ q: Double) -> Double { q < p ? q : p }
         func maximum(_ p: Double, _ q: Double) -> Double { q > p ? q : p }
-        let minX = minimum(minimum(minimum(x0, x1), x2), x3), maxX = maximum(maximum(maximum(x0, x1), x2), x3)
-        let minY = minimum(minimum(minimum(y0, y1), y2), y3), maxY = maximum(maximum(maximum(y0, y1), y2), y3)
+        let minX = minimum(minimum(minimum(x0, x1), x2), x3)
+        let maxX = maximum(maximum(maximum(x0, x1), x2), x3)
+        let minY = minimum(minimum(minimum(y0, y1), y2), y3)
+        let maxY = maximum(maximum(maximum(y0, y1), y2), y3)
         return Rect(x: minX + position.x, y: minY + position.y, width: maxX - minX, height: maxY - minY)
     }
 
@@ -64,9 +76,15 @@ public final class ObjectLayer {
         let local = Transform3D.translation(x: -anchorX, y: -anchorY, z: -anchorPointZ)
             .concatenating(transform)
             .concatenating(.translation(x: position.x, y: position.y, z: zPosition))
-        guard let superlayer else { world = local; return }
+        guard let superlayer else {
+            world = local
+            return
+        }
         var flattened = local
-        flattened.m13 = 0; flattened.m23 = 0; flattened.m33 = 0; flattened.m43 = 0
+        flattened.m13 = 0
+        flattened.m23 = 0
+        flattened.m33 = 0
+        flattened.m43 = 0
         world = flattened.concatenating(superlayer.world)
     }
 }
@@ -76,37 +94,56 @@ extension ObjectLayer {
     /// UIKit's autoresizing does, GEOMETRY.md section 4 written out again, per axis.
     func autoresize(in superlayer: ObjectLayer) {
         let mask = autoresizingMask
-        if let (width, x) = Self.axis(position.x, anchorPoint.x, bounds.size.width, superlayer.bounds.origin.x,
-                                      superlayer.sizeBeforeResize.width, superlayer.bounds.size.width,
-                                      mask.contains(.flexibleLeftMargin), mask.contains(.flexibleWidth),
-                                      mask.contains(.flexibleRightMargin)) {
-            bounds.size.width = width; position.x = x
+        if let (width, x) = Self.axis(
+            position.x, anchorPoint.x, bounds.size.width, superlayer.bounds.origin.x,
+            superlayer.sizeBeforeResize.width, superlayer.bounds.size.width,
+            mask.contains(.flexibleLeftMargin), mask.contains(.flexibleWidth),
+            mask.contains(.flexibleRightMargin))
+        {
+            bounds.size.width = width
+            position.x = x
         }
-        if let (height, y) = Self.axis(position.y, anchorPoint.y, bounds.size.height, superlayer.bounds.origin.y,
-                                       superlayer.sizeBeforeResize.height, superlayer.bounds.size.height,
-                                       mask.contains(.flexibleTopMargin), mask.contains(.flexibleHeight),
-                                       mask.contains(.flexibleBottomMargin)) {
-            bounds.size.height = height; position.y = y
+        if let (height, y) = Self.axis(
+            position.y, anchorPoint.y, bounds.size.height, superlayer.bounds.origin.y,
+            superlayer.sizeBeforeResize.height, superlayer.bounds.size.height,
+            mask.contains(.flexibleTopMargin), mask.contains(.flexibleHeight),
+            mask.contains(.flexibleBottomMargin))
+        {
+            bounds.size.height = height
+            position.y = y
         }
     }
 
     /// One axis: margin p, length w, far margin r; each flexible part q grows by
     /// d·q/T (T their sum, left to right) or d/n when T is 0. Nil: nothing flexible.
-    private static func axis(_ position: Double, _ anchor: Double, _ w: Double, _ origin: Double,
-                             _ oldLength: Double, _ newLength: Double,
-                             _ flexibleMin: Bool, _ flexibleLength: Bool, _ flexibleMax: Bool) -> (Double, Double)? {
+    private static func axis(
+        _ position: Double, _ anchor: Double, _ w: Double, _ origin: Double,
+        _ oldLength: Double, _ newLength: Double,
+        _ flexibleMin: Bool, _ flexibleLength: Bool, _ flexibleMax: Bool
+    ) -> (Double, Double)? {
         guard flexibleMin || flexibleLength || flexibleMax else { return nil }
         let p = (position - (anchor * w)) - origin
         let r = (oldLength - p) - w
         // No arrays here: allocation per axis would slow the baseline and inflate the
         // speed-up shown over it.
-        var total = 0.0, count = 0.0
-        if flexibleMin { total = p; count = 1 }
-        if flexibleLength { total = count == 0 ? w : total + w; count += 1 }
-        if flexibleMax { total = count == 0 ? r : total + r; count += 1 }
+        var total = 0.0
+        var count = 0.0
+        if flexibleMin {
+            total = p
+            count = 1
+        }
+        if flexibleLength {
+            total = count == 0 ? w : total + w
+            count += 1
+        }
+        if flexibleMax {
+            total = count == 0 ? r : total + r
+            count += 1
+        }
         let d = newLength - oldLength
         func grown(_ q: Double) -> Double { total != 0 ? q + (d * q) / total : q + d / count }
-        let margin = flexibleMin ? grown(p) : p, length = flexibleLength ? grown(w) : w
+        let margin = flexibleMin ? grown(p) : p
+        let length = flexibleLength ? grown(w) : w
         return (length, (origin + margin) + (anchor * length))
     }
 }
@@ -138,9 +175,13 @@ public struct ObjectGraph {
     public func resizeLayer(at index: Int, to size: Size) {
         for (position, layer) in layers.enumerated() {
             layer.sizeBeforeResize = layer.bounds.size
-            if position == index { layer.bounds.size = size; continue }
+            if position == index {
+                layer.bounds.size = size
+                continue
+            }
             guard !layer.autoresizingMask.isEmpty, let superlayer = layer.superlayer else { continue }
-            let old = superlayer.sizeBeforeResize, new = superlayer.bounds.size
+            let old = superlayer.sizeBeforeResize
+            let new = superlayer.bounds.size
             if old.width != new.width || old.height != new.height { layer.autoresize(in: superlayer) }
         }
     }

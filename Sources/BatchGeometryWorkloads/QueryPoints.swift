@@ -17,8 +17,9 @@ public enum QueryPoints {
     public static func local(count: Int, width: Double, height: Double, seed: UInt64 = 11) -> [Point] {
         var generator = SplitMix64(seed: seed)
         return (0..<Swift.max(0, count)).map { _ in
-            Point(x: Double(generator.next(below: 1 << 20)) / Double(1 << 20) * width,
-                  y: Double(generator.next(below: 1 << 20)) / Double(1 << 20) * height)
+            Point(
+                x: Double(generator.next(below: 1 << 20)) / Double(1 << 20) * width,
+                y: Double(generator.next(below: 1 << 20)) / Double(1 << 20) * height)
         }
     }
 }

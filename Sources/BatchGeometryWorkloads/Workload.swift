@@ -52,7 +52,9 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// - Precondition: `layerCount >= 1`.
     public init(_ shape: WorkloadShape, layerCount: Int, seed: UInt64 = 42) {
         precondition(layerCount >= 1, "a workload needs at least one layer")
-        self.shape = shape; self.layerCount = layerCount; self.seed = seed
+        self.shape = shape
+        self.layerCount = layerCount
+        self.seed = seed
     }
 
     public var description: String { "\(shape) (\(layerCount) layers)" }
@@ -87,7 +89,8 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         let anchorPoint = i % 7 == 0 ? Point(x: 0, y: 0) : Point(x: 0.5, y: 0.5)
         let transform: Transform3D
         if shape == .ui {
-            return LayerRecipe(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: uiTransform(of: i))
+            return LayerRecipe(
+                bounds: bounds, position: position, anchorPoint: anchorPoint, transform: uiTransform(of: i))
         }
         switch i % 10 {
         case 0...4:
@@ -163,8 +166,9 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         layers.reserveCapacity(layerCount)
         for (i, parent) in parents().enumerated() {
             let recipe = recipe(of: i)
-            let layer = ObjectLayer(bounds: recipe.bounds, position: recipe.position,
-                                    anchorPoint: recipe.anchorPoint, transform: recipe.transform)
+            let layer = ObjectLayer(
+                bounds: recipe.bounds, position: recipe.position,
+                anchorPoint: recipe.anchorPoint, transform: recipe.transform)
             if autoresizing { layer.autoresizingMask = autoresizingMask(of: i) }
             if let parent { layers[parent].addSublayer(layer) }
             layers.append(layer)

@@ -23,7 +23,9 @@ enum CompareCommand {
                     text = arguments[index]
                     index += 1
                 }
-                guard let value = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), value.isFinite, value >= 0 else {
+                guard let value = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), value.isFinite,
+                    value >= 0
+                else {
                     return usage("--threshold: expected a percentage >= 0, got '\(text)'")
                 }
                 threshold = value
@@ -36,7 +38,8 @@ enum CompareCommand {
         guard files.count == 2 else {
             return usage("compare needs exactly two reports, OLD.json and NEW.json (got \(files.count))")
         }
-        let old: ComparedReport, new: ComparedReport
+        let old: ComparedReport
+        let new: ComparedReport
         do {
             old = try ComparedReport.load(files[0])
             new = try ComparedReport.load(files[1])
@@ -81,18 +84,22 @@ struct ComparedReport: Decodable {
         do {
             return try JSONDecoder().decode(ComparedReport.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw LoadError(description: "\(path): not a batchbench JSON report: missing '\(pathText(context.codingPath + [key]))'")
+            throw LoadError(
+                description: "\(path): not a batchbench JSON report: missing '\(pathText(context.codingPath + [key]))'")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw LoadError(description: "\(path): not a batchbench JSON report: wrong type at '\(pathText(context.codingPath))'")
+            throw LoadError(
+                description: "\(path): not a batchbench JSON report: wrong type at '\(pathText(context.codingPath))'")
         } catch let DecodingError.valueNotFound(_, context) {
-            throw LoadError(description: "\(path): not a batchbench JSON report: null at '\(pathText(context.codingPath))'")
+            throw LoadError(
+                description: "\(path): not a batchbench JSON report: null at '\(pathText(context.codingPath))'")
         } catch {
             throw LoadError(description: "\(path): not valid JSON (make it with batchbench --format json)")
         }
     }
 
     private static func pathText(_ keys: [CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+            in: CharacterSet(charactersIn: "."))
     }
 }
 
@@ -122,8 +129,11 @@ struct Comparison {
         for r in old.results {
             let k = key(r)
             seen.insert(k)
-            if let n = newByKey[k] { rows.append(Row(key: k, oldRate: r.layersPerSecond, newRate: n.layersPerSecond)) }
-            else { onlyOld.append(k) }
+            if let n = newByKey[k] {
+                rows.append(Row(key: k, oldRate: r.layersPerSecond, newRate: n.layersPerSecond))
+            } else {
+                onlyOld.append(k)
+            }
         }
         onlyNew = new.results.map(key).filter { !seen.contains($0) }
         if old.build == "debug" || new.build == "debug" {
@@ -137,18 +147,23 @@ struct Comparison {
     func text() -> String {
         var rowsText: [[String]] = []
         for row in rows {
-            let verdict = row.change * 100 < -thresholdPercent ? "SLOWER" : (row.change * 100 > thresholdPercent ? "faster" : "")
-            rowsText.append([row.key, TableFormatter.si(row.oldRate), TableFormatter.si(row.newRate),
-                             String(format: "%+.1f%%", row.change * 100), verdict])
+            let verdict =
+                row.change * 100 < -thresholdPercent ? "SLOWER" : (row.change * 100 > thresholdPercent ? "faster" : "")
+            rowsText.append([
+                row.key, TableFormatter.si(row.oldRate), TableFormatter.si(row.newRate),
+                String(format: "%+.1f%%", row.change * 100), verdict,
+            ])
         }
-        var out = TableFormatter.table(headers: ["result", "old layers/s", "new layers/s", "change", ""],
-                                       rows: rowsText, rightAligned: [1, 2, 3])
+        var out = TableFormatter.table(
+            headers: ["result", "old layers/s", "new layers/s", "change", ""],
+            rows: rowsText, rightAligned: [1, 2, 3])
         for k in onlyOld { out += "only in OLD: \(k)\n" }
         for k in onlyNew { out += "only in NEW: \(k)\n" }
         for note in notes { out += note + "\n" }
         if rows.isEmpty { out += "no result appears in both reports\n" }
         let slower = regressions.count
-        out += slower == 0
+        out +=
+            slower == 0
             ? "no result slower than \(formatPercent(thresholdPercent))% (\(rows.count) compared)\n"
             : "\(slower) of \(rows.count) results slower than \(formatPercent(thresholdPercent))%\n"
         return out

@@ -23,7 +23,9 @@ enum EvalCommand {
             return 0
         }
         guard arguments.count == 1 else {
-            printError("error: eval: expected one scene file (or - for stdin), got \(arguments.count) arguments; see batchbench eval --help")
+            printError(
+                "error: eval: expected one scene file (or - for stdin), got \(arguments.count) arguments; see batchbench eval --help"
+            )
             return 2
         }
         let path = arguments[0]
@@ -34,8 +36,8 @@ enum EvalCommand {
         let shownPath = path == "-" ? "<stdin>" : path
         let bytes: [UInt8]
         switch readAllBytes(path: path) {
-        case let .success(content): bytes = content
-        case let .failure(failure):
+        case .success(let content): bytes = content
+        case .failure(let failure):
             printError("error: \(oneLine(shownPath)): \(failure.message)")
             return 2
         }

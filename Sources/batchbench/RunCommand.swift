@@ -34,7 +34,9 @@ enum RunCommand {
         }
         warnIfDebugBuild()
         if !wrong.isEmpty {
-            printError("error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code")
+            printError(
+                "error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code"
+            )
             return 1
         }
         return 0
@@ -50,7 +52,8 @@ enum RunCommand {
 
     private static func warnIfDebugBuild() {
         #if DEBUG
-        printError("""
+        printError(
+            """
             ************************************************************************
             WARNING: this batchbench is a DEBUG build. Its numbers mean nothing:
             the kernels run unoptimized, tens of times slower than in release.
@@ -61,27 +64,36 @@ enum RunCommand {
     }
 
     private static func measureAll(_ options: RunOptions) -> BenchReport {
-        let runsPerSize = options.kernels.map { $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1 }
-            .reduce(0, +)
+        let runsPerSize = options.kernels.map {
+            $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1
+        }
+        .reduce(0, +)
         let baselinesPerSize = options.measureBaseline ? (options.kernels.contains(.autoresize) ? 3 : 2) : 0
-        let progress = Progress(enabled: options.showProgress,
-                                total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
+        let progress = Progress(
+            enabled: options.showProgress,
+            total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
         // The ceiling, per size, thread count and footprint (cache-sized copies run faster),
         // measured once each when first needed; the 128-byte one always, as the headline.
         var ceilings: [BenchReport.CeilingMeasurement] = []
         func ceiling(layers: Int, threads: Int, bytesPerLayer: Int) -> Double {
-            if let known = ceilings.first(where: { $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer }) {
+            if let known = ceilings.first(where: {
+                $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer
+            }) {
                 return known.copyBytesPerSecond
             }
             progress.note("memory ceiling: copying \(layers) layers × \(bytesPerLayer) bytes on \(threads) threads")
-            let rate = measureCopyCeiling(layers: layers, bytesPerLayer: bytesPerLayer, threads: threads,
-                                          minTime: Swift.min(options.minTime, 0.2))
-            ceilings.append(.init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
+            let rate = measureCopyCeiling(
+                layers: layers, bytesPerLayer: bytesPerLayer, threads: threads,
+                minTime: Swift.min(options.minTime, 0.2))
+            ceilings.append(
+                .init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
             return rate
         }
         let headlineBytes = BenchKernel.frames.bytesPerLayer(threeD: false)
         for layers in options.layerCounts.sorted() {
-            for threads in options.threadCounts { _ = ceiling(layers: layers, threads: threads, bytesPerLayer: headlineBytes) }
+            for threads in options.threadCounts {
+                _ = ceiling(layers: layers, threads: threads, bytesPerLayer: headlineBytes)
+            }
         }
         var results: [BenchReport.Result] = []
         var baselines: [BenchReport.Baseline] = []
@@ -98,29 +110,38 @@ enum RunCommand {
                     for threads in options.threadCounts {
                         for backend in options.backends {
                             if !kernel.usesKernelOptions
-                                && (backend != options.backends[0] || threads != options.threadCounts[0]) { continue }
+                                && (backend != options.backends[0] || threads != options.threadCounts[0])
+                            {
+                                continue
+                            }
                             progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
                             fixture.prepare(kernel, options: kernelOptions)
-                            let timing = measure(minTime: options.minTime) { fixture.run(kernel, options: kernelOptions) }
+                            let timing = measure(minTime: options.minTime) {
+                                fixture.run(kernel, options: kernelOptions)
+                            }
                             let problem = fixture.verify(kernel, options: kernelOptions)
                             if let problem {
-                                printError("warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)")
+                                printError(
+                                    "warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
+                                )
                             }
                             let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
                             let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
                             let perSecond = fixture.units(of: kernel) / timing.medianSeconds
-                            results.append(.init(
-                                workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
-                                layers: layers, threads: threads,
-                                points: kernel == .hitTest ? points : (kernel == .convert ? layers : nil),
-                                medianSeconds: timing.medianSeconds,
-                                minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds, madSeconds: timing.madSeconds,
-                                samples: timing.samples,
-                                layersPerSecond: perSecond, bytesPerLayer: bytes,
-                                bytesPerSecond: perSecond * Double(bytes),
-                                ceilingFraction: perSecond * Double(bytes) / ceilingRate,
-                                speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil))
+                            results.append(
+                                .init(
+                                    workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+                                    layers: layers, threads: threads,
+                                    points: kernel == .hitTest ? points : (kernel == .convert ? layers : nil),
+                                    medianSeconds: timing.medianSeconds,
+                                    minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
+                                    madSeconds: timing.madSeconds,
+                                    samples: timing.samples,
+                                    layersPerSecond: perSecond, bytesPerLayer: bytes,
+                                    bytesPerSecond: perSecond * Double(bytes),
+                                    ceilingFraction: perSecond * Double(bytes) / ceilingRate,
+                                    speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil))
                         }
                     }
                 }
@@ -129,20 +150,25 @@ enum RunCommand {
         }
         addSpeedups(&results, baselines: baselines)
         progress.finish()
-        let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max { ($0.layers, $0.threads) < ($1.layers, $1.threads) }
+        let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max {
+            ($0.layers, $0.threads) < ($1.layers, $1.threads)
+        }
         return BenchReport(
             build: buildConfiguration, date: ISO8601DateFormatter().string(from: Date()),
             machine: .current(),
             settings: .init(minTime: options.minTime, hitTestPoints: options.hitTestPoints, seed: options.seed),
-            ceiling: .init(copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
-                           threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
+            ceiling: .init(
+                copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
+                threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines)
     }
 
     /// Times frames and world (and autoresize, when it is measured) through one class
     /// instance per layer, on one thread.
-    private static func measureObjectGraph(_ workload: Workload, options: RunOptions,
-                                           progress: Progress) -> [BenchReport.Baseline] {
+    private static func measureObjectGraph(
+        _ workload: Workload, options: RunOptions,
+        progress: Progress
+    ) -> [BenchReport.Baseline] {
         let graph = workload.makeObjectGraph()
         var frames: [Rect] = []
         progress.step("\(workload.shape) object-graph frames, \(workload.layerCount) layers")
@@ -155,15 +181,20 @@ enum RunCommand {
             let sizes = workload.autoresizeSizes
             var grown = false
             progress.step("\(workload.shape) object-graph autoresize, \(workload.layerCount) layers")
-            timings.append((.autoresize, measure(minTime: options.minTime) {
-                grown.toggle()
-                masked.resizeLayer(at: 0, to: grown ? sizes.1 : sizes.0)
-            }))
+            timings.append(
+                (
+                    .autoresize,
+                    measure(minTime: options.minTime) {
+                        grown.toggle()
+                        masked.resizeLayer(at: 0, to: grown ? sizes.1 : sizes.0)
+                    }
+                ))
         }
         let n = Double(workload.layerCount)
         return timings.map { kernel, timing in
-            .init(workload: workload.shape.rawValue, kernel: kernel.rawValue, layers: workload.layerCount,
-                  medianSeconds: timing.medianSeconds, layersPerSecond: n / timing.medianSeconds)
+            .init(
+                workload: workload.shape.rawValue, kernel: kernel.rawValue, layers: workload.layerCount,
+                medianSeconds: timing.medianSeconds, layersPerSecond: n / timing.medianSeconds)
         }
     }
 
@@ -172,7 +203,9 @@ enum RunCommand {
     private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
         for index in results.indices {
             let r = results[index]
-            if let baseline = baselines.first(where: { $0.workload == r.workload && $0.kernel == r.kernel && $0.layers == r.layers }) {
+            if let baseline = baselines.first(where: {
+                $0.workload == r.workload && $0.kernel == r.kernel && $0.layers == r.layers
+            }) {
                 results[index].speedupOverObjectGraph = r.layersPerSecond / baseline.layersPerSecond
             }
             if let scalar = results.first(where: {
@@ -193,7 +226,10 @@ final class Progress {
     private var done = 0
     private let started = ContinuousClock.now
 
-    init(enabled: Bool, total: Int) { self.enabled = enabled; self.total = total }
+    init(enabled: Bool, total: Int) {
+        self.enabled = enabled
+        self.total = total
+    }
 
     func step(_ what: String) {
         done += 1

@@ -50,11 +50,15 @@ final class KernelPerformanceTests: PerformanceTestCase {
         var nudge = 0.0
         measure {
             nudge = nudge == 0 ? 1 : 0
-            for (layer, position) in zip(dirty, base) { store.setPosition(Point(x: position.x + nudge, y: position.y), of: layer) }
+            for (layer, position) in zip(dirty, base) {
+                store.setPosition(Point(x: position.x + nudge, y: position.y), of: layer)
+            }
             _ = store.updateWorld()
         }
         // One more move of a known size, so a stale cache could not pass the check below.
-        for (layer, position) in zip(dirty, base) { store.setPosition(Point(x: position.x + 5, y: position.y - 3), of: layer) }
+        for (layer, position) in zip(dirty, base) {
+            store.setPosition(Point(x: position.x + 5, y: position.y - 3), of: layer)
+        }
         let world = store.updateWorld()
         let reference = store.referenceWorldTransforms()
         var mismatches = 0
@@ -64,8 +68,9 @@ final class KernelPerformanceTests: PerformanceTestCase {
         }
         XCTAssertEqual(mismatches, 0)
         XCTAssertEqual(world[dirty[0]].m41, reference[dirty[0]].m41)
-        XCTAssertNotEqual(world[dirty[0]], PerformanceFixture.objectGraph.layers[dirty[0]].world,
-                          "layer \(dirty[0]) moved, so its world differs from the unmoved scene's")
+        XCTAssertNotEqual(
+            world[dirty[0]], PerformanceFixture.objectGraph.layers[dirty[0]].world,
+            "layer \(dirty[0]) moved, so its world differs from the unmoved scene's")
     }
 
     func testWorldRectsKernel() {
@@ -77,16 +82,25 @@ final class KernelPerformanceTests: PerformanceTestCase {
         let graph = PerformanceFixture.objectGraph
         for layer in PerformanceFixture.sampledLayers {
             // The standard workload is 2D: the box of the four corners mapped by ToWorld.
-            let t = graph.layers[layer].world, b = store.bounds(of: layer)
-            let xs = [b.minX, b.maxX], ys = [b.minY, b.maxY]
+            let t = graph.layers[layer].world
+            let b = store.bounds(of: layer)
+            let xs = [b.minX, b.maxX]
+            let ys = [b.minY, b.maxY]
             var corners: [Point] = []
-            for x in xs { for y in ys { corners.append(Point(x: x * t.m11 + y * t.m21 + t.m41, y: x * t.m12 + y * t.m22 + t.m42)) } }
-            let expected = RectEdges(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
-                                     maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
+            for x in xs {
+                for y in ys {
+                    corners.append(Point(x: x * t.m11 + y * t.m21 + t.m41, y: x * t.m12 + y * t.m22 + t.m42))
+                }
+            }
+            let expected = RectEdges(
+                minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
+                maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
             let got = rects[layer]
-            XCTAssertTrue(isClose(got.minX, expected.minX, tolerance: 1e-9) && isClose(got.minY, expected.minY, tolerance: 1e-9)
-                          && isClose(got.maxX, expected.maxX, tolerance: 1e-9) && isClose(got.maxY, expected.maxY, tolerance: 1e-9),
-                          "layer \(layer): \(got) != \(expected)")
+            XCTAssertTrue(
+                isClose(got.minX, expected.minX, tolerance: 1e-9) && isClose(got.minY, expected.minY, tolerance: 1e-9)
+                    && isClose(got.maxX, expected.maxX, tolerance: 1e-9)
+                    && isClose(got.maxY, expected.maxY, tolerance: 1e-9),
+                "layer \(layer): \(got) != \(expected)")
         }
     }
 
@@ -118,16 +132,23 @@ final class KernelPerformanceTests: PerformanceTestCase {
     func testConvertKernel() {
         let store = PerformanceFixture.store
         let world = store.worldTransforms()
-        let source = store.count - 1, destination = store.count / 2
+        let source = store.count - 1
+        let destination = store.count / 2
         let b = store.bounds(of: source)
         let points = QueryPoints.local(count: 10_000, width: b.width, height: b.height)
         var converted: [Point?] = []
-        measure { converted = store.convert(points: points, from: source, to: destination, in: world, options: .default) }
+        measure {
+            converted = store.convert(points: points, from: source, to: destination, in: world, options: .default)
+        }
         XCTAssertEqual(converted.count, points.count)
         let graph = PerformanceFixture.objectGraph
-        let toWorld = graph.layers[source].world, fromWorldOf = graph.layers[destination].world
+        let toWorld = graph.layers[source].world
+        let fromWorldOf = graph.layers[destination].world
         for k in stride(from: 0, to: points.count, by: 37) {
-            guard let got = converted[k] else { XCTFail("point \(k) did not convert"); continue }
+            guard let got = converted[k] else {
+                XCTFail("point \(k) did not convert")
+                continue
+            }
             // Independently (2D workload): into the world with the source's ToWorld, and
             // back through the destination's: mapping `got` forward must land there too.
             let p = points[k]
@@ -135,8 +156,9 @@ final class KernelPerformanceTests: PerformanceTestCase {
             let worldY = p.x * toWorld.m12 + p.y * toWorld.m22 + toWorld.m42
             let backX = got.x * fromWorldOf.m11 + got.y * fromWorldOf.m21 + fromWorldOf.m41
             let backY = got.x * fromWorldOf.m12 + got.y * fromWorldOf.m22 + fromWorldOf.m42
-            XCTAssertTrue(isClose(backX, worldX, tolerance: 1e-9) && isClose(backY, worldY, tolerance: 1e-9),
-                          "point \(k): \(p) -> \(got) maps to (\(backX), \(backY)), expected (\(worldX), \(worldY))")
+            XCTAssertTrue(
+                isClose(backX, worldX, tolerance: 1e-9) && isClose(backY, worldY, tolerance: 1e-9),
+                "point \(k): \(p) -> \(got) maps to (\(backX), \(backY)), expected (\(worldX), \(worldY))")
         }
     }
 }

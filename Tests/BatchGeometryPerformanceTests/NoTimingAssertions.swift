@@ -9,8 +9,10 @@ import XCTest
 /// failure is recorded as usual. (Apple's XCTest sets no such limit without a baseline.)
 class PerformanceTestCase: XCTestCase {
     #if !canImport(Darwin)
-    override func recordFailure(withDescription description: String, inFile filePath: String,
-                                atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String,
+        atLine lineNumber: Int, expected: Bool
+    ) {
         if description.contains("The relative standard deviation of the measurements is") {
             print("note: \(name): timing noise ignored (no timing assertions): \(description)")
             return

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// Autoresizing masks (GEOMETRY.md sections 2 and 4, section 9 X6). Expectations from the
@@ -11,7 +12,9 @@ final class AutoresizingTests: XCTestCase {
         return (store, superlayer)
     }
 
-    private func addSublayer(_ store: inout LayerStore, _ superlayer: Int, _ frame: Rect, _ mask: AutoresizingMask) -> Int {
+    private func addSublayer(_ store: inout LayerStore, _ superlayer: Int, _ frame: Rect, _ mask: AutoresizingMask)
+        -> Int
+    {
         let layer = store.addViewWithFrame(frame, parent: superlayer)
         store.setAutoresizingMask(mask, of: layer)
         return layer
@@ -28,8 +31,9 @@ final class AutoresizingTests: XCTestCase {
     /// (AppKit floors this to 24; UIKit and this engine do not round).
     func testProportionalMarginsMatchTheRecordedValue() {
         var (store, superlayer) = makeSuperlayer()
-        let centered = addSublayer(&store, superlayer, Rect(x: 10, y: 10, width: 30, height: 30),
-                                   [.flexibleLeftMargin, .flexibleRightMargin])
+        let centered = addSublayer(
+            &store, superlayer, Rect(x: 10, y: 10, width: 30, height: 30),
+            [.flexibleLeftMargin, .flexibleRightMargin])
         resize(&store, superlayer, width: 200, height: 100)
         XCTAssertEqual(store.frame(of: centered), Rect(x: 24.285714285714285, y: 10, width: 30, height: 30))
     }
@@ -53,8 +57,10 @@ final class AutoresizingTests: XCTestCase {
     /// left margin of 0 too, the two share it: margin 50, width 50.
     func testZeroSumOfFlexiblePartsSharesTheDifferenceEvenly() {
         var (store, superlayer) = makeSuperlayer()
-        let empty = addSublayer(&store, superlayer, Rect(x: 10, y: 10, width: 0, height: 0), [.flexibleWidth, .flexibleHeight])
-        let corner = addSublayer(&store, superlayer, Rect(x: 0, y: 0, width: 0, height: 0), [.flexibleLeftMargin, .flexibleWidth])
+        let empty = addSublayer(
+            &store, superlayer, Rect(x: 10, y: 10, width: 0, height: 0), [.flexibleWidth, .flexibleHeight])
+        let corner = addSublayer(
+            &store, superlayer, Rect(x: 0, y: 0, width: 0, height: 0), [.flexibleLeftMargin, .flexibleWidth])
         resize(&store, superlayer, width: 200, height: 150)
         XCTAssertEqual(store.bounds(of: empty).size, Size(width: 100, height: 50))
         XCTAssertEqual(store.frame(of: empty), Rect(x: 10, y: 10, width: 100, height: 50))
@@ -141,7 +147,7 @@ final class AutoresizingTests: XCTestCase {
         let depth = 1_000_000
         var store = LayerStore(minimumCapacity: depth)
         var layer = try! store.addLayer()
-        store.setAnchorPoint(.zero, of: layer)   // the top's frame stays at the origin as it grows
+        store.setAnchorPoint(.zero, of: layer)  // the top's frame stays at the origin as it grows
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: layer)
         for _ in 1..<depth {
             layer = try! store.addLayer(superlayer: layer)
@@ -154,7 +160,7 @@ final class AutoresizingTests: XCTestCase {
         XCTAssertEqual(store.bounds(of: depth - 1).size, Size(width: 200, height: 100))
         XCTAssertEqual(store.position(of: depth - 1), Point(x: 100, y: 50))
         let world = store.updateWorld()
-        XCTAssertEqual(world[depth - 1].m41, 0)   // every layer's left edge stays at 0
+        XCTAssertEqual(world[depth - 1].m41, 0)  // every layer's left edge stays at 0
         XCTAssertEqual(store.worldRect(of: depth - 1, in: world).maxX, 200)
     }
 
@@ -172,18 +178,22 @@ final class AutoresizingTests: XCTestCase {
             _ = store.updateWorld()
             for _ in 0..<5 {
                 let layer = random.below(store.count)
-                let newBounds = Rect(x: random.value(20, specials: false), y: random.value(20, specials: false),
-                                     width: random.value(400, specials: seed % 5 == 4), height: random.value(400, specials: false))
+                let newBounds = Rect(
+                    x: random.value(20, specials: false), y: random.value(20, specials: false),
+                    width: random.value(400, specials: seed % 5 == 4), height: random.value(400, specials: false))
                 var expected = store
                 referenceSetBounds(&expected, layer, newBounds)
                 store.setBounds(newBounds, of: layer)
                 for index in 0..<store.count {
                     assertSameBits(store.bounds(of: index), expected.bounds(of: index), "seed \(seed) layer \(index)")
-                    assertSameBits(store.position(of: index).x, expected.position(of: index).x, "seed \(seed) layer \(index)")
-                    assertSameBits(store.position(of: index).y, expected.position(of: index).y, "seed \(seed) layer \(index)")
+                    assertSameBits(
+                        store.position(of: index).x, expected.position(of: index).x, "seed \(seed) layer \(index)")
+                    assertSameBits(
+                        store.position(of: index).y, expected.position(of: index).y, "seed \(seed) layer \(index)")
                 }
                 let incremental = store.updateWorld()
-                XCTAssertTrue(worldsBitIdentical(incremental, store.worldTransforms(options: .serial(.scalar))), "seed \(seed)")
+                XCTAssertTrue(
+                    worldsBitIdentical(incremental, store.worldTransforms(options: .serial(.scalar))), "seed \(seed)")
             }
         }
     }
@@ -193,7 +203,7 @@ final class AutoresizingTests: XCTestCase {
     private func referenceSetBounds(_ store: inout LayerStore, _ layer: Int, _ bounds: Rect) {
         let old = store.bounds(of: layer).size
         let autoresizes = store.autoresizesSubviews(layer)
-        store.setAutoresizesSubviews(false, of: layer)   // set the bounds alone, then resize here
+        store.setAutoresizesSubviews(false, of: layer)  // set the bounds alone, then resize here
         store.setBounds(bounds, of: layer)
         store.setAutoresizesSubviews(autoresizes, of: layer)
         referenceResizeSublayers(&store, of: layer, old: old)
@@ -206,11 +216,14 @@ final class AutoresizingTests: XCTestCase {
         for layer in store.sublayers(of: superlayer) {
             let mask = store.autoresizingMask(of: layer)
             if mask.isEmpty { continue }
-            var bounds = store.bounds(of: layer), position = store.position(of: layer)
+            var bounds = store.bounds(of: layer)
+            var position = store.position(of: layer)
             let anchor = store.anchorPoint(of: layer)
             let before = bounds.size
-            func axis(_ pos: Double, _ a: Double, _ w: Double, _ o: Double, _ oldW: Double, _ newW: Double,
-                      _ flex: [Bool]) -> (Double, Double)? {
+            func axis(
+                _ pos: Double, _ a: Double, _ w: Double, _ o: Double, _ oldW: Double, _ newW: Double,
+                _ flex: [Bool]
+            ) -> (Double, Double)? {
                 guard flex.contains(true) else { return nil }
                 let p = (pos - a * w) - o
                 let parts = [p, w, (oldW - p) - w]
@@ -218,16 +231,29 @@ final class AutoresizingTests: XCTestCase {
                 let total = flexible.dropFirst().reduce(flexible[0], +)
                 let d = newW - oldW
                 func grow(_ q: Double) -> Double { total != 0 ? q + (d * q) / total : q + d / Double(flexible.count) }
-                let newP = flex[0] ? grow(p) : p, newLength = flex[1] ? grow(w) : w
+                let newP = flex[0] ? grow(p) : p
+                let newLength = flex[1] ? grow(w) : w
                 return (newLength, (o + newP) + a * newLength)
             }
-            if let (w, x) = axis(position.x, anchor.x, bounds.width, origin.x, old.width, new.width,
-                                 [mask.contains(.flexibleLeftMargin), mask.contains(.flexibleWidth), mask.contains(.flexibleRightMargin)]) {
-                bounds.size.width = w; position.x = x
+            if let (w, x) = axis(
+                position.x, anchor.x, bounds.width, origin.x, old.width, new.width,
+                [
+                    mask.contains(.flexibleLeftMargin), mask.contains(.flexibleWidth),
+                    mask.contains(.flexibleRightMargin),
+                ])
+            {
+                bounds.size.width = w
+                position.x = x
             }
-            if let (h, y) = axis(position.y, anchor.y, bounds.height, origin.y, old.height, new.height,
-                                 [mask.contains(.flexibleTopMargin), mask.contains(.flexibleHeight), mask.contains(.flexibleBottomMargin)]) {
-                bounds.size.height = h; position.y = y
+            if let (h, y) = axis(
+                position.y, anchor.y, bounds.height, origin.y, old.height, new.height,
+                [
+                    mask.contains(.flexibleTopMargin), mask.contains(.flexibleHeight),
+                    mask.contains(.flexibleBottomMargin),
+                ])
+            {
+                bounds.size.height = h
+                position.y = y
             }
             // Write without triggering the store's own autoresizing, then recurse.
             let saved = store.autoresizesSubviews(layer)

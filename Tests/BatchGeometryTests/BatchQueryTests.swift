@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 final class BatchQueryTests: XCTestCase {
@@ -18,7 +19,9 @@ final class BatchQueryTests: XCTestCase {
                 let rects = store.worldRects(in: world, options: KernelOptions(backend: backend, threads: threads))
                 XCTAssertEqual(rects.count, count)
                 for layer in 0..<count where !sameEdges(rects[layer], store.worldRect(of: layer, in: world)) {
-                    XCTFail("count \(count) \(backend) layer \(layer): \(rects[layer]) vs \(store.worldRect(of: layer, in: world))")
+                    XCTFail(
+                        "count \(count) \(backend) layer \(layer): \(rects[layer]) vs \(store.worldRect(of: layer, in: world))"
+                    )
                 }
             }
         }
@@ -40,17 +43,22 @@ final class BatchQueryTests: XCTestCase {
     /// (20, 30)…(30, 40), and a point at (25, 35) hits the child, (80, 10) the root.
     func testHandDerivedRectAndHits() throws {
         var store = LayerStore()
-        let root = try store.addLayer(), child = try store.addLayer(superlayer: root)
+        let root = try store.addLayer()
+        let child = try store.addLayer(superlayer: root)
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 50), of: root)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
-        store.setAnchorPoint(Point(x: 0, y: 0), of: root); store.setAnchorPoint(Point(x: 0, y: 0), of: child)
+        store.setAnchorPoint(Point(x: 0, y: 0), of: root)
+        store.setAnchorPoint(Point(x: 0, y: 0), of: child)
         store.setPosition(Point(x: 20, y: 30), of: child)
         let world = store.worldTransforms(options: .serial(.simd))
-        XCTAssertEqual(store.worldRects(in: world, options: .serial(.c))[child], RectEdges(minX: 20, minY: 30, maxX: 30, maxY: 40))
-        let hits = store.hitTest(points: [Point(x: 25, y: 35), Point(x: 80, y: 10), Point(x: 200, y: 200)], in: world,
-                                 options: KernelOptions(backend: .c, threads: 3))
+        XCTAssertEqual(
+            store.worldRects(in: world, options: .serial(.c))[child], RectEdges(minX: 20, minY: 30, maxX: 30, maxY: 40))
+        let hits = store.hitTest(
+            points: [Point(x: 25, y: 35), Point(x: 80, y: 10), Point(x: 200, y: 200)], in: world,
+            options: KernelOptions(backend: .c, threads: 3))
         XCTAssertEqual(hits, [child, root, nil])
-        let converted = store.convert(points: [Point(x: 25, y: 35)], from: nil, to: child, in: world, options: .serial(.c))
+        let converted = store.convert(
+            points: [Point(x: 25, y: 35)], from: nil, to: child, in: world, options: .serial(.c))
         XCTAssertEqual(converted, [Point(x: 5, y: 5)])
     }
 
@@ -60,20 +68,24 @@ final class BatchQueryTests: XCTestCase {
             let store = makeRandomStore(count: 40 + seed * 10, seed: UInt64(4000 + seed), specials: seed == 5)
             let world = store.worldTransforms(options: .serial(.c))
             var random = SplitMix64(seed: UInt64(seed))
-            var points = (0..<150).map { _ in Point(x: random.value(600, specials: seed == 5), y: random.value(600, specials: seed == 5)) }
+            var points = (0..<150).map { _ in
+                Point(x: random.value(600, specials: seed == 5), y: random.value(600, specials: seed == 5))
+            }
             // And points inside layers: a random spot of a random layer's bounds, mapped to the world.
             for _ in 0..<150 {
                 let layer = random.below(store.count)
                 let bounds = store.bounds(of: layer)
-                let local = Point(x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
+                let local = Point(
+                    x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
                 points.append(world[layer].projectPoint(local))
             }
             for rule in HitTestRule.allCases {
                 let expected = points.map { store.hitTest($0, in: world, rule: rule) }
                 XCTAssertTrue(expected.contains { $0 != nil } || seed == 5, "the test should hit something")
                 for threads in 1...8 {
-                    let hits = store.hitTest(points: points, in: world, rule: rule,
-                                             options: KernelOptions(backend: Backend.allCases[threads % 3], threads: threads))
+                    let hits = store.hitTest(
+                        points: points, in: world, rule: rule,
+                        options: KernelOptions(backend: Backend.allCases[threads % 3], threads: threads))
                     XCTAssertEqual(hits, expected, "seed \(seed) \(rule) threads \(threads)")
                 }
             }
@@ -85,22 +97,26 @@ final class BatchQueryTests: XCTestCase {
         let store = makeRandomStore(count: 50, seed: 77, specials: true)
         let world = store.worldTransforms(options: .serial(.c))
         var random = SplitMix64(seed: 78)
-        let points = (0..<40_000).map { _ in Point(x: random.value(300, specials: true), y: random.value(300, specials: true)) }
+        let points = (0..<40_000).map { _ in
+            Point(x: random.value(300, specials: true), y: random.value(300, specials: true))
+        }
         for (source, destination) in [(nil, 3), (7, nil), (2, 40), (nil, nil), (11, 11)] as [(Int?, Int?)] {
             let expected = points.map { store.convert($0, from: source, to: destination, in: world) }
             for threads in [1, 2, 5, 8] {
-                let converted = store.convert(points: points, from: source, to: destination, in: world,
-                                              options: KernelOptions(backend: .c, threads: threads))
+                let converted = store.convert(
+                    points: points, from: source, to: destination, in: world,
+                    options: KernelOptions(backend: .c, threads: threads))
                 let same = zip(converted, expected).allSatisfy { p, q in
                     switch (p, q) {
                     case (nil, nil): return true
-                    case let (p?, q?):
+                    case (let p?, let q?):
                         return (p.x.bitPattern == q.x.bitPattern || (p.x.isNaN && q.x.isNaN))
                             && (p.y.bitPattern == q.y.bitPattern || (p.y.isNaN && q.y.isNaN))
                     default: return false
                     }
                 }
-                XCTAssertTrue(same, "\(String(describing: source)) -> \(String(describing: destination)) threads \(threads)")
+                XCTAssertTrue(
+                    same, "\(String(describing: source)) -> \(String(describing: destination)) threads \(threads)")
             }
         }
     }
@@ -110,7 +126,7 @@ final class BatchQueryClippingTests: XCTestCase {
     private func same(_ p: RectEdges?, _ q: RectEdges?) -> Bool {
         switch (p, q) {
         case (nil, nil): return true
-        case let (p?, q?):
+        case (let p?, let q?):
             func same(_ x: Double, _ y: Double) -> Bool { x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN) }
             return same(p.minX, q.minX) && same(p.minY, q.minY) && same(p.maxX, q.maxX) && same(p.maxY, q.maxY)
         default: return false
@@ -130,8 +146,9 @@ final class BatchQueryClippingTests: XCTestCase {
             let options = KernelOptions(backend: .simd, threads: 1 + count % 8)
             let batchClips = store.clipRects(worldRects: rects, options: options)
             XCTAssertTrue(zip(batchClips, clips).allSatisfy { same($0, $1) }, "count \(count)")
-            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: viewport, options: options),
-                           visible, "count \(count)")
+            XCTAssertEqual(
+                store.visibility(worldRects: rects, clipRects: clips, viewport: viewport, options: options),
+                visible, "count \(count)")
         }
     }
 
@@ -143,13 +160,16 @@ final class BatchQueryClippingTests: XCTestCase {
         let world = store.worldTransforms(options: .serial(.c))
         let rects = store.referenceWorldRects(in: world)
         let clips = store.referenceClipRects(worldRects: rects)
-        let visible = store.referenceVisibility(worldRects: rects, clipRects: clips, viewport: Rect(x: 0, y: 0, width: 400, height: 300))
+        let visible = store.referenceVisibility(
+            worldRects: rects, clipRects: clips, viewport: Rect(x: 0, y: 0, width: 400, height: 300))
         XCTAssertTrue(visible.contains(true) && visible.contains(false))
         for threads in [1, 2, 3, 8] {
             let options = KernelOptions(backend: .c, threads: threads)
             XCTAssertTrue(zip(store.clipRects(worldRects: rects, options: options), clips).allSatisfy { same($0, $1) })
-            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips,
-                                            viewport: Rect(x: 0, y: 0, width: 400, height: 300), options: options), visible)
+            XCTAssertEqual(
+                store.visibility(
+                    worldRects: rects, clipRects: clips,
+                    viewport: Rect(x: 0, y: 0, width: 400, height: 300), options: options), visible)
         }
     }
 
@@ -158,7 +178,8 @@ final class BatchQueryClippingTests: XCTestCase {
     /// hides both.
     func testHandDerivedClip() throws {
         var store = LayerStore()
-        let root = try store.addLayer(), child = try store.addLayer(superlayer: root)
+        let root = try store.addLayer()
+        let child = try store.addLayer(superlayer: root)
         store.setFrame(Rect(x: 0, y: 0, width: 100, height: 100), of: root)
         store.setFrame(Rect(x: 50, y: 50, width: 100, height: 100), of: child)
         store.setMasksToBounds(true, of: root)
@@ -167,8 +188,10 @@ final class BatchQueryClippingTests: XCTestCase {
         let clips = store.clipRects(worldRects: rects, options: .serial(.c))
         XCTAssertNil(clips[root])
         XCTAssertEqual(clips[child], RectEdges(minX: 0, minY: 0, maxX: 100, maxY: 100))
-        XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [true, true])
+        XCTAssertEqual(
+            store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [true, true])
         store.setHidden(true, of: root)
-        XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [false, false])
+        XCTAssertEqual(
+            store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: .serial(.c)), [false, false])
     }
 }

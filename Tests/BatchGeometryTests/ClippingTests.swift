@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// clipRect and visible (GEOMETRY.md section 6), by hand.
 final class ClippingTests: XCTestCase {
@@ -12,8 +12,9 @@ final class ClippingTests: XCTestCase {
     func evaluate(_ store: LayerStore, viewport: Rect? = nil) -> Evaluation {
         let rects = store.worldRects(in: store.referenceWorldTransforms())
         let clips = store.clipRects(worldRects: rects)
-        return Evaluation(rects: rects, clips: clips,
-                          visible: store.visibility(worldRects: rects, clipRects: clips, viewport: viewport))
+        return Evaluation(
+            rects: rects, clips: clips,
+            visible: store.visibility(worldRects: rects, clipRects: clips, viewport: viewport))
     }
 
     /// A (0,0,100,100) masks; B inside it at (50,50,100,100) masks; C inside B spans
@@ -78,7 +79,7 @@ final class ClippingTests: XCTestCase {
         store.setMasksToBounds(true, of: masking)
         store.setTransformLayer(true, of: masking)
         let child = store.addViewWithFrame(Rect(x: 0, y: 0, width: 10, height: 10), parent: masking)
-        store.setTransform(behind, of: child)   // W = (-1)(-1) = 1: the child itself is in front
+        store.setTransform(behind, of: child)  // W = (-1)(-1) = 1: the child itself is in front
         let result = evaluate(store)
         XCTAssertTrue(result.rects[masking].isNull)
         XCTAssertFalse(result.rects[child].isNull)

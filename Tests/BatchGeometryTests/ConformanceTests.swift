@@ -19,7 +19,8 @@ final class ConformanceTests: XCTestCase {
                 .sorted()
                 .map { subfolder.isEmpty ? $0 : subfolder + "/" + $0 }
         }
-        let seeds = try scenes(in: ""), device = try scenes(in: "device")
+        let seeds = try scenes(in: "")
+        let device = try scenes(in: "device")
         XCTAssertEqual(seeds.count, 17, "conformance/ holds 17 seed scenes")
         XCTAssertEqual(device.count, 6, "conformance/device/ holds 6 device scenes")
         return seeds + device
@@ -35,7 +36,8 @@ final class ConformanceTests: XCTestCase {
             let output = try evaluate(name, .serial(.scalar))
             let actual = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
             let expectedPath = folder + "/" + name.replacingOccurrences(of: ".scene.json", with: ".expected.json")
-            let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expectedPath)))
+            let expected =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: expectedPath)))
                 as? [String: Any]
             guard let actual, let expected else { return XCTFail("\(name): not a JSON object") }
             let problems = differences(actual: actual, expected: expected)
@@ -60,14 +62,20 @@ final class ConformanceTests: XCTestCase {
     private func differences(actual: [String: Any], expected: [String: Any]) -> [String] {
         var problems: [String] = []
         guard let actualLayers = actual["layers"] as? [[String: Any]],
-              let expectedLayers = expected["layers"] as? [[String: Any]], actualLayers.count == expectedLayers.count else {
+            let expectedLayers = expected["layers"] as? [[String: Any]], actualLayers.count == expectedLayers.count
+        else {
             return ["layers: counts differ"]
         }
         for (index, (a, e)) in zip(actualLayers, expectedLayers).enumerated() {
             for (key, value) in e where key != "name" {
-                guard let got = a[key] else { problems.append("layers[\(index)].\(key): missing"); continue }
+                guard let got = a[key] else {
+                    problems.append("layers[\(index)].\(key): missing")
+                    continue
+                }
                 let exact = ["frame", "bounds", "position"].contains(key)
-                if !same(got, value, exact: exact) { problems.append("layers[\(index)].\(key): got \(got), expected \(value)") }
+                if !same(got, value, exact: exact) {
+                    problems.append("layers[\(index)].\(key): got \(got), expected \(value)")
+                }
             }
         }
         for key in ["drawOrder", "hits", "conversions"] {
@@ -80,7 +88,9 @@ final class ConformanceTests: XCTestCase {
 
     private func number(_ value: Any) -> Double? {
         if let text = value as? String {
-            return ["+Infinity": Double.infinity, "-Infinity": -Double.infinity, "NaN": Double.nan, "Infinity": .infinity][text]
+            return [
+                "+Infinity": Double.infinity, "-Infinity": -Double.infinity, "NaN": Double.nan, "Infinity": .infinity,
+            ][text]
         }
         return (value as? NSNumber)?.doubleValue
     }

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// The display scale and `-[UIScrollView setContentOffset:]`'s rounding (GEOMETRY.md
 /// sections 1 and 8, section 9 X4). Expected values are device logs where there are
@@ -48,7 +48,8 @@ final class ContentOffsetRoundingTests: XCTestCase {
         XCTAssertEqual(offset(-0.1, scale: 1), 0)
         XCTAssertEqual(offset(-0.1, scale: 3).sign, .plus)
         // A scale that is not an integer (the iPhone 6 Plus renders at 2.608…): the same formula.
-        XCTAssertEqual(offset(10.3, scale: 2.5), 10 + (0.3000000000000007 * 2.5).rounded(.toNearestOrAwayFromZero) / 2.5)
+        XCTAssertEqual(
+            offset(10.3, scale: 2.5), 10 + (0.3000000000000007 * 2.5).rounded(.toNearestOrAwayFromZero) / 2.5)
     }
 
     /// No clamping: offsets outside any range, and on layers that are not scroll views.
@@ -86,7 +87,7 @@ final class ContentOffsetRoundingTests: XCTestCase {
         for bad in [0, -0.0, -1, .nan, .infinity, -.infinity] {
             XCTAssertThrowsError(try store.setDisplayScale(bad)) { error in
                 // Compared by bits: NaN is not equal to itself.
-                guard case let .invalidDisplayScale(value)? = error as? LayerStoreError else {
+                guard case .invalidDisplayScale(let value)? = error as? LayerStoreError else {
                     return XCTFail("expected invalidDisplayScale, got \(error)")
                 }
                 XCTAssertEqual(value.bitPattern, bad.bitPattern)

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// Point and rect conversion (GEOMETRY.md section 5).
 final class ConversionTests: XCTestCase {
@@ -60,16 +60,19 @@ final class ConversionTests: XCTestCase {
         store.setAffineTransform(.rotation(radians: .pi / 2), of: layer)
         let world = store.referenceWorldTransforms()
         // Bounds point (x, y) → world (225 - y, 50 + x) for this quarter turn about (200, 100).
-        XCTAssertEqual(store.convert(Rect(x: 0, y: 0, width: 10, height: 20), from: layer, to: nil, in: world),
-                       Rect(x: 205, y: 50, width: 20, height: 10))
-        XCTAssertEqual(store.convert(Rect(x: 205, y: 50, width: 20, height: 10), from: nil, to: layer, in: world),
-                       Rect(x: 0, y: 0, width: 10, height: 20))
+        XCTAssertEqual(
+            store.convert(Rect(x: 0, y: 0, width: 10, height: 20), from: layer, to: nil, in: world),
+            Rect(x: 205, y: 50, width: 20, height: 10))
+        XCTAssertEqual(
+            store.convert(Rect(x: 205, y: 50, width: 20, height: 10), from: nil, to: layer, in: world),
+            Rect(x: 0, y: 0, width: 10, height: 20))
         XCTAssertEqual(store.convert(Rect.null, from: layer, to: nil, in: world), Rect.null)
         // A NaN corner makes the box meaningless: nil, not the box of the other corners.
         XCTAssertNil(store.convert(Rect(x: 0, y: 0, width: .nan, height: 20), from: layer, to: nil, in: world))
         // A negative-size rect is converted as its standardized self.
-        XCTAssertEqual(store.convert(Rect(x: 10, y: 20, width: -10, height: -20), from: layer, to: nil, in: world),
-                       Rect(x: 205, y: 50, width: 20, height: 10))
+        XCTAssertEqual(
+            store.convert(Rect(x: 10, y: 20, width: -10, height: -20), from: layer, to: nil, in: world),
+            Rect(x: 205, y: 50, width: 20, height: 10))
     }
 
     /// Many points at once agree with one-at-a-time conversion.

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// A chain of 1,000,000 layers, each the only sublayer of the previous one. Every query
 /// must work without recursion (a recursive walk would overflow the stack and crash the
@@ -42,7 +42,9 @@ final class DeepChainTests: XCTestCase {
         let last = world[deepest]
         XCTAssertEqual(last.m41, Double(deepest))
         XCTAssertEqual(last.m42, Double(2 * deepest))
-        XCTAssertEqual(last.m11, 1); XCTAssertEqual(last.m22, 1); XCTAssertEqual(last.m44, 1)
+        XCTAssertEqual(last.m11, 1)
+        XCTAssertEqual(last.m22, 1)
+        XCTAssertEqual(last.m44, 1)
         // The walk up the parents (O(depth), no recursion) agrees with the one pass.
         XCTAssertEqual(store.worldTransform(of: deepest), last)
     }
@@ -54,17 +56,19 @@ final class DeepChainTests: XCTestCase {
         // (d + 0.5, 2d + 0.5) lies in the deepest layer and (further up) in its ancestors
         // up to the ones 9 steps above; the deepest is in front.
         XCTAssertEqual(store.hitTest(Point(x: d + 0.5, y: 2 * d + 0.5), in: world), deepest)
-        XCTAssertEqual(store.hitTest(Point(x: d + 0.5, y: 2 * d + 0.5), in: world, rule: .view), nil,
-                       "the view rule stops at the root, which does not contain the point")
+        XCTAssertEqual(
+            store.hitTest(Point(x: d + 0.5, y: 2 * d + 0.5), in: world, rule: .view), nil,
+            "the view rule stops at the root, which does not contain the point")
         XCTAssertEqual(store.hitTest(Point(x: 0.5, y: 0.5), in: world, rule: .view), 0)
-        XCTAssertEqual(store.convert(Point(x: 3, y: 4), from: deepest, to: nil, in: world), Point(x: d + 3, y: 2 * d + 4))
+        XCTAssertEqual(
+            store.convert(Point(x: 3, y: 4), from: deepest, to: nil, in: world), Point(x: d + 3, y: 2 * d + 4))
         XCTAssertEqual(store.convert(Point(x: 3, y: 4), from: deepest, to: 0, in: world), Point(x: d + 3, y: 2 * d + 4))
         XCTAssertEqual(store.convert(Point(x: 0, y: 0), from: 0, to: deepest, in: world), Point(x: -d, y: -2 * d))
     }
 
     func testClipsVisibilityAndDrawOrder() {
         var masked = store
-        masked.setMasksToBounds(true, of: 0)   // masking does not change world transforms
+        masked.setMasksToBounds(true, of: 0)  // masking does not change world transforms
         let world = Self.world
         let rects = masked.worldRects(in: world)
         let clips = masked.clipRects(worldRects: rects)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// `removeFromSuperlayer(_:)`: the layer and its subtree stay in the store, out of the
@@ -32,10 +33,12 @@ final class DetachTests: XCTestCase {
             XCTAssertTrue(rects[1].isNull && rects[2].isNull, "\(backend)")
             XCTAssertEqual(rects[3].rect, Rect(x: 150, y: 150, width: 100, height: 100))
             let clips = store.clipRects(worldRects: rects, options: options)
-            XCTAssertEqual(store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: options),
-                           [true, false, false, true], "\(backend)")
-            XCTAssertEqual(store.hitTest(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
-                           Array(repeating: 0, count: 5))
+            XCTAssertEqual(
+                store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: options),
+                [true, false, false, true], "\(backend)")
+            XCTAssertEqual(
+                store.hitTest(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
+                Array(repeating: 0, count: 5))
         }
         XCTAssertTrue(store.worldRect(of: 2, in: world).isNull)
         // Properties stay readable and settable; detaching twice changes nothing.
@@ -62,7 +65,9 @@ final class DetachTests: XCTestCase {
         XCTAssertEqual(store.drawOrder(), [])
         try store.insertSublayer(0, into: nil)
         XCTAssertEqual(store.roots, [0])
-        XCTAssertThrowsError(try store.removeFromSuperlayer(9)) { XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 9, count: 4)) }
+        XCTAssertThrowsError(try store.removeFromSuperlayer(9)) {
+            XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 9, count: 4))
+        }
     }
 
     /// Random inserts, moves, detaches, re-attaches and destroys against a model: roots,
@@ -70,8 +75,13 @@ final class DetachTests: XCTestCase {
     func testRandomEditsAgainstAModel() throws {
         var random = SplitMix64(seed: 31)
         var store = LayerStore()
-        var parents: [Int?] = [], detached: [Bool] = []
-        func topmost(_ layer: Int) -> Int { var l = layer; while let p = parents[l] { l = p }; return l }
+        var parents: [Int?] = []
+        var detached: [Bool] = []
+        func topmost(_ layer: Int) -> Int {
+            var l = layer
+            while let p = parents[l] { l = p }
+            return l
+        }
         for step in 0..<400 {
             let count = store.count
             switch random.below(5) {
@@ -79,22 +89,44 @@ final class DetachTests: XCTestCase {
                 let superlayer = count == 0 || random.chance(20) ? nil : random.below(count)
                 _ = try store.addLayer(superlayer: superlayer)
                 store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: count)
-                parents.append(superlayer); detached.append(false)
+                parents.append(superlayer)
+                detached.append(false)
             case 2 where count > 0:
                 let layer = random.below(count)
                 try store.removeFromSuperlayer(layer)
-                if !detached[layer] { parents[layer] = nil; detached[layer] = true }
+                if !detached[layer] {
+                    parents[layer] = nil
+                    detached[layer] = true
+                }
             case 3 where count > 1:
-                let layer = random.below(count), target = random.below(count)
-                var ancestor: Int? = target, cycle = false
-                while let a = ancestor { if a == layer { cycle = true }; ancestor = parents[a] }
-                if cycle { XCTAssertThrowsError(try store.insertSublayer(layer, into: target)); break }
+                let layer = random.below(count)
+                let target = random.below(count)
+                var ancestor: Int? = target
+                var cycle = false
+                while let a = ancestor {
+                    if a == layer { cycle = true }
+                    ancestor = parents[a]
+                }
+                if cycle {
+                    XCTAssertThrowsError(try store.insertSublayer(layer, into: target))
+                    break
+                }
                 try store.insertSublayer(layer, into: target)
-                parents[layer] = target; detached[layer] = false
+                parents[layer] = target
+                detached[layer] = false
             case 4 where count > 1 && random.chance(25):
                 let layer = random.below(count)
-                var doomed = Set([layer]), changed = true
-                while changed { changed = false; for l in 0..<parents.count where !doomed.contains(l) { if let p = parents[l], doomed.contains(p) { doomed.insert(l); changed = true } } }
+                var doomed = Set([layer])
+                var changed = true
+                while changed {
+                    changed = false
+                    for l in 0..<parents.count where !doomed.contains(l) {
+                        if let p = parents[l], doomed.contains(p) {
+                            doomed.insert(l)
+                            changed = true
+                        }
+                    }
+                }
                 try store.destroyLayer(layer)
                 let keep = (0..<parents.count).filter { !doomed.contains($0) }
                 var newIndex = [Int: Int]()
@@ -107,7 +139,8 @@ final class DetachTests: XCTestCase {
                 XCTAssertEqual(store.superlayer(of: layer), parents[layer], "step \(step) layer \(layer)")
                 XCTAssertEqual(store.isDetached(layer), detached[topmost(layer)], "step \(step) layer \(layer)")
             }
-            XCTAssertEqual(Set(store.drawOrder()), Set((0..<store.count).filter { !detached[topmost($0)] }), "step \(step)")
+            XCTAssertEqual(
+                Set(store.drawOrder()), Set((0..<store.count).filter { !detached[topmost($0)] }), "step \(step)")
             let rects = store.worldRects(in: store.worldTransforms(), options: .serial(.c))
             XCTAssertEqual(rects.map(\.isNull), (0..<store.count).map { detached[topmost($0)] }, "step \(step)")
         }

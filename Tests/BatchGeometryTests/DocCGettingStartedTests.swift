@@ -1,3 +1,4 @@
+import BatchGeometry
 // KEEP IDENTICAL to the Swift code block of
 // Sources/BatchGeometry/BatchGeometry.docc/GettingStarted.md ("Getting started: a frame
 // loop"): every line of that block appears below, in the same order (the import at the
@@ -5,7 +6,6 @@
 // article's comments state in between. scripts/docs.sh checks this (docs-check.py
 // article); edit the article and this test together.
 import XCTest
-import BatchGeometry
 
 /// The DocC article's frame loop, run as written, so the article cannot drift from what the
 /// package does. Plain `import BatchGeometry` (not `@testable`): the article may use only
@@ -15,21 +15,21 @@ final class DocCGettingStartedTests: XCTestCase {
     func testTheGettingStartedArticle() throws {
         // Once: a window (a root) and 100 cards of 90 x 90 points in a 4-column grid.
         var store = LayerStore(minimumCapacity: 128)
-        let window = try store.addLayer()                              // layer 0
+        let window = try store.addLayer()  // layer 0
         XCTAssertEqual(window, 0)
         store.setFrame(Rect(0, 0, 400, 800), of: window)
-        store.setMasksToBounds(true, of: window)                       // clips its sublayers
+        store.setMasksToBounds(true, of: window)  // clips its sublayers
         var cards: [Int] = []
         for k in 0..<100 {
-            let card = try store.addLayer(superlayer: window)              // layers 1...100
+            let card = try store.addLayer(superlayer: window)  // layers 1...100
             store.setFrame(Rect(Double(k % 4) * 100, Double(k / 4) * 100, 90, 90), of: card)
             cards.append(card)
         }
         XCTAssertEqual(cards, Array(1...100))
-        store.setHidden(true, of: cards[3])                            // not drawn, not hit, not visible
-        store.updateWorld()                                            // the first update is a full pass
+        store.setHidden(true, of: cards[3])  // not drawn, not hit, not visible
+        store.updateWorld()  // the first update is a full pass
         let screen = Rect(0, 0, 400, 800)
-        let options = KernelOptions.default                            // C on every core, or BATCHGEOMETRY_*
+        let options = KernelOptions.default  // C on every core, or BATCHGEOMETRY_*
 
         // Each frame (a function in an engine). The frame's snapshot is a local: keeping the
         // previous frame's alive while updating would make the update copy it.
@@ -52,8 +52,9 @@ final class DocCGettingStartedTests: XCTestCase {
             // 32 layers visible: the window and cards 0...31 (rows 0 to 7) but hidden card 3;
             // row 8 starts at y = 800, where the window's clip ends
             XCTAssertEqual(visible.filter { $0 }.count, 32)
-            XCTAssertEqual((0..<store.count).filter { visible[$0] },
-                           [window] + cards[0...2] + cards[4...31])
+            XCTAssertEqual(
+                (0..<store.count).filter { visible[$0] },
+                [window] + cards[0...2] + cards[4...31])
             // 4. Hit-test the frame's touches (world space), front to back as Core Animation does.
             let touches = [Point(150, 150), Point(395, 795), Point(10, 1000)]
             let hits = store.hitTest(points: touches, in: world, rule: .layer, options: options)
@@ -62,8 +63,9 @@ final class DocCGettingStartedTests: XCTestCase {
             XCTAssertEqual(hits, [cards[0], window, nil])
             XCTAssertEqual(rects[cards[5]], RectEdges(minX: 100, minY: 100, maxX: 190, maxY: 190))  // under card 0
             // The view rule ignores zPosition, as UIKit does: the later sibling, card 5, wins.
-            XCTAssertEqual(store.hitTest(points: touches, in: world, rule: .view, options: options),
-                           [cards[5], window, nil])
+            XCTAssertEqual(
+                store.hitTest(points: touches, in: world, rule: .view, options: options),
+                [cards[5], window, nil])
             // Every backend and thread count answers the same.
             for backend in Backend.allCases {
                 XCTAssertEqual(store.worldRects(in: world, options: .serial(backend)), rects, "\(backend)")
@@ -77,17 +79,17 @@ final class DocCGettingStartedTests: XCTestCase {
 
         // A later frame changes the structure: a badge on card 1, and card 3 is removed.
         do {
-            let badge = try store.addLayer(superlayer: cards[1])           // layer 101
+            let badge = try store.addLayer(superlayer: cards[1])  // layer 101
             XCTAssertEqual(badge, 101)
             store.setFrame(Rect(70, -10, 30, 30), of: badge)
-            let removed = try store.destroyLayer(cards[3])              // [4]: card 3, which had no sublayers
+            let removed = try store.destroyLayer(cards[3])  // [4]: card 3, which had no sublayers
             XCTAssertEqual(removed, [4])
             // Every later index moves down by the number of removed layers before it.
             func shifted(_ layer: Int) -> Int { layer - removed.filter { $0 < layer }.count }
             cards = cards.filter { !removed.contains($0) }.map(shifted)  // 99 cards, indices 1...99
             XCTAssertEqual(cards, Array(1...99))
             XCTAssertEqual(store.count, 101)
-            let movedBadge = shifted(badge)                            // 100
+            let movedBadge = shifted(badge)  // 100
             XCTAssertEqual(movedBadge, 100)
             XCTAssertEqual(store.superlayer(of: movedBadge), cards[1])
             // A WorldTransforms computed before these edits (the previous frame's) is stale now:
@@ -95,7 +97,7 @@ final class DocCGettingStartedTests: XCTestCase {
             // computed for structure #… (101 layers), and the store's structure is now #… (101
             // layers); layers were added, removed or moved since, …", though the count is the
             // same. World rects, clip rects and visibility from before are stale too.
-            let world = store.updateWorld(options: options)            // a full pass: the hierarchy changed
+            let world = store.updateWorld(options: options)  // a full pass: the hierarchy changed
             XCTAssertEqual(world.count, 101)
             let rects = store.worldRects(in: world, options: options)  // rects[movedBadge]: (170, -10)...(200, 20)
             XCTAssertEqual(rects[movedBadge], RectEdges(minX: 170, minY: -10, maxX: 200, maxY: 20))

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// Painter's order (GEOMETRY.md section 6).
 final class DrawOrderTests: XCTestCase {
@@ -29,7 +29,7 @@ final class DrawOrderTests: XCTestCase {
         let hidden = try! store.addLayer(superlayer: first)
         let inHidden = try! store.addLayer(superlayer: hidden)
         let shown = try! store.addLayer(superlayer: first)
-        store.setZPosition(-5, of: second)   // roots are not sorted by zPosition
+        store.setZPosition(-5, of: second)  // roots are not sorted by zPosition
         store.setHidden(true, of: hidden)
         XCTAssertEqual(store.drawOrder(), [first, shown, second])
         XCTAssertEqual(inHidden, 3)

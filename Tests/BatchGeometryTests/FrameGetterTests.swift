@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// The frame getter, GEOMETRY.md section 3: hand-derived values, the seed 001 device
 /// logs, and bit-exact agreement with the spec's operation order written out here.
@@ -7,24 +7,37 @@ final class FrameGetterTests: XCTestCase {
     /// The spec's sequence of operations, written independently in the test: corners
     /// (rx,ry) (rx,ry+h) (rx+w,ry) (rx+w,ry+h), `X = a*x + c*y + tx`, min/max by plain
     /// comparisons (the inputs below are finite, so no NaN question arises).
-    static func specFrame(w: Double, h: Double, ax: Double, ay: Double, t: BatchGeometry.AffineTransform,
-                          px: Double, py: Double) -> Rect {
-        let rx = -w * ax, ry = -h * ay
-        let xs = [rx, rx, rx + w, rx + w], ys = [ry, ry + h, ry, ry + h]
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    static func specFrame(
+        w: Double, h: Double, ax: Double, ay: Double, t: BatchGeometry.AffineTransform,
+        px: Double, py: Double
+    ) -> Rect {
+        let rx = -w * ax
+        let ry = -h * ay
+        let xs = [rx, rx, rx + w, rx + w]
+        let ys = [ry, ry + h, ry, ry + h]
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
         for k in 0..<4 {
-            let ax_ = t.a * xs[k], cy = t.c * ys[k]
-            let x = ax_ + cy + t.tx
-            let bx = t.b * xs[k], dy = t.d * ys[k]
+            let axTerm = t.a * xs[k]
+            let cy = t.c * ys[k]
+            let x = axTerm + cy + t.tx
+            let bx = t.b * xs[k]
+            let dy = t.d * ys[k]
             let y = bx + dy + t.ty
-            if x < minX { minX = x }; if x > maxX { maxX = x }
-            if y < minY { minY = y }; if y > maxY { maxY = y }
+            if x < minX { minX = x }
+            if x > maxX { maxX = x }
+            if y < minY { minY = y }
+            if y > maxY { maxY = y }
         }
         return Rect(x: minX + px, y: minY + py, width: maxX - minX, height: maxY - minY)
     }
 
-    func layer(bounds: Rect, position: Point, anchor: Point = Point(x: 0.5, y: 0.5),
-               transform: BatchGeometry.AffineTransform = .identity) -> (LayerStore, Int) {
+    func layer(
+        bounds: Rect, position: Point, anchor: Point = Point(x: 0.5, y: 0.5),
+        transform: BatchGeometry.AffineTransform = .identity
+    ) -> (LayerStore, Int) {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setBounds(bounds, of: layer)
@@ -45,8 +58,9 @@ final class FrameGetterTests: XCTestCase {
     }
 
     func testTranslationMovesTheFrame() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45),
-                                   transform: .translation(x: 7, y: -5))
+        let (store, layer) = layer(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45),
+            transform: .translation(x: 7, y: -5))
         XCTAssertEqual(store.frame(of: layer), Rect(x: 17, y: 15, width: 100, height: 50))
     }
 
@@ -86,24 +100,28 @@ final class FrameGetterTests: XCTestCase {
     /// y' in [-50, 50], moved by the position (200, 100).
     func testExactQuarterTurnSwapsWidthAndHeight() {
         let quarter = BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
-                                   transform: quarter)
+        let (store, layer) = layer(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
+            transform: quarter)
         assertSameBits(store.frame(of: layer), Rect(x: 175, y: 50, width: 50, height: 100))
         // `rotation(radians: .pi / 2)` is that exact matrix (see TransformModelTests).
-        let (rotated, rotatedLayer) = self.layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50),
-                                                 position: Point(x: 200, y: 100), transform: .rotation(radians: .pi / 2))
+        let (rotated, rotatedLayer) = self.layer(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 50),
+            position: Point(x: 200, y: 100), transform: .rotation(radians: .pi / 2))
         assertSameBits(rotated.frame(of: rotatedLayer), Rect(x: 175, y: 50, width: 50, height: 100))
     }
 
     /// 30°: the frame is the spec's operations on the stored matrix, bit for bit; and it
     /// agrees with the closed form (w cos + h sin, w sin + h cos) to rounding.
     func testThirtyDegreeRotation() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
-                                   anchor: Point(x: 0.25, y: 0.75), transform: .rotation(radians: .pi / 6))
+        let (store, layer) = layer(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
+            anchor: Point(x: 0.25, y: 0.75), transform: .rotation(radians: .pi / 6))
         let t = store.affineTransform(of: layer)
         let expected = Self.specFrame(w: 100, h: 50, ax: 0.25, ay: 0.75, t: t, px: 200, py: 100)
         assertSameBits(store.frame(of: layer), expected)
-        let cos30 = 3.0.squareRoot() / 2, sin30 = 0.5
+        let cos30 = 3.0.squareRoot() / 2
+        let sin30 = 0.5
         assertGeometryClose(store.frame(of: layer).width, 100 * cos30 + 50 * sin30)
         assertGeometryClose(store.frame(of: layer).height, 100 * sin30 + 50 * cos30)
     }
@@ -117,20 +135,23 @@ final class FrameGetterTests: XCTestCase {
 
     /// anchorPoint (2, -1) on 10×20 bounds: rx = -20, ry = 20; position (100, 100).
     func testAnchorPointOutsideTheUnitSquare() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 10, height: 20), position: Point(x: 100, y: 100),
-                                   anchor: Point(x: 2, y: -1))
+        let (store, layer) = layer(
+            bounds: Rect(x: 0, y: 0, width: 10, height: 20), position: Point(x: 100, y: 100),
+            anchor: Point(x: 2, y: -1))
         XCTAssertEqual(store.frame(of: layer), Rect(x: 80, y: 120, width: 10, height: 20))
         // The same anchor with scale(2, 3): x in [-40, -20], y in [60, 120].
-        let (scaled, scaledLayer) = self.layer(bounds: Rect(x: 0, y: 0, width: 10, height: 20),
-                                               position: Point(x: 100, y: 100), anchor: Point(x: 2, y: -1),
-                                               transform: .scale(x: 2, y: 3))
+        let (scaled, scaledLayer) = self.layer(
+            bounds: Rect(x: 0, y: 0, width: 10, height: 20),
+            position: Point(x: 100, y: 100), anchor: Point(x: 2, y: -1),
+            transform: .scale(x: 2, y: 3))
         XCTAssertEqual(scaled.frame(of: scaledLayer), Rect(x: 60, y: 160, width: 20, height: 60))
     }
 
     /// A horizontal flip about anchor x = 0.25: bounds x in [-25, 75] maps to [-75, 25].
     func testFlipAboutAnOffCentreAnchor() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 0, y: 0),
-                                   anchor: Point(x: 0.25, y: 0), transform: .scale(x: -1, y: 1))
+        let (store, layer) = layer(
+            bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 0, y: 0),
+            anchor: Point(x: 0.25, y: 0), transform: .scale(x: -1, y: 1))
         XCTAssertEqual(store.frame(of: layer), Rect(x: -75, y: 0, width: 100, height: 50))
     }
 
@@ -138,7 +159,8 @@ final class FrameGetterTests: XCTestCase {
     func testThreeDimensionalPartsAreIgnored() {
         var (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45))
         var transform = Transform3D.perspective(distance: 500)
-        transform.m43 = 80; transform.m13 = 0.5
+        transform.m43 = 80
+        transform.m13 = 0.5
         store.setTransform(transform, of: layer)
         store.setZPosition(30, of: layer)
         store.setAnchorPointZ(-12, of: layer)
@@ -153,12 +175,16 @@ final class FrameGetterTests: XCTestCase {
         var store = LayerStore()
         var expected: [Rect] = []
         for _ in 0..<2000 {
-            let w = generator.value(in: -300...300), h = generator.value(in: -300...300)
-            let ax = generator.value(in: -1...2), ay = generator.value(in: -1...2)
-            let t = BatchGeometry.AffineTransform(a: generator.value(in: -3...3), b: generator.value(in: -3...3),
-                                    c: generator.value(in: -3...3), d: generator.value(in: -3...3),
-                                    tx: generator.value(in: -1e3...1e3), ty: generator.value(in: -1e3...1e3))
-            let px = generator.value(in: -1e4...1e4), py = generator.value(in: -1e4...1e4)
+            let w = generator.value(in: -300...300)
+            let h = generator.value(in: -300...300)
+            let ax = generator.value(in: -1...2)
+            let ay = generator.value(in: -1...2)
+            let t = BatchGeometry.AffineTransform(
+                a: generator.value(in: -3...3), b: generator.value(in: -3...3),
+                c: generator.value(in: -3...3), d: generator.value(in: -3...3),
+                tx: generator.value(in: -1e3...1e3), ty: generator.value(in: -1e3...1e3))
+            let px = generator.value(in: -1e4...1e4)
+            let py = generator.value(in: -1e4...1e4)
             let layer = try! store.addLayer()
             store.setBounds(Rect(x: generator.value(in: -5...5), y: 0, width: w, height: h), of: layer)
             store.setAnchorPoint(Point(x: ax, y: ay), of: layer)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 final class FrameKernelTests: XCTestCase {
@@ -8,12 +9,14 @@ final class FrameKernelTests: XCTestCase {
     func testEveryBackendBitIdenticalForCounts0To67() {
         for count in 0...67 {
             for specials in [false, true] {
-                let store = makeRandomStore(count: count, seed: UInt64(500 + count * 2 + (specials ? 1 : 0)), specials: specials)
+                let store = makeRandomStore(
+                    count: count, seed: UInt64(500 + count * 2 + (specials ? 1 : 0)), specials: specials)
                 let scalar = store.frames(options: .serial(.scalar))
                 XCTAssertEqual(scalar.count, count)
                 for backend in [Backend.simd, .c] {
-                    XCTAssertTrue(store.frames(options: .serial(backend)).isBitIdentical(to: scalar),
-                                  "count \(count) specials \(specials) \(backend)")
+                    XCTAssertTrue(
+                        store.frames(options: .serial(backend)).isBitIdentical(to: scalar),
+                        "count \(count) specials \(specials) \(backend)")
                 }
             }
         }
@@ -26,8 +29,10 @@ final class FrameKernelTests: XCTestCase {
         let frames = store.frames(options: .serial(.scalar))
         for layer in 0..<store.count {
             let expected = store.frame(of: layer)
-            for (x, y) in [(frames[layer].x, expected.x), (frames[layer].y, expected.y),
-                           (frames[layer].width, expected.width), (frames[layer].height, expected.height)] {
+            for (x, y) in [
+                (frames[layer].x, expected.x), (frames[layer].y, expected.y),
+                (frames[layer].width, expected.width), (frames[layer].height, expected.height),
+            ] {
                 XCTAssertTrue(x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN), "layer \(layer)")
             }
         }
@@ -39,8 +44,9 @@ final class FrameKernelTests: XCTestCase {
         let scalar = store.frames(options: .serial(.scalar))
         for backend in Backend.allCases {
             for threads in 1...8 {
-                XCTAssertTrue(store.frames(options: KernelOptions(backend: backend, threads: threads)).isBitIdentical(to: scalar),
-                              "\(backend) threads \(threads)")
+                XCTAssertTrue(
+                    store.frames(options: KernelOptions(backend: backend, threads: threads)).isBitIdentical(to: scalar),
+                    "\(backend) threads \(threads)")
             }
         }
     }
@@ -57,7 +63,9 @@ final class FrameKernelTests: XCTestCase {
         }
         for backend in Backend.allCases {
             let frames = store.frames(options: .serial(backend))
-            for layer in 0..<9 { XCTAssertEqual(frames[layer], Rect(x: 50, y: 50, width: 200, height: 200), "\(backend)") }
+            for layer in 0..<9 {
+                XCTAssertEqual(frames[layer], Rect(x: 50, y: 50, width: 200, height: 200), "\(backend)")
+            }
         }
     }
 

@@ -1,13 +1,15 @@
-import XCTest
-import Foundation
 import BatchGeometry
+import Foundation
+import XCTest
 
 /// The setters of GEOMETRY.md section 4: frame (under every kind of transform),
 /// anchorPoint, bounds, contentOffset. Expectations from the seed device logs, by hand,
 /// or from the spec's formula written out in the test.
 final class FrameSetterTests: XCTestCase {
-    func makeLayer(anchor: Point = Point(x: 0.5, y: 0.5), boundsOrigin: Point = .zero,
-                   transform: BatchGeometry.AffineTransform = .identity) -> (LayerStore, Int) {
+    func makeLayer(
+        anchor: Point = Point(x: 0.5, y: 0.5), boundsOrigin: Point = .zero,
+        transform: BatchGeometry.AffineTransform = .identity
+    ) -> (LayerStore, Int) {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setAnchorPoint(anchor, of: layer)
@@ -104,9 +106,18 @@ final class FrameSetterTests: XCTestCase {
     /// always positive): devices do not do that (GEOMETRY.md section 9, X1).
     func testSignedSizesAndReadBackUnderScalesFlipsAndTranslations() {
         let transforms: [(String, BatchGeometry.AffineTransform, Size)] = [
-            ("quarter turn", BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0), Size(width: 40, height: -30)),
-            ("minus quarter turn", BatchGeometry.AffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 3, ty: -4), Size(width: -40, height: 30)),
-            ("half turn", BatchGeometry.AffineTransform(a: -1, b: 0, c: 0, d: -1, tx: 0, ty: 0), Size(width: -30, height: -40)),
+            (
+                "quarter turn", BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0),
+                Size(width: 40, height: -30)
+            ),
+            (
+                "minus quarter turn", BatchGeometry.AffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 3, ty: -4),
+                Size(width: -40, height: 30)
+            ),
+            (
+                "half turn", BatchGeometry.AffineTransform(a: -1, b: 0, c: 0, d: -1, tx: 0, ty: 0),
+                Size(width: -30, height: -40)
+            ),
             ("horizontal flip", .scale(x: -1, y: 1), Size(width: -30, height: 40)),
             ("vertical flip", .scale(x: 1, y: -1), Size(width: 30, height: -40)),
             ("scale 2 and flip", .scale(x: -2, y: 0.5), Size(width: -15, height: 80)),
@@ -118,10 +129,16 @@ final class FrameSetterTests: XCTestCase {
             for anchor in anchors {
                 var (store, layer) = makeLayer(anchor: anchor, boundsOrigin: Point(x: 3, y: 9), transform: transform)
                 store.setFrame(requested, of: layer)
-                XCTAssertEqual(store.bounds(of: layer), Rect(x: 3, y: 9, width: expectedSize.width,
-                                                               height: expectedSize.height), "\(name), anchor \(anchor)")
-                XCTAssertEqual(store.position(of: layer), Point(x: 10 + anchor.x * 30 - transform.tx,
-                                                                  y: 20 + anchor.y * 40 - transform.ty))
+                XCTAssertEqual(
+                    store.bounds(of: layer),
+                    Rect(
+                        x: 3, y: 9, width: expectedSize.width,
+                        height: expectedSize.height), "\(name), anchor \(anchor)")
+                XCTAssertEqual(
+                    store.position(of: layer),
+                    Point(
+                        x: 10 + anchor.x * 30 - transform.tx,
+                        y: 20 + anchor.y * 40 - transform.ty))
                 // A half turn is a scale by -1: it reads back too. Quarter turns: below.
                 if !name.contains("quarter") {
                     assertSameBits(store.frame(of: layer), requested, "\(name), anchor \(anchor)")
@@ -138,7 +155,8 @@ final class FrameSetterTests: XCTestCase {
         for anchor in [Point(x: 0.5, y: 0.5), Point(x: 0, y: 0), Point(x: 1, y: 0.25), Point(x: -1.5, y: 2.75)] {
             var (store, layer) = makeLayer(anchor: anchor, transform: quarterTurn)
             store.setFrame(Rect(x: 10, y: 20, width: 30, height: 40), of: layer)
-            let expected = Rect(x: 10 + (anchor.x - anchor.y) * 30, y: 20 + (anchor.y - anchor.x) * 40, width: 30, height: 40)
+            let expected = Rect(
+                x: 10 + (anchor.x - anchor.y) * 30, y: 20 + (anchor.y - anchor.x) * 40, width: 30, height: 40)
             assertSameBits(store.frame(of: layer), expected, "anchor \(anchor)")
         }
     }
@@ -153,7 +171,10 @@ final class FrameSetterTests: XCTestCase {
 
         let t = store.affineTransform(of: layer)
         let det = t.a * t.d - t.b * t.c
-        let ia = t.d / det, ib = -t.b / det, ic = -t.c / det, id = t.a / det
+        let ia = t.d / det
+        let ib = -t.b / det
+        let ic = -t.c / det
+        let id = t.a / det
         let bounds = store.bounds(of: layer)
         assertSameBits(bounds.width, ia * 100 + ic * 50)
         assertSameBits(bounds.height, ib * 100 + id * 50)
@@ -167,7 +188,9 @@ final class FrameSetterTests: XCTestCase {
     func testNegativeAndZeroSizesAreKept() {
         var (store, layer) = makeLayer(transform: .rotation(radians: 1.5))
         store.setFrame(Rect(x: 0, y: 0, width: 10, height: 100), of: layer)
-        let c = cos(1.5), s = sin(1.5), det = c * c - s * -s
+        let c = cos(1.5)
+        let s = sin(1.5)
+        let det = c * c - s * -s
         assertSameBits(store.bounds(of: layer).width, (c / det) * 10 + (s / det) * 100)
         assertSameBits(store.bounds(of: layer).height, (-s / det) * 10 + (c / det) * 100)
         XCTAssertLessThan(store.bounds(of: layer).height, 0)
@@ -195,8 +218,11 @@ final class FrameSetterTests: XCTestCase {
             var (store, layer) = makeLayer(anchor: Point(x: 0, y: 1), transform: transform)
             store.setFrame(Rect(x: 110, y: 70, width: -100, height: -50), of: layer)
             XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50), "\(transform)")
-            XCTAssertEqual(store.bounds(of: layer).size, transform.isIdentity ? Size(width: 100, height: 50)
-                                                                                : Size(width: 50, height: 25))
+            XCTAssertEqual(
+                store.bounds(of: layer).size,
+                transform.isIdentity
+                    ? Size(width: 100, height: 50)
+                    : Size(width: 50, height: 25))
         }
     }
 
@@ -220,8 +246,11 @@ final class FrameSetterTests: XCTestCase {
         var store = LayerStore()
         let view = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100))
         store.setBounds(Rect(x: 0, y: 0, width: 200, height: 150), of: view)
-        XCTAssertEqual(store.frame(of: view), Rect(x: 100 - (200 - 100) / 2, y: 100 - (150 - 100) / 2,
-                                                   width: 200, height: 150))
+        XCTAssertEqual(
+            store.frame(of: view),
+            Rect(
+                x: 100 - (200 - 100) / 2, y: 100 - (150 - 100) / 2,
+                width: 200, height: 150))
         let subview = store.addViewWithFrame(Rect(x: 50, y: 50, width: 50, height: 50), parent: view)
         store.setBounds(Rect(x: 0, y: 0, width: 150, height: 150), of: subview)
         XCTAssertEqual(store.frame(of: subview), Rect(x: 0, y: 0, width: 150, height: 150))

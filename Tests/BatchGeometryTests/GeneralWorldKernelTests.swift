@@ -1,5 +1,6 @@
 import CAffineKernels
 import XCTest
+
 @testable import BatchGeometry
 
 /// The general (4×4) layers' world pass: each general layer's cached local matrix times
@@ -14,11 +15,15 @@ final class GeneralWorldKernelTests: XCTestCase {
         for index in 0..<count {
             let parent: Int? = index == 0 ? nil : (random.chance(40) ? index - 1 : random.below(index))
             _ = try! store.addLayer(superlayer: parent)
-            store.setBounds(Rect(x: random.value(40, specials: specials), y: random.value(40, specials: specials),
-                                 width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
-                            of: index)
-            store.setPosition(Point(x: random.value(400, specials: specials), y: random.value(400, specials: specials)), of: index)
-            store.setAnchorPoint(Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: index)
+            store.setBounds(
+                Rect(
+                    x: random.value(40, specials: specials), y: random.value(40, specials: specials),
+                    width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
+                of: index)
+            store.setPosition(
+                Point(x: random.value(400, specials: specials), y: random.value(400, specials: specials)), of: index)
+            store.setAnchorPoint(
+                Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: index)
             if index == 0 {
                 store.setTransform(.perspective(distance: 500), of: index)
             } else {
@@ -47,7 +52,9 @@ final class GeneralWorldKernelTests: XCTestCase {
             _ = try! store.addLayer(superlayer: i <= 8 ? 0 : 1 + (i - 9) / perSuperlayer)
             store.setBounds(Rect(x: 0, y: 0, width: Double(10 + i % 40), height: Double(5 + i % 20)), of: i)
             store.setPosition(Point(x: Double(i % 97), y: Double(i % 89)), of: i)
-            if i % 3 == 0 { store.setTransform(.rotation(radians: Double(i % 360) * .pi / 180, x: 0, y: 1, z: 0), of: i) }
+            if i % 3 == 0 {
+                store.setTransform(.rotation(radians: Double(i % 360) * .pi / 180, x: 0, y: 1, z: 0), of: i)
+            }
             if i % 5 == 0 { store.setAffineTransform(.rotation(radians: Double(i % 90)), of: i) }
             if i % 11 == 0 { store.setZPosition(Double(i % 7), of: i) }
             if i <= 8 && i % 2 == 0 { store.setTransformLayer(true, of: i) }
@@ -65,8 +72,10 @@ final class GeneralWorldKernelTests: XCTestCase {
     /// superlayer's world is the reference's), it equals `referenceWorldTransforms()` bit
     /// for bit. Returns the number of general layers checked.
     @discardableResult
-    private func assertGeneralLayersExact(_ world: WorldTransforms, _ store: LayerStore, _ label: String,
-                                          file: StaticString = #filePath, line: UInt = #line) -> Int {
+    private func assertGeneralLayersExact(
+        _ world: WorldTransforms, _ store: LayerStore, _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Int {
         let reference = store.referenceWorldTransforms()
         var allGeneralChain = [Bool](repeating: false, count: store.count)
         var checked = 0
@@ -74,7 +83,8 @@ final class GeneralWorldKernelTests: XCTestCase {
             let superlayer = store.parents[layer]
             // (The reference stores a matrix of planar form as six doubles, which drops the
             // sign of its structural zeros: only chains it keeps as 4×4 are compared.)
-            allGeneralChain[layer] = !world.isPlanar(layer) && !reference.isPlanar(layer)
+            allGeneralChain[layer] =
+                !world.isPlanar(layer) && !reference.isPlanar(layer)
                 && (superlayer < 0 || allGeneralChain[Int(superlayer)])
             guard !world.isPlanar(layer) else { continue }
             checked += 1
@@ -86,10 +96,13 @@ final class GeneralWorldKernelTests: XCTestCase {
                 return checked
             }
             // The affine columns planar sublayers read hold the same bits.
-            let affine = [world.a[layer], world.b[layer], world.c[layer], world.d[layer], world.tx[layer], world.ty[layer]]
+            let affine = [
+                world.a[layer], world.b[layer], world.c[layer], world.d[layer], world.tx[layer], world.ty[layer],
+            ]
             let expectedAffine = [expected.m11, expected.m12, expected.m21, expected.m22, expected.m41, expected.m42]
-            XCTAssertTrue(zip(affine, expectedAffine).allSatisfy { sameBits($0, $1) }, "\(label): layer \(layer) columns",
-                          file: file, line: line)
+            XCTAssertTrue(
+                zip(affine, expectedAffine).allSatisfy { sameBits($0, $1) }, "\(label): layer \(layer) columns",
+                file: file, line: line)
             if allGeneralChain[layer] {
                 for (k, (x, y)) in zip(actual, reference[layer].rowMajor).enumerated() where !sameBits(x, y) {
                     XCTFail("\(label): layer \(layer) entry \(k): \(x) vs reference \(y)", file: file, line: line)
@@ -107,8 +120,10 @@ final class GeneralWorldKernelTests: XCTestCase {
         for seed in 0..<12 {
             let specials = seed % 3 == 2
             var store = makeGeneralStore(count: 30 + seed * 23, seed: UInt64(500 + seed), specials: specials)
-            _ = store.updateWorld(options: .serial(.scalar)) // caches the plan (none after a non-finite planar chain)
-            if let plan = store.worldPlan { XCTAssertTrue(plan.cachesGeneralLocals, "seed \(seed): general locals are cached") }
+            _ = store.updateWorld(options: .serial(.scalar))  // caches the plan (none after a non-finite planar chain)
+            if let plan = store.worldPlan {
+                XCTAssertTrue(plan.cachesGeneralLocals, "seed \(seed): general locals are cached")
+            }
             let scalar = store.worldTransforms(options: .serial(.scalar))
             XCTAssertGreaterThan(assertGeneralLayersExact(scalar, store, "seed \(seed) scalar"), store.count / 8)
             assertWorldsAgree(scalar, store.referenceWorldTransforms(), "seed \(seed)")
@@ -197,16 +212,20 @@ final class GeneralWorldKernelTests: XCTestCase {
 
     /// After `update`, the incremental result and a pass over the maintained plan (every
     /// backend, 1 and 3 threads) equal a fresh full pass bit for bit.
-    private func checkIncremental(_ store: inout LayerStore, _ label: String, round: Int,
-                                  file: StaticString = #filePath, line: UInt = #line) {
+    private func checkIncremental(
+        _ store: inout LayerStore, _ label: String, round: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let backend = Backend.allCases[round % 3]
         let world = store.updateWorld(options: .serial(backend))
         let fresh = fullPass(store)
         XCTAssertTrue(worldsBitIdentical(world, fresh), "\(label): incremental (\(backend))", file: file, line: line)
         for backend in Backend.allCases {
             for threads in [1, 3] {
-                XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: KernelOptions(backend: backend, threads: threads)), fresh),
-                              "\(label): pass over the maintained plan (\(backend), \(threads) threads)", file: file, line: line)
+                XCTAssertTrue(
+                    worldsBitIdentical(
+                        store.worldTransforms(options: KernelOptions(backend: backend, threads: threads)), fresh),
+                    "\(label): pass over the maintained plan (\(backend), \(threads) threads)", file: file, line: line)
             }
         }
         assertGeneralLayersExact(world, store, label, file: file, line: line)
@@ -217,8 +236,10 @@ final class GeneralWorldKernelTests: XCTestCase {
     /// flag and bounds; a general layer turned planar and back; the root turned planar
     /// and back (the whole store's modes flip).
     func testIncrementalUpdatesOfGeneralLayersMatchFullPass() {
-        for (name, make) in [("wide", { self.makeWideGeneralStore(perSuperlayer: 300) }),
-                             ("random", { self.makeGeneralStore(count: 1_500, seed: 42, specials: false) })] {
+        for (name, make) in [
+            ("wide", { self.makeWideGeneralStore(perSuperlayer: 300) }),
+            ("random", { self.makeGeneralStore(count: 1_500, seed: 42, specials: false) }),
+        ] {
             var store = make()
             _ = store.updateWorld(options: .serial(.c))
             var random = SplitMix64(seed: 9)
@@ -230,12 +251,16 @@ final class GeneralWorldKernelTests: XCTestCase {
                     round += 1
                 }
             }
-            edit("transform") { $0.setTransform(.rotation(radians: 0.7, x: 0, y: 1, z: 1).concatenating(.perspective(distance: 300)), of: $1) }
+            edit("transform") {
+                $0.setTransform(
+                    .rotation(radians: 0.7, x: 0, y: 1, z: 1).concatenating(.perspective(distance: 300)), of: $1)
+            }
             edit("position") { $0.setPosition(Point(x: 12.5, y: -3), of: $1) }
             edit("sublayerTransform") { $0.setSublayerTransform(.rotation(radians: 0.4, x: 1, y: 1, z: 0), of: $1) }
             edit("sublayerTransform removed") { $0.setSublayerTransform(.identity, of: $1) }
             edit("flip") { store, layer in store.setGeometryFlipped(!store.isGeometryFlipped(layer), of: layer) }
-            edit("transform layer") { store, layer in store.setTransformLayer(!store.isTransformLayer(layer), of: layer) }
+            edit("transform layer") { store, layer in store.setTransformLayer(!store.isTransformLayer(layer), of: layer)
+            }
             edit("superlayer bounds") { store, layer in
                 let superlayer = max(0, Int(store.parents[layer]))
                 store.setBounds(Rect(x: 3, y: -4, width: 77, height: 55), of: superlayer)
@@ -265,7 +290,7 @@ final class GeneralWorldKernelTests: XCTestCase {
             checkIncremental(&store, "turn general \(layer)", round: round)
         }
         XCTAssertEqual(store.worldPlan?.cachesGeneralLocals, true)
-        store.setPosition(Point(x: 1, y: 2), of: 17) // a general layer below layer 2
+        store.setPosition(Point(x: 1, y: 2), of: 17)  // a general layer below layer 2
         checkIncremental(&store, "position below", round: 0)
     }
 }

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// geometryFlipped (GEOMETRY.md section 5): sublayers' y mirrored about the middle of the
 /// superlayer's bounds, bounds.origin included, applied before the sublayerTransform.
@@ -21,8 +21,9 @@ final class GeometryFlippedTests: XCTestCase {
         var (store, parent, child) = flippedParent()
         var world = store.referenceWorldTransforms()
         XCTAssertEqual(store.worldRect(of: child, in: world).rect, Rect(x: 0, y: 55, width: 20, height: 5))
-        XCTAssertEqual(store.worldRect(of: parent, in: world).rect, Rect(x: 0, y: 10, width: 100, height: 50),
-                       "a layer's own flip does not move it")
+        XCTAssertEqual(
+            store.worldRect(of: parent, in: world).rect, Rect(x: 0, y: 10, width: 100, height: 50),
+            "a layer's own flip does not move it")
         XCTAssertEqual(store.frame(of: child), Rect(x: 0, y: 10, width: 20, height: 5), "nor its sublayers' frames")
         store.setGeometryFlipped(false, of: parent)
         world = store.referenceWorldTransforms()
@@ -66,11 +67,13 @@ final class GeometryFlippedTests: XCTestCase {
     func testFlipWithSublayerTransformAgainstThePointWalk() {
         var (store, parent, child) = flippedParent()
         store.setAnchorPoint(Point(x: 0.25, y: 0.8), of: parent)
-        store.setSublayerTransform(Transform3D(BatchGeometry.AffineTransform(a: 2, b: 0.5, c: 0, d: 1.5, tx: 3, ty: -1)),
-                                   of: parent)
+        store.setSublayerTransform(
+            Transform3D(BatchGeometry.AffineTransform(a: 2, b: 0.5, c: 0, d: 1.5, tx: 3, ty: -1)),
+            of: parent)
         let world = store.referenceWorldTransforms()
         for (x, y) in [(0.0, 0.0), (20.0, 5.0), (7.5, 2.5)] {
-            assertGeometryClose(world[child].projectPoint(Point(x: x, y: y)), referenceWorldPoint(store, layer: child, x, y).projected)
+            assertGeometryClose(
+                world[child].projectPoint(Point(x: x, y: y)), referenceWorldPoint(store, layer: child, x, y).projected)
         }
     }
 }

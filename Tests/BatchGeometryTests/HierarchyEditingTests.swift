@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// An independent model of the hierarchy: a parent per layer and an ordered child list
 /// per layer (plus the roots), edited the obvious way with arrays. Layers carry a tag so
@@ -20,9 +20,13 @@ private struct HierarchyModel {
 
     /// What `addLayer(superlayer:)` must do, or the error it must throw.
     mutating func add(parent: Int?, tag: Double) -> Result<Int, LayerStoreError> {
-        if let parent, !(0..<count).contains(parent) { return .failure(.parentOutOfRange(parent: parent, count: count)) }
+        if let parent, !(0..<count).contains(parent) {
+            return .failure(.parentOutOfRange(parent: parent, count: count))
+        }
         let layer = count
-        parents.append(parent); children.append([]); tags.append(tag)
+        parents.append(parent)
+        children.append([])
+        tags.append(tag)
         setSiblings(siblings(under: parent) + [layer], under: parent)
         return .success(layer)
     }
@@ -60,7 +64,10 @@ private struct HierarchyModel {
         let removedSet = Set(removed)
         var newIndex: [Int?] = Array(repeating: nil, count: count)
         var next = 0
-        for old in 0..<count where !removedSet.contains(old) { newIndex[old] = next; next += 1 }
+        for old in 0..<count where !removedSet.contains(old) {
+            newIndex[old] = next
+            next += 1
+        }
         func renumber(_ list: [Int]) -> [Int] { list.compactMap { newIndex[$0] } }
         let kept = (0..<count).filter { newIndex[$0] != nil }
         parents = kept.map { parents[$0].flatMap { newIndex[$0] } }
@@ -73,16 +80,21 @@ private struct HierarchyModel {
 
 /// Structural edits checked against `HierarchyModel`, one step at a time.
 final class HierarchyEditingTests: XCTestCase {
-    private func assertMatches(_ store: LayerStore, _ model: HierarchyModel, step: Int,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertMatches(
+        _ store: LayerStore, _ model: HierarchyModel, step: Int,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(store.count, model.count, "count after step \(step)", file: file, line: line)
         guard store.count == model.count else { return }
         XCTAssertEqual(store.roots, model.roots, "roots after step \(step)", file: file, line: line)
         XCTAssertEqual(store.positionX, model.tags, "layer identities after step \(step)", file: file, line: line)
         for layer in 0..<model.count {
-            XCTAssertEqual(store.superlayer(of: layer), model.parents[layer], "parent of \(layer), step \(step)", file: file, line: line)
-            XCTAssertEqual(store.sublayers(of: layer), model.children[layer], "sublayers of \(layer), step \(step)",
-                           file: file, line: line)
+            XCTAssertEqual(
+                store.superlayer(of: layer), model.parents[layer], "parent of \(layer), step \(step)", file: file,
+                line: line)
+            XCTAssertEqual(
+                store.sublayers(of: layer), model.children[layer], "sublayers of \(layer), step \(step)",
+                file: file, line: line)
         }
         // Pre-order from the model's lists, recursion-free.
         var expectedPreorder: [Int] = []
@@ -93,7 +105,8 @@ final class HierarchyEditingTests: XCTestCase {
         }
         XCTAssertEqual(store.preorder(), expectedPreorder, "preorder after step \(step)", file: file, line: line)
         let parentsFirst = (0..<model.count).allSatisfy { layer in model.parents[layer].map { $0 < layer } ?? true }
-        XCTAssertEqual(store.parentsPrecedeChildren, parentsFirst, "parentsPrecedeChildren, step \(step)", file: file, line: line)
+        XCTAssertEqual(
+            store.parentsPrecedeChildren, parentsFirst, "parentsPrecedeChildren, step \(step)", file: file, line: line)
     }
 
     func testRandomEditsAgreeWithTheModel() throws {
@@ -123,7 +136,8 @@ final class HierarchyEditingTests: XCTestCase {
                     }
                     nextTag += 1
                 case 4..<8:
-                    let layer = anyIndex(), parent = maybeParent()
+                    let layer = anyIndex()
+                    let parent = maybeParent()
                     let index: Int? = Bool.random(using: &generator) ? nil : Int.random(in: -1...4, using: &generator)
                     let expected = model.insertSublayer(layer, into: parent, at: index)
                     do {
@@ -158,7 +172,8 @@ final class HierarchyEditingTests: XCTestCase {
         let reference = store.referenceWorldTransforms()
         XCTAssertEqual(cached.count, store.count)
         for layer in 0..<store.count where cached[layer] != reference[layer] {
-            XCTFail("world of layer \(layer) stale after step \(step)"); return
+            XCTFail("world of layer \(layer) stale after step \(step)")
+            return
         }
         // A root at the position `tag` has world translation `tag` (anchor and bounds are zero).
         for root in store.roots {
@@ -169,8 +184,8 @@ final class HierarchyEditingTests: XCTestCase {
     func testInsertAtEveryPosition() throws {
         var store = LayerStore()
         let parent = try store.addLayer()
-        for _ in 0..<3 { try store.addLayer(superlayer: parent) }   // 1 2 3
-        let mover = try store.addLayer()                          // a root
+        for _ in 0..<3 { try store.addLayer(superlayer: parent) }  // 1 2 3
+        let mover = try store.addLayer()  // a root
         for index in 0...3 {
             try store.insertSublayer(mover, into: parent, at: index)
             var expected = [1, 2, 3]
@@ -185,8 +200,11 @@ final class HierarchyEditingTests: XCTestCase {
 
     func testRemoveRenumbersLaterLayersAndKeepsTheirProperties() throws {
         var store = LayerStore()
-        let a = try store.addLayer(), b = try store.addLayer(superlayer: a)
-        let c = try store.addLayer(superlayer: b), d = try store.addLayer(), e = try store.addLayer(superlayer: d)
+        let a = try store.addLayer()
+        let b = try store.addLayer(superlayer: a)
+        let c = try store.addLayer(superlayer: b)
+        let d = try store.addLayer()
+        let e = try store.addLayer(superlayer: d)
         for layer in 0..<store.count { store.setZPosition(Double(layer) * 10, of: layer) }
         store.setScrollView(ScrollViewState(contentSize: Size(1, 2)), of: e)
         XCTAssertEqual(try store.destroyLayer(b), [b, c])
@@ -222,7 +240,8 @@ final class HierarchyEditingTests: XCTestCase {
 
     func testReparentingKeepsWorldTransformsCurrent() throws {
         var store = LayerStore()
-        let left = try store.addLayer(), right = try store.addLayer()
+        let left = try store.addLayer()
+        let right = try store.addLayer()
         store.setPosition(Point(100, 0), of: left)
         store.setPosition(Point(0, 200), of: right)
         let child = try store.addLayer(superlayer: left)

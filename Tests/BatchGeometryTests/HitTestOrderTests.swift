@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// Hit-test order (GEOMETRY.md section 7, section 9 X3): the layer rule tries sublayers in
@@ -56,7 +57,8 @@ final class HitTestOrderTests: XCTestCase {
         for seed in 0..<8 {
             var store = makeRandomStore(count: 30 + seed * 12, seed: UInt64(7100 + seed), specials: seed % 4 == 3)
             var random = SplitMix64(seed: UInt64(seed))
-            let zChoices: [Double] = [0, 1, -1, 2, -0.0], rare: [Double] = [.nan, .infinity, -.infinity]
+            let zChoices: [Double] = [0, 1, -1, 2, -0.0]
+            let rare: [Double] = [.nan, .infinity, -.infinity]
             for layer in 0..<store.count where random.chance(50) {
                 let z = random.chance(4) ? rare[random.below(rare.count)] : zChoices[random.below(zChoices.count)]
                 store.setZPosition(z, of: layer)
@@ -66,17 +68,20 @@ final class HitTestOrderTests: XCTestCase {
             for _ in 0..<120 {
                 let layer = random.below(store.count)
                 let bounds = store.bounds(of: layer)
-                let local = Point(x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
+                let local = Point(
+                    x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
                 points.append(world[layer].projectPoint(local))
             }
             for rule in HitTestRule.allCases {
                 let expected = points.map { referenceHit($0, store, world, rule) }
                 hitsPerRule[rule, default: 0] += expected.filter { $0 != nil }.count
-                XCTAssertEqual(points.map { store.hitTest($0, in: world, rule: rule) }, expected, "seed \(seed) \(rule)")
+                XCTAssertEqual(
+                    points.map { store.hitTest($0, in: world, rule: rule) }, expected, "seed \(seed) \(rule)")
                 for threads in 1...8 {
                     let options = KernelOptions(backend: Backend.allCases[threads % 3], threads: threads)
-                    XCTAssertEqual(store.hitTest(points: points, in: world, rule: rule, options: options), expected,
-                                   "seed \(seed) \(rule) threads \(threads)")
+                    XCTAssertEqual(
+                        store.hitTest(points: points, in: world, rule: rule, options: options), expected,
+                        "seed \(seed) \(rule) threads \(threads)")
                 }
             }
         }
@@ -99,7 +104,8 @@ final class HitTestOrderTests: XCTestCase {
             case 2 where count > 0:
                 store.setZPosition(zChoices[random.below(zChoices.count)], of: random.below(count))
             case 3 where count > 1:
-                let layer = random.below(count), parent = random.below(count)
+                let layer = random.below(count)
+                let parent = random.below(count)
                 try? store.insertSublayer(layer, into: parent, at: random.chance(50) ? 0 : nil)
             case 4 where count > 1 && random.chance(35): _ = try? store.destroyLayer(random.below(count))
             case 5 where count > 0: store.setHidden(random.chance(10), of: random.below(count))
@@ -115,7 +121,8 @@ final class HitTestOrderTests: XCTestCase {
     private func sortedSublayers(_ store: LayerStore, _ layer: Int) -> [Int] {
         func key(_ z: Double) -> Double { z.isNaN ? 0 : z }
         return store.sublayers(of: layer).enumerated().sorted { lhs, rhs in
-            let lz = key(store.zPosition(of: lhs.element)), rz = key(store.zPosition(of: rhs.element))
+            let lz = key(store.zPosition(of: lhs.element))
+            let rz = key(store.zPosition(of: rhs.element))
             return lz < rz || (lz == rz && lhs.offset < rhs.offset)
         }.map(\.element)
     }
@@ -131,13 +138,17 @@ final class HitTestOrderTests: XCTestCase {
         return order
     }
 
-    private func referenceHit(_ point: Point, _ store: LayerStore, _ world: WorldTransforms, _ rule: HitTestRule) -> Int? {
+    private func referenceHit(_ point: Point, _ store: LayerStore, _ world: WorldTransforms, _ rule: HitTestRule)
+        -> Int?
+    {
         func hit(_ layer: Int) -> Int? {
             guard !store.isHidden(layer) else { return nil }
             let bounds = store.bounds(of: layer)
             var inside = false
             if let q = world[layer].unprojectPointInFrontOfEye(point) {
-                inside = bounds.x <= q.x && q.x < bounds.x + bounds.width && bounds.y <= q.y && q.y < bounds.y + bounds.height
+                inside =
+                    bounds.x <= q.x && q.x < bounds.x + bounds.width && bounds.y <= q.y
+                    && q.y < bounds.y + bounds.height
             }
             if !inside && (rule == .view || store.masksToBounds(layer)) { return nil }
             let order = rule == .layer ? sortedSublayers(store, layer) : store.sublayers(of: layer)

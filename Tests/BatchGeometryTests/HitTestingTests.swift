@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// Hit testing (GEOMETRY.md section 7): both rules, by hand.
 final class HitTestingTests: XCTestCase {
@@ -90,8 +90,9 @@ final class HitTestingTests: XCTestCase {
         XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world), first)
         store.setZPosition(10, of: first)
         XCTAssertEqual(store.drawOrder(), [root, second, first])
-        XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms()), first,
-                       "drawn in front, so hit first under the layer rule")
+        XCTAssertEqual(
+            store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms()), first,
+            "drawn in front, so hit first under the layer rule")
         XCTAssertEqual(store.hitTest(Point(x: 30, y: 30), in: store.referenceWorldTransforms(), rule: .view), second)
     }
 
@@ -112,7 +113,7 @@ final class HitTestingTests: XCTestCase {
         var store = LayerStore()
         let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100))
         let collapsed = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: root)
-        store.setTransform(.rotation(radians: .pi / 2, x: 0, y: 1, z: 0), of: collapsed)   // edge-on
+        store.setTransform(.rotation(radians: .pi / 2, x: 0, y: 1, z: 0), of: collapsed)  // edge-on
         store.setTransformLayer(true, of: collapsed)
         let restored = store.addViewWithFrame(Rect(x: 0, y: 0, width: 100, height: 100), parent: collapsed)
         store.setTransform(.rotation(radians: -.pi / 2, x: 0, y: 1, z: 0), of: restored)
@@ -144,7 +145,8 @@ final class HitTestingTests: XCTestCase {
         let scene = Scene()
         let points = [Point(x: 115, y: 115), Point(x: 150, y: 150), Point(x: 260, y: 110), Point(x: -1, y: -1)]
         let world = scene.store.referenceWorldTransforms()
-        XCTAssertEqual(scene.store.hitTest(points: points, in: world, options: .serial(.scalar)),
-                       [scene.inside, scene.parent, scene.outside, nil])
+        XCTAssertEqual(
+            scene.store.hitTest(points: points, in: world, options: .serial(.scalar)),
+            [scene.inside, scene.parent, scene.outside, nil])
     }
 }

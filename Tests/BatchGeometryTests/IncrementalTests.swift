@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 final class IncrementalTests: XCTestCase {
@@ -10,20 +11,33 @@ final class IncrementalTests: XCTestCase {
     }
 
     private func randomEdit(_ store: inout LayerStore, _ random: inout SplitMix64, specials: Bool) {
-        guard store.count > 0 else { _ = try? store.addLayer(); return }
+        guard store.count > 0 else {
+            _ = try? store.addLayer()
+            return
+        }
         let layer = random.below(store.count)
         switch random.below(16) {
-        case 0, 1: store.setPosition(Point(x: random.value(400, specials: specials), y: random.value(400, specials: specials)), of: layer)
-        case 2: store.setBounds(Rect(x: random.value(40, specials: specials), y: random.value(40, specials: specials),
-                                     width: random.value(200, specials: specials), height: random.value(200, specials: specials)), of: layer)
+        case 0, 1:
+            store.setPosition(
+                Point(x: random.value(400, specials: specials), y: random.value(400, specials: specials)), of: layer)
+        case 2:
+            store.setBounds(
+                Rect(
+                    x: random.value(40, specials: specials), y: random.value(40, specials: specials),
+                    width: random.value(200, specials: specials), height: random.value(200, specials: specials)),
+                of: layer)
         case 3, 4: store.setTransform(randomTransform(&random, specials: specials), of: layer)
-        case 5: store.setAnchorPoint(Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: layer)
+        case 5:
+            store.setAnchorPoint(
+                Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: layer)
         case 6: store.setSublayerTransform(randomTransform(&random, specials: specials), of: layer)
         case 7: store.setGeometryFlipped(random.chance(50), of: layer)
         case 8: store.setTransformLayer(random.chance(50), of: layer)
         case 9: store.setZPosition(random.value(30, specials: specials), of: layer)
         case 10: store.setAnchorPointZ(random.value(30, specials: specials), of: layer)
-        case 11: store.setMasksToBounds(random.chance(50), of: layer); store.setHidden(random.chance(20), of: layer)
+        case 11:
+            store.setMasksToBounds(random.chance(50), of: layer)
+            store.setHidden(random.chance(20), of: layer)
         case 12: try? store.insertSublayer(layer, into: random.chance(20) ? nil : random.below(store.count))
         case 13: _ = try? store.destroyLayer(layer)
         case 14: _ = try? store.addLayer(superlayer: random.below(store.count))
@@ -66,8 +80,10 @@ final class IncrementalTests: XCTestCase {
             XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "round \(round)")
             // A pass from the incrementally maintained plan gives the same bits.
             for backend in Backend.allCases {
-                XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: KernelOptions(backend: backend, threads: 3)), world),
-                              "round \(round) \(backend)")
+                XCTAssertTrue(
+                    worldsBitIdentical(
+                        store.worldTransforms(options: KernelOptions(backend: backend, threads: 3)), world),
+                    "round \(round) \(backend)")
             }
         }
         XCTAssertEqual(before[4_000], kept)
@@ -117,8 +133,10 @@ final class IncrementalTests: XCTestCase {
 
     /// Every backend and thread count: moves `dirty` and checks that the update equals a
     /// full pass from scratch bit for bit (and the reference to 1e-12) and keeps the plan.
-    private func assertDirtyUpdateMatchesFullPass(_ store: inout LayerStore, dirty: [Int], _ label: String,
-                                                  file: StaticString = #filePath, line: UInt = #line) {
+    private func assertDirtyUpdateMatchesFullPass(
+        _ store: inout LayerStore, dirty: [Int], _ label: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         var nudge = 0.0
         for backend in Backend.allCases {
             for threads in 1...4 {
@@ -129,10 +147,12 @@ final class IncrementalTests: XCTestCase {
                 }
                 let world = store.updateWorld(options: KernelOptions(backend: backend, threads: threads))
                 XCTAssertNotNil(store.worldPlan, "\(label) \(backend) \(threads)", file: file, line: line)
-                XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "\(label) \(backend) \(threads)",
-                              file: file, line: line)
-                assertWorldsAgree(world, store.referenceWorldTransforms(), "\(label) \(backend) \(threads)",
-                                  file: file, line: line)
+                XCTAssertTrue(
+                    worldsBitIdentical(world, fullPass(store)), "\(label) \(backend) \(threads)",
+                    file: file, line: line)
+                assertWorldsAgree(
+                    world, store.referenceWorldTransforms(), "\(label) \(backend) \(threads)",
+                    file: file, line: line)
             }
         }
     }
@@ -161,11 +181,19 @@ final class IncrementalTests: XCTestCase {
     /// one per layer with `top` on its way up (`top` included), and `runWorkCost` per
     /// level, the deepest such layer's distance from `top` plus one.
     private func walkCostFromParentLinks(_ store: LayerStore, _ top: Int) -> Int {
-        var size = 0, levels = 0
+        var size = 0
+        var levels = 0
         for layer in 0..<store.count {
-            var current: Int? = layer, distance = 0
-            while let l = current, l != top { current = store.superlayer(of: l); distance += 1 }
-            if current != nil { size += 1; levels = Swift.max(levels, distance + 1) }
+            var current: Int? = layer
+            var distance = 0
+            while let l = current, l != top {
+                current = store.superlayer(of: l)
+                distance += 1
+            }
+            if current != nil {
+                size += 1
+                levels = Swift.max(levels, distance + 1)
+            }
         }
         return size + LayerStore.runWorkCost * levels
     }
@@ -182,7 +210,7 @@ final class IncrementalTests: XCTestCase {
             ("root", [0]),
             ("every depth", [0, 3, 20, 100, 700, 4_990]),
             ("last layer", [4_999]),
-            ("nested", [2, 17, 137, 1_097, 4_700]),          // 2 → 17 → 137 → 1,097 (no sublayers)
+            ("nested", [2, 17, 137, 1_097, 4_700]),  // 2 → 17 → 137 → 1,097 (no sublayers)
             ("nested, descendant first", [4_700, 137, 17]),
             ("adjacent runs", [600, 601, 602, 9, 10]),
             ("absent sublayers", [1_000, 4_680, 600, 4_681]),
@@ -204,7 +232,8 @@ final class IncrementalTests: XCTestCase {
         store.setTransform(.perspective(distance: 250), of: 12)
         XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)), "perspective")
         store.setSublayerTransform(.perspective(distance: 400), of: 5)
-        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.scalar)), fullPass(store)), "sublayerTransform")
+        XCTAssertTrue(
+            worldsBitIdentical(store.updateWorld(options: .serial(.scalar)), fullPass(store)), "sublayerTransform")
         // The general layers under 12 now sit inside later runs.
         assertDirtyUpdateMatchesFullPass(&store, dirty: [12, 100, 1_500], "general layers in runs")
     }
@@ -254,7 +283,8 @@ final class IncrementalTests: XCTestCase {
     /// their superlayers' order: the level order must reorder them.
     func testLevelOrderGroupsSublayersInSuperlayerOrder() throws {
         var store = LayerStore()
-        let first = try store.addLayer(), second = try store.addLayer()
+        let first = try store.addLayer()
+        let second = try store.addLayer()
         let underSecond = try store.addLayer(superlayer: second)
         let underFirst = try store.addLayer(superlayer: first)
         let deeper = try store.addLayer(superlayer: underSecond)
@@ -275,8 +305,9 @@ final class IncrementalTests: XCTestCase {
         func check(_ label: String) {
             for backend in Backend.allCases {
                 var copy = store
-                XCTAssertTrue(worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
-                              "\(label) \(backend)")
+                XCTAssertTrue(
+                    worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
+                    "\(label) \(backend)")
             }
             _ = store.updateWorld(options: .serial(.c))
         }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// Trees whose superlayers come before their sublayers in index order but are not
@@ -39,8 +40,9 @@ final class IndexOrderPassTests: XCTestCase {
             for backend in Backend.allCases {
                 for threads in 1...4 {
                     let options = KernelOptions(backend: backend, threads: threads)
-                    XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: options), expected),
-                                  "\(count) layers, \(backend), \(threads) threads")
+                    XCTAssertTrue(
+                        worldsBitIdentical(store.worldTransforms(options: options), expected),
+                        "\(count) layers, \(backend), \(threads) threads")
                 }
             }
             _ = store.updateWorld(options: .serial(.c))
@@ -59,8 +61,9 @@ final class IndexOrderPassTests: XCTestCase {
                 let updated = copy.updateWorld(options: .serial(backend))
                 var fresh = store
                 fresh.invalidateWorld()
-                XCTAssertTrue(worldsBitIdentical(updated, fresh.updateWorld(options: .serial(.scalar))),
-                              "\(count) layers, update, \(backend)")
+                XCTAssertTrue(
+                    worldsBitIdentical(updated, fresh.updateWorld(options: .serial(.scalar))),
+                    "\(count) layers, update, \(backend)")
             }
         }
     }
@@ -96,9 +99,15 @@ final class IndexOrderPassTests: XCTestCase {
         }
         let n = 3_000
         var chain = LayerStore()
-        for i in 0..<n { _ = try chain.addLayer(superlayer: i == 0 ? nil : i - 1); setTransforms(&chain, i) }
+        for i in 0..<n {
+            _ = try chain.addLayer(superlayer: i == 0 ? nil : i - 1)
+            setTransforms(&chain, i)
+        }
         var bottomUp = LayerStore()
-        for i in 0..<n { _ = try bottomUp.addLayer(); setTransforms(&bottomUp, i) }
+        for i in 0..<n {
+            _ = try bottomUp.addLayer()
+            setTransforms(&bottomUp, i)
+        }
         for i in 0..<(n - 1) { try bottomUp.insertSublayer(i, into: i + 1) }
         for (label, store) in [("index order", chain), ("level order", bottomUp)] {
             var copy = store
@@ -109,7 +118,9 @@ final class IndexOrderPassTests: XCTestCase {
             assertWorldsAgree(scalar, store.referenceWorldTransforms(), label)
         }
         // Overflow half way down: the kernel must report it, as the streaming one does.
-        for layer in stride(from: 1_500, to: 1_510, by: 1) { chain.setAffineTransform(.scale(x: 1e200, y: 1e200), of: layer) }
+        for layer in stride(from: 1_500, to: 1_510, by: 1) {
+            chain.setAffineTransform(.scale(x: 1e200, y: 1e200), of: layer)
+        }
         let reference = chain.referenceWorldTransforms()
         XCTAssertFalse(reference[n - 1].m11.isFinite)
         let world = chain.updateWorld(options: .serial(.c))

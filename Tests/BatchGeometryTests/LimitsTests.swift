@@ -1,5 +1,7 @@
 import XCTest
+
 @testable import BatchGeometry
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +21,7 @@ final class LimitsTests: XCTestCase {
             // so that layer k sits under k+1 (every superlayer has a larger index).
             let layer = try! store.addLayer(superlayer: parentsFirst && store.count > 0 ? store.count - 1 : nil)
             store.setBounds(Rect(0, 0, 10, 10), of: layer)
-            store.setPosition(Point(6, 5), of: layer)     // anchor (0.5, 0.5): Local = T(1, 0)
+            store.setPosition(Point(6, 5), of: layer)  // anchor (0.5, 0.5): Local = T(1, 0)
         }
         if !parentsFirst {
             for layer in 0..<(depth - 1) { try! store.insertSublayer(layer, into: layer + 1) }
@@ -37,9 +39,13 @@ final class LimitsTests: XCTestCase {
     func testMillionDeepChainInEveryKernel() throws {
         let clock = ContinuousClock()
         var start = clock.now
-        func lap(_ what: String) { print("deep chain: \(what) \(clock.now - start)"); start = clock.now }
+        func lap(_ what: String) {
+            print("deep chain: \(what) \(clock.now - start)")
+            start = clock.now
+        }
         let store = Self.makeChain(depth: Self.depth, parentsFirst: true)
-        let n = store.count, deepest = n - 1
+        let n = store.count
+        let deepest = n - 1
         XCTAssertTrue(store.parentsPrecedeChildren)
         lap("build")
         for backend in Backend.allCases {
@@ -50,7 +56,9 @@ final class LimitsTests: XCTestCase {
             let world = store.worldTransforms(options: options)
             XCTAssertEqual(world.count, n)
             var wrong = 0
-            for layer in stride(from: 0, to: n, by: 1) where !Self.isChainWorld(world[layer], level: layer) { wrong += 1 }
+            for layer in stride(from: 0, to: n, by: 1) where !Self.isChainWorld(world[layer], level: layer) {
+                wrong += 1
+            }
             XCTAssertEqual(wrong, 0, "\(backend) world")
             let rects = store.worldRects(in: world, options: options)
             XCTAssertEqual(rects[deepest], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
@@ -62,7 +70,7 @@ final class LimitsTests: XCTestCase {
 
         // Hit testing walks the whole chain: layer k covers x in [k+1, k+11).
         XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .layer), deepest)
-        XCTAssertNil(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .view))   // the root misses it
+        XCTAssertNil(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .view))  // the root misses it
         XCTAssertEqual(store.hitTest(points: [Point(10.5, 5)], in: world, rule: .view), [9])
         XCTAssertEqual(store.convert(Point(0, 0), from: deepest, to: nil, in: world), Point(Double(n), 0))
         XCTAssertEqual(store.convert(Point(Double(n), 3), from: nil, to: deepest, in: world), Point(0, 3))
@@ -75,7 +83,7 @@ final class LimitsTests: XCTestCase {
         // Clipping through the chain: the root masks, so only the first ten levels overlap it.
         var masked = store
         masked.setMasksToBounds(true, of: 0)
-        let maskedWorld = world                      // masking does not move anything
+        let maskedWorld = world  // masking does not move anything
         let maskedRects = masked.worldRects(in: maskedWorld)
         let clips = masked.clipRects(worldRects: maskedRects)
         XCTAssertEqual(clips[deepest], RectEdges(minX: 1, minY: 0, maxX: 11, maxY: 10))
@@ -109,7 +117,8 @@ final class LimitsTests: XCTestCase {
     /// debug build.
     func testDeepChainWithParentsAfterChildren() throws {
         var store = Self.makeChain(depth: 300_000, parentsFirst: false)
-        let n = store.count, root = n - 1
+        let n = store.count
+        let root = n - 1
         XCTAssertFalse(store.parentsPrecedeChildren)
         for backend in [Backend.simd, .c] {
             let world = store.worldTransforms(options: KernelOptions(backend: backend, threads: 2))
@@ -119,7 +128,8 @@ final class LimitsTests: XCTestCase {
         }
         let world = store.worldTransforms(options: .serial(.scalar))
         XCTAssertTrue(Self.isChainWorld(world[0], level: root))
-        XCTAssertEqual(store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
+        XCTAssertEqual(
+            store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
         XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world), 0)
         XCTAssertTrue(store.drawOrder().elementsEqual((0..<n).reversed()))
         XCTAssertEqual(try store.destroyLayer(root).count, n)
@@ -136,8 +146,8 @@ final class LimitsTests: XCTestCase {
         for k in 0..<width {
             let layer = try store.addLayer()
             store.setPosition(Point(Double(k), 0), of: layer)
-            store.setZPosition(Double(-k), of: layer)            // reverse order: the sort must run
-            try store.insertSublayer(layer, into: root)             // reparent path, not addLayer(superlayer:)
+            store.setZPosition(Double(-k), of: layer)  // reverse order: the sort must run
+            try store.insertSublayer(layer, into: root)  // reparent path, not addLayer(superlayer:)
         }
         XCTAssertEqual(store.sublayers(of: root).count, width)
         let order = store.drawOrder()
@@ -160,7 +170,7 @@ final class LimitsTests: XCTestCase {
         // mask byte, 5 Int32 links, a dirty flag: 80 + 49 + 1 + 1 + 20 + 1.
         XCTAssertEqual(bytes / 1000, 152)
         store.setTransform(.perspective(distance: 500), of: 3)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80)       // ten more Doubles each
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80)  // ten more Doubles each
         store.setSublayerTransform(.scale(x: 2, y: 2), of: 4)
         XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80 + 49)
     }
@@ -168,14 +178,18 @@ final class LimitsTests: XCTestCase {
     /// What the columns hold, element sizes times counts.
     static func columnBytes(_ store: LayerStore) -> Int {
         func size<T>(_ column: [T]) -> Int { MemoryLayout<T>.stride * column.count }
-        let doubles = [store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,
-                       store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs]
+        let doubles = [
+            store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,
+            store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs,
+        ]
         var total = doubles.map(size).reduce(0, +)
         for columns in [store.transforms, store.sublayerTransforms] {
             total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
             total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
         }
-        total += size(store.flags) + size(store.autoresizingMasks) + size(store.parents) + size(store.firstSublayers) + size(store.lastSublayers)
+        total +=
+            size(store.flags) + size(store.autoresizingMasks) + size(store.parents) + size(store.firstSublayers)
+            + size(store.lastSublayers)
         total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.dirtyStates)
         return total
     }
@@ -208,7 +222,7 @@ final class LimitsTests: XCTestCase {
             if layer % 10_000 == 0 {
                 window = try store.addLayer()
                 store.setBounds(Rect(0, 0, 375, 812), of: window)
-                store.setPosition(Point(187.5, 406), of: window)   // frame at the origin: ToWorld = identity
+                store.setPosition(Point(187.5, 406), of: window)  // frame at the origin: ToWorld = identity
             } else {
                 try store.addLayer(superlayer: window)
                 store.setBounds(Rect(0, 0, 40, 40), of: layer)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import BatchGeometry
 
 /// Misuse of the API is reported, not answered wrongly: a snapshot of another structure
@@ -23,12 +24,14 @@ final class MisuseMessageTests: XCTestCase {
 
     func testEveryMistakeStopsWithItsMessage() throws {
         let binary = Bundle.main.bundleURL.appendingPathComponent("misuse-messages")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "no misuse-messages at \(binary.path)")
+        try XCTSkipUnless(
+            FileManager.default.isExecutableFile(atPath: binary.path), "no misuse-messages at \(binary.path)")
         for (name, message) in Self.expectations {
             let process = Process()
             process.executableURL = binary
             process.arguments = [name]
-            let errors = Pipe(), output = Pipe()
+            let errors = Pipe()
+            let output = Pipe()
             process.standardError = errors
             process.standardOutput = output
             try process.run()
@@ -36,7 +39,8 @@ final class MisuseMessageTests: XCTestCase {
             _ = output.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             XCTAssertNotEqual(process.terminationStatus, 0, "\(name) was not stopped")
-            XCTAssertTrue(stderr.contains(message), "\(name): stderr does not say \"\(message)\":\n\(stderr.prefix(600))")
+            XCTAssertTrue(
+                stderr.contains(message), "\(name): stderr does not say \"\(message)\":\n\(stderr.prefix(600))")
         }
     }
 

@@ -1,12 +1,14 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// NaN, ±infinity and ±greatestFiniteMagnitude in any input: no trap anywhere, and the
 /// value reaches only the results of the layers it touches (the layer and, through the
 /// hierarchy, its subtree), never its siblings or unrelated layers.
 final class NonFiniteTests: XCTestCase {
-    static let specialValues: [Double] = [.nan, .infinity, -.infinity, .greatestFiniteMagnitude,
-                                          -.greatestFiniteMagnitude]
+    static let specialValues: [Double] = [
+        .nan, .infinity, -.infinity, .greatestFiniteMagnitude,
+        -.greatestFiniteMagnitude,
+    ]
     /// One thread each: these stores are far below the size at which work is split;
     /// `testNonFiniteValuesAcrossThreadChunks` covers the chunked paths.
     static let allOptions: [KernelOptions] = Backend.allCases.map { KernelOptions.serial($0) }
@@ -22,9 +24,11 @@ final class NonFiniteTests: XCTestCase {
     static func makeTree() -> LayerStore {
         var store = LayerStore()
         let parents: [Int?] = [nil, 0, 0, 2, 3, 0, nil, 6, 7, nil]
-        let frames = [Rect(0, 0, 400, 400), Rect(10, 10, 100, 100), Rect(50, 50, 200, 200), Rect(10, 10, 50, 50),
-                      Rect(5, 5, 20, 20), Rect(300, 300, 50, 50), Rect(500, 0, 100, 100), Rect(10, 10, 80, 80),
-                      Rect(5, 5, 40, 40), Rect(0, 500, 100, 100)]
+        let frames = [
+            Rect(0, 0, 400, 400), Rect(10, 10, 100, 100), Rect(50, 50, 200, 200), Rect(10, 10, 50, 50),
+            Rect(5, 5, 20, 20), Rect(300, 300, 50, 50), Rect(500, 0, 100, 100), Rect(10, 10, 80, 80),
+            Rect(5, 5, 40, 40), Rect(0, 500, 100, 100),
+        ]
         let z: [Double] = [0, 3, 1, 0, 0, 2, 5, 0, 0, -1]
         for (layer, parent) in parents.enumerated() {
             try! store.addLayer(superlayer: parent)
@@ -38,10 +42,38 @@ final class NonFiniteTests: XCTestCase {
     /// Every scalar input of a layer, each as a way to put one value there.
     static let inputs: [(name: String, set: (inout LayerStore, Int, Double) -> Void)] = {
         var list: [(String, (inout LayerStore, Int, Double) -> Void)] = [
-            ("bounds.x", { s, l, v in var b = s.bounds(of: l); b.origin.x = v; s.setBounds(b, of: l) }),
-            ("bounds.y", { s, l, v in var b = s.bounds(of: l); b.origin.y = v; s.setBounds(b, of: l) }),
-            ("bounds.width", { s, l, v in var b = s.bounds(of: l); b.size.width = v; s.setBounds(b, of: l) }),
-            ("bounds.height", { s, l, v in var b = s.bounds(of: l); b.size.height = v; s.setBounds(b, of: l) }),
+            (
+                "bounds.x",
+                { s, l, v in
+                    var b = s.bounds(of: l)
+                    b.origin.x = v
+                    s.setBounds(b, of: l)
+                }
+            ),
+            (
+                "bounds.y",
+                { s, l, v in
+                    var b = s.bounds(of: l)
+                    b.origin.y = v
+                    s.setBounds(b, of: l)
+                }
+            ),
+            (
+                "bounds.width",
+                { s, l, v in
+                    var b = s.bounds(of: l)
+                    b.size.width = v
+                    s.setBounds(b, of: l)
+                }
+            ),
+            (
+                "bounds.height",
+                { s, l, v in
+                    var b = s.bounds(of: l)
+                    b.size.height = v
+                    s.setBounds(b, of: l)
+                }
+            ),
             ("position.x", { s, l, v in s.setPosition(Point(v, s.position(of: l).y), of: l) }),
             ("position.y", { s, l, v in s.setPosition(Point(s.position(of: l).x, v), of: l) }),
             ("anchorPoint.x", { s, l, v in s.setAnchorPoint(Point(v, s.anchorPoint(of: l).y), of: l) }),
@@ -49,18 +81,58 @@ final class NonFiniteTests: XCTestCase {
             ("zPosition", { s, l, v in s.setZPosition(v, of: l) }),
             ("anchorPointZ", { s, l, v in s.setAnchorPointZ(v, of: l) }),
             ("contentOffset.x", { s, l, v in s.setContentOffset(Point(v, 0), of: l) }),
-            ("frame.x", { s, l, v in var f = s.frame(of: l); f.origin.x = v; s.setFrame(f, of: l) }),
-            ("frame.y", { s, l, v in var f = s.frame(of: l); f.origin.y = v; s.setFrame(f, of: l) }),
-            ("frame.width", { s, l, v in var f = s.frame(of: l); f.size.width = v; s.setFrame(f, of: l) }),
-            ("frame.height", { s, l, v in var f = s.frame(of: l); f.size.height = v; s.setFrame(f, of: l) }),
+            (
+                "frame.x",
+                { s, l, v in
+                    var f = s.frame(of: l)
+                    f.origin.x = v
+                    s.setFrame(f, of: l)
+                }
+            ),
+            (
+                "frame.y",
+                { s, l, v in
+                    var f = s.frame(of: l)
+                    f.origin.y = v
+                    s.setFrame(f, of: l)
+                }
+            ),
+            (
+                "frame.width",
+                { s, l, v in
+                    var f = s.frame(of: l)
+                    f.size.width = v
+                    s.setFrame(f, of: l)
+                }
+            ),
+            (
+                "frame.height",
+                { s, l, v in
+                    var f = s.frame(of: l)
+                    f.size.height = v
+                    s.setFrame(f, of: l)
+                }
+            ),
         ]
         for entry in 0..<16 {
-            list.append(("transform[\(entry)]", { s, l, v in
-                var m = s.transform(of: l).rowMajor; m[entry] = v; s.setTransform(Transform3D(rowMajor: m), of: l)
-            }))
-            list.append(("sublayerTransform[\(entry)]", { s, l, v in
-                var m = s.sublayerTransform(of: l).rowMajor; m[entry] = v; s.setSublayerTransform(Transform3D(rowMajor: m), of: l)
-            }))
+            list.append(
+                (
+                    "transform[\(entry)]",
+                    { s, l, v in
+                        var m = s.transform(of: l).rowMajor
+                        m[entry] = v
+                        s.setTransform(Transform3D(rowMajor: m), of: l)
+                    }
+                ))
+            list.append(
+                (
+                    "sublayerTransform[\(entry)]",
+                    { s, l, v in
+                        var m = s.sublayerTransform(of: l).rowMajor
+                        m[entry] = v
+                        s.setSublayerTransform(Transform3D(rowMajor: m), of: l)
+                    }
+                ))
         }
         return list
     }()
@@ -73,8 +145,8 @@ final class NonFiniteTests: XCTestCase {
         var clipRects: [RectEdges?]
         var visible: [Bool]
         var drawOrder: [Int]
-        var hits: [[Int?]]                 // per rule, per probe point
-        var conversions: [Point?]          // probe points from every layer to every layer
+        var hits: [[Int?]]  // per rule, per probe point
+        var conversions: [Point?]  // probe points from every layer to every layer
 
         static let probes: [Point] = stride(from: -50.0, through: 650, by: 61).flatMap { x in
             stride(from: -50.0, through: 650, by: 67).map { Point(x, $0) }
@@ -89,8 +161,11 @@ final class NonFiniteTests: XCTestCase {
             clipRects = store.clipRects(worldRects: worldRects)
             visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: Rect(0, 0, 375, 812))
             drawOrder = store.drawOrder()
-            let snapshot = world, frozen = store
-            hits = HitTestRule.allCases.map { frozen.hitTest(points: Results.probes, in: snapshot, rule: $0, options: options) }
+            let snapshot = world
+            let frozen = store
+            hits = HitTestRule.allCases.map {
+                frozen.hitTest(points: Results.probes, in: snapshot, rule: $0, options: options)
+            }
             conversions = []
             // Conversions do not depend on the options; do them once, with the reference.
             guard options == .serial(.scalar) else { return }
@@ -122,14 +197,18 @@ final class NonFiniteTests: XCTestCase {
                     for options in Self.allOptions {
                         let results = options == .serial(.scalar) ? reference : Results(store, options)
                         let before = baseline[options]!
-                        XCTAssertTrue(results.frames.isBitIdentical(to: reference.frames), "frames, \(options), \(context)")
+                        XCTAssertTrue(
+                            results.frames.isBitIdentical(to: reference.frames), "frames, \(options), \(context)")
                         for layer in outside {
                             XCTAssertEqual(results.frames[layer], before.frames[layer], "frame of \(layer), \(context)")
-                            XCTAssertEqual(Self.bits(results.world[layer]), Self.bits(before.world[layer]),
-                                           "world of \(layer), \(options), \(context)")
-                            XCTAssertEqual(Self.bits(results.worldRects[layer]), Self.bits(before.worldRects[layer]),
-                                           "world rect of \(layer), \(context)")
-                            XCTAssertEqual(results.visible[layer], before.visible[layer], "visibility of \(layer), \(context)")
+                            XCTAssertEqual(
+                                Self.bits(results.world[layer]), Self.bits(before.world[layer]),
+                                "world of \(layer), \(options), \(context)")
+                            XCTAssertEqual(
+                                Self.bits(results.worldRects[layer]), Self.bits(before.worldRects[layer]),
+                                "world rect of \(layer), \(context)")
+                            XCTAssertEqual(
+                                results.visible[layer], before.visible[layer], "visibility of \(layer), \(context)")
                         }
                         // Other layers' frames are local: only the touched layer's own frame may move.
                         for layer in 0..<base.count where layer != touched {
@@ -138,14 +217,18 @@ final class NonFiniteTests: XCTestCase {
                         // A hit either stays what it was or lands in the touched subtree.
                         for (rule, ruleHits) in results.hits.enumerated() {
                             for (k, hit) in ruleHits.enumerated() where hit != before.hits[rule][k] {
-                                XCTAssertTrue(hit.map(subtree.contains) ?? false || before.hits[rule][k].map(subtree.contains) ?? false,
-                                              "hit at \(Results.probes[k]) moved from \(String(describing: before.hits[rule][k])) to \(String(describing: hit)), \(context)")
+                                XCTAssertTrue(
+                                    hit.map(subtree.contains) ?? false
+                                        || before.hits[rule][k].map(subtree.contains) ?? false,
+                                    "hit at \(Results.probes[k]) moved from \(String(describing: before.hits[rule][k])) to \(String(describing: hit)), \(context)"
+                                )
                             }
                         }
                         // Drawing order: a permutation of the visible layers; the others keep their order.
                         XCTAssertEqual(results.drawOrder.sorted(), before.drawOrder.sorted(), context)
-                        XCTAssertEqual(results.drawOrder.filter { !subtree.contains($0) },
-                                       before.drawOrder.filter { !subtree.contains($0) }, "draw order, \(context)")
+                        XCTAssertEqual(
+                            results.drawOrder.filter { !subtree.contains($0) },
+                            before.drawOrder.filter { !subtree.contains($0) }, "draw order, \(context)")
                         checked += 1
                     }
                     if value.isNaN || value.isInfinite { assertReaches(store, touched, input.name, reference, context) }
@@ -158,8 +241,10 @@ final class NonFiniteTests: XCTestCase {
     /// NaN and infinities are not lost on the way: they show up in the touched layer's
     /// frame or world transform (or, for what a layer applies to its sublayers, in its
     /// sublayer's world transform).
-    private func assertReaches(_ store: LayerStore, _ touched: Int, _ input: String, _ results: Results, _ context: String) {
-        guard touched == Self.touchedRoot else { return }   // below a flattening parent z entries vanish, by the spec
+    private func assertReaches(
+        _ store: LayerStore, _ touched: Int, _ input: String, _ results: Results, _ context: String
+    ) {
+        guard touched == Self.touchedRoot else { return }  // below a flattening parent z entries vanish, by the spec
         func nonFinite(_ t: Transform3D) -> Bool { t.rowMajor.contains { !$0.isFinite } }
         let frame = results.frames[touched]
         let frameHasIt = ![frame.x, frame.y, frame.width, frame.height].allSatisfy(\.isFinite)
@@ -168,7 +253,8 @@ final class NonFiniteTests: XCTestCase {
         } else if input.hasPrefix("contentOffset") {
             XCTAssertTrue(nonFinite(results.world[touched + 1]), "not in the sublayer's world: \(context)")
         } else if input.hasPrefix("frame.") || input.hasPrefix("position") || input.hasPrefix("bounds.width")
-                    || input.hasPrefix("bounds.height") || input.hasPrefix("anchorPoint.") {
+            || input.hasPrefix("bounds.height") || input.hasPrefix("anchorPoint.")
+        {
             XCTAssertTrue(frameHasIt, "not in the frame: \(context)")
             XCTAssertTrue(nonFinite(results.world[touched]), "not in the world: \(context)")
         } else {
@@ -191,7 +277,10 @@ final class NonFiniteTests: XCTestCase {
         }
         let reference = store.frames(options: .serial(.scalar))
         for layer in 0..<store.count where !touched.contains(layer) {
-            if reference[layer] != Rect(Double(layer), 0, 10, 10) { XCTFail("frame of \(layer) = \(reference[layer])"); break }
+            if reference[layer] != Rect(Double(layer), 0, 10, 10) {
+                XCTFail("frame of \(layer) = \(reference[layer])")
+                break
+            }
         }
         XCTAssertTrue(reference.x[0].isNaN)
         XCTAssertEqual(reference.width[3], .infinity)
@@ -209,10 +298,10 @@ final class NonFiniteTests: XCTestCase {
         store.setFrame(Rect(0, 0, 100, 100), of: root)
         let flat = try store.addLayer(superlayer: root)
         store.setFrame(Rect(0, 0, 100, 100), of: flat)
-        store.setAffineTransform(.scale(x: 0, y: 1), of: flat)          // squashed to a line
+        store.setAffineTransform(.scale(x: 0, y: 1), of: flat)  // squashed to a line
         let inside = try store.addLayer(superlayer: flat)
         store.setFrame(Rect(0, 0, 100, 100), of: inside)
-        let edgeOn = try store.addLayer(superlayer: root)                    // turned 90° about y: seen edge-on
+        let edgeOn = try store.addLayer(superlayer: root)  // turned 90° about y: seen edge-on
         store.setFrame(Rect(0, 0, 100, 100), of: edgeOn)
         store.setTransform(Transform3D(rowMajor: [0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]), of: edgeOn)
         let world = store.updateWorld()
@@ -221,7 +310,8 @@ final class NonFiniteTests: XCTestCase {
             XCTAssertNil(store.convert(Point(50, 50), from: root, to: singular, in: world), "layer \(singular)")
             XCTAssertNil(store.convert(Rect(10, 10, 5, 5), from: root, to: singular, in: world), "layer \(singular)")
             XCTAssertNil(store.pointInLayer(singular, fromWorld: Point(50, 50), in: world))
-            XCTAssertEqual(store.convert(points: [Point(1, 1), Point(50, 50)], from: nil, to: singular, in: world), [nil, nil])
+            XCTAssertEqual(
+                store.convert(points: [Point(1, 1), Point(50, 50)], from: nil, to: singular, in: world), [nil, nil])
         }
         // Converting *from* a singular layer is fine: it maps onto its line.
         XCTAssertEqual(store.convert(Point(30, 70), from: flat, to: nil, in: world), Point(50, 70))
@@ -286,9 +376,11 @@ final class NonFiniteTests: XCTestCase {
             XCTAssertEqual(store.contentOffset(of: scroller).x.bitPattern, offset.x.bitPattern)
             // y is finite-limited: -0...400, so any request clamps into it or stays NaN.
             XCTAssertTrue(offset.y.isNaN || (0...400).contains(offset.y), "\(value): \(offset)")
-            store.setScrollView(ScrollViewState(contentSize: Size(500, 500),
-                                                contentInset: EdgeInsets(top: value, left: value, bottom: value, right: value)),
-                                of: scroller)
+            store.setScrollView(
+                ScrollViewState(
+                    contentSize: Size(500, 500),
+                    contentInset: EdgeInsets(top: value, left: value, bottom: value, right: value)),
+                of: scroller)
             _ = store.scrollRange(of: scroller)
             _ = try store.scroll(scroller, to: Point(10, 10))
             store.setBounds(Rect(0, 0, value, value), of: scroller)

@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// 3D: perspective (m34 = -1/500), zPosition and anchorPointZ, transform layers versus
 /// flattening, and what lies behind the eye. Hand-derived values.
@@ -25,7 +25,8 @@ final class PerspectiveTests: XCTestCase {
             store.setZPosition(100, of: layer)
             let world = store.referenceWorldTransforms()
             let expected = isTransformLayer ? Point(x: 625, y: 500) : Point(x: 600, y: 500)
-            assertGeometryClose(world[layer].projectPoint(Point(x: 0, y: 0)), expected, "transform layer: \(isTransformLayer)")
+            assertGeometryClose(
+                world[layer].projectPoint(Point(x: 0, y: 0)), expected, "transform layer: \(isTransformLayer)")
             assertGeometryClose(referenceWorldPoint(store, layer: layer, 0, 0).projected, expected, "point walk")
         }
     }
@@ -132,7 +133,8 @@ final class PerspectiveTests: XCTestCase {
         let (store, layer) = halfBehindTheEye()
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 50, y: 20), in: world), layer)
-        assertGeometryClose(store.convert(Point(x: -300, y: -20), from: nil, to: layer, in: world), Point(x: 150, y: 10))
+        assertGeometryClose(
+            store.convert(Point(x: -300, y: -20), from: nil, to: layer, in: world), Point(x: 150, y: 10))
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world))
         XCTAssertNil(store.hitTest(Point(x: -300, y: -20), in: world, rule: .view))
     }
@@ -144,16 +146,19 @@ final class PerspectiveTests: XCTestCase {
         let (store, layer) = halfBehindTheEye()
         let world = store.referenceWorldTransforms()
         // Enough points for the batch path's per-layer table (it starts at 4 points).
-        let points = [Point(x: 50, y: 20), Point(x: -300, y: -20), Point(x: 10, y: 10), Point(x: -300, y: -20),
-                      Point(x: 99, y: 99), Point(x: 250, y: 50)]
+        let points = [
+            Point(x: 50, y: 20), Point(x: -300, y: -20), Point(x: 10, y: 10), Point(x: -300, y: -20),
+            Point(x: 99, y: 99), Point(x: 250, y: 50),
+        ]
         for rule in HitTestRule.allCases {
             let expected = points.map { store.hitTest($0, in: world, rule: rule) }
             XCTAssertEqual(expected[0], layer)
             XCTAssertNil(expected[1])
             for backend in Backend.allCases {
                 for threads in 1...3 {
-                    let batch = store.hitTest(points: points, in: world, rule: rule,
-                                              options: KernelOptions(backend: backend, threads: threads))
+                    let batch = store.hitTest(
+                        points: points, in: world, rule: rule,
+                        options: KernelOptions(backend: backend, threads: threads))
                     XCTAssertEqual(batch, expected, "\(rule) \(backend) \(threads) threads")
                 }
             }

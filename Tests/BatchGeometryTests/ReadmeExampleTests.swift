@@ -1,22 +1,22 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// The Swift example of README.md, line for line, with its comments as assertions, so
 /// the README cannot drift from what the package does.
 final class ReadmeExampleTests: XCTestCase {
     func testTheReadmeExample() throws {
         var store = LayerStore()
-        let window = try store.addLayer()                       // a root
+        let window = try store.addLayer()  // a root
         store.setFrame(Rect(0, 0, 375, 812), of: window)
-        let card = try store.addLayer(superlayer: window)           // last sublayer of window
+        let card = try store.addLayer(superlayer: window)  // last sublayer of window
         store.setFrame(Rect(100, 100, 100, 100), of: card)
         store.setAffineTransform(.scale(x: 2, y: 2), of: card)
-        XCTAssertEqual(store.frame(of: card), Rect(50, 50, 200, 200))   // as on iOS (seed 001, Q1)
+        XCTAssertEqual(store.frame(of: card), Rect(50, 50, 200, 200))  // as on iOS (seed 001, Q1)
         XCTAssertEqual(store.bounds(of: card), Rect(0, 0, 100, 100))
 
-        let frames = store.frames()                             // every layer, batch kernel
+        let frames = store.frames()  // every layer, batch kernel
         XCTAssertEqual(frames[card], Rect(50, 50, 200, 200))
-        let world = store.updateWorld()                         // ToWorld of every layer, cached
+        let world = store.updateWorld()  // ToWorld of every layer, cached
         // (60, 60) lies inside the scaled card, which now covers (50, 50)...(250, 250).
         XCTAssertEqual(store.hitTest(Point(60, 60), in: world), card)
         XCTAssertEqual(store.hitTest(Point(20, 20), in: world), window)

@@ -7,18 +7,20 @@ import XCTest
 /// output's numbers reading back to the same doubles.
 final class SceneDecodingTests: XCTestCase {
     func testEveryLayerKey() throws {
-        let scene = try XCTUnwrap(decodeScene("""
-            {"layers": [
-              {"name": "root", "frame": [0, 0, 375, 812], "masksToBounds": true},
-              {"name": "card", "parent": 0, "bounds": [5, 6, 200, 120], "position": [187.5, 300],
-               "anchorPoint": [0.25, 0.75], "zPosition": 3, "anchorPointZ": -2,
-               "transform": [2, 0, 0, 2, 0, 0],
-               "sublayerTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.002, 0,0,0,1],
-               "geometryFlipped": true, "hidden": true, "isTransformLayer": true},
-              {"parent": null, "frame": [0, 400, 375, 300], "contentSize": [375, 2000],
-               "contentInset": [1, 2, 3, 4]}
-            ]}
-            """))
+        let scene = try XCTUnwrap(
+            decodeScene(
+                """
+                {"layers": [
+                  {"name": "root", "frame": [0, 0, 375, 812], "masksToBounds": true},
+                  {"name": "card", "parent": 0, "bounds": [5, 6, 200, 120], "position": [187.5, 300],
+                   "anchorPoint": [0.25, 0.75], "zPosition": 3, "anchorPointZ": -2,
+                   "transform": [2, 0, 0, 2, 0, 0],
+                   "sublayerTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.002, 0,0,0,1],
+                   "geometryFlipped": true, "hidden": true, "isTransformLayer": true},
+                  {"parent": null, "frame": [0, 400, 375, 300], "contentSize": [375, 2000],
+                   "contentInset": [1, 2, 3, 4]}
+                ]}
+                """))
         let store = scene.store
         XCTAssertEqual(scene.layerCount, 3)
         XCTAssertEqual(scene.names, ["root", "card", nil])
@@ -38,28 +40,34 @@ final class SceneDecodingTests: XCTestCase {
         XCTAssertTrue(store.isHidden(1))
         XCTAssertTrue(store.isTransformLayer(1))
         XCTAssertFalse(store.masksToBounds(1))
-        XCTAssertEqual(store.scrollView(of: 2),
-                       ScrollViewState(contentSize: Size(width: 375, height: 2000),
-                                       contentInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)))
+        XCTAssertEqual(
+            store.scrollView(of: 2),
+            ScrollViewState(
+                contentSize: Size(width: 375, height: 2000),
+                contentInset: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)))
         XCTAssertNil(store.scrollView(of: 0))
         // frame (0, 400, 375, 300) with the default anchor: position = origin + size / 2.
         XCTAssertEqual(store.position(of: 2), Point(x: 187.5, y: 550))
     }
 
     func testTopLevelKeys() throws {
-        let scene = try XCTUnwrap(decodeScene("""
-            {"viewport": [0, 0, 375, 812], "hitTestMode": "view", "layers": [{}, {}],
-             "hitTests": [[1, 2], [3.5, -4]],
-             "conversions": [{"point": [1, 2], "from": 0, "to": null}, {"point": [0, 0], "to": 1}, {"point": [5, 6]}]}
-            """))
+        let scene = try XCTUnwrap(
+            decodeScene(
+                """
+                {"viewport": [0, 0, 375, 812], "hitTestMode": "view", "layers": [{}, {}],
+                 "hitTests": [[1, 2], [3.5, -4]],
+                 "conversions": [{"point": [1, 2], "from": 0, "to": null}, {"point": [0, 0], "to": 1}, {"point": [5, 6]}]}
+                """))
         XCTAssertEqual(scene.viewport, Rect(x: 0, y: 0, width: 375, height: 812))
         XCTAssertEqual(scene.hitTestMode, .view)
         XCTAssertEqual(scene.hitTests, [Point(x: 1, y: 2), Point(x: 3.5, y: -4)])
-        XCTAssertEqual(scene.conversions, [
-            SceneConversion(point: Point(x: 1, y: 2), from: 0, to: nil),
-            SceneConversion(point: Point(x: 0, y: 0), from: nil, to: 1),
-            SceneConversion(point: Point(x: 5, y: 6), from: nil, to: nil),
-        ])
+        XCTAssertEqual(
+            scene.conversions,
+            [
+                SceneConversion(point: Point(x: 1, y: 2), from: 0, to: nil),
+                SceneConversion(point: Point(x: 0, y: 0), from: nil, to: 1),
+                SceneConversion(point: Point(x: 5, y: 6), from: nil, to: nil),
+            ])
         let defaults = try XCTUnwrap(decodeScene(#"{"layers": []}"#))
         XCTAssertEqual(defaults.hitTestMode, .layer)
         XCTAssertNil(defaults.viewport)
@@ -68,13 +76,15 @@ final class SceneDecodingTests: XCTestCase {
 
     func testCreationOrderIsAnchorFrameBoundsPositionThenTheRest() throws {
         // Written in the opposite order on purpose: the keys' order in the file must not matter.
-        let scene = try XCTUnwrap(decodeScene("""
-            {"layers": [
-              {"transform": [2, 0, 0, 2, 0, 0], "position": [100, 100], "bounds": [0, 0, 60, 40],
-               "frame": [10, 20, 30, 40], "anchorPoint": [0.25, 0.5]},
-              {"transform": [2, 0, 0, 2, 0, 0], "frame": [0, 0, 100, 100]}
-            ]}
-            """))
+        let scene = try XCTUnwrap(
+            decodeScene(
+                """
+                {"layers": [
+                  {"transform": [2, 0, 0, 2, 0, 0], "position": [100, 100], "bounds": [0, 0, 60, 40],
+                   "frame": [10, 20, 30, 40], "anchorPoint": [0.25, 0.5]},
+                  {"transform": [2, 0, 0, 2, 0, 0], "frame": [0, 0, 100, 100]}
+                ]}
+                """))
         // anchorPoint first; frame (identity transform): position = (10 + 0.25*30, 20 + 0.5*40)
         // = (17.5, 40); then bounds 60x40 keeps that position; then position overrides it.
         XCTAssertEqual(scene.store.bounds(of: 0), Rect(x: 0, y: 0, width: 60, height: 40))
@@ -83,17 +93,21 @@ final class SceneDecodingTests: XCTestCase {
         // the 100x100 frame grows to (-50, -50, 200, 200).
         XCTAssertEqual(scene.store.bounds(of: 1), Rect(x: 0, y: 0, width: 100, height: 100))
         XCTAssertEqual(scene.store.frame(of: 1), Rect(x: -50, y: -50, width: 200, height: 200))
-        let evaluation = try XCTUnwrap(evaluateScene("""
-            {"layers": [{"anchorPoint": [0.25, 0.5], "frame": [10, 20, 30, 40], "bounds": [0, 0, 60, 40]}]}
-            """))
+        let evaluation = try XCTUnwrap(
+            evaluateScene(
+                """
+                {"layers": [{"anchorPoint": [0.25, 0.5], "frame": [10, 20, 30, 40], "bounds": [0, 0, 60, 40]}]}
+                """))
         // Bounds grow about the anchor: x = 17.5 - 0.25*60 = 2.5, y = 40 - 0.5*40 = 20.
         XCTAssertEqual(evaluation.frames[0], Rect(x: 2.5, y: 20, width: 60, height: 40))
     }
 
     func testParentsMayComeLaterAndSiblingsKeepArrayOrder() throws {
-        let evaluation = try XCTUnwrap(evaluateScene("""
-            {"layers": [{"parent": 2}, {"parent": 2}, {"frame": [10, 20, 100, 100]}, {"parent": 2}, {"parent": 0}]}
-            """))
+        let evaluation = try XCTUnwrap(
+            evaluateScene(
+                """
+                {"layers": [{"parent": 2}, {"parent": 2}, {"frame": [10, 20, 100, 100]}, {"parent": 2}, {"parent": 0}]}
+                """))
         XCTAssertEqual(evaluation.store.sublayers(of: 2), [0, 1, 3])
         XCTAssertEqual(evaluation.store.sublayers(of: 0), [4])
         XCTAssertEqual(evaluation.store.roots, [2])
@@ -126,30 +140,32 @@ final class SceneDecodingTests: XCTestCase {
     }
 
     func testEveryOperation() throws {
-        let evaluation = try XCTUnwrap(evaluateScene("""
-            {"layers": [
-              {"frame": [0, 0, 375, 812]},
-              {"parent": 0, "frame": [100, 100, 100, 100]},
-              {"parent": 0, "frame": [0, 400, 375, 300], "contentSize": [375, 2000], "contentInset": [10, 0, 20, 0]}
-            ],
-             "operations": [
-              {"layer": 1, "set": "transform", "value": [2, 0, 0, 2, 0, 0]},
-              {"layer": 1, "set": "frame", "value": [50, 50, 100, 100]},
-              {"value": [0, 0], "set": "anchorPoint", "layer": 0},
-              {"layer": 0, "set": "center", "value": [1, 2]},
-              {"layer": 0, "set": "position", "value": [3, 4]},
-              {"layer": 0, "set": "bounds", "value": [0, 0, 10, 10]},
-              {"layer": 0, "set": "sublayerTransform", "value": [1,0,0,0, 0,1,0,0, 0,0,1,-0.001, 0,0,0,1]},
-              {"layer": 0, "set": "zPosition", "value": 7},
-              {"layer": 0, "set": "anchorPointZ", "value": "-Infinity"},
-              {"layer": 0, "set": "contentOffset", "value": [-5, -6]},
-              {"layer": 0, "set": "geometryFlipped", "value": true},
-              {"layer": 0, "set": "masksToBounds", "value": true},
-              {"layer": 0, "set": "hidden", "value": true},
-              {"layer": 0, "set": "isTransformLayer", "value": true},
-              {"layer": 2, "set": "scrollTo", "value": [-50, 5000]}
-            ]}
-            """))
+        let evaluation = try XCTUnwrap(
+            evaluateScene(
+                """
+                {"layers": [
+                  {"frame": [0, 0, 375, 812]},
+                  {"parent": 0, "frame": [100, 100, 100, 100]},
+                  {"parent": 0, "frame": [0, 400, 375, 300], "contentSize": [375, 2000], "contentInset": [10, 0, 20, 0]}
+                ],
+                 "operations": [
+                  {"layer": 1, "set": "transform", "value": [2, 0, 0, 2, 0, 0]},
+                  {"layer": 1, "set": "frame", "value": [50, 50, 100, 100]},
+                  {"value": [0, 0], "set": "anchorPoint", "layer": 0},
+                  {"layer": 0, "set": "center", "value": [1, 2]},
+                  {"layer": 0, "set": "position", "value": [3, 4]},
+                  {"layer": 0, "set": "bounds", "value": [0, 0, 10, 10]},
+                  {"layer": 0, "set": "sublayerTransform", "value": [1,0,0,0, 0,1,0,0, 0,0,1,-0.001, 0,0,0,1]},
+                  {"layer": 0, "set": "zPosition", "value": 7},
+                  {"layer": 0, "set": "anchorPointZ", "value": "-Infinity"},
+                  {"layer": 0, "set": "contentOffset", "value": [-5, -6]},
+                  {"layer": 0, "set": "geometryFlipped", "value": true},
+                  {"layer": 0, "set": "masksToBounds", "value": true},
+                  {"layer": 0, "set": "hidden", "value": true},
+                  {"layer": 0, "set": "isTransformLayer", "value": true},
+                  {"layer": 2, "set": "scrollTo", "value": [-50, 5000]}
+                ]}
+                """))
         let store = evaluation.store
         // Seed 001 Q3: after scale(2, 2), frame (50,50,100,100) gives bounds 50x50, position (100,100).
         XCTAssertEqual(store.bounds(of: 1), Rect(x: 0, y: 0, width: 50, height: 50))
@@ -168,18 +184,23 @@ final class SceneDecodingTests: XCTestCase {
         // scrollTo clamps: x to -left = 0, y to contentSize + bottom - height = 2000 + 20 - 300.
         XCTAssertEqual(store.contentOffset(of: 2), Point(x: 0, y: 1720))
         // The scene's own store is untouched by evaluation.
-        let scene = try XCTUnwrap(decodeScene(#"{"layers": [{"frame": [1, 2, 3, 4]}], "operations": [{"layer": 0, "set": "position", "value": [0, 0]}]}"#))
+        let scene = try XCTUnwrap(
+            decodeScene(
+                #"{"layers": [{"frame": [1, 2, 3, 4]}], "operations": [{"layer": 0, "set": "position", "value": [0, 0]}]}"#
+            ))
         _ = try scene.evaluate()
         XCTAssertEqual(scene.store.frame(of: 0), Rect(x: 1, y: 2, width: 3, height: 4))
     }
 
     func testNonFiniteStringsAreAcceptedWhereverANumberIs() throws {
-        let scene = try XCTUnwrap(decodeScene("""
-            {"viewport": ["-Infinity", "-Infinity", "+Infinity", "+Infinity"],
-             "layers": [{"position": ["NaN", "+Infinity"], "zPosition": "-Infinity",
-                         "transform": ["NaN", 0, 0, 1, 0, 0]}],
-             "hitTests": [["NaN", 1]]}
-            """))
+        let scene = try XCTUnwrap(
+            decodeScene(
+                """
+                {"viewport": ["-Infinity", "-Infinity", "+Infinity", "+Infinity"],
+                 "layers": [{"position": ["NaN", "+Infinity"], "zPosition": "-Infinity",
+                             "transform": ["NaN", 0, 0, 1, 0, 0]}],
+                 "hitTests": [["NaN", 1]]}
+                """))
         XCTAssertTrue(scene.store.position(of: 0).x.isNaN)
         XCTAssertEqual(scene.store.position(of: 0).y, .infinity)
         XCTAssertEqual(scene.store.zPosition(of: 0), -.infinity)
@@ -208,8 +229,11 @@ final class SceneDecodingTests: XCTestCase {
     }
 
     func testOutputNumbersReadBackToTheSameDoubles() throws {
-        let values: [Double] = [-0.0, Double.leastNonzeroMagnitude /* 5e-324 */, 1.7976931348623157e308, -1.7976931348623157e308,
-                                0.1, 1e-7, 1e21, 375, -(Double.leastNormalMagnitude / 1024) /* a subnormal */]
+        let values: [Double] = [
+            // 5e-324 (the least nonzero), the largest finites, and a negative subnormal.
+            -0.0, Double.leastNonzeroMagnitude, 1.7976931348623157e308, -1.7976931348623157e308,
+            0.1, 1e-7, 1e21, 375, -(Double.leastNormalMagnitude / 1024),
+        ]
         for value in values {
             let evaluation = try XCTUnwrap(evaluateScene("{\"layers\": [{\"position\": [\(value), 1]}]}"))
             XCTAssertEqual(evaluation.store.position(of: 0).x.bitPattern, value.bitPattern, "\(value) decoded")
@@ -222,12 +246,14 @@ final class SceneDecodingTests: XCTestCase {
             let again = try XCTUnwrap(evaluateScene("{\"layers\": [{\"position\": [\(written), 1]}]}"))
             XCTAssertEqual(again.store.position(of: 0).x.bitPattern, value.bitPattern, "\(written) read back")
         }
-        XCTAssert(try XCTUnwrap(evaluateScene(#"{"layers": [{"position": [-0.0, 0]}]}"#)).jsonText()
-            .contains(#""position": [-0.0, 0.0]"#))
+        XCTAssert(
+            try XCTUnwrap(evaluateScene(#"{"layers": [{"position": [-0.0, 0]}]}"#)).jsonText()
+                .contains(#""position": [-0.0, 0.0]"#))
     }
 
     func testNonFiniteOutputIsWrittenAsStringsAndReadsBack() throws {
-        let evaluation = try XCTUnwrap(evaluateScene(#"{"layers": [{"position": ["NaN", "-Infinity"], "zPosition": "+Infinity"}]}"#))
+        let evaluation = try XCTUnwrap(
+            evaluateScene(#"{"layers": [{"position": ["NaN", "-Infinity"], "zPosition": "+Infinity"}]}"#))
         let output = evaluation.jsonText()
         XCTAssert(output.contains(#""position": ["NaN", "-Infinity"]"#), output)
         let scene = try XCTUnwrap(decodeScene(#"{"layers": [{"position": ["NaN", "-Infinity"]}]}"#))
@@ -237,7 +263,9 @@ final class SceneDecodingTests: XCTestCase {
     func testNumberSyntaxIsCorrectlyRounded() throws {
         // Halfway cases and long mantissas must round to nearest-even, as the stdlib parser does.
         let cases: [(String, Double)] = [
-            ("9007199254740993", 9007199254740992), ("0.1", 0.1), ("2.2250738585072011e-308", Double.leastNormalMagnitude.nextDown) /* the largest subnormal */,
+            ("9007199254740993", 9_007_199_254_740_992), ("0.1", 0.1),
+            // The largest subnormal:
+            ("2.2250738585072011e-308", Double.leastNormalMagnitude.nextDown),
             ("1e-400", 0), ("-0", -0.0), ("123456789012345678901234567890", 1.2345678901234568e29), ("1E+2", 100),
         ]
         for (text, expected) in cases {
@@ -255,12 +283,14 @@ final class SceneDecodingTests: XCTestCase {
 
     func testTopLevelKeysMayComeInAnyOrder() throws {
         // Operations and conversions before the layers they name are checked once all layers exist.
-        let evaluation = try XCTUnwrap(evaluateScene("""
-            {"conversions": [{"point": [0, 0], "from": 1}],
-             "operations": [{"layer": 1, "set": "position", "value": [30, 40]}],
-             "hitTests": [[30, 40]],
-             "layers": [{"frame": [0, 0, 100, 100]}, {"parent": 0, "bounds": [0, 0, 10, 10]}]}
-            """))
+        let evaluation = try XCTUnwrap(
+            evaluateScene(
+                """
+                {"conversions": [{"point": [0, 0], "from": 1}],
+                 "operations": [{"layer": 1, "set": "position", "value": [30, 40]}],
+                 "hitTests": [[30, 40]],
+                 "layers": [{"frame": [0, 0, 100, 100]}, {"parent": 0, "bounds": [0, 0, 10, 10]}]}
+                """))
         // Position (30, 40) with the default anchor: the 10x10 layer's origin is at (25, 35).
         XCTAssertEqual(evaluation.conversions, [Point(x: 25, y: 35)])
         XCTAssertEqual(evaluation.hits, [1])
@@ -269,8 +299,9 @@ final class SceneDecodingTests: XCTestCase {
     func testEmptySceneAndBOMAndWhitespace() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(" \t\r\n{\"layers\":[]} \n".utf8)
         let scene = try Scene(json: bytes)
-        XCTAssertEqual(try scene.evaluate().jsonText(),
-                       "{\n \"layers\": [\n ],\n \"drawOrder\": [],\n \"hits\": [],\n \"conversions\": []\n}\n")
+        XCTAssertEqual(
+            try scene.evaluate().jsonText(),
+            "{\n \"layers\": [\n ],\n \"drawOrder\": [],\n \"hits\": [],\n \"conversions\": []\n}\n")
     }
 
     /// `scale`, `autoresizingMask` (names or the integer), `autoresizesSubviews`, and the
@@ -311,10 +342,11 @@ final class SceneDecodingTests: XCTestCase {
         // scrollTo clamps -187.5 to the range's top, 0; contentOffset 71.75 was rounded
         // to 71.66666666666667 before it.
         XCTAssertEqual(store.contentOffset(of: 0), Point(x: 0, y: 0))
-        let withoutScroll = text.replacingOccurrences(of: """
-            ,
-              {"layer": 0, "set": "scrollTo", "value": [0, -187.5]}
-            """, with: "")
+        let withoutScroll = text.replacingOccurrences(
+            of: """
+                ,
+                  {"layer": 0, "set": "scrollTo", "value": [0, -187.5]}
+                """, with: "")
         XCTAssertNotEqual(withoutScroll, text)
         let partial = try XCTUnwrap(evaluateScene(withoutScroll))
         XCTAssertEqual(partial.store.contentOffset(of: 0), Point(x: 0, y: 71.66666666666667))

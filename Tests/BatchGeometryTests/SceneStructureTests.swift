@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import BatchGeometry
 
 /// Structure operations in scene files (SCENE-FORMAT.md): moves with an index, removals;
@@ -48,8 +49,9 @@ final class SceneStructureTests: XCTestCase {
         let reference = try scene.evaluate(options: .serial(.scalar)).jsonText()
         for backend in Backend.allCases {
             for threads in 1...3 {
-                XCTAssertEqual(try scene.evaluate(options: KernelOptions(backend: backend, threads: threads)).jsonText(),
-                               reference, "\(backend), \(threads) threads")
+                XCTAssertEqual(
+                    try scene.evaluate(options: KernelOptions(backend: backend, threads: threads)).jsonText(),
+                    reference, "\(backend), \(threads) threads")
             }
         }
     }
@@ -73,21 +75,25 @@ final class SceneStructureTests: XCTestCase {
         for seed in 0..<12 {
             var random = SplitMix64(seed: UInt64(800 + seed))
             var model = TreeModel(count: 24, random: &random)
-            let layers = model.layerTexts   // the tree before any operation
+            let layers = model.layerTexts  // the tree before any operation
             var operations: [String] = []
             for _ in 0..<30 { if let operation = model.randomOperation(&random) { operations.append(operation) } }
-            let text = "{\"layers\": [\(layers.joined(separator: ", "))], \"operations\": [\(operations.joined(separator: ", "))]}"
+            let text =
+                "{\"layers\": [\(layers.joined(separator: ", "))], \"operations\": [\(operations.joined(separator: ", "))]}"
             let evaluation = try XCTUnwrap(evaluateScene(text), "seed \(seed)")
             let fresh = model.freshStore()
             XCTAssertEqual(evaluation.drawOrder, fresh.drawOrder().map { fresh.sceneLayers[$0] }, "seed \(seed)")
             let world = fresh.store.referenceWorldTransforms()
             for sceneLayer in 0..<model.count {
                 guard let layer = evaluation.storeLayers[sceneLayer] else {
-                    XCTAssertTrue(model.removed[sceneLayer], "seed \(seed): layer \(sceneLayer) should exist"); continue
+                    XCTAssertTrue(model.removed[sceneLayer], "seed \(seed): layer \(sceneLayer) should exist")
+                    continue
                 }
                 let freshLayer = try XCTUnwrap(fresh.storeLayers[sceneLayer])
-                XCTAssertEqual(evaluation.frames[layer], fresh.store.frame(of: freshLayer), "seed \(seed) layer \(sceneLayer)")
-                XCTAssertEqual(evaluation.world[layer].rowMajor, world[freshLayer].rowMajor, "seed \(seed) layer \(sceneLayer)")
+                XCTAssertEqual(
+                    evaluation.frames[layer], fresh.store.frame(of: freshLayer), "seed \(seed) layer \(sceneLayer)")
+                XCTAssertEqual(
+                    evaluation.world[layer].rowMajor, world[freshLayer].rowMajor, "seed \(seed) layer \(sceneLayer)")
                 XCTAssertEqual(evaluation.worldRects[layer], fresh.store.worldRect(of: freshLayer, in: world))
             }
         }
@@ -108,23 +114,31 @@ private struct TreeModel {
         parents = (0..<count).map { $0 == 0 || random.chance(10) ? nil : random.below($0) }
         children = Array(repeating: [], count: count)
         roots = []
-        for layer in 0..<count { if let parent = parents[layer] { children[parent].append(layer) } else { roots.append(layer) } }
+        for layer in 0..<count {
+            if let parent = parents[layer] { children[parent].append(layer) } else { roots.append(layer) }
+        }
         removed = Array(repeating: false, count: count)
         frames = (0..<count).map { _ in
-            Rect(x: Double(random.below(200)), y: Double(random.below(200)), width: Double(10 + random.below(90)), height: Double(10 + random.below(90)))
+            Rect(
+                x: Double(random.below(200)), y: Double(random.below(200)), width: Double(10 + random.below(90)),
+                height: Double(10 + random.below(90)))
         }
     }
 
     var layerTexts: [String] {
         (0..<count).map { layer in
             let f = frames[layer]
-            return "{\"parent\": \(parents[layer].map(String.init) ?? "null"), \"frame\": [\(f.x), \(f.y), \(f.width), \(f.height)]}"
+            return
+                "{\"parent\": \(parents[layer].map(String.init) ?? "null"), \"frame\": [\(f.x), \(f.y), \(f.width), \(f.height)]}"
         }
     }
 
     func isInSubtree(_ candidate: Int, of layer: Int) -> Bool {
         var current: Int? = candidate
-        while let c = current { if c == layer { return true }; current = parents[c] }
+        while let c = current {
+            if c == layer { return true }
+            current = parents[c]
+        }
         return false
     }
 
@@ -136,7 +150,10 @@ private struct TreeModel {
         if random.chance(15) {
             detach(layer)
             var stack = [layer]
-            while let current = stack.popLast() { removed[current] = true; stack += children[current] }
+            while let current = stack.popLast() {
+                removed[current] = true
+                stack += children[current]
+            }
             return "{\"layer\": \(layer), \"remove\": true}"
         }
         let targets = alive.filter { !isInSubtree($0, of: layer) }
@@ -144,14 +161,22 @@ private struct TreeModel {
         detach(layer)
         let siblings = target.map { children[$0] } ?? roots
         let index: Int? = random.chance(50) ? random.below(siblings.count + 1) : nil
-        if let target { children[target].insert(layer, at: index ?? siblings.count) } else { roots.insert(layer, at: index ?? siblings.count) }
+        if let target {
+            children[target].insert(layer, at: index ?? siblings.count)
+        } else {
+            roots.insert(layer, at: index ?? siblings.count)
+        }
         parents[layer] = target
         return "{\"layer\": \(layer), \"set\": \"superlayer\", \"value\": \(target.map(String.init) ?? "null")"
             + (index.map { ", \"index\": \($0)" } ?? "") + "}"
     }
 
     private mutating func detach(_ layer: Int) {
-        if let parent = parents[layer] { children[parent].removeAll { $0 == layer } } else { roots.removeAll { $0 == layer } }
+        if let parent = parents[layer] {
+            children[parent].removeAll { $0 == layer }
+        } else {
+            roots.removeAll { $0 == layer }
+        }
         parents[layer] = nil
     }
 

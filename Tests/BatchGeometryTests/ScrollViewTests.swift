@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// Scroll views (GEOMETRY.md section 8): the range, clamping, errors.
 final class ScrollViewTests: XCTestCase {
@@ -9,9 +9,11 @@ final class ScrollViewTests: XCTestCase {
     func makeScroller() -> (LayerStore, Int) {
         var store = LayerStore()
         let scroller = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
-        store.setScrollView(ScrollViewState(contentSize: Size(width: 375, height: 2000),
-                                            contentInset: EdgeInsets(top: 10, left: 5, bottom: 20, right: 15)),
-                            of: scroller)
+        store.setScrollView(
+            ScrollViewState(
+                contentSize: Size(width: 375, height: 2000),
+                contentInset: EdgeInsets(top: 10, left: 5, bottom: 20, right: 15)),
+            of: scroller)
         return (store, scroller)
     }
 
@@ -26,9 +28,11 @@ final class ScrollViewTests: XCTestCase {
     func testSmallContentCollapsesTheRange() {
         var store = LayerStore()
         let scroller = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 300))
-        store.setScrollView(ScrollViewState(contentSize: Size(width: 100, height: 50),
-                                            contentInset: EdgeInsets(top: 8, left: 4, bottom: 0, right: 0)),
-                            of: scroller)
+        store.setScrollView(
+            ScrollViewState(
+                contentSize: Size(width: 100, height: 50),
+                contentInset: EdgeInsets(top: 8, left: 4, bottom: 0, right: 0)),
+            of: scroller)
         XCTAssertEqual(store.scrollRange(of: scroller)?.x, -4 ... -4)
         XCTAssertEqual(store.scrollRange(of: scroller)?.y, -8 ... -8)
         XCTAssertEqual(try store.scroll(scroller, to: Point(x: 50, y: 50)), Point(x: -4, y: -8))
@@ -98,9 +102,11 @@ final class ScrollViewTests: XCTestCase {
         let offset = try store.scroll(scroller, to: Point(x: .nan, y: 10))
         XCTAssertTrue(offset.x.isNaN)
         XCTAssertEqual(offset.y, 10)
-        store.setScrollView(ScrollViewState(contentSize: Size(width: 100, height: 100),
-                                            contentInset: EdgeInsets(top: .nan, left: 0, bottom: 0, right: 0)),
-                            of: scroller)
+        store.setScrollView(
+            ScrollViewState(
+                contentSize: Size(width: 100, height: 100),
+                contentInset: EdgeInsets(top: .nan, left: 0, bottom: 0, right: 0)),
+            of: scroller)
         XCTAssertNil(store.scrollRange(of: scroller))
     }
 }

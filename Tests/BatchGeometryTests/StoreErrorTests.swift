@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// Everything observable about a store, read through the public API only (so it stays
@@ -7,9 +8,9 @@ import XCTest
 /// payloads and signed zeros count, and a snapshot equals itself even with NaN inside.
 struct StoreSnapshot: Equatable {
     var count: Int
-    var doubles: [[UInt64]]          // one array per column, in a fixed order
-    var transforms: [[UInt64]]       // transform(of:) then sublayerTransform(of:), 32 per layer
-    var flags: [[Bool]]              // geometryFlipped, masksToBounds, hidden, isTransformLayer
+    var doubles: [[UInt64]]  // one array per column, in a fixed order
+    var transforms: [[UInt64]]  // transform(of:) then sublayerTransform(of:), 32 per layer
+    var flags: [[Bool]]  // geometryFlipped, masksToBounds, hidden, isTransformLayer
     var parents: [Int?]
     var sublayers: [[Int]]
     var roots: [Int]
@@ -18,9 +19,11 @@ struct StoreSnapshot: Equatable {
     init(_ store: LayerStore) {
         count = store.count
         let layers = 0..<store.count
-        let columns: [[Double]] = [store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight,
-                                   store.positionX, store.positionY, store.anchorX, store.anchorY,
-                                   store.zPositions, store.anchorPointZs]
+        let columns: [[Double]] = [
+            store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight,
+            store.positionX, store.positionY, store.anchorX, store.anchorY,
+            store.zPositions, store.anchorPointZs,
+        ]
         doubles = columns.map { $0.map(\.bitPattern) }
         transforms = layers.map { layer in
             (store.transform(of: layer).rowMajor + store.sublayerTransform(of: layer).rowMajor).map(\.bitPattern)
@@ -63,9 +66,11 @@ func makeRichStore() -> LayerStore {
 final class StoreErrorTests: XCTestCase {
     /// Runs `body` on a copy of `store`, expects exactly `expected`, and checks that the
     /// store it ran on is unchanged, including what `updateWorld()` returns afterwards.
-    private func assertThrows(_ expected: LayerStoreError, on store: LayerStore,
-                              file: StaticString = #filePath, line: UInt = #line,
-                              _ body: (inout LayerStore) throws -> Void) {
+    private func assertThrows(
+        _ expected: LayerStoreError, on store: LayerStore,
+        file: StaticString = #filePath, line: UInt = #line,
+        _ body: (inout LayerStore) throws -> Void
+    ) {
         var mutated = store
         let before = StoreSnapshot(store)
         XCTAssertThrowsError(try body(&mutated), file: file, line: line) { error in
@@ -77,8 +82,9 @@ final class StoreErrorTests: XCTestCase {
         let expectedWorld = reference.updateWorld(options: .serial(.scalar))
         let world = mutated.updateWorld(options: .serial(.scalar))
         for layer in 0..<store.count {
-            XCTAssertEqual(world[layer].rowMajor.map(\.bitPattern), expectedWorld[layer].rowMajor.map(\.bitPattern),
-                           "world of layer \(layer)", file: file, line: line)
+            XCTAssertEqual(
+                world[layer].rowMajor.map(\.bitPattern), expectedWorld[layer].rowMajor.map(\.bitPattern),
+                "world of layer \(layer)", file: file, line: line)
         }
     }
 
@@ -96,7 +102,7 @@ final class StoreErrorTests: XCTestCase {
     func testAddLayerPastTheLimit() throws {
         var store = makeRichStore()
         store.layerLimit = 8
-        try store.addLayer(superlayer: 3)            // the 8th layer fits
+        try store.addLayer(superlayer: 3)  // the 8th layer fits
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer() }
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(superlayer: 0) }
         // A bad parent is reported first: it is the caller's mistake, not the store's size.
@@ -115,14 +121,18 @@ final class StoreErrorTests: XCTestCase {
         let store = makeRichStore()
         for layer in [7, -1, 1_000_000] {
             assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.insertSublayer(layer, into: 0) }
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.insertSublayer(layer, into: nil) }
+            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) {
+                try $0.insertSublayer(layer, into: nil)
+            }
         }
     }
 
     func testSetParentToMissingParent() {
         let store = makeRichStore()
         for parent in [7, -1, -2, Int.max] {
-            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.insertSublayer(3, into: parent) }
+            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) {
+                try $0.insertSublayer(3, into: parent)
+            }
         }
     }
 
@@ -131,19 +141,29 @@ final class StoreErrorTests: XCTestCase {
         // 0 -> 1 -> {2, 3}, 2 -> 6: each of these puts a layer under itself or a descendant.
         for (layer, parent) in [(0, 0), (0, 1), (0, 2), (0, 6), (1, 3), (1, 6), (2, 6), (4, 5), (6, 6)] {
             assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.insertSublayer(layer, into: parent) }
-            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.insertSublayer(layer, into: parent, at: 0) }
+            assertThrows(.cycle(layer: layer, parent: parent), on: store) {
+                try $0.insertSublayer(layer, into: parent, at: 0)
+            }
         }
     }
 
     func testSetParentWithSublayerIndexOutOfRange() {
         let store = makeRichStore()
         // Layer 1 has sublayers [2, 3]; moving 5 there allows positions 0...2.
-        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: 1, at: 3) }
-        assertThrows(.sublayerIndexOutOfRange(index: -1, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: 1, at: -1) }
+        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) {
+            try $0.insertSublayer(5, into: 1, at: 3)
+        }
+        assertThrows(.sublayerIndexOutOfRange(index: -1, sublayerCount: 2), on: store) {
+            try $0.insertSublayer(5, into: 1, at: -1)
+        }
         // Moving 3 within its own superlayer: the list without it is [2], positions 0...1.
-        assertThrows(.sublayerIndexOutOfRange(index: 2, sublayerCount: 1), on: store) { try $0.insertSublayer(3, into: 1, at: 2) }
+        assertThrows(.sublayerIndexOutOfRange(index: 2, sublayerCount: 1), on: store) {
+            try $0.insertSublayer(3, into: 1, at: 2)
+        }
         // Roots are [0, 4]; making 5 a root allows positions 0...2.
-        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) { try $0.insertSublayer(5, into: nil, at: 3) }
+        assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) {
+            try $0.insertSublayer(5, into: nil, at: 3)
+        }
         assertThrows(.sublayerIndexOutOfRange(index: Int.min, sublayerCount: 2), on: store) {
             try $0.insertSublayer(5, into: nil, at: Int.min)
         }
@@ -176,15 +196,21 @@ final class StoreErrorTests: XCTestCase {
     }
 
     func testErrorDescriptionsNameWhatAndWhere() {
-        XCTAssertEqual(LayerStoreError.parentOutOfRange(parent: 7, count: 7).description, "parent 7 is out of range (7 layers)")
-        XCTAssertEqual(LayerStoreError.layerOutOfRange(layer: -1, count: 3).description, "layer -1 is out of range (3 layers)")
+        XCTAssertEqual(
+            LayerStoreError.parentOutOfRange(parent: 7, count: 7).description, "parent 7 is out of range (7 layers)")
+        XCTAssertEqual(
+            LayerStoreError.layerOutOfRange(layer: -1, count: 3).description, "layer -1 is out of range (3 layers)")
         XCTAssertEqual(LayerStoreError.cycle(layer: 4, parent: 4).description, "layer 4 cannot be its own superlayer")
-        XCTAssertEqual(LayerStoreError.cycle(layer: 1, parent: 6).description,
-                       "making layer 6 the superlayer of layer 1 would make a cycle (6 is inside 1's subtree)")
-        XCTAssertEqual(LayerStoreError.sublayerIndexOutOfRange(index: 3, sublayerCount: 2).description,
-                       "sublayer index 3 is out of range (2 sublayers)")
+        XCTAssertEqual(
+            LayerStoreError.cycle(layer: 1, parent: 6).description,
+            "making layer 6 the superlayer of layer 1 would make a cycle (6 is inside 1's subtree)")
+        XCTAssertEqual(
+            LayerStoreError.sublayerIndexOutOfRange(index: 3, sublayerCount: 2).description,
+            "sublayer index 3 is out of range (2 sublayers)")
         XCTAssertEqual(LayerStoreError.tooManyLayers(limit: 8).description, "a store holds at most 8 layers")
-        XCTAssertEqual(LayerStoreError.notAScrollView(layer: 3).description, "layer 3 is not a scroll view (it has no contentSize)")
+        XCTAssertEqual(
+            LayerStoreError.notAScrollView(layer: 3).description, "layer 3 is not a scroll view (it has no contentSize)"
+        )
     }
 
     /// A failed call after a successful one must not undo or disturb the successful one.

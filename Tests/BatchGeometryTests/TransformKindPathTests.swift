@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// The translate and scale-translate paths of world propagation (`LocalKind`, chosen per
@@ -23,29 +24,34 @@ final class TransformKindPathTests: XCTestCase {
         var store = LayerStore(minimumCapacity: count)
         for i in 0..<count {
             _ = try! store.addLayer(superlayer: i == 0 ? nil : (i - 1) / 8)
-            store.setBounds(Rect(x: 0, y: 0, width: Double(10 + random.below(90)), height: Double(10 + random.below(60))), of: i)
+            store.setBounds(
+                Rect(x: 0, y: 0, width: Double(10 + random.below(90)), height: Double(10 + random.below(60))), of: i)
             store.setPosition(Point(x: random.value(in: -300...300), y: random.value(in: -300...300)), of: i)
             if random.below(3) == 0 { store.setAnchorPoint(Point(x: random.unit(), y: random.unit()), of: i) }
-            let theme = (i >> 6) % 8 // the block's mix
+            let theme = (i >> 6) % 8  // the block's mix
             let oddOne = random.below(64) < 2
             let transform: BatchGeometry.AffineTransform
             switch (theme, oddOne) {
             case (1, true): transform = .scale(x: 1 + random.unit(), y: 0.5 + random.unit())
             case (2, true): transform = .rotation(radians: random.value(in: -3...3))
-            case (3, true): transform = BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 3, ty: 4) // affine by bits
+            case (3, true):  // affine by its bits (c = -0)
+                transform = BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 3, ty: 4)
             case (4, true): transform = .scale(x: -1, y: 1)
             case (5, true) where i > 8:
-                store.setTransform(.perspective(distance: 400), of: i) // a general layer mid-block
+                store.setTransform(.perspective(distance: 400), of: i)  // a general layer mid-block
                 continue
             case (6, true) where specials:
                 transform = .translation(x: [Double.infinity, -.infinity, .nan][random.below(3)], y: 1)
             default:
-                transform = random.below(3) == 0 ? .identity : .translation(x: random.value(in: -20...20), y: random.value(in: -20...20))
+                transform =
+                    random.below(3) == 0
+                    ? .identity : .translation(x: random.value(in: -20...20), y: random.value(in: -20...20))
             }
             store.setAffineTransform(transform, of: i)
             if theme == 7 && random.below(8) == 0 { store.setGeometryFlipped(true, of: i) }
             if theme == 7 && random.below(16) == 0 {
-                store.setSublayerTransform(Transform3D(random.below(2) == 0 ? .scale(x: 2, y: 3) : .rotation(radians: 0.5)), of: i)
+                store.setSublayerTransform(
+                    Transform3D(random.below(2) == 0 ? .scale(x: 2, y: 3) : .rotation(radians: 0.5)), of: i)
             }
         }
         return store
@@ -55,8 +61,8 @@ final class TransformKindPathTests: XCTestCase {
     /// with the reference, on a store wide enough to split levels over threads (chunks
     /// start in the middle of kind blocks).
     func testKindPathsMatchAffineKernelOnEveryBackendAndThreadCount() {
-        var store = makeKindStore(count: 40_000, seed: 7) // level 5: 32,768 layers, split
-        store.updateWorld(options: .serial(.scalar)) // caches the plan the passes below use
+        var store = makeKindStore(count: 40_000, seed: 7)  // level 5: 32,768 layers, split
+        store.updateWorld(options: .serial(.scalar))  // caches the plan the passes below use
         let plan = store.worldPlan!
         XCTAssertNil(plan.order)
         XCTAssertEqual(plan.blockKinds, plan.exactBlockKinds())
@@ -67,8 +73,9 @@ final class TransformKindPathTests: XCTestCase {
         let expected = store.worldTransforms(options: affineOnly(.scalar))
         assertWorldsAgree(expected, reference, "affine kernel")
         for backend in Backend.allCases {
-            XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: affineOnly(backend)), expected),
-                          "\(backend) affine kernel")
+            XCTAssertTrue(
+                worldsBitIdentical(store.worldTransforms(options: affineOnly(backend)), expected),
+                "\(backend) affine kernel")
             for threads in 1...8 {
                 let world = store.worldTransforms(options: KernelOptions(backend: backend, threads: threads))
                 XCTAssertTrue(worldsBitIdentical(world, expected), "\(backend) threads \(threads)")
@@ -116,7 +123,8 @@ final class TransformKindPathTests: XCTestCase {
         // The superlayer's local (a -1, b 0, c -0, d -1) under the identity root: world
         // c = (-0 × 1) + (-1 × +0) = -0, a = -1.
         let superlayer = try store.addLayer(superlayer: root)
-        store.setAffineTransform(BatchGeometry.AffineTransform(a: -1, b: 0, c: -0.0, d: -1, tx: 0, ty: 0), of: superlayer)
+        store.setAffineTransform(
+            BatchGeometry.AffineTransform(a: -1, b: 0, c: -0.0, d: -1, tx: 0, ty: 0), of: superlayer)
         var layers: [Int] = []
         for _ in 0..<70 { layers.append(try store.addLayer(superlayer: superlayer)) }
         let odd = layers[20]
@@ -151,16 +159,18 @@ final class TransformKindPathTests: XCTestCase {
                 assertWorldsAgree(updated, store.referenceWorldTransforms(), "\(backend) \(label) reference")
             }
             // Layer 100 (block 1) and a leaf in a translate-only block: rotate, then back.
-            let translateBlock = (10..<store.count / 64).first { store.worldPlan!.blockKinds[$0] == LocalKind.translate }!
+            let translateBlock = (10..<store.count / 64).first {
+                store.worldPlan!.blockKinds[$0] == LocalKind.translate
+            }!
             let leaf = translateBlock * 64 + 10
-            XCTAssertGreaterThan(leaf, 624) // a leaf: no sublayers in a 5,000-layer 8-ary tree
+            XCTAssertGreaterThan(leaf, 624)  // a leaf: no sublayers in a 5,000-layer 8-ary tree
             for layer in [100, leaf] {
                 store.setAffineTransform(.rotation(radians: 0.7), of: layer)
                 check("layer \(layer) rotated")
                 XCTAssertEqual(store.worldPlan!.blockKinds[layer >> LocalKind.blockShift], LocalKind.affine)
                 store.setAffineTransform(.translation(x: 5, y: -3), of: layer)
                 check("layer \(layer) translated again")
-                store.setPosition(Point(x: 17, y: 4), of: layer) // the position-only shortcut
+                store.setPosition(Point(x: 17, y: 4), of: layer)  // the position-only shortcut
                 check("layer \(layer) moved")
             }
             // A flip on a superlayer makes its translate sublayers' locals scale-translate.

@@ -1,6 +1,6 @@
-import XCTest
-import Foundation
 import BatchGeometry
+import Foundation
+import XCTest
 
 /// The value types: rotation constructors, concatenation order, kinds, inverses.
 final class TransformModelTests: XCTestCase {
@@ -36,7 +36,8 @@ final class TransformModelTests: XCTestCase {
 
     /// `a.concatenating(b)` is "a, then b": translate then scale doubles the translation.
     func testConcatenationOrder() {
-        let translate = Affine.translation(x: 10, y: 0), scale = Affine.scale(x: 2, y: 2)
+        let translate = Affine.translation(x: 10, y: 0)
+        let scale = Affine.scale(x: 2, y: 2)
         XCTAssertEqual(translate.concatenating(scale).apply(to: Point(x: 1, y: 1)), Point(x: 22, y: 2))
         XCTAssertEqual(scale.concatenating(translate).apply(to: Point(x: 1, y: 1)), Point(x: 12, y: 2))
         let t3 = Transform3D(translate).concatenating(Transform3D(scale))
@@ -75,13 +76,15 @@ final class TransformModelTests: XCTestCase {
     func testRectHelpers() {
         let r = Rect(x: 10, y: 20, width: -4, height: 6)
         XCTAssertEqual(r.standardized, Rect(x: 6, y: 20, width: 4, height: 6))
-        XCTAssertEqual(r.minX, 6); XCTAssertEqual(r.maxX, 10)
+        XCTAssertEqual(r.minX, 6)
+        XCTAssertEqual(r.maxX, 10)
         XCTAssertTrue(Rect.null.isNull)
         XCTAssertTrue(Rect(x: 0, y: 0, width: 1, height: 1).contains(Point(x: 0, y: 0)))
         XCTAssertFalse(Rect(x: 0, y: 0, width: 1, height: 1).contains(Point(x: 1, y: 0)))
         let a = RectEdges(minX: 0, minY: 0, maxX: 10, maxY: 10)
-        XCTAssertEqual(a.intersection(RectEdges(minX: 10, minY: 0, maxX: 20, maxY: 5)),
-                       RectEdges(minX: 10, minY: 0, maxX: 10, maxY: 5), "touching rects meet in an empty rect")
+        XCTAssertEqual(
+            a.intersection(RectEdges(minX: 10, minY: 0, maxX: 20, maxY: 5)),
+            RectEdges(minX: 10, minY: 0, maxX: 10, maxY: 5), "touching rects meet in an empty rect")
         XCTAssertTrue(a.intersection(RectEdges(minX: 11, minY: 0, maxX: 20, maxY: 5)).isNull)
         let halfInfinite = RectEdges(minX: -.infinity, minY: 0, maxX: 5, maxY: .infinity)
         XCTAssertEqual(a.intersection(halfInfinite), RectEdges(minX: 0, minY: 0, maxX: 5, maxY: 10))

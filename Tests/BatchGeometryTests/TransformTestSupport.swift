@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 // Test-side references written independently of the library: they walk a single point
 // up the hierarchy step by step (GEOMETRY.md section 5 read literally, on a homogeneous
@@ -37,9 +37,11 @@ func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Doub
     var point = HomogeneousPoint(x: x, y: y, z: 0, w: 1)
     var current = layer
     while true {
-        let bounds = store.bounds(of: current), anchor = store.anchorPoint(of: current)
-        point = point.translated(-(bounds.x + anchor.x * bounds.width), -(bounds.y + anchor.y * bounds.height),
-                                 -store.anchorPointZ(of: current))
+        let bounds = store.bounds(of: current)
+        let anchor = store.anchorPoint(of: current)
+        point = point.translated(
+            -(bounds.x + anchor.x * bounds.width), -(bounds.y + anchor.y * bounds.height),
+            -store.anchorPointZ(of: current))
         point = point.times(store.transform(of: current))
         let position = store.position(of: current)
         point = point.translated(position.x, position.y, store.zPosition(of: current))
@@ -68,40 +70,59 @@ func isGeometryClose(_ a: Double, _ b: Double, tolerance: Double = 1e-12) -> Boo
     return abs(a - b) <= tolerance * max(1, abs(a), abs(b))
 }
 
-func assertGeometryClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-12, _ message: String = "",
-                 file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertTrue(isGeometryClose(actual, expected, tolerance: tolerance),
-                  "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
+func assertGeometryClose(
+    _ actual: Double, _ expected: Double, tolerance: Double = 1e-12, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    XCTAssertTrue(
+        isGeometryClose(actual, expected, tolerance: tolerance),
+        "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
-func assertGeometryClose(_ actual: Point?, _ expected: Point, tolerance: Double = 1e-12, _ message: String = "",
-                 file: StaticString = #filePath, line: UInt = #line) {
+func assertGeometryClose(
+    _ actual: Point?, _ expected: Point, tolerance: Double = 1e-12, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     guard let actual else { return XCTFail("nil, expected \(expected) \(message)", file: file, line: line) }
-    XCTAssertTrue(isGeometryClose(actual.x, expected.x, tolerance: tolerance) && isGeometryClose(actual.y, expected.y, tolerance: tolerance),
-                  "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
+    XCTAssertTrue(
+        isGeometryClose(actual.x, expected.x, tolerance: tolerance)
+            && isGeometryClose(actual.y, expected.y, tolerance: tolerance),
+        "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
 /// Edges compared with a relative tolerance; infinities must match exactly.
-func assertGeometryClose(_ actual: RectEdges, _ expected: RectEdges, tolerance: Double = 1e-12, _ message: String = "",
-                 file: StaticString = #filePath, line: UInt = #line) {
-    let pairs = [(actual.minX, expected.minX), (actual.minY, expected.minY),
-                 (actual.maxX, expected.maxX), (actual.maxY, expected.maxY)]
-    XCTAssertTrue(pairs.allSatisfy { isGeometryClose($0.0, $0.1, tolerance: tolerance) },
-                  "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
+func assertGeometryClose(
+    _ actual: RectEdges, _ expected: RectEdges, tolerance: Double = 1e-12, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    let pairs = [
+        (actual.minX, expected.minX), (actual.minY, expected.minY),
+        (actual.maxX, expected.maxX), (actual.maxY, expected.maxY),
+    ]
+    XCTAssertTrue(
+        pairs.allSatisfy { isGeometryClose($0.0, $0.1, tolerance: tolerance) },
+        "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
 }
 
 /// Bit-for-bit equality of two rects (what the frame getter and setters promise).
-func assertSameBits(_ actual: Rect, _ expected: Rect, _ message: String = "",
-                        file: StaticString = #filePath, line: UInt = #line) {
-    let same = actual.x.bitPattern == expected.x.bitPattern && actual.y.bitPattern == expected.y.bitPattern
-        && actual.width.bitPattern == expected.width.bitPattern && actual.height.bitPattern == expected.height.bitPattern
+func assertSameBits(
+    _ actual: Rect, _ expected: Rect, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    let same =
+        actual.x.bitPattern == expected.x.bitPattern && actual.y.bitPattern == expected.y.bitPattern
+        && actual.width.bitPattern == expected.width.bitPattern
+        && actual.height.bitPattern == expected.height.bitPattern
     XCTAssertTrue(same, "\(actual) is not bit-identical to \(expected) \(message)", file: file, line: line)
 }
 
-func assertSameBits(_ actual: Double, _ expected: Double, _ message: String = "",
-                        file: StaticString = #filePath, line: UInt = #line) {
-    XCTAssertEqual(actual.bitPattern, expected.bitPattern, "\(actual) is not bit-identical to \(expected) \(message)",
-                   file: file, line: line)
+func assertSameBits(
+    _ actual: Double, _ expected: Double, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    XCTAssertEqual(
+        actual.bitPattern, expected.bitPattern, "\(actual) is not bit-identical to \(expected) \(message)",
+        file: file, line: line)
 }
 
 extension LayerStore {

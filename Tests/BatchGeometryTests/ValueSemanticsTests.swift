@@ -1,6 +1,6 @@
-import XCTest
-import Dispatch
 import BatchGeometry
+import Dispatch
+import XCTest
 
 /// `LayerStore` is a value: a copy never sees the original's later mutations (of any
 /// kind), and different stores can be processed on different threads at once.
@@ -111,26 +111,32 @@ final class ValueSemanticsTests: XCTestCase {
             let world = store.updateWorld(options: options)
             // A few points: each walks all 33,000 layers (a debug build visits ~1M per second).
             let points: [Point] = (0..<6).map { (k: Int) -> Point in
-                let x = Double(k * 67 % 400), y = Double(k * 131 % 800)
+                let x = Double(k * 67 % 400)
+                let y = Double(k * 131 % 800)
                 return Point(x, y)
             }
-            return Outcome(frames: store.frames(options: options),
-                           world: (0..<store.count).map { world[$0].rowMajor },
-                           hits: store.hitTest(points: points, in: world, options: options),
-                           order: store.drawOrder())
+            return Outcome(
+                frames: store.frames(options: options),
+                world: (0..<store.count).map { world[$0].rowMajor },
+                hits: store.hitTest(points: points, in: world, options: options),
+                order: store.drawOrder())
         }
         for backend in Backend.allCases {
             let serial = stores.map { run($0, .serial(backend)) }
             let results = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: stores.count)
             results.initialize(repeating: Outcome())
             // deallocate() alone would leak the outcomes' arrays (LeakSanitizer finds it).
-            defer { _ = results.deinitialize(); results.deallocate() }
+            defer {
+                _ = results.deinitialize()
+                results.deallocate()
+            }
             let sharedResults = SendableBuffer(results)
             DispatchQueue.concurrentPerform(iterations: stores.count) { index in
                 sharedResults.buffer[index] = run(stores[index], KernelOptions(backend: backend, threads: 3))
             }
             for index in stores.indices {
-                XCTAssertTrue(results[index].frames!.isBitIdentical(to: serial[index].frames!), "\(backend) store \(index)")
+                XCTAssertTrue(
+                    results[index].frames!.isBitIdentical(to: serial[index].frames!), "\(backend) store \(index)")
                 XCTAssertTrue(results[index].world == serial[index].world, "\(backend) store \(index) world")
                 XCTAssertEqual(results[index].hits, serial[index].hits, "\(backend) store \(index)")
                 XCTAssertEqual(results[index].order, serial[index].order, "\(backend) store \(index)")
@@ -172,15 +178,19 @@ final class ValueSemanticsTests: XCTestCase {
         var generator = SplitMix64(seed: seed)
         var store = LayerStore(minimumCapacity: count)
         for layer in 0..<count {
-            let parent: Int? = layer == 0 || Int.random(in: 0..<50, using: &generator) == 0
+            let parent: Int? =
+                layer == 0 || Int.random(in: 0..<50, using: &generator) == 0
                 ? nil : Int.random(in: Swift.max(0, layer - 20)..<layer, using: &generator)
             try! store.addLayer(superlayer: parent)
-            store.setFrame(Rect(Double.random(in: -50...350, using: &generator), Double.random(in: -50...750, using: &generator),
-                                Double.random(in: 0...120, using: &generator), Double.random(in: 0...120, using: &generator)),
-                           of: layer)
+            store.setFrame(
+                Rect(
+                    Double.random(in: -50...350, using: &generator), Double.random(in: -50...750, using: &generator),
+                    Double.random(in: 0...120, using: &generator), Double.random(in: 0...120, using: &generator)),
+                of: layer)
             store.setZPosition(Double(Int.random(in: -3...3, using: &generator)), of: layer)
             switch Int.random(in: 0..<10, using: &generator) {
-            case 0: store.setAffineTransform(.rotation(radians: Double.random(in: -3...3, using: &generator)), of: layer)
+            case 0:
+                store.setAffineTransform(.rotation(radians: Double.random(in: -3...3, using: &generator)), of: layer)
             case 1: store.setTransform(.rotation(radians: 0.4, x: 0, y: 1, z: 0), of: layer)
             case 2: store.setSublayerTransform(.perspective(distance: 800), of: layer)
             case 3: store.setMasksToBounds(true, of: layer)

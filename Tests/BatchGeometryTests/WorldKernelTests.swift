@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import BatchGeometry
 
 /// The kernel tests' draws: special values mixed into ordinary ones.
@@ -7,7 +8,9 @@ extension SplitMix64 {
     /// Mostly ordinary numbers in -range...range, sometimes a special value.
     mutating func value(_ range: Double, specials: Bool) -> Double {
         if specials && chance(6) {
-            let special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e300, Double.leastNonzeroMagnitude, 1e-300]
+            let special: [Double] = [
+                0, -0.0, .nan, .infinity, -.infinity, 1e300, -1e300, Double.leastNonzeroMagnitude, 1e-300,
+            ]
             return special[below(special.count)]
         }
         return (unit() * 2 - 1) * range
@@ -22,15 +25,24 @@ func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
     var store = LayerStore()
     for index in 0..<count {
         let parent: Int?
-        if index == 0 || random.chance(8) { parent = nil }
-        else if random.chance(40) { parent = index - 1 } // deep chains
-        else { parent = random.below(index) }
+        if index == 0 || random.chance(8) {
+            parent = nil
+        } else if random.chance(40) {
+            parent = index - 1
+        }  // deep chains
+        else {
+            parent = random.below(index)
+        }
         _ = try! store.addLayer(superlayer: parent)
-        store.setBounds(Rect(x: random.value(50, specials: specials), y: random.value(50, specials: specials),
-                             width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
-                        of: index)
-        store.setPosition(Point(x: random.value(500, specials: specials), y: random.value(500, specials: specials)), of: index)
-        store.setAnchorPoint(Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: index)
+        store.setBounds(
+            Rect(
+                x: random.value(50, specials: specials), y: random.value(50, specials: specials),
+                width: random.value(300, specials: specials), height: random.value(300, specials: specials)),
+            of: index)
+        store.setPosition(
+            Point(x: random.value(500, specials: specials), y: random.value(500, specials: specials)), of: index)
+        store.setAnchorPoint(
+            Point(x: random.value(1.5, specials: specials), y: random.value(1.5, specials: specials)), of: index)
         store.setTransform(randomTransform(&random, specials: specials), of: index)
         if random.chance(5) { store.setSublayerTransform(randomTransform(&random, specials: specials), of: index) }
         if random.chance(5) { store.setGeometryFlipped(true, of: index) }
@@ -42,7 +54,8 @@ func makeRandomStore(count: Int, seed: UInt64, specials: Bool) -> LayerStore {
     }
     // Move a few layers under later ones (no cycles: only layers outside the moved subtree).
     for _ in 0..<(count / 10) where count > 2 {
-        let layer = random.below(count), parent = random.below(count)
+        let layer = random.below(count)
+        let parent = random.below(count)
         try? store.insertSublayer(layer, into: parent)
     }
     return store
@@ -54,17 +67,21 @@ func randomTransform(_ random: inout SplitMix64, specials: Bool) -> Transform3D 
     case 1, 2: return .translation(x: random.value(100, specials: specials), y: random.value(100, specials: specials))
     case 3: return .scale(x: random.value(3, specials: specials), y: random.value(3, specials: specials))
     case 4, 5: return Transform3D(AffineTransform.rotation(radians: random.value(7, specials: specials)))
-    case 6: return .scale(x: 0, y: random.value(2, specials: false)) // singular
-    case 7: return .rotation(radians: random.value(3, specials: specials), x: random.unit(), y: random.unit(), z: random.unit())
+    case 6: return .scale(x: 0, y: random.value(2, specials: false))  // singular
+    case 7:
+        return .rotation(
+            radians: random.value(3, specials: specials), x: random.unit(), y: random.unit(), z: random.unit())
     case 8:
         var m = Transform3D(AffineTransform.rotation(radians: random.value(3, specials: false)))
-        m.m34 = -1 / (100 + random.unit() * 1000) // perspective
+        m.m34 = -1 / (100 + random.unit() * 1000)  // perspective
         if random.chance(30) { m.m34 = random.value(1, specials: specials) }
         return m
     default:
-        return Transform3D(AffineTransform(a: random.value(2, specials: specials), b: random.value(2, specials: specials),
-                                           c: random.value(2, specials: specials), d: random.value(2, specials: specials),
-                                           tx: random.value(50, specials: specials), ty: random.value(50, specials: specials)))
+        return Transform3D(
+            AffineTransform(
+                a: random.value(2, specials: specials), b: random.value(2, specials: specials),
+                c: random.value(2, specials: specials), d: random.value(2, specials: specials),
+                tx: random.value(50, specials: specials), ty: random.value(50, specials: specials)))
     }
 }
 
@@ -76,12 +93,15 @@ func agreesRelative(_ x: Double, _ y: Double) -> Bool {
     return abs(x - y) <= 1e-12 * max(abs(x), abs(y))
 }
 
-func assertWorldsAgree(_ actual: WorldTransforms, _ expected: WorldTransforms, _ label: String,
-                       file: StaticString = #filePath, line: UInt = #line) {
+func assertWorldsAgree(
+    _ actual: WorldTransforms, _ expected: WorldTransforms, _ label: String,
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
     guard actual.count == expected.count else { return }
     for layer in 0..<actual.count {
-        let p = actual[layer].rowMajor, q = expected[layer].rowMajor
+        let p = actual[layer].rowMajor
+        let q = expected[layer].rowMajor
         for k in 0..<16 where !agreesRelative(p[k], q[k]) {
             XCTFail("\(label): layer \(layer) entry \(k): \(p[k]) vs reference \(q[k])", file: file, line: line)
             return
@@ -112,7 +132,8 @@ final class WorldKernelTests: XCTestCase {
     func testEveryBackendMatchesReferenceForCounts0To67() {
         for count in 0...67 {
             for specials in [false, true] {
-                let store = makeRandomStore(count: count, seed: UInt64(count * 2 + (specials ? 1 : 0)), specials: specials)
+                let store = makeRandomStore(
+                    count: count, seed: UInt64(count * 2 + (specials ? 1 : 0)), specials: specials)
                 let reference = store.referenceWorldTransforms()
                 XCTAssertEqual(reference.count, count)
                 for backend in Backend.allCases {
@@ -128,7 +149,8 @@ final class WorldKernelTests: XCTestCase {
         let store = makeRandomStore(count: 60, seed: 99, specials: false)
         let reference = store.referenceWorldTransforms()
         for layer in 0..<store.count {
-            let p = reference[layer].rowMajor, q = store.worldTransform(of: layer).rowMajor
+            let p = reference[layer].rowMajor
+            let q = store.worldTransform(of: layer).rowMajor
             for k in 0..<16 { XCTAssertTrue(agreesRelative(p[k], q[k]), "layer \(layer) entry \(k)") }
         }
     }
@@ -136,9 +158,9 @@ final class WorldKernelTests: XCTestCase {
     /// Thread counts 1...8 give bit-identical results, on a store big enough to split
     /// levels across threads (wide levels) with general layers mixed in.
     func testThreadCountsAreBitIdentical() {
-        var store = makeWideStore(count: 40_000) // level 5 holds 32,768 layers: split
-        store.setTransform(.perspective(distance: 500), of: 3)          // a general subtree
-        store.setTransform(.rotation(radians: 0.3, x: 1, y: 0, z: 0), of: 39_000) // a general leaf
+        var store = makeWideStore(count: 40_000)  // level 5 holds 32,768 layers: split
+        store.setTransform(.perspective(distance: 500), of: 3)  // a general subtree
+        store.setTransform(.rotation(radians: 0.3, x: 1, y: 0, z: 0), of: 39_000)  // a general leaf
         let reference = store.referenceWorldTransforms()
         for backend in Backend.allCases {
             let serial = store.worldTransforms(options: .serial(backend))
@@ -157,8 +179,9 @@ final class WorldKernelTests: XCTestCase {
         XCTAssertFalse(store.parentsPrecedeChildren)
         let reference = store.referenceWorldTransforms()
         for backend in Backend.allCases {
-            assertWorldsAgree(store.worldTransforms(options: KernelOptions(backend: backend, threads: 4)),
-                              reference, "\(backend)")
+            assertWorldsAgree(
+                store.worldTransforms(options: KernelOptions(backend: backend, threads: 4)),
+                reference, "\(backend)")
         }
     }
 
@@ -178,9 +201,12 @@ final class WorldKernelTests: XCTestCase {
         for backend in Backend.allCases {
             let world = store.worldTransforms(options: .serial(backend))
             XCTAssertTrue(world.isPlanar(child))
-            XCTAssertFalse(world.isPlanar(root)) // roots keep m33 = 1
-            XCTAssertEqual(world[child], Transform3D(m11: 2, m12: 0, m13: 0, m14: 0, m21: 0, m22: 2, m23: 0, m24: 0,
-                                                     m31: 0, m32: 0, m33: 0, m34: 0, m41: 100, m42: 100, m43: 0, m44: 1))
+            XCTAssertFalse(world.isPlanar(root))  // roots keep m33 = 1
+            XCTAssertEqual(
+                world[child],
+                Transform3D(
+                    m11: 2, m12: 0, m13: 0, m14: 0, m21: 0, m22: 2, m23: 0, m24: 0,
+                    m31: 0, m32: 0, m33: 0, m34: 0, m41: 100, m42: 100, m43: 0, m44: 1))
             XCTAssertEqual(world[root].m33, 1)
         }
     }
@@ -220,14 +246,14 @@ final class WorldKernelTests: XCTestCase {
                 let layer = try store.addLayer(superlayer: parent)
                 store.setPosition(Point(x: Double(chain + 1), y: Double(depth % 3)), of: layer)
                 if depth % 7 == 0 { store.setAffineTransform(.rotation(radians: 0.001 * Double(chain + 1)), of: layer) }
-                if depth % 1_000 == 0 { _ = try store.addLayer(superlayer: layer) } // a twig
+                if depth % 1_000 == 0 { _ = try store.addLayer(superlayer: layer) }  // a twig
                 parent = layer
             }
         }
         XCTAssertFalse(store.makeWorldPlan().subtreeBlocks.isEmpty)
         let reference = store.referenceWorldTransforms()
         for round in 0..<2 {
-            if round == 1 { store.setTransform(.perspective(distance: 800), of: 30_000) } // general, inside a chain
+            if round == 1 { store.setTransform(.perspective(distance: 800), of: 30_000) }  // general, inside a chain
             let expected = round == 0 ? reference : store.referenceWorldTransforms()
             for backend in Backend.allCases {
                 let serial = store.worldTransforms(options: .serial(backend))
@@ -241,11 +267,17 @@ final class WorldKernelTests: XCTestCase {
         // The cached subtree-layout plan also serves clip rects (which need levels).
         let world = store.updateWorld(options: KernelOptions(backend: .c, threads: 2))
         let rects = store.worldRects(in: world)
-        XCTAssertEqual(store.clipRects(worldRects: rects, options: KernelOptions(backend: .c, threads: 2)).count, store.count)
+        XCTAssertEqual(
+            store.clipRects(worldRects: rects, options: KernelOptions(backend: .c, threads: 2)).count, store.count)
         store.setPosition(Point(x: 5, y: 5), of: 10)
-        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.c)), {
-            var copy = store; copy.invalidateWorld(); return copy.worldTransforms(options: .serial(.scalar))
-        }()))
+        XCTAssertTrue(
+            worldsBitIdentical(
+                store.updateWorld(options: .serial(.c)),
+                {
+                    var copy = store
+                    copy.invalidateWorld()
+                    return copy.worldTransforms(options: .serial(.scalar))
+                }()))
     }
 
     /// Non-finite input: an infinite anchorPointZ meets a structural zero (inf * 0) in
@@ -258,7 +290,7 @@ final class WorldKernelTests: XCTestCase {
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: child)
         store.setAnchorPointZ(.infinity, of: child)
         let reference = store.referenceWorldTransforms()
-        XCTAssertTrue(reference[child].m41.isNaN) // (-inf) * 0 in T(-anchor) * transform
+        XCTAssertTrue(reference[child].m41.isNaN)  // (-inf) * 0 in T(-anchor) * transform
         XCTAssertTrue(reference[grandchild].m41.isNaN)
         for backend in Backend.allCases {
             assertWorldsAgree(store.worldTransforms(options: .serial(backend)), reference, "\(backend)")

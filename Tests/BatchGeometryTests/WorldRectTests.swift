@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// World rects (GEOMETRY.md section 5) in 2D; perspective cases are in PerspectiveTests.
 final class WorldRectTests: XCTestCase {
@@ -10,8 +10,12 @@ final class WorldRectTests: XCTestCase {
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.worldRect(of: root, in: world).rect, Rect(x: 10, y: 20, width: 300, height: 300))
         XCTAssertEqual(store.worldRect(of: child, in: world).rect, Rect(x: 15, y: 26, width: 30, height: 40))
-        XCTAssertEqual(store.worldRects(in: world).map(\.rect), [Rect(x: 10, y: 20, width: 300, height: 300),
-                                                                 Rect(x: 15, y: 26, width: 30, height: 40)])
+        XCTAssertEqual(
+            store.worldRects(in: world).map(\.rect),
+            [
+                Rect(x: 10, y: 20, width: 300, height: 300),
+                Rect(x: 15, y: 26, width: 30, height: 40),
+            ])
     }
 
     /// A scaled parent scales its sublayer's world rect (seed 001 Q1: view2 at frame
@@ -39,10 +43,14 @@ final class WorldRectTests: XCTestCase {
         let world = store.referenceWorldTransforms()
         assertGeometryClose(store.worldRect(of: parent, in: world), store.frame(of: parent).edges)
         let bounds = store.bounds(of: child)
-        let corners = [(bounds.minX, bounds.minY), (bounds.minX, bounds.maxY), (bounds.maxX, bounds.minY), (bounds.maxX, bounds.maxY)]
-            .map { referenceWorldPoint(store, layer: child, $0.0, $0.1).projected }
-        let expected = RectEdges(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
-                                 maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
+        let corners = [
+            (bounds.minX, bounds.minY), (bounds.minX, bounds.maxY), (bounds.maxX, bounds.minY),
+            (bounds.maxX, bounds.maxY),
+        ]
+        .map { referenceWorldPoint(store, layer: child, $0.0, $0.1).projected }
+        let expected = RectEdges(
+            minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
+            maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
         assertGeometryClose(store.worldRect(of: child, in: world), expected)
     }
 
@@ -51,8 +59,9 @@ final class WorldRectTests: XCTestCase {
         var store = LayerStore()
         let layer = store.addViewWithFrame(Rect(x: 150, y: 75, width: 100, height: 50))
         store.setAffineTransform(.rotation(radians: .pi / 2), of: layer)
-        XCTAssertEqual(store.worldRect(of: layer, in: store.referenceWorldTransforms()).rect,
-                       Rect(x: 175, y: 50, width: 50, height: 100))
+        XCTAssertEqual(
+            store.worldRect(of: layer, in: store.referenceWorldTransforms()).rect,
+            Rect(x: 175, y: 50, width: 50, height: 100))
     }
 
     /// Every layer of the feature scene: the world rect is the box of the point walk's
@@ -64,8 +73,9 @@ final class WorldRectTests: XCTestCase {
             let b = store.bounds(of: layer)
             let corners = [(b.minX, b.minY), (b.minX, b.maxY), (b.maxX, b.minY), (b.maxX, b.maxY)]
                 .map { referenceWorldPoint(store, layer: layer, $0.0, $0.1).projected }
-            let expected = RectEdges(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
-                                     maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
+            let expected = RectEdges(
+                minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!,
+                maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
             assertGeometryClose(rects[layer], expected, tolerance: 1e-11, "layer \(layer)")
         }
     }

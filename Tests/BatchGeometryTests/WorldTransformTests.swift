@@ -1,5 +1,5 @@
-import XCTest
 import BatchGeometry
+import XCTest
 
 /// `ToWorld` (GEOMETRY.md section 5): the seed 000 worked examples by hand, the
 /// sublayerTransform pivot, flattening, and agreement with the test's point walk.
@@ -66,7 +66,8 @@ final class WorldTransformTests: XCTestCase {
         let child = store.addViewWithFrame(Rect(x: 10, y: 10, width: 10, height: 10), parent: root)
         store.setZPosition(5, of: child)
         let world = store.referenceWorldTransforms()
-        XCTAssertEqual(world[root].m33, 1); XCTAssertEqual(world[root].m43, 7)
+        XCTAssertEqual(world[root].m33, 1)
+        XCTAssertEqual(world[root].m43, 7)
         XCTAssertEqual([world[child].m13, world[child].m23, world[child].m33, world[child].m43], [0, 0, 0, 7])
         store.setTransformLayer(true, of: root)
         let kept = store.referenceWorldTransforms()
@@ -96,10 +97,12 @@ final class WorldTransformTests: XCTestCase {
             for (x, y) in [(0.0, 0.0), (13.5, -7.25), (100, 40)] {
                 let expected = referenceWorldPoint(store, layer: layer, x, y)
                 XCTAssertGreaterThan(expected.w, 0, "the scene keeps every point in front of the eye")
-                assertGeometryClose(world[layer].projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
-                            "layer \(layer)")
-                assertGeometryClose(walked.projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
-                            "walk, layer \(layer)")
+                assertGeometryClose(
+                    world[layer].projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
+                    "layer \(layer)")
+                assertGeometryClose(
+                    walked.projectPoint(Point(x: x, y: y)), expected.projected, tolerance: 1e-11,
+                    "walk, layer \(layer)")
             }
         }
     }
@@ -122,7 +125,8 @@ final class WorldTransformTests: XCTestCase {
         var store = LayerStore()
         let window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 812))
         let card = store.addViewWithFrame(Rect(x: 20, y: 40, width: 200, height: 120), parent: window)
-        store.setAffineTransform(BatchGeometry.AffineTransform(a: 1.2, b: 0.3, c: -0.2, d: 0.9, tx: 4, ty: -3), of: card)
+        store.setAffineTransform(
+            BatchGeometry.AffineTransform(a: 1.2, b: 0.3, c: -0.2, d: 0.9, tx: 4, ty: -3), of: card)
         store.setBounds(Rect(x: -7, y: 11, width: 200, height: 120), of: card)
         store.setAnchorPoint(Point(x: 0.2, y: 0.9), of: card)
         store.setSublayerTransform(.rotation(radians: 0.4, x: 0, y: 0, z: 1), of: card)

@@ -4,6 +4,7 @@
 // MisuseMessageTests). A mistake that went unnoticed shows as the case printing its
 // (wrong) answer and exiting 0.
 import BatchGeometry
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,7 +51,7 @@ let cases: [String: () -> Void] = [
     },
     "world-from-another-store": {
         var store = makeStore()
-        let other = makeStore()   // the same shape, but another store
+        let other = makeStore()  // the same shape, but another store
         print(store.hitTest(points: [Point(x: 1, y: 1)], in: other.worldTransforms()))
         _ = store.updateWorld()
     },

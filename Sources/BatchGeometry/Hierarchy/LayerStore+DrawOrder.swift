@@ -41,10 +41,14 @@ extension LayerStore {
             previousParent = parent
             siblings.removeAll(keepingCapacity: true)
             var current = firstSublayers[Int(parent)]
-            while current >= 0 { siblings.append(current); current = nextSiblings[Int(current)] }
+            while current >= 0 {
+                siblings.append(current)
+                current = nextSiblings[Int(current)]
+            }
             // Stable: by (key, position in the sublayer list), a strict total order.
             let sorted = siblings.indices.sorted { lhs, rhs in
-                let lz = drawOrderKey(zPositions[Int(siblings[lhs])]), rz = drawOrderKey(zPositions[Int(siblings[rhs])])
+                let lz = drawOrderKey(zPositions[Int(siblings[lhs])])
+                let rz = drawOrderKey(zPositions[Int(siblings[rhs])])
                 return lz < rz || (lz == rz && lhs < rhs)
             }
             links.first[Int(parent)] = siblings[sorted[0]]
@@ -62,7 +66,10 @@ extension LayerStore {
     func walkPreorder(_ links: SiblingLinks, _ visit: (Int) -> Bool) {
         var root = firstRoot
         while root >= 0 {
-            if flags[Int(root)].contains(.detached) { root = nextSiblings[Int(root)]; continue }
+            if flags[Int(root)].contains(.detached) {
+                root = nextSiblings[Int(root)]
+                continue
+            }
             let top = root
             var current = root
             while true {
@@ -91,7 +98,9 @@ extension LayerStore {
     /// `zOrderInversions` counted from scratch. O(count).
     func countZOrderInversions() -> Int {
         var inversions = 0
-        for layer in 0..<count where parents[layer] >= 0 { inversions += zInversion(previousSiblings[layer], Int32(layer)) }
+        for layer in 0..<count where parents[layer] >= 0 {
+            inversions += zInversion(previousSiblings[layer], Int32(layer))
+        }
         return inversions
     }
 }

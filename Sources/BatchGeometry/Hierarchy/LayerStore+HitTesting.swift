@@ -36,12 +36,20 @@ extension LayerStore {
         checkSnapshot(world)
         if rect.isNull { return .null }
         let edges = rect.edges
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (x, y) in [(edges.minX, edges.minY), (edges.minX, edges.maxY), (edges.maxX, edges.minY), (edges.maxX, edges.maxY)] {
+        var minX = Double.infinity
+        var minY = Double.infinity
+        var maxX = -Double.infinity
+        var maxY = -Double.infinity
+        for (x, y) in [
+            (edges.minX, edges.minY), (edges.minX, edges.maxY), (edges.maxX, edges.minY), (edges.maxX, edges.maxY),
+        ] {
             guard let p = convert(Point(x: x, y: y), from: source, to: destination, in: world),
-                  !p.x.isNaN, !p.y.isNaN else { return nil }
-            minX = selectMin(minX, p.x); maxX = selectMax(maxX, p.x)
-            minY = selectMin(minY, p.y); maxY = selectMax(maxY, p.y)
+                !p.x.isNaN, !p.y.isNaN
+            else { return nil }
+            minX = selectMin(minX, p.x)
+            maxX = selectMax(maxX, p.x)
+            minY = selectMin(minY, p.y)
+            maxY = selectMax(maxY, p.y)
         }
         return Rect(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
@@ -99,7 +107,10 @@ extension LayerStore {
     /// `bo.x <= q.x < bo.x + w && bo.y <= q.y < bo.y + h`: an empty bounds contains nothing.
     @inline(__always)
     func contains(_ layer: Int, _ q: Point) -> Bool {
-        let x = boundsX[layer], y = boundsY[layer], width = boundsWidth[layer], height = boundsHeight[layer]
+        let x = boundsX[layer]
+        let y = boundsY[layer]
+        let width = boundsWidth[layer]
+        let height = boundsHeight[layer]
         return x <= q.x && q.x < x + width && y <= q.y && q.y < y + height
     }
 }

@@ -49,7 +49,10 @@ extension LayerStore {
         var result = local.concatenating(sublayerAdjustment(of: Int(superlayer)))
         if !flags[Int(superlayer)].contains(.transformLayer) {
             // p * diag(1, 1, 0, 1) drops z: zero the matrix's third column.
-            result.m13 = 0; result.m23 = 0; result.m33 = 0; result.m43 = 0
+            result.m13 = 0
+            result.m23 = 0
+            result.m33 = 0
+            result.m43 = 0
         }
         return result
     }

@@ -18,7 +18,8 @@ extension LayerStore {
     /// The world rect from the bounds and `world` alone (detachment not considered).
     @inline(__always)
     func projectedWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
-        let minX = boundsX[layer], minY = boundsY[layer]
+        let minX = boundsX[layer]
+        let minY = boundsY[layer]
         return projectedBox(
             minX: minX, minY: minY, maxX: minX + boundsWidth[layer], maxY: minY + boundsHeight[layer],
             through: world[layer])
@@ -37,7 +38,9 @@ extension LayerStore {
     /// (The reference the batch `clipRects(worldRects:options:)` is tested against.)
     func referenceClipRects(worldRects: [RectEdges]) -> [RectEdges?] {
         let count = self.count
-        require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
+        require(
+            worldRects.count == count,
+            "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
         forEachParentFirst { layer in
             let superlayer = parents[layer]
@@ -59,14 +62,17 @@ extension LayerStore {
     /// tested against.)
     func referenceVisibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?) -> [Bool] {
         let count = self.count
-        require(worldRects.count == count && clipRects.count == count,
-                "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")
+        require(
+            worldRects.count == count && clipRects.count == count,
+            "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers"
+        )
         var hiddenInTree = [Bool](repeating: false, count: count)
         var visible = [Bool](repeating: false, count: count)
         let viewportEdges = viewport?.edges
         forEachParentFirst { layer in
             let superlayer = parents[layer]
-            let hidden = !flags[layer].isDisjoint(with: [.hidden, .detached])
+            let hidden =
+                !flags[layer].isDisjoint(with: [.hidden, .detached])
                 || (superlayer >= 0 && hiddenInTree[Int(superlayer)])
             hiddenInTree[layer] = hidden
             guard !hidden, !worldRects[layer].isNull else { return }
@@ -92,18 +98,25 @@ extension LayerStore {
 /// The projected bounding box of the rect `(minX, minY) … (maxX, maxY)` under
 /// `transform`, with clipping behind the eye (see `LayerStore.worldRect`). No heap
 /// allocation: it runs once per layer in `worldRects`.
-func projectedBox(minX: Double, minY: Double, maxX: Double, maxY: Double,
-                  through transform: Transform3D) -> RectEdges {
+func projectedBox(
+    minX: Double, minY: Double, maxX: Double, maxY: Double,
+    through transform: Transform3D
+) -> RectEdges {
     // Corners in the spec's order: (xMin,yMin) (xMin,yMax) (xMax,yMin) (xMax,yMax).
-    let c0 = transform.applyHomogeneous(x: minX, y: minY), c1 = transform.applyHomogeneous(x: minX, y: maxY)
-    let c2 = transform.applyHomogeneous(x: maxX, y: minY), c3 = transform.applyHomogeneous(x: maxX, y: maxY)
+    let c0 = transform.applyHomogeneous(x: minX, y: minY)
+    let c1 = transform.applyHomogeneous(x: minX, y: maxY)
+    let c2 = transform.applyHomogeneous(x: maxX, y: minY)
+    let c3 = transform.applyHomogeneous(x: maxX, y: maxY)
     var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     // `W > 0` is in front of the eye; NaN counts as behind (it is not > 0).
     let inFront = (c0.w > 0, c1.w > 0, c2.w > 0, c3.w > 0)
     func include(_ corner: SIMD4<Double>) {
-        let x = corner.x / corner.w, y = corner.y / corner.w
-        box.minX = selectMin(box.minX, x); box.maxX = selectMax(box.maxX, x)
-        box.minY = selectMin(box.minY, y); box.maxY = selectMax(box.maxY, y)
+        let x = corner.x / corner.w
+        let y = corner.y / corner.w
+        box.minX = selectMin(box.minX, x)
+        box.maxX = selectMax(box.maxX, x)
+        box.minY = selectMin(box.minY, y)
+        box.maxY = selectMax(box.maxY, y)
     }
     if inFront.0 { include(c0) }
     if inFront.1 { include(c1) }

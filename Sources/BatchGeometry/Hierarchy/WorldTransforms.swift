@@ -37,7 +37,12 @@ public struct WorldTransforms: Sendable {
     /// `count` layers, all planar with zero columns (every entry is overwritten by the
     /// pass that fills it).
     init(count: Int) {
-        a = Array(repeating: 0, count: count); b = a; c = a; d = a; tx = a; ty = a
+        a = Array(repeating: 0, count: count)
+        b = a
+        c = a
+        d = a
+        tx = a
+        ty = a
         modes = Array(repeating: 0, count: count)
         general = GeneralMatrices()
     }
@@ -46,7 +51,12 @@ public struct WorldTransforms: Sendable {
     /// entry (no zero-fill, so the pages are touched once).
     init(uninitializedCount count: Int) {
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: count) { $1 = count } }
-        a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+        a = column()
+        b = column()
+        c = column()
+        d = column()
+        tx = column()
+        ty = column()
         modes = []
         general = GeneralMatrices()
     }
@@ -71,15 +81,22 @@ public struct WorldTransforms: Sendable {
     public subscript(layer: Int) -> Transform3D {
         get {
             let count = self.count
-            require(layer >= 0 && layer < count, "layer \(layer) is out of range (this WorldTransforms covers \(count) layers)")
+            require(
+                layer >= 0 && layer < count,
+                "layer \(layer) is out of range (this WorldTransforms covers \(count) layers)")
             if modes[layer] & Self.generalBit == 0 {
-                return Transform3D(planarA: a[layer], b: b[layer], c: c[layer], d: d[layer], tx: tx[layer], ty: ty[layer])
+                return Transform3D(
+                    planarA: a[layer], b: b[layer], c: c[layer], d: d[layer], tx: tx[layer], ty: ty[layer])
             }
             return general[Int32(truncatingIfNeeded: layer)]!
         }
         set {
-            a[layer] = newValue.m11; b[layer] = newValue.m12; c[layer] = newValue.m21
-            d[layer] = newValue.m22; tx[layer] = newValue.m41; ty[layer] = newValue.m42
+            a[layer] = newValue.m11
+            b[layer] = newValue.m12
+            c[layer] = newValue.m21
+            d[layer] = newValue.m22
+            tx[layer] = newValue.m41
+            ty[layer] = newValue.m42
             let key = Int32(truncatingIfNeeded: layer)
             if Self.isPlanarForm(newValue) {
                 modes[layer] &= ~Self.generalBit
@@ -94,8 +111,12 @@ public struct WorldTransforms: Sendable {
     /// Stores a general (4×4) matrix for `layer`, marking it general.
     @inline(__always)
     mutating func setGeneral(_ matrix: Transform3D, at layer: Int) {
-        a[layer] = matrix.m11; b[layer] = matrix.m12; c[layer] = matrix.m21
-        d[layer] = matrix.m22; tx[layer] = matrix.m41; ty[layer] = matrix.m42
+        a[layer] = matrix.m11
+        b[layer] = matrix.m12
+        c[layer] = matrix.m21
+        d[layer] = matrix.m22
+        tx[layer] = matrix.m41
+        ty[layer] = matrix.m42
         general[Int32(truncatingIfNeeded: layer)] = matrix
     }
 
@@ -147,8 +168,9 @@ extension Transform3D {
     /// map whose third column `Flat` has zeroed): what six world columns stand for.
     @inline(__always)
     init(planarA a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
-        self.init(m11: a, m12: b, m13: 0, m14: 0, m21: c, m22: d, m23: 0, m24: 0,
-                  m31: 0, m32: 0, m33: 0, m34: 0, m41: tx, m42: ty, m43: 0, m44: 1)
+        self.init(
+            m11: a, m12: b, m13: 0, m14: 0, m21: c, m22: d, m23: 0, m24: 0,
+            m31: 0, m32: 0, m33: 0, m34: 0, m41: tx, m42: ty, m43: 0, m44: 1)
     }
 }
 
@@ -213,7 +235,8 @@ struct GeneralMatrices: Sendable {
     /// (set an entry's flag to 1 when writing it); both have room for `capacity` layers
     /// (nil when that is 0).
     mutating func withUnsafeMutablePointers<R>(
-        _ body: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<UInt8>?) -> R) -> R {
+        _ body: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<UInt8>?) -> R
+    ) -> R {
         mayHaveEntries = true
         return storage.withUnsafeMutableBufferPointer { matrices in
             isPresent.withUnsafeMutableBufferPointer { present in
@@ -236,19 +259,32 @@ extension Transform3D {
     /// From 16 doubles in row-major order at `pointer` (a matrix table's entry).
     @inline(__always)
     init(rowMajorAt pointer: UnsafePointer<Double>) {
-        self.init(m11: pointer[0], m12: pointer[1], m13: pointer[2], m14: pointer[3],
-                  m21: pointer[4], m22: pointer[5], m23: pointer[6], m24: pointer[7],
-                  m31: pointer[8], m32: pointer[9], m33: pointer[10], m34: pointer[11],
-                  m41: pointer[12], m42: pointer[13], m43: pointer[14], m44: pointer[15])
+        self.init(
+            m11: pointer[0], m12: pointer[1], m13: pointer[2], m14: pointer[3],
+            m21: pointer[4], m22: pointer[5], m23: pointer[6], m24: pointer[7],
+            m31: pointer[8], m32: pointer[9], m33: pointer[10], m34: pointer[11],
+            m41: pointer[12], m42: pointer[13], m43: pointer[14], m44: pointer[15])
     }
 
     /// Writes the 16 entries in row-major order at `pointer`.
     @inline(__always)
     func storeRowMajor(at pointer: UnsafeMutablePointer<Double>) {
-        pointer[0] = m11; pointer[1] = m12; pointer[2] = m13; pointer[3] = m14
-        pointer[4] = m21; pointer[5] = m22; pointer[6] = m23; pointer[7] = m24
-        pointer[8] = m31; pointer[9] = m32; pointer[10] = m33; pointer[11] = m34
-        pointer[12] = m41; pointer[13] = m42; pointer[14] = m43; pointer[15] = m44
+        pointer[0] = m11
+        pointer[1] = m12
+        pointer[2] = m13
+        pointer[3] = m14
+        pointer[4] = m21
+        pointer[5] = m22
+        pointer[6] = m23
+        pointer[7] = m24
+        pointer[8] = m31
+        pointer[9] = m32
+        pointer[10] = m33
+        pointer[11] = m34
+        pointer[12] = m41
+        pointer[13] = m42
+        pointer[14] = m43
+        pointer[15] = m44
     }
 }
 
@@ -257,18 +293,22 @@ extension LayerStore {
     /// store's current structure. O(1); the message survives release builds.
     @inline(__always)
     func checkSnapshot(_ world: WorldTransforms, file: StaticString = #file, line: UInt = #line) {
-        let version = structureVersion, count = self.count
+        let version = structureVersion
+        let count = self.count
         if _slowPath(world.structureVersion != version || world.count != count) {
             staleSnapshot(world, version: version, count: count, file: file, line: line)
         }
     }
 
     @inline(never)
-    private func staleSnapshot(_ world: WorldTransforms, version: UInt64, count: Int,
-                               file: StaticString, line: UInt) -> Never {
-        misuse("stale WorldTransforms: it was computed for structure #\(world.structureVersion) (\(world.count) layers), "
-               + "and the store's structure is now #\(version) (\(count) layers); layers were added, removed or moved "
-               + "since, or it comes from another store: compute it again (updateWorld() or worldTransforms(options:))",
-               file: file, line: line)
+    private func staleSnapshot(
+        _ world: WorldTransforms, version: UInt64, count: Int,
+        file: StaticString, line: UInt
+    ) -> Never {
+        misuse(
+            "stale WorldTransforms: it was computed for structure #\(world.structureVersion) (\(world.count) layers), "
+                + "and the store's structure is now #\(version) (\(count) layers); layers were added, removed or moved "
+                + "since, or it comes from another store: compute it again (updateWorld() or worldTransforms(options:))",
+            file: file, line: line)
     }
 }

@@ -8,7 +8,10 @@ public struct FrameColumns: Sendable, Equatable {
 
     /// `count` zero frames.
     public init(count: Int) {
-        x = Array(repeating: 0, count: count); y = x; width = x; height = x
+        x = Array(repeating: 0, count: count)
+        y = x
+        width = x
+        height = x
     }
 
     public var count: Int { x.count }

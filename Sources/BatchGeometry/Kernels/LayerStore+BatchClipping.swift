@@ -11,7 +11,9 @@ extension LayerStore {
     /// has cached it.
     public func clipRects(worldRects: [RectEdges], options: KernelOptions = .default) -> [RectEdges?] {
         let count = self.count
-        require(worldRects.count == count, "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
+        require(
+            worldRects.count == count,
+            "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
         clips.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
@@ -33,21 +35,29 @@ extension LayerStore {
     /// `visibility(worldRects:clipRects:viewport:)` over `options.threads`.
     /// - Precondition: both arrays have `count` entries.
     /// Complexity: O(count).
-    public func visibility(worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?,
-                           options: KernelOptions = .default) -> [Bool] {
+    public func visibility(
+        worldRects: [RectEdges], clipRects: [RectEdges?], viewport: Rect?,
+        options: KernelOptions = .default
+    ) -> [Bool] {
         let count = self.count
-        require(worldRects.count == count && clipRects.count == count,
-                "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers")
+        require(
+            worldRects.count == count && clipRects.count == count,
+            "\(worldRects.count) world rects and \(clipRects.count) clip rects for \(count) layers: compute them again for the store's current layers"
+        )
         var hiddenInTree = [Bool](repeating: false, count: count)
         var visible = [Bool](repeating: false, count: count)
         let viewportEdges = viewport?.edges
         hiddenInTree.withUnsafeMutableBufferPointer { hiddenOutput in
             visible.withUnsafeMutableBufferPointer { visibleOutput in
-                guard let hiddenBase = hiddenOutput.baseAddress, let visibleBase = visibleOutput.baseAddress else { return }
-                let hiddenInTree = SendablePointer(hiddenBase), visible = SendablePointer(visibleBase)
+                guard let hiddenBase = hiddenOutput.baseAddress, let visibleBase = visibleOutput.baseAddress else {
+                    return
+                }
+                let hiddenInTree = SendablePointer(hiddenBase)
+                let visible = SendablePointer(visibleBase)
                 forEachLayerByLevel(options: options) { layer in
                     let superlayer = parents[layer]
-                    let hidden = !flags[layer].isDisjoint(with: [.hidden, .detached])
+                    let hidden =
+                        !flags[layer].isDisjoint(with: [.hidden, .detached])
                         || (superlayer >= 0 && hiddenInTree.pointer[Int(superlayer)])
                     hiddenInTree.pointer[layer] = hidden
                     guard !hidden, !worldRects[layer].isNull else { return }
@@ -68,7 +78,8 @@ extension LayerStore {
         guard count > 0 else { return }
         let (order, levelStarts): ([Int32]?, [Int])
         if let plan = worldPlan, !changes.hierarchyChanged, plan.count == count, !plan.levelStarts.isEmpty,
-           plan.subtreeBlocks.isEmpty {
+            plan.subtreeBlocks.isEmpty
+        {
             (order, levelStarts) = (plan.order, plan.levelStarts)
         } else {
             (order, levelStarts) = levelOrder()
@@ -77,10 +88,12 @@ extension LayerStore {
             @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
             var serialStart = 0
             for level in 0..<(levelStarts.count - 1) {
-                let start = levelStarts[level], end = levelStarts[level + 1]
+                let start = levelStarts[level]
+                let end = levelStarts[level + 1]
                 guard options.threads > 1, end - start >= 2 * Self.worldParallelCutoff else { continue }
                 for position in serialStart..<start { body(layer(position)) }
-                forEachChunk(count: end - start, threads: options.threads, minimumPerThread: Self.worldParallelCutoff) { range in
+                forEachChunk(count: end - start, threads: options.threads, minimumPerThread: Self.worldParallelCutoff) {
+                    range in
                     for position in range { body(layer(start + position)) }
                 }
                 serialStart = end

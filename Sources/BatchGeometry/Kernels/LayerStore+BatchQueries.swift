@@ -19,7 +19,8 @@ extension LayerStore {
             let out = SendablePointer(base)
             forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
                 for layer in range {
-                    out.pointer[layer] = options.backend == .scalar
+                    out.pointer[layer] =
+                        options.backend == .scalar
                         ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
                 }
             }
@@ -40,20 +41,31 @@ extension LayerStore {
     /// `worldRect(of:in:)`, computed directly from the planar columns when that is exact.
     @inline(__always)
     func fastWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
-        let minX = boundsX[layer], minY = boundsY[layer]
-        let maxX = minX + boundsWidth[layer], maxY = minY + boundsHeight[layer]
+        let minX = boundsX[layer]
+        let minY = boundsY[layer]
+        let maxX = minX + boundsWidth[layer]
+        let maxY = minY + boundsHeight[layer]
         guard world.isPlanar(layer), minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
             return projectedWorldRect(of: layer, in: world)
         }
-        let a = world.a[layer], b = world.b[layer], c = world.c[layer], d = world.d[layer]
-        let tx = world.tx[layer], ty = world.ty[layer]
+        let a = world.a[layer]
+        let b = world.b[layer]
+        let c = world.c[layer]
+        let d = world.d[layer]
+        let tx = world.tx[layer]
+        let ty = world.ty[layer]
         // The corners in the spec's order, as Transform3D.applyHomogeneous maps them.
-        var boxMinX = Double.infinity, boxMinY = Double.infinity
-        var boxMaxX = -Double.infinity, boxMaxY = -Double.infinity
+        var boxMinX = Double.infinity
+        var boxMinY = Double.infinity
+        var boxMaxX = -Double.infinity
+        var boxMaxY = -Double.infinity
         for (x, y) in [(minX, minY), (minX, maxY), (maxX, minY), (maxX, maxY)] {
-            let cornerX = x * a + y * c + tx, cornerY = x * b + y * d + ty
-            boxMinX = selectMin(boxMinX, cornerX); boxMaxX = selectMax(boxMaxX, cornerX)
-            boxMinY = selectMin(boxMinY, cornerY); boxMaxY = selectMax(boxMaxY, cornerY)
+            let cornerX = x * a + y * c + tx
+            let cornerY = x * b + y * d + ty
+            boxMinX = selectMin(boxMinX, cornerX)
+            boxMaxX = selectMax(boxMaxX, cornerX)
+            boxMinY = selectMin(boxMinY, cornerY)
+            boxMaxY = selectMax(boxMaxY, cornerY)
         }
         return RectEdges(minX: boxMinX, minY: boxMinY, maxX: boxMaxX, maxY: boxMaxY)
     }
@@ -64,8 +76,10 @@ extension LayerStore {
     /// runs the same Swift code here).
     /// - Precondition: `world` was computed for the store's current structure.
     /// Complexity: O(points × count) in the worst case.
-    public func hitTest(points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
-                        options: KernelOptions = .default) -> [Int?] {
+    public func hitTest(
+        points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
+        options: KernelOptions = .default
+    ) -> [Int?] {
         checkSnapshot(world)
         var result = [Int?](repeating: nil, count: points.count)
         // Every point unprojects into the same layers: with enough points, invert each
@@ -83,13 +97,17 @@ extension LayerStore {
                     table.withUnsafeBufferPointer { table in
                         for k in range {
                             let point = points[k]
-                            out.pointer[k] = hitTestWalk(rule: rule, links: links) { table[$0].unprojectInFrontOfEye(point) }
+                            out.pointer[k] = hitTestWalk(rule: rule, links: links) {
+                                table[$0].unprojectInFrontOfEye(point)
+                            }
                         }
                     }
                 } else {
                     for k in range {
                         let point = points[k]
-                        out.pointer[k] = hitTestWalk(rule: rule, links: links) { world[$0].unprojectPointInFrontOfEye(point) }
+                        out.pointer[k] = hitTestWalk(rule: rule, links: links) {
+                            world[$0].unprojectPointInFrontOfEye(point)
+                        }
                     }
                 }
             }
@@ -116,8 +134,10 @@ extension LayerStore {
     /// spread over `options.threads`.
     /// - Precondition: `source` and `destination` are nil or in `0 ..< count`.
     /// Complexity: O(points).
-    public func convert(points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
-                        options: KernelOptions = .default) -> [Point?] {
+    public func convert(
+        points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
+        options: KernelOptions = .default
+    ) -> [Point?] {
         checkSnapshot(world)
         if let source { checkIndex(source) }
         if let destination { checkIndex(destination) }

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
+// formatted once the world pipeline is split into stages, issue 11.)
 import CAffineKernels
 
 // The frame getter (GEOMETRY.md section 3) over the whole store, in three backends that

@@ -65,7 +65,8 @@ extension LayerStore {
     public mutating func updateWorld(options: KernelOptions = .default) -> WorldTransforms {
         if let cached = worldCache, !changes.hasChanges { return cached }
         if !changes.needsFullUpdate, worldCache != nil, worldPlan != nil,
-           changes.dirtyLayers.count <= count / 4, updateDirtySubtrees(options: options) {
+            changes.dirtyLayers.count <= count / 4, updateDirtySubtrees(options: options)
+        {
             changes.clear()
             return worldCache!
         }
@@ -89,9 +90,12 @@ extension LayerStore {
         var world = worldCache ?? WorldTransforms(uninitializedCount: count)
         worldCache = nil
         worldPlan = nil
-        world.modes = [] // shared with the old plan's modes
+        world.modes = []  // shared with the old plan's modes
         if world.count != count { world = WorldTransforms(uninitializedCount: count) }
-        if changes.hierarchyChanged { oldPlan?.order = nil; oldPlan?.levelStarts = [] }
+        if changes.hierarchyChanged {
+            oldPlan?.order = nil
+            oldPlan?.levelStarts = []
+        }
         let plan = makeWorldPlan(reusing: &oldPlan, keepOrder: !changes.hierarchyChanged)
         world.structureVersion = structureVersion
         if propagateWorld(plan: plan, into: &world, options: options) {

@@ -6,16 +6,20 @@ import Dispatch
 /// depend only on `count` and the chunk count, and each index is processed by exactly
 /// one call, so results do not depend on scheduling.
 @inline(__always)
-func forEachChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
-                  _ body: (Range<Int>) -> Void) {
+func forEachChunk(
+    count: Int, threads: Int, minimumPerThread: Int = 16_384,
+    _ body: (Range<Int>) -> Void
+) {
     forEachIndexedChunk(count: count, threads: threads, minimumPerThread: minimumPerThread) { _, range in body(range) }
 }
 
 /// `forEachChunk`, also passing each chunk's number (`0 ..< threads`), so a chunk can
 /// write its own result slot.
 @inline(__always)
-func forEachIndexedChunk(count: Int, threads: Int, minimumPerThread: Int = 16_384,
-                         _ body: (Int, Range<Int>) -> Void) {
+func forEachIndexedChunk(
+    count: Int, threads: Int, minimumPerThread: Int = 16_384,
+    _ body: (Int, Range<Int>) -> Void
+) {
     let chunkCount = Swift.min(Swift.max(1, threads), Swift.max(1, count / Swift.max(1, minimumPerThread)))
     if chunkCount <= 1 {
         if count > 0 { body(0, 0..<count) }

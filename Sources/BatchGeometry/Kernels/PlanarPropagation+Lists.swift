@@ -34,10 +34,12 @@ extension PlanarPropagation {
         }
         var allFinite = true
         for layer in list {
-            let i = Int(layer), p = Int(parents[i])
+            let i = Int(layer)
+            let p = Int(parents[i])
             let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
             let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
-            wtx[i] = tx; wty[i] = ty
+            wtx[i] = tx
+            wty[i] = ty
             if !(tx.isFinite && ty.isFinite) { allFinite = false }
         }
         return allFinite

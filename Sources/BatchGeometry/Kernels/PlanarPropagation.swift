@@ -83,26 +83,37 @@ struct PlanarPropagation: @unchecked Sendable {
     private func runScalar(_ range: Range<Int>, kind: UInt8) -> Bool {
         var allFinite = true
         for position in range {
-            let i = layer(position), p = Int(parents[i])
-            let xa = kind == LocalKind.translate ? 1.0 : la[i], xd = kind == LocalKind.translate ? 1.0 : ld[i]
-            let xb = kind == LocalKind.affine ? lb[i] : 0.0, xc = kind == LocalKind.affine ? lc[i] : 0.0
+            let i = layer(position)
+            let p = Int(parents[i])
+            let xa = kind == LocalKind.translate ? 1.0 : la[i]
+            let xd = kind == LocalKind.translate ? 1.0 : ld[i]
+            let xb = kind == LocalKind.affine ? lb[i] : 0.0
+            let xc = kind == LocalKind.affine ? lc[i] : 0.0
             let a = (xa * wa[p]) + (xb * wc[p])
             let b = (xa * wb[p]) + (xb * wd[p])
             let c = (xc * wa[p]) + (xd * wc[p])
             let d = (xc * wb[p]) + (xd * wd[p])
             let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
             let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
-            wa[i] = a; wb[i] = b; wc[i] = c; wd[i] = d; wtx[i] = tx; wty[i] = ty
-            if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) { allFinite = false }
+            wa[i] = a
+            wb[i] = b
+            wc[i] = c
+            wd[i] = d
+            wtx[i] = tx
+            wty[i] = ty
+            if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) {
+                allFinite = false
+            }
         }
         return allFinite
     }
 
     /// The cached locals as the C kernels take them (they only read through them).
     var localColumns: CAAffineColumns {
-        CAAffineColumns(a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-                        c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-                        tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+        CAAffineColumns(
+            a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
+            c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
+            tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
     }
 
     /// The world columns as the C kernels take them.
@@ -115,15 +126,18 @@ struct PlanarPropagation: @unchecked Sendable {
         // Before the kind paths: on a chain the wait for the superlayer's world, not the
         // loads that a kind skips, decides the time.
         if chainedParents {
-            return CAWorldAffinePropagateChainChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+            return CAWorldAffinePropagateChainChecked(
+                &local, parents, order, &world, range.lowerBound, range.upperBound) != 0
         }
         if order == nil, let blockKinds {
-            return CAWorldAffinePropagateKindsChecked(&local, parents, blockKinds, &world,
-                                                      range.lowerBound, range.upperBound) != 0
+            return CAWorldAffinePropagateKindsChecked(
+                &local, parents, blockKinds, &world,
+                range.lowerBound, range.upperBound) != 0
         }
         if order == nil && prefetchParents {
-            return CAWorldAffinePropagateScatteredParentsChecked(&local, parents, &world,
-                                                                 range.lowerBound, range.upperBound) != 0
+            return CAWorldAffinePropagateScatteredParentsChecked(
+                &local, parents, &world,
+                range.lowerBound, range.upperBound) != 0
         }
         return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
     }
@@ -148,8 +162,14 @@ struct PlanarPropagation: @unchecked Sendable {
         var position = range.lowerBound
         var poison = SIMD4<Double>(repeating: 0)
         while position + 4 <= range.upperBound {
-            let i0 = layer(position), i1 = layer(position + 1), i2 = layer(position + 2), i3 = layer(position + 3)
-            let p0 = Int(parents[i0]), p1 = Int(parents[i1]), p2 = Int(parents[i2]), p3 = Int(parents[i3])
+            let i0 = layer(position)
+            let i1 = layer(position + 1)
+            let i2 = layer(position + 2)
+            let i3 = layer(position + 3)
+            let p0 = Int(parents[i0])
+            let p1 = Int(parents[i1])
+            let p2 = Int(parents[i2])
+            let p3 = Int(parents[i3])
             @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
                 if order == nil { return UnsafeRawPointer(column + position).loadUnaligned(as: SIMD4<Double>.self) }
                 return SIMD4(column[i0], column[i1], column[i2], column[i3])
@@ -161,18 +181,38 @@ struct PlanarPropagation: @unchecked Sendable {
                 if order == nil {
                     UnsafeMutableRawPointer(column + position).storeBytes(of: value, as: SIMD4<Double>.self)
                 } else {
-                    column[i0] = value[0]; column[i1] = value[1]; column[i2] = value[2]; column[i3] = value[3]
+                    column[i0] = value[0]
+                    column[i1] = value[1]
+                    column[i2] = value[2]
+                    column[i3] = value[3]
                 }
             }
-            let one = SIMD4<Double>(repeating: 1), zero = SIMD4<Double>(repeating: 0)
-            let xa = kind == LocalKind.translate ? one : local(la), xd = kind == LocalKind.translate ? one : local(ld)
-            let xb = kind == LocalKind.affine ? local(lb) : zero, xc = kind == LocalKind.affine ? local(lc) : zero
-            let xtx = local(ltx), xty = local(lty)
-            let pa = parent(wa), pb = parent(wb), pc = parent(wc), pd = parent(wd), ptx = parent(wtx), pty = parent(wty)
-            let a = (xa * pa) + (xb * pc), b = (xa * pb) + (xb * pd)
-            let c = (xc * pa) + (xd * pc), d = (xc * pb) + (xd * pd)
-            let tx = ((xtx * pa) + (xty * pc)) + ptx, ty = ((xtx * pb) + (xty * pd)) + pty
-            store(a, wa); store(b, wb); store(c, wc); store(d, wd); store(tx, wtx); store(ty, wty)
+            let one = SIMD4<Double>(repeating: 1)
+            let zero = SIMD4<Double>(repeating: 0)
+            let xa = kind == LocalKind.translate ? one : local(la)
+            let xd = kind == LocalKind.translate ? one : local(ld)
+            let xb = kind == LocalKind.affine ? local(lb) : zero
+            let xc = kind == LocalKind.affine ? local(lc) : zero
+            let xtx = local(ltx)
+            let xty = local(lty)
+            let pa = parent(wa)
+            let pb = parent(wb)
+            let pc = parent(wc)
+            let pd = parent(wd)
+            let ptx = parent(wtx)
+            let pty = parent(wty)
+            let a = (xa * pa) + (xb * pc)
+            let b = (xa * pb) + (xb * pd)
+            let c = (xc * pa) + (xd * pc)
+            let d = (xc * pb) + (xd * pd)
+            let tx = ((xtx * pa) + (xty * pc)) + ptx
+            let ty = ((xtx * pb) + (xty * pd)) + pty
+            store(a, wa)
+            store(b, wb)
+            store(c, wc)
+            store(d, wd)
+            store(tx, wtx)
+            store(ty, wty)
             // x - x is 0 when x is finite, NaN otherwise.
             poison += ((a - a) + (b - b)) + ((c - c) + (d - d)) + ((tx - tx) + (ty - ty))
             position += 4

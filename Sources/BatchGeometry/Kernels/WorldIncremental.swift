@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
+// formatted once the world pipeline is split into stages, issue 11.)
 // The incremental part of `updateWorld()`: recompute only the subtrees under layers
 // whose inputs changed, in place in the cached plan and world.
 

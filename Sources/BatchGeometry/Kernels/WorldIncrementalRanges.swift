@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
+// formatted once the world pipeline is split into stages, issue 11.)
 import CAffineKernels
 
 // The fast incremental update: in a level order that lists each level's sublayers

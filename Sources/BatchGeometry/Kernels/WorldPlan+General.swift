@@ -28,7 +28,9 @@ extension LayerStore {
         // Only general layers' entries are ever read, so no zero-fill of a new table.
         var locals = donor.count == 16 * n ? donor : [Double](unsafeUninitializedCapacity: 16 * n) { $1 = 16 * n }
         locals.withUnsafeMutableBufferPointer { table in
-            for position in generalPositions { writeGeneralLocal(plan.layer(atPosition: position), to: table.baseAddress!) }
+            for position in generalPositions {
+                writeGeneralLocal(plan.layer(atPosition: position), to: table.baseAddress!)
+            }
         }
         return locals
     }
@@ -86,8 +88,9 @@ struct GeneralPropagation: @unchecked Sendable {
             return Transform3D(rowMajorAt: columns.generalWorld + 16 * layer)
         }
         let world = columns.world
-        return Transform3D(planarA: world.a[layer], b: world.b[layer], c: world.c[layer],
-                           d: world.d[layer], tx: world.tx[layer], ty: world.ty[layer])
+        return Transform3D(
+            planarA: world.a[layer], b: world.b[layer], c: world.c[layer],
+            d: world.d[layer], tx: world.tx[layer], ty: world.ty[layer])
     }
 
     /// Writes a general layer's world: its matrix, affine columns and presence flag.
@@ -97,9 +100,14 @@ struct GeneralPropagation: @unchecked Sendable {
     }
 
     @inline(__always) private func finish(_ layer: Int) {
-        let g = columns.generalWorld + 16 * layer, world = columns.world
-        world.a[layer] = g[0]; world.b[layer] = g[1]; world.c[layer] = g[4]
-        world.d[layer] = g[5]; world.tx[layer] = g[12]; world.ty[layer] = g[13]
+        let g = columns.generalWorld + 16 * layer
+        let world = columns.world
+        world.a[layer] = g[0]
+        world.b[layer] = g[1]
+        world.c[layer] = g[4]
+        world.d[layer] = g[5]
+        world.tx[layer] = g[12]
+        world.ty[layer] = g[13]
         columns.present[layer] = 1
     }
 
@@ -117,7 +125,8 @@ struct GeneralPropagation: @unchecked Sendable {
     /// The plain version: `local.concatenating(superlayerWorld)`.
     func runScalar(_ positions: UnsafeBufferPointer<Int>) {
         for position in positions {
-            let i = layer(position), p = Int(columns.parent[i])
+            let i = layer(position)
+            let p = Int(columns.parent[i])
             let local = Transform3D(rowMajorAt: columns.locals + 16 * i)
             store(p < 0 ? local : local.concatenating(world(of: p)), at: i)
         }
@@ -132,27 +141,40 @@ struct GeneralPropagation: @unchecked Sendable {
             UnsafeRawPointer(pointer).loadUnaligned(as: Row.self)
         }
         for position in positions {
-            let i = layer(position), p = Int(columns.parent[i])
-            let l = columns.locals + 16 * i, g = columns.generalWorld + 16 * i
+            let i = layer(position)
+            let p = Int(columns.parent[i])
+            let l = columns.locals + 16 * i
+            let g = columns.generalWorld + 16 * i
             if p < 0 {
                 for e in 0..<16 { g[e] = l[e] }
                 finish(i)
                 continue
             }
-            let p1: Row, p2: Row, p3: Row, p4: Row
+            let p1: Row
+            let p2: Row
+            let p3: Row
+            let p4: Row
             if columns.modes[p] & WorldMode.general != 0 {
                 let s = UnsafePointer(columns.generalWorld + 16 * p)
-                p1 = load(s); p2 = load(s + 4); p3 = load(s + 8); p4 = load(s + 12)
+                p1 = load(s)
+                p2 = load(s + 4)
+                p3 = load(s + 8)
+                p4 = load(s + 12)
             } else {
                 let world = columns.world
-                p1 = Row(world.a[p], world.b[p], 0, 0); p2 = Row(world.c[p], world.d[p], 0, 0)
-                p3 = Row(0, 0, 0, 0); p4 = Row(world.tx[p], world.ty[p], 0, 1)
+                p1 = Row(world.a[p], world.b[p], 0, 0)
+                p2 = Row(world.c[p], world.d[p], 0, 0)
+                p3 = Row(0, 0, 0, 0)
+                p4 = Row(world.tx[p], world.ty[p], 0, 1)
             }
             @inline(__always) func row(_ r: Int) -> Row {
                 let sum = (Row(repeating: l[4 * r]) * p1) + (Row(repeating: l[4 * r + 1]) * p2)
                 return (sum + (Row(repeating: l[4 * r + 2]) * p3)) + (Row(repeating: l[4 * r + 3]) * p4)
             }
-            let r1 = row(0), r2 = row(1), r3 = row(2), r4 = row(3)
+            let r1 = row(0)
+            let r2 = row(1)
+            let r3 = row(2)
+            let r4 = row(3)
             let out = UnsafeMutableRawPointer(g)
             out.storeBytes(of: r1, as: Row.self)
             out.storeBytes(of: r2, toByteOffset: 32, as: Row.self)

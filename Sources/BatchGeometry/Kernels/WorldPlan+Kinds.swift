@@ -42,8 +42,10 @@ enum LocalKind {
 /// Raises the kind of `layer`'s block to cover a local with these entries (a block may
 /// claim a more general kind than its layers have, never a cheaper one).
 @inline(__always)
-func raiseBlockKind(_ blockKinds: UnsafeMutablePointer<UInt8>?, layer: Int,
-                    a: Double, b: Double, c: Double, d: Double) {
+func raiseBlockKind(
+    _ blockKinds: UnsafeMutablePointer<UInt8>?, layer: Int,
+    a: Double, b: Double, c: Double, d: Double
+) {
     guard let blockKinds else { return }
     let kind = LocalKind.of(a: a, b: b, c: c, d: d)
     let block = layer >> LocalKind.blockShift
@@ -75,8 +77,10 @@ extension WorldPlan {
 /// `layerCount` layers, else with nil (no kinds kept: writers skip raising, passes take
 /// the affine path).
 @inline(__always)
-func withBlockKinds<R>(_ blockKinds: inout [UInt8], layerCount: Int,
-                       _ body: (UnsafeMutablePointer<UInt8>?) -> R) -> R {
+func withBlockKinds<R>(
+    _ blockKinds: inout [UInt8], layerCount: Int,
+    _ body: (UnsafeMutablePointer<UInt8>?) -> R
+) -> R {
     guard blockKinds.count == LocalKind.blockCount(layerCount), !blockKinds.isEmpty else { return body(nil) }
     return blockKinds.withUnsafeMutableBufferPointer { body($0.baseAddress) }
 }

@@ -12,7 +12,9 @@ extension LayerStore {
         let (order, levelStarts) = levelOrder()
         let cutoff = Self.worldParallelCutoff
         var widest = 0
-        for level in 0..<(levelStarts.count - 1) { widest = Swift.max(widest, levelStarts[level + 1] - levelStarts[level]) }
+        for level in 0..<(levelStarts.count - 1) {
+            widest = Swift.max(widest, levelStarts[level + 1] - levelStarts[level])
+        }
         guard n >= 4 * cutoff, widest < 2 * cutoff else { return (order, levelStarts, []) }
         // Subtree sizes, sublayers before superlayers (the level order reversed).
         var size = [Int](repeating: 1, count: n)
@@ -25,15 +27,22 @@ extension LayerStore {
         // every subtree is at most an eighth of the tree, or the effort is spent.
         var items: [Int] = []
         var root = firstRoot
-        while root >= 0 { items.append(Int(root)); root = nextSiblings[Int(root)] }
+        while root >= 0 {
+            items.append(Int(root))
+            root = nextSiblings[Int(root)]
+        }
         var prefix: [Int] = []
         for _ in 0..<256 {
             guard let largest = items.indices.max(by: { size[items[$0]] < size[items[$1]] }),
-                  size[items[largest]] > n / 8, items.count < 64 else { break }
+                size[items[largest]] > n / 8, items.count < 64
+            else { break }
             let layer = items.remove(at: largest)
             prefix.append(layer)
             var child = firstSublayers[layer]
-            while child >= 0 { items.append(Int(child)); child = nextSiblings[Int(child)] }
+            while child >= 0 {
+                items.append(Int(child))
+                child = nextSiblings[Int(child)]
+            }
         }
         guard items.count >= 2 else { return (order, levelStarts, []) }
         var blocked: [Int32] = []
@@ -85,11 +94,17 @@ extension LayerStore {
         var order = [Int32]()
         order.reserveCapacity(n)
         var root = firstRoot
-        while root >= 0 { order.append(root); root = nextSiblings[Int(root)] }
+        while root >= 0 {
+            order.append(root)
+            root = nextSiblings[Int(root)]
+        }
         var next = 0
         while next < order.count {
             var child = firstSublayers[Int(order[next])]
-            while child >= 0 { order.append(child); child = nextSiblings[Int(child)] }
+            while child >= 0 {
+                order.append(child)
+                child = nextSiblings[Int(child)]
+            }
             next += 1
         }
         return (order, levelStarts)

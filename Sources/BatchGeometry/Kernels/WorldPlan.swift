@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
+// formatted once the world pipeline is split into stages, issue 11.)
 // The per-layer state world propagation caches between updates (Chromium's property
 // trees keep each node's local transform the same way): each layer's planar transform
 // into its superlayer's world basis, `Local(L) * Adjust(S)` as six doubles, whether it

@@ -7,7 +7,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     @inlinable public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
-        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.tx = tx
+        self.ty = ty
     }
     @inlinable public init(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ tx: Double, _ ty: Double) {
         self.init(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
@@ -63,7 +68,10 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     @inlinable public var inverted: AffineTransform? {
         let determinant = (a * d) - (b * c)
         if determinant == 0 { return nil }
-        let ia = d / determinant, ib = -b / determinant, ic = -c / determinant, id = a / determinant
+        let ia = d / determinant
+        let ib = -b / determinant
+        let ic = -c / determinant
+        let id = a / determinant
         return AffineTransform(
             a: ia, b: ib, c: ic, d: id,
             tx: -((tx * ia) + (ty * ic)), ty: -((tx * ib) + (ty * id)))

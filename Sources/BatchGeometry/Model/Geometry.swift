@@ -8,8 +8,14 @@
 public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
-    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
-    @inlinable public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+    @inlinable public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+    @inlinable public init(_ x: Double, _ y: Double) {
+        self.x = x
+        self.y = y
+    }
     public static let zero = Point(x: 0, y: 0)
     public var description: String { "(\(x), \(y))" }
 }
@@ -18,8 +24,14 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 public struct Size: Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double
-    @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }
-    @inlinable public init(_ width: Double, _ height: Double) { self.width = width; self.height = height }
+    @inlinable public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+    @inlinable public init(_ width: Double, _ height: Double) {
+        self.width = width
+        self.height = height
+    }
     public static let zero = Size(width: 0, height: 0)
     public var description: String { "(\(width), \(height))" }
 }
@@ -32,9 +44,13 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var origin: Point
     public var size: Size
-    @inlinable public init(origin: Point, size: Size) { self.origin = origin; self.size = size }
+    @inlinable public init(origin: Point, size: Size) {
+        self.origin = origin
+        self.size = size
+    }
     @inlinable public init(x: Double, y: Double, width: Double, height: Double) {
-        origin = Point(x: x, y: y); size = Size(width: width, height: height)
+        origin = Point(x: x, y: y)
+        size = Size(width: width, height: height)
     }
     @inlinable public init(_ x: Double, _ y: Double, _ width: Double, _ height: Double) {
         self.init(x: x, y: y, width: width, height: height)
@@ -64,8 +80,14 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// moves the origin by the width and flips its sign.
     @inlinable public var standardized: Rect {
         var result = self
-        if result.size.width < 0 { result.origin.x += result.size.width; result.size.width = -result.size.width }
-        if result.size.height < 0 { result.origin.y += result.size.height; result.size.height = -result.size.height }
+        if result.size.width < 0 {
+            result.origin.x += result.size.width
+            result.size.width = -result.size.width
+        }
+        if result.size.height < 0 {
+            result.origin.y += result.size.height
+            result.size.height = -result.size.height
+        }
         return result
     }
 
@@ -91,7 +113,10 @@ public struct RectEdges: Hashable, Sendable, CustomStringConvertible {
     public var maxX: Double
     public var maxY: Double
     @inlinable public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
     }
     /// The null rect, `CGRectNull`: it has no edges; written as `(+inf, +inf, 0, 0)`.
     public static let null = RectEdges(minX: .infinity, minY: .infinity, maxX: .infinity, maxY: .infinity)
@@ -107,8 +132,10 @@ public struct RectEdges: Hashable, Sendable, CustomStringConvertible {
     /// rect unless `x1 >= x0 && y1 >= y0` (touching rects meet in an empty rect).
     @inlinable public func intersection(_ other: RectEdges) -> RectEdges {
         if isNull || other.isNull { return .null }
-        let x0 = Swift.max(minX, other.minX), x1 = Swift.min(maxX, other.maxX)
-        let y0 = Swift.max(minY, other.minY), y1 = Swift.min(maxY, other.maxY)
+        let x0 = Swift.max(minX, other.minX)
+        let x1 = Swift.min(maxX, other.maxX)
+        let y0 = Swift.max(minY, other.minY)
+        let y1 = Swift.min(maxY, other.maxY)
         if x1 >= x0 && y1 >= y0 { return RectEdges(minX: x0, minY: y0, maxX: x1, maxY: y1) }
         return .null
     }
@@ -126,7 +153,10 @@ public struct EdgeInsets: Hashable, Sendable {
     public var bottom: Double
     public var right: Double
     @inlinable public init(top: Double, left: Double, bottom: Double, right: Double) {
-        self.top = top; self.left = left; self.bottom = bottom; self.right = right
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
     }
     public static let zero = EdgeInsets(top: 0, left: 0, bottom: 0, right: 0)
 }

@@ -17,29 +17,43 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
         m31: Double, m32: Double, m33: Double, m34: Double,
         m41: Double, m42: Double, m43: Double, m44: Double
     ) {
-        self.m11 = m11; self.m12 = m12; self.m13 = m13; self.m14 = m14
-        self.m21 = m21; self.m22 = m22; self.m23 = m23; self.m24 = m24
-        self.m31 = m31; self.m32 = m32; self.m33 = m33; self.m34 = m34
-        self.m41 = m41; self.m42 = m42; self.m43 = m43; self.m44 = m44
+        self.m11 = m11
+        self.m12 = m12
+        self.m13 = m13
+        self.m14 = m14
+        self.m21 = m21
+        self.m22 = m22
+        self.m23 = m23
+        self.m24 = m24
+        self.m31 = m31
+        self.m32 = m32
+        self.m33 = m33
+        self.m34 = m34
+        self.m41 = m41
+        self.m42 = m42
+        self.m43 = m43
+        self.m44 = m44
     }
 
     /// From 16 numbers in row-major order `m11, m12, …, m44`.
     /// - Precondition: `values.count == 16`.
     public init(rowMajor values: [Double]) {
         require(values.count == 16, "Transform3D(rowMajor:) needs 16 numbers, got \(values.count)")
-        self.init(m11: values[0], m12: values[1], m13: values[2], m14: values[3],
-                  m21: values[4], m22: values[5], m23: values[6], m24: values[7],
-                  m31: values[8], m32: values[9], m33: values[10], m34: values[11],
-                  m41: values[12], m42: values[13], m43: values[14], m44: values[15])
+        self.init(
+            m11: values[0], m12: values[1], m13: values[2], m14: values[3],
+            m21: values[4], m22: values[5], m23: values[6], m24: values[7],
+            m31: values[8], m32: values[9], m33: values[10], m34: values[11],
+            m41: values[12], m42: values[13], m43: values[14], m44: values[15])
     }
 
     /// The embedding of an affine transform: `m11=a m12=b m21=c m22=d m41=tx m42=ty`, the
     /// rest identity (`CATransform3DMakeAffineTransform`).
     @inlinable public init(_ affine: AffineTransform) {
-        self.init(m11: affine.a, m12: affine.b, m13: 0, m14: 0,
-                  m21: affine.c, m22: affine.d, m23: 0, m24: 0,
-                  m31: 0, m32: 0, m33: 1, m34: 0,
-                  m41: affine.tx, m42: affine.ty, m43: 0, m44: 1)
+        self.init(
+            m11: affine.a, m12: affine.b, m13: 0, m14: 0,
+            m21: affine.c, m22: affine.d, m23: 0, m24: 0,
+            m31: 0, m32: 0, m33: 1, m34: 0,
+            m41: affine.tx, m42: affine.ty, m43: 0, m44: 1)
     }
 
     public static let identity = Transform3D(AffineTransform.identity)
@@ -52,13 +66,17 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
     /// `CATransform3DMakeTranslation`.
     @inlinable public static func translation(x: Double, y: Double, z: Double = 0) -> Transform3D {
         var result = Transform3D.identity
-        result.m41 = x; result.m42 = y; result.m43 = z
+        result.m41 = x
+        result.m42 = y
+        result.m43 = z
         return result
     }
     /// `CATransform3DMakeScale`.
     @inlinable public static func scale(x: Double, y: Double, z: Double = 1) -> Transform3D {
         var result = Transform3D.identity
-        result.m11 = x; result.m22 = y; result.m33 = z
+        result.m11 = x
+        result.m22 = y
+        result.m33 = z
         return result
     }
     /// `CATransform3DMakeRotation(angle, x, y, z)`: a rotation by `radians` about the
@@ -67,7 +85,9 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
     public static func rotation(radians angle: Double, x: Double, y: Double, z: Double) -> Transform3D {
         let length = (x * x + y * y + z * z).squareRoot()
         if length == 0 { return .identity }
-        let ux = x / length, uy = y / length, uz = z / length
+        let ux = x / length
+        let uy = y / length
+        let uz = z / length
         let (s, c) = sineAndCosine(angle)
         let t = 1 - c
         return Transform3D(
@@ -127,10 +147,11 @@ public struct Transform3D: Hashable, Sendable, CustomStringConvertible {
 
     /// Maps `(x, y, 0, 1)` to homogeneous `(X, Y, Z, W)`.
     @inlinable public func applyHomogeneous(x: Double, y: Double) -> SIMD4<Double> {
-        SIMD4(x * m11 + y * m21 + m41,
-              x * m12 + y * m22 + m42,
-              x * m13 + y * m23 + m43,
-              x * m14 + y * m24 + m44)
+        SIMD4(
+            x * m11 + y * m21 + m41,
+            x * m12 + y * m22 + m42,
+            x * m13 + y * m23 + m43,
+            x * m14 + y * m24 + m44)
     }
 
     /// Maps `(x, y, 0, 1)` and projects: `(X/W, Y/W)`. `W <= 0` (behind the eye) still
@@ -170,12 +191,24 @@ struct Homography: Sendable {
     let determinant: Double
 
     init(_ m: Transform3D) {
-        let h11 = m.m11, h12 = m.m12, h13 = m.m14
-        let h21 = m.m21, h22 = m.m22, h23 = m.m24
-        let h31 = m.m41, h32 = m.m42, h33 = m.m44
-        c11 = h22 * h33 - h23 * h32; c12 = h13 * h32 - h12 * h33; c13 = h12 * h23 - h13 * h22
-        c21 = h23 * h31 - h21 * h33; c22 = h11 * h33 - h13 * h31; c23 = h13 * h21 - h11 * h23
-        c31 = h21 * h32 - h22 * h31; c32 = h12 * h31 - h11 * h32; c33 = h11 * h22 - h12 * h21
+        let h11 = m.m11
+        let h12 = m.m12
+        let h13 = m.m14
+        let h21 = m.m21
+        let h22 = m.m22
+        let h23 = m.m24
+        let h31 = m.m41
+        let h32 = m.m42
+        let h33 = m.m44
+        c11 = h22 * h33 - h23 * h32
+        c12 = h13 * h32 - h12 * h33
+        c13 = h12 * h23 - h13 * h22
+        c21 = h23 * h31 - h21 * h33
+        c22 = h11 * h33 - h13 * h31
+        c23 = h13 * h21 - h11 * h23
+        c31 = h21 * h32 - h22 * h31
+        c32 = h12 * h31 - h11 * h32
+        c33 = h11 * h22 - h12 * h21
         determinant = h11 * c11 + h12 * c21 + h13 * c31
     }
 
@@ -184,9 +217,11 @@ struct Homography: Sendable {
     @inline(__always)
     func solve(_ point: Point) -> (x: Double, y: Double, w: Double)? {
         if determinant == 0 { return nil }
-        return (point.x * c11 + point.y * c21 + c31,
-                point.x * c12 + point.y * c22 + c32,
-                point.x * c13 + point.y * c23 + c33)
+        return (
+            point.x * c11 + point.y * c21 + c31,
+            point.x * c12 + point.y * c22 + c32,
+            point.x * c13 + point.y * c23 + c33
+        )
     }
 
     @inline(__always)

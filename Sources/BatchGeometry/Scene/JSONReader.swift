@@ -39,7 +39,8 @@ struct JSONReader {
     /// A syntax error at the current offset, with line and column (1-based, columns in
     /// bytes) so the spot can be found in an editor.
     func syntaxError(_ detail: String, _ path: ScenePath) -> SceneError {
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         for index in 0..<Swift.min(offset, bytes.count) where bytes[index] == 0x0A {
             line += 1
             lineStart = index + 1
@@ -99,7 +100,9 @@ struct JSONReader {
     /// Consumes `{`; a value of another type is a type error naming `expected`.
     mutating func beginObject(_ path: ScenePath, expected: String = "an object") throws {
         skipWhitespace()
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else { throw typeError(expected: expected, path) }
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else {
+            throw typeError(expected: expected, path)
+        }
         offset += 1
     }
 
@@ -134,7 +137,9 @@ struct JSONReader {
     /// Consumes `[`; a value of another type is a type error naming `expected`.
     mutating func beginArray(_ path: ScenePath, expected: String = "an array") throws {
         skipWhitespace()
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else { throw typeError(expected: expected, path) }
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else {
+            throw typeError(expected: expected, path)
+        }
         offset += 1
     }
 
@@ -181,7 +186,9 @@ struct JSONReader {
 
     mutating func readString(_ path: ScenePath, expected: String = "a string") throws -> String {
         skipWhitespace()
-        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { throw typeError(expected: expected, path) }
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
+            throw typeError(expected: expected, path)
+        }
         return try readStringToken(path)
     }
 
@@ -195,7 +202,9 @@ struct JSONReader {
             case "+Infinity": return .infinity
             case "-Infinity": return -.infinity
             default:
-                throw path.error("expected a number, got the string \(quoted(text)) (only \"NaN\", \"+Infinity\" and \"-Infinity\" stand for numbers)")
+                throw path.error(
+                    "expected a number, got the string \(quoted(text)) (only \"NaN\", \"+Infinity\" and \"-Infinity\" stand for numbers)"
+                )
             }
         }
         guard peekKind() == .number else { throw typeError(expected: "a number", path) }
@@ -233,7 +242,9 @@ struct JSONReader {
         let start = offset
         func digits() -> Int {
             let first = offset
-            while offset < bytes.count, bytes[offset] >= UInt8(ascii: "0"), bytes[offset] <= UInt8(ascii: "9") { offset += 1 }
+            while offset < bytes.count, bytes[offset] >= UInt8(ascii: "0"), bytes[offset] <= UInt8(ascii: "9") {
+                offset += 1
+            }
             return offset - first
         }
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "-") { offset += 1 }
@@ -250,8 +261,12 @@ struct JSONReader {
         }
         if offset < bytes.count && (bytes[offset] == UInt8(ascii: "e") || bytes[offset] == UInt8(ascii: "E")) {
             offset += 1
-            if offset < bytes.count && (bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")) { offset += 1 }
-            guard digits() > 0 else { throw syntaxError("invalid number: expected a digit in the exponent, \(found)", path) }
+            if offset < bytes.count && (bytes[offset] == UInt8(ascii: "+") || bytes[offset] == UInt8(ascii: "-")) {
+                offset += 1
+            }
+            guard digits() > 0 else {
+                throw syntaxError("invalid number: expected a digit in the exponent, \(found)", path)
+            }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         guard let value = Double(text) else { throw syntaxError("invalid number \(text)", path) }
@@ -264,7 +279,7 @@ struct JSONReader {
     /// Reads a string token starting at its opening quote: escapes decoded (surrogate
     /// pairs joined), raw control characters and invalid UTF-8 rejected.
     private mutating func readStringToken(_ path: ScenePath) throws -> String {
-        offset += 1 // the opening quote
+        offset += 1  // the opening quote
         let start = offset
         var hasEscapes = false
         while true {
@@ -272,11 +287,15 @@ struct JSONReader {
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") { break }
             if byte < 0x20 { throw syntaxError("control character in a string (escape it)", path) }
-            if byte == UInt8(ascii: "\\") { hasEscapes = true; offset += 2; continue }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                offset += 2
+                continue
+            }
             offset += 1
         }
         let end = offset
-        offset += 1 // the closing quote
+        offset += 1  // the closing quote
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
         if !hasEscapes {
             guard let text = String(validating: raw, as: UTF8.self) else {
@@ -309,7 +328,11 @@ struct JSONReader {
         }
         while index < raw.count {
             let byte = raw[index]
-            guard byte == UInt8(ascii: "\\") else { decoded.append(byte); index += 1; continue }
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                index += 1
+                continue
+            }
             guard index + 1 < raw.count else { throw fail("invalid escape") }
             let escape = raw[index + 1]
             switch escape {
@@ -320,11 +343,15 @@ struct JSONReader {
             case UInt8(ascii: "r"): decoded.append(0x0D)
             case UInt8(ascii: "t"): decoded.append(0x09)
             case UInt8(ascii: "u"):
-                guard var scalarValue = hex4(at: index + 2) else { throw fail("invalid \\u escape (expected 4 hex digits)") }
+                guard var scalarValue = hex4(at: index + 2) else {
+                    throw fail("invalid \\u escape (expected 4 hex digits)")
+                }
                 var length = 6
                 if (0xD800...0xDBFF).contains(scalarValue) {
-                    guard index + 12 <= raw.count, raw[index + 6] == UInt8(ascii: "\\"), raw[index + 7] == UInt8(ascii: "u"),
-                          let low = hex4(at: index + 8), (0xDC00...0xDFFF).contains(low) else {
+                    guard index + 12 <= raw.count, raw[index + 6] == UInt8(ascii: "\\"),
+                        raw[index + 7] == UInt8(ascii: "u"),
+                        let low = hex4(at: index + 8), (0xDC00...0xDFFF).contains(low)
+                    else {
                         throw fail("unpaired surrogate in a \\u escape")
                     }
                     scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)

@@ -27,7 +27,8 @@ private struct LayerFields {
 
 private let layerKeyList = [
     "name", "parent", "bounds", "position", "frame", "anchorPoint", "zPosition", "anchorPointZ", "transform",
-    "sublayerTransform", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer", "contentSize", "contentInset",
+    "sublayerTransform", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer", "contentSize",
+    "contentInset",
     "autoresizingMask", "autoresizesSubviews",
 ]
 private let layerKeys = layerKeyList.joined(separator: ", ")
@@ -47,7 +48,7 @@ extension SceneDecoder {
     private mutating func readLayerFields(_ path: ScenePath) throws -> LayerFields {
         try reader.beginObject(path, expected: "a layer object")
         var fields = LayerFields()
-        var seen: UInt32 = 0 // one bit per known key (a bitmask: no allocation per layer)
+        var seen: UInt32 = 0  // one bit per known key (a bitmask: no allocation per layer)
         var first = true
         while let key = try reader.nextKey(first: &first, path) {
             let keyPath = path.field(key)
@@ -112,8 +113,9 @@ extension SceneDecoder {
         if let mask = fields.autoresizingMask { store.setAutoresizingMask(mask, of: layer) }
         if let value = fields.autoresizesSubviews { store.setAutoresizesSubviews(value, of: layer) }
         if let contentSize = fields.contentSize {
-            store.setScrollView(ScrollViewState(contentSize: contentSize, contentInset: fields.contentInset ?? .zero),
-                                of: layer)
+            store.setScrollView(
+                ScrollViewState(contentSize: contentSize, contentInset: fields.contentInset ?? .zero),
+                of: layer)
         }
     }
 
@@ -156,7 +158,7 @@ extension SceneDecoder {
     /// so walks start at late-linked layers only. Each layer is walked once: O(count).
     private func rejectCycles(_ declaredParent: [Int: Int]) throws {
         func parent(of layer: Int) -> Int? { declaredParent[layer] ?? store.superlayer(of: layer) }
-        var walkOf = [Int32](repeating: 0, count: store.count) // 0 = not yet visited
+        var walkOf = [Int32](repeating: 0, count: store.count)  // 0 = not yet visited
         for (start, _) in lateParents where walkOf[start] == 0 {
             let walk = Int32(start + 1)
             var current: Int? = start
@@ -168,10 +170,14 @@ extension SceneDecoder {
             // `repeated` is on the cycle: list it from its smallest member.
             var cycle = [repeated]
             var next = parent(of: repeated)!
-            while next != repeated { cycle.append(next); next = parent(of: next)! }
+            while next != repeated {
+                cycle.append(next)
+                next = parent(of: next)!
+            }
             let smallest = cycle.indices.min { cycle[$0] < cycle[$1] }!
             cycle = Array(cycle[smallest...] + cycle[..<smallest])
-            let shown = cycle.prefix(8).map(String.init).joined(separator: " -> ")
+            let shown =
+                cycle.prefix(8).map(String.init).joined(separator: " -> ")
                 + (cycle.count > 8 ? " -> ..." : "") + " -> \(cycle[0])"
             throw ScenePath(key: "layers", index: cycle[0], field: "parent")
                 .error("\(parent(of: cycle[0])!) makes a parent cycle (parent chain \(shown))")

@@ -17,9 +17,10 @@ private enum OperationValue {
     var phrase: String {
         switch self {
         case .number: return "a number"
-        case let .bool(value): return "\(value)"
-        case let .numbers(count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
-        case let .strings(strings): return strings.count == 1 ? "an array of 1 string" : "an array of \(strings.count) strings"
+        case .bool(let value): return "\(value)"
+        case .numbers(let count): return count == 1 ? "an array of 1 number" : "an array of \(count) numbers"
+        case .strings(let strings):
+            return strings.count == 1 ? "an array of 1 string" : "an array of \(strings.count) strings"
         case .mask: return "an autoresizing mask"
         case .null: return "null"
         }
@@ -44,7 +45,11 @@ extension SceneDecoder {
 
     private mutating func readOperation(_ path: ScenePath) throws -> SceneOperation {
         try reader.beginObject(path, expected: "an operation object {\"layer\", \"set\", \"value\"}")
-        var layer: Int?, property: String?, value: OperationValue?, index: Int?, remove: Bool?
+        var layer: Int?
+        var property: String?
+        var value: OperationValue?
+        var index: Int?
+        var remove: Bool?
         var seen = Set<String>()
         var first = true
         while let key = try reader.nextKey(first: &first, path) {
@@ -54,7 +59,9 @@ extension SceneDecoder {
             case "layer": layer = try reader.readIndex(keyPath)
             case "set": property = try reader.readString(keyPath, expected: "a property name")
             case "value":
-                value = property == "autoresizingMask" ? .mask(try readAutoresizingMask(keyPath))
+                value =
+                    property == "autoresizingMask"
+                    ? .mask(try readAutoresizingMask(keyPath))
                     : try readOperationValue(keyPath)
             case "index": index = try reader.readIndex(keyPath)
             case "remove": remove = try reader.readBool(keyPath)
@@ -69,15 +76,18 @@ extension SceneDecoder {
         }
         guard let value else { throw path.error("missing \"value\"") }
         if property == "superlayer" {
-            return SceneOperation(layer: layer, change: .superlayer(try superlayer(value, path.field("value")), index: index))
+            return SceneOperation(
+                layer: layer, change: .superlayer(try superlayer(value, path.field("value")), index: index))
         }
         if index != nil { throw path.field("index").error("only a superlayer operation takes an index") }
         return SceneOperation(layer: layer, change: try change(property, value, path.field("value")))
     }
 
     /// `{"layer": i, "remove": true}`: nothing else may come with it.
-    private func removal(_ layer: Int, _ remove: Bool, property: String?, value: OperationValue?, index: Int?,
-                         _ path: ScenePath) throws -> SceneOperation {
+    private func removal(
+        _ layer: Int, _ remove: Bool, property: String?, value: OperationValue?, index: Int?,
+        _ path: ScenePath
+    ) throws -> SceneOperation {
         guard remove else { throw path.field("remove").error("expected true (\"remove\": true removes the layer)") }
         if property != nil || value != nil || index != nil {
             throw path.error("an operation either sets a property or removes the layer, not both")
@@ -89,9 +99,11 @@ extension SceneDecoder {
     private func superlayer(_ value: OperationValue, _ path: ScenePath) throws -> Int? {
         switch value {
         case .null: return nil
-        case let .number(number) where number == number.rounded(.towardZero) && Swift.abs(number) <= 9_007_199_254_740_992:
+        case .number(let number)
+        where number == number.rounded(.towardZero) && Swift.abs(number) <= 9_007_199_254_740_992:
             return Int(number)
-        case let .number(number): throw path.error("expected a layer index or null for superlayer, got \(shownNumber(number))")
+        case .number(let number):
+            throw path.error("expected a layer index or null for superlayer, got \(shownNumber(number))")
         default: throw path.error("expected a layer index or null for superlayer, got \(value.phrase)")
         }
     }
@@ -116,7 +128,8 @@ extension SceneDecoder {
     private func arrayHoldsNames(_ path: ScenePath) throws -> Bool {
         var probe = reader
         try probe.beginArray(path)
-        var first = true, index = 0
+        var first = true
+        var index = 0
         while try probe.nextElement(first: &first, path) {
             guard probe.peekKind() == .string else { return false }
             let text = try probe.readString(path)
@@ -142,31 +155,33 @@ extension SceneDecoder {
             return Point(x: self.numbers[0], y: self.numbers[1])
         }
         func number() throws -> Double {
-            guard case let .number(number) = value else {
+            guard case .number(let number) = value else {
                 throw path.error("expected a number for \(property), got \(value.phrase)")
             }
             return number
         }
         func bool() throws -> Bool {
-            guard case let .bool(flag) = value else {
+            guard case .bool(let flag) = value else {
                 throw path.error("expected true or false for \(property), got \(value.phrase)")
             }
             return flag
         }
         func transform() throws -> Transform3D {
-            guard case let .numbers(count) = value else {
+            guard case .numbers(let count) = value else {
                 throw path.error("expected 6 or 16 numbers for \(property), got \(value.phrase)")
             }
             return try self.transform(fromNumbers: count, path)
         }
         func mask() throws -> AutoresizingMask {
             switch value {
-            case let .strings(names): return try autoresizingMask(fromNames: names, path)
-            case let .mask(mask): return mask
+            case .strings(let names): return try autoresizingMask(fromNames: names, path)
+            case .mask(let mask): return mask
             case .numbers(count: 0): return []
-            case let .number(number): return try autoresizingMask(fromNumber: number, path)
+            case .number(let number): return try autoresizingMask(fromNumber: number, path)
             default:
-                throw path.error("expected an array of autoresizing flag names or an integer 0...63 for \(property), got \(value.phrase)")
+                throw path.error(
+                    "expected an array of autoresizing flag names or an integer 0...63 for \(property), got \(value.phrase)"
+                )
             }
         }
         switch property {

@@ -59,8 +59,9 @@ struct SceneDecoder {
         try linkLateParents()
         try validateOperations()
         try validateConversions()
-        return Scene(store: store, names: names, operations: operations, viewport: viewport,
-                     hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions)
+        return Scene(
+            store: store, names: names, operations: operations, viewport: viewport,
+            hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions)
     }
 
     /// `scale`: the display scale that contentOffset and scrollTo round to.
@@ -93,7 +94,8 @@ struct SceneDecoder {
             let itemPath = path.at(index: conversions.count)
             try reader.beginObject(itemPath, expected: "an object {\"point\", \"from\", \"to\"}")
             var point: Point?
-            var from: Int?, to: Int?
+            var from: Int?
+            var to: Int?
             var seen = Set<String>()
             var firstKey = true
             while let key = try reader.nextKey(first: &firstKey, itemPath) {
@@ -201,8 +203,9 @@ struct SceneDecoder {
         var mask: AutoresizingMask = []
         for (index, name) in names.enumerated() {
             guard let flag = AutoresizingMask.named.first(where: { $0.name == name })?.flag else {
-                throw path.at(index: index).error("unknown autoresizing flag \(singleQuoted(name)) (the flags are "
-                    + AutoresizingMask.named.map(\.name).joined(separator: ", ") + ")")
+                throw path.at(index: index).error(
+                    "unknown autoresizing flag \(singleQuoted(name)) (the flags are "
+                        + AutoresizingMask.named.map(\.name).joined(separator: ", ") + ")")
             }
             mask.insert(flag)
         }
@@ -226,8 +229,10 @@ struct SceneDecoder {
     func transform(fromNumbers count: Int, _ path: ScenePath) throws -> Transform3D {
         switch count {
         case 6:
-            return Transform3D(AffineTransform(a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3],
-                                               tx: numbers[4], ty: numbers[5]))
+            return Transform3D(
+                AffineTransform(
+                    a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3],
+                    tx: numbers[4], ty: numbers[5]))
         case 16: return Transform3D(rowMajor: numbers)
         default: throw path.error("expected 6 or 16 numbers, got \(count)")
         }

@@ -34,7 +34,10 @@ struct ScenePath {
     static let document = ScenePath(key: nil)
 
     init(key: StaticString?, index: Int? = nil, field: String? = nil, element: Int? = nil) {
-        self.key = key; self.index = index; self.field = field; self.element = element
+        self.key = key
+        self.index = index
+        self.field = field
+        self.element = element
     }
 
     func at(index: Int) -> ScenePath {

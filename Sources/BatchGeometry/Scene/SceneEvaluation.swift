@@ -48,34 +48,42 @@ extension Scene {
         var store = self.store
         var storeLayers: [Int?] = Array(0..<store.count)
         for (index, operation) in operations.enumerated() {
-            try apply(operation, to: &store, storeLayers: &storeLayers,
-                      path: ScenePath(key: "operations", index: index, field: "layer"))
+            try apply(
+                operation, to: &store, storeLayers: &storeLayers,
+                path: ScenePath(key: "operations", index: index, field: "layer"))
         }
         var sceneLayers = [Int](repeating: 0, count: store.count)
-        for (sceneLayer, storeLayer) in storeLayers.enumerated() { if let storeLayer { sceneLayers[storeLayer] = sceneLayer } }
+        for (sceneLayer, storeLayer) in storeLayers.enumerated() {
+            if let storeLayer { sceneLayers[storeLayer] = sceneLayer }
+        }
         let frames = store.frames(options: options)
         let world = store.updateWorld(options: options)
         let worldRects = store.worldRects(in: world, options: options)
         let clipRects = store.clipRects(worldRects: worldRects, options: options)
-        let visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: viewport, options: options)
+        let visible = store.visibility(
+            worldRects: worldRects, clipRects: clipRects, viewport: viewport, options: options)
         let hits = store.hitTest(points: hitTests, in: world, rule: hitTestMode, options: options)
         var converted: [Point?] = []
         converted.reserveCapacity(conversions.count)
         for (index, conversion) in conversions.enumerated() {
             let path = ScenePath(key: "conversions", index: index)
-            converted += store.convert(points: [conversion.point], from: try conversion.from.map { try mapped($0, storeLayers, path.field("from")) },
-                                       to: try conversion.to.map { try mapped($0, storeLayers, path.field("to")) },
-                                       in: world, options: options)
+            converted += store.convert(
+                points: [conversion.point],
+                from: try conversion.from.map { try mapped($0, storeLayers, path.field("from")) },
+                to: try conversion.to.map { try mapped($0, storeLayers, path.field("to")) },
+                in: world, options: options)
         }
-        return SceneEvaluation(names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
-                               worldRects: worldRects, clipRects: clipRects, visible: visible,
-                               drawOrder: store.drawOrder().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
-                               conversions: converted)
+        return SceneEvaluation(
+            names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
+            worldRects: worldRects, clipRects: clipRects, visible: visible,
+            drawOrder: store.drawOrder().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
+            conversions: converted)
     }
 
     /// The number of elements of `sorted` (ascending) below `value`. O(log n).
     private func lowerBound(of value: Int, in sorted: [Int]) -> Int {
-        var low = 0, high = sorted.count
+        var low = 0
+        var high = sorted.count
         while low < high {
             let middle = (low + high) / 2
             if sorted[middle] < value { low = middle + 1 } else { high = middle }
@@ -96,15 +104,17 @@ extension Scene {
     /// Plays a structure operation on the store and keeps the scene-to-store map:
     /// `removeLayer` renumbers the layers after the removed ones. O(layers) for a
     /// removal (as `removeLayer` itself), O(sublayers) for a move.
-    private func applyStructure(_ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
-                                storeLayers: inout [Int?], path: ScenePath) throws {
+    private func applyStructure(
+        _ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
+        storeLayers: inout [Int?], path: ScenePath
+    ) throws {
         do {
             switch operation.change {
-            case let .superlayer(target, index):
+            case .superlayer(let target, let index):
                 let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
                 try store.insertSublayer(storeLayer, into: storeTarget, at: index)
             default:
-                let removed = try store.destroyLayer(storeLayer)   // ascending old store indices
+                let removed = try store.destroyLayer(storeLayer)  // ascending old store indices
                 for sceneLayer in storeLayers.indices {
                     guard let old = storeLayers[sceneLayer] else { continue }
                     let below = lowerBound(of: old, in: removed)
@@ -116,35 +126,37 @@ extension Scene {
         }
     }
 
-    private func apply(_ operation: SceneOperation, to store: inout LayerStore, storeLayers: inout [Int?],
-                       path: ScenePath) throws {
+    private func apply(
+        _ operation: SceneOperation, to store: inout LayerStore, storeLayers: inout [Int?],
+        path: ScenePath
+    ) throws {
         let layer = try mapped(operation.layer, storeLayers, path)
         if operation.isStructural {
             return try applyStructure(operation, layer, to: &store, storeLayers: &storeLayers, path: path)
         }
         switch operation.change {
-        case let .frame(rect): store.setFrame(rect, of: layer)
-        case let .bounds(rect): store.setBounds(rect, of: layer)
-        case let .position(point), let .center(point): store.setPosition(point, of: layer)
-        case let .anchorPoint(point): store.setAnchorPoint(point, of: layer)
-        case let .transform(transform): store.setTransform(transform, of: layer)
-        case let .sublayerTransform(transform): store.setSublayerTransform(transform, of: layer)
-        case let .zPosition(z): store.setZPosition(z, of: layer)
-        case let .anchorPointZ(z): store.setAnchorPointZ(z, of: layer)
-        case let .contentOffset(offset): store.setContentOffset(offset, of: layer)
-        case let .scrollTo(offset):
+        case .frame(let rect): store.setFrame(rect, of: layer)
+        case .bounds(let rect): store.setBounds(rect, of: layer)
+        case .position(let point), .center(let point): store.setPosition(point, of: layer)
+        case .anchorPoint(let point): store.setAnchorPoint(point, of: layer)
+        case .transform(let transform): store.setTransform(transform, of: layer)
+        case .sublayerTransform(let transform): store.setSublayerTransform(transform, of: layer)
+        case .zPosition(let z): store.setZPosition(z, of: layer)
+        case .anchorPointZ(let z): store.setAnchorPointZ(z, of: layer)
+        case .contentOffset(let offset): store.setContentOffset(offset, of: layer)
+        case .scrollTo(let offset):
             do {
                 try store.scroll(layer, to: offset)
             } catch {
                 throw path.error("scrollTo needs a scroll view, and layer \(layer) has no contentSize")
             }
-        case let .geometryFlipped(value): store.setGeometryFlipped(value, of: layer)
-        case let .masksToBounds(value): store.setMasksToBounds(value, of: layer)
-        case let .hidden(value): store.setHidden(value, of: layer)
-        case let .isTransformLayer(value): store.setTransformLayer(value, of: layer)
-        case let .autoresizingMask(mask): store.setAutoresizingMask(mask, of: layer)
-        case let .autoresizesSubviews(value): store.setAutoresizesSubviews(value, of: layer)
-        case .superlayer, .remove: break   // applyStructure
+        case .geometryFlipped(let value): store.setGeometryFlipped(value, of: layer)
+        case .masksToBounds(let value): store.setMasksToBounds(value, of: layer)
+        case .hidden(let value): store.setHidden(value, of: layer)
+        case .isTransformLayer(let value): store.setTransformLayer(value, of: layer)
+        case .autoresizingMask(let mask): store.setAutoresizingMask(mask, of: layer)
+        case .autoresizesSubviews(let value): store.setAutoresizesSubviews(value, of: layer)
+        case .superlayer, .remove: break  // applyStructure
         }
     }
 }
@@ -177,7 +189,10 @@ extension SceneEvaluation {
                 output += sceneLayer + 1 < names.count ? ",\n" : "\n"
                 flushIfLarge()
             }
-            guard let layer = storeLayers[sceneLayer] else { output += "  null"; continue }
+            guard let layer = storeLayers[sceneLayer] else {
+                output += "  null"
+                continue
+            }
             output += "  {\"name\": "
             if let name = names[sceneLayer] {
                 output += "\""
@@ -247,8 +262,10 @@ extension SceneEvaluation {
     /// The 16 entries, row-major.
     private func appendTransform(_ m: Transform3D, to output: inout String) {
         output += "["
-        for (index, value) in [m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
-                               m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44].enumerated() {
+        for (index, value) in [
+            m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+            m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44,
+        ].enumerated() {
             if index > 0 { output += ", " }
             appendJSONNumber(value, to: &output)
         }
@@ -258,7 +275,10 @@ extension SceneEvaluation {
     /// `null` for nil; a clip that is the null rect is written as `CGRectNull`,
     /// `["+Infinity", "+Infinity", 0.0, 0.0]`.
     private func appendEdges(_ edges: RectEdges?, to output: inout String) {
-        guard let edges else { output += "null"; return }
+        guard let edges else {
+            output += "null"
+            return
+        }
         appendRect(edges.rect, to: &output)
     }
 }

@@ -20,14 +20,16 @@ struct SceneStructure {
 
     /// Throws at `path` when an earlier operation removed `layer`.
     func checkAlive(_ layer: Int, _ path: ScenePath) throws {
-        if let operation = removedBy[layer] { throw path.error("layer \(layer) was removed by operations[\(operation)]") }
+        if let operation = removedBy[layer] {
+            throw path.error("layer \(layer) was removed by operations[\(operation)]")
+        }
     }
 
     /// Checks a structure operation against the hierarchy so far, then plays it. Other
     /// operations change nothing here.
     mutating func apply(_ operation: SceneOperation, operationIndex: Int, layerCountPhrase: String) throws {
         switch operation.change {
-        case let .superlayer(target, index):
+        case .superlayer(let target, let index):
             try move(operation.layer, to: target, at: index, operationIndex, layerCountPhrase)
         case .remove:
             remove(operation.layer, by: operationIndex)
@@ -36,8 +38,10 @@ struct SceneStructure {
         }
     }
 
-    private mutating func move(_ layer: Int, to target: Int?, at index: Int?, _ operation: Int,
-                               _ layerCountPhrase: String) throws {
+    private mutating func move(
+        _ layer: Int, to target: Int?, at index: Int?, _ operation: Int,
+        _ layerCountPhrase: String
+    ) throws {
         let valuePath = ScenePath(key: "operations", index: operation, field: "value")
         if let target {
             guard target >= 0 && target < parents.count else {
@@ -47,8 +51,11 @@ struct SceneStructure {
             var ancestor: Int? = target
             while let current = ancestor {
                 if current == layer {
-                    throw valuePath.error(target == layer ? "layer \(layer) cannot be its own superlayer"
-                        : "moving layer \(layer) under layer \(target) would make a cycle (\(target) is inside \(layer)'s subtree)")
+                    throw valuePath.error(
+                        target == layer
+                            ? "layer \(layer) cannot be its own superlayer"
+                            : "moving layer \(layer) under layer \(target) would make a cycle (\(target) is inside \(layer)'s subtree)"
+                    )
                 }
                 ancestor = parents[current]
             }
@@ -56,7 +63,8 @@ struct SceneStructure {
         let others = (target.map { sublayers[$0] } ?? roots).filter { $0 != layer }
         if let index, index < 0 || index > others.count {
             let count = others.count
-            let owner = target.map { "layer \($0) has \(count) \(count == 1 ? "sublayer" : "sublayers")" }
+            let owner =
+                target.map { "layer \($0) has \(count) \(count == 1 ? "sublayer" : "sublayers")" }
                 ?? (count == 1 ? "there is 1 root" : "there are \(count) roots")
             throw ScenePath(key: "operations", index: operation, field: "index")
                 .error("\(index) is out of range (0...\(others.count): \(owner) besides layer \(layer))")
@@ -77,7 +85,11 @@ struct SceneStructure {
     }
 
     private mutating func detach(_ layer: Int) {
-        if let parent = parents[layer] { sublayers[parent].removeAll { $0 == layer } } else { roots.removeAll { $0 == layer } }
+        if let parent = parents[layer] {
+            sublayers[parent].removeAll { $0 == layer }
+        } else {
+            roots.removeAll { $0 == layer }
+        }
         parents[layer] = nil
     }
 }

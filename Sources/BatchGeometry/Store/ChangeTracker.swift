@@ -42,7 +42,10 @@ struct ChangeTracker: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
-    mutating func markStructureChanged() { needsFullUpdate = true; hierarchyChanged = true }
+    mutating func markStructureChanged() {
+        needsFullUpdate = true
+        hierarchyChanged = true
+    }
 
     /// Every layer's inputs may have changed, the hierarchy did not.
     mutating func markAllChanged() { needsFullUpdate = true }

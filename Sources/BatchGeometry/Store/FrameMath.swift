@@ -17,29 +17,40 @@ func selectMax(_ p: Double, _ q: Double) -> Double { q > p ? q : p }
 /// anchor point, `(-w*ax, -h*ay, w, h)`, under the affine transform: the frame before
 /// `position` is added. Corners in the order (xMin,yMin) (xMin,yMax) (xMax,yMin) (xMax,yMax).
 @inlinable
-func anchoredBox(width w: Double, height h: Double, anchorX ax: Double, anchorY ay: Double,
-                 transform t: AffineTransform) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+func anchoredBox(
+    width w: Double, height h: Double, anchorX ax: Double, anchorY ay: Double,
+    transform t: AffineTransform
+) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
     let rx = (-w) * ax
     let ry = (-h) * ay
     let xMax = rx + w
     let yMax = ry + h
-    let x0 = ((t.a * rx) + (t.c * ry)) + t.tx, y0 = ((t.b * rx) + (t.d * ry)) + t.ty
-    let x1 = ((t.a * rx) + (t.c * yMax)) + t.tx, y1 = ((t.b * rx) + (t.d * yMax)) + t.ty
-    let x2 = ((t.a * xMax) + (t.c * ry)) + t.tx, y2 = ((t.b * xMax) + (t.d * ry)) + t.ty
-    let x3 = ((t.a * xMax) + (t.c * yMax)) + t.tx, y3 = ((t.b * xMax) + (t.d * yMax)) + t.ty
-    return (selectMin(selectMin(selectMin(x0, x1), x2), x3),
-            selectMin(selectMin(selectMin(y0, y1), y2), y3),
-            selectMax(selectMax(selectMax(x0, x1), x2), x3),
-            selectMax(selectMax(selectMax(y0, y1), y2), y3))
+    let x0 = ((t.a * rx) + (t.c * ry)) + t.tx
+    let y0 = ((t.b * rx) + (t.d * ry)) + t.ty
+    let x1 = ((t.a * rx) + (t.c * yMax)) + t.tx
+    let y1 = ((t.b * rx) + (t.d * yMax)) + t.ty
+    let x2 = ((t.a * xMax) + (t.c * ry)) + t.tx
+    let y2 = ((t.b * xMax) + (t.d * ry)) + t.ty
+    let x3 = ((t.a * xMax) + (t.c * yMax)) + t.tx
+    let y3 = ((t.b * xMax) + (t.d * yMax)) + t.ty
+    return (
+        selectMin(selectMin(selectMin(x0, x1), x2), x3),
+        selectMin(selectMin(selectMin(y0, y1), y2), y3),
+        selectMax(selectMax(selectMax(x0, x1), x2), x3),
+        selectMax(selectMax(selectMax(y0, y1), y2), y3)
+    )
 }
 
 /// The frame getter (GEOMETRY.md section 3): the anchored box moved by `position`.
 @inlinable
-func frameRect(width: Double, height: Double, anchorX: Double, anchorY: Double,
-               transform: AffineTransform, positionX: Double, positionY: Double) -> Rect {
+func frameRect(
+    width: Double, height: Double, anchorX: Double, anchorY: Double,
+    transform: AffineTransform, positionX: Double, positionY: Double
+) -> Rect {
     let box = anchoredBox(width: width, height: height, anchorX: anchorX, anchorY: anchorY, transform: transform)
-    return Rect(x: box.minX + positionX, y: box.minY + positionY,
-                width: box.maxX - box.minX, height: box.maxY - box.minY)
+    return Rect(
+        x: box.minX + positionX, y: box.minY + positionY,
+        width: box.maxX - box.minX, height: box.maxY - box.minY)
 }
 
 /// The bounds size that the frame setter gives a layer whose transform has this affine
@@ -54,8 +65,10 @@ func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTr
     if t.isIdentity { return Size(width: w, height: h) }
     let determinant = (t.a * t.d) - (t.b * t.c)
     if determinant == 0 { return current }
-    let ia = t.d / determinant, ib = -t.b / determinant
-    let ic = -t.c / determinant, id = t.a / determinant
+    let ia = t.d / determinant
+    let ib = -t.b / determinant
+    let ic = -t.c / determinant
+    let id = t.a / determinant
     return Size(width: (ia * w) + (ic * h), height: (ib * w) + (id * h))
 }
 
@@ -64,7 +77,8 @@ func boundsSizeForFrame(width w: Double, height h: Double, transform t: AffineTr
 /// point goes where the requested rect's anchor point is, less the translation; under a
 /// rotation the frame therefore does not read back as requested (as on a device).
 @inlinable
-func positionForFrame(_ requested: Rect, anchorX ax: Double, anchorY ay: Double, transform t: AffineTransform) -> Point {
+func positionForFrame(_ requested: Rect, anchorX ax: Double, anchorY ay: Double, transform t: AffineTransform) -> Point
+{
     Point(x: (requested.x + (ax * requested.width)) - t.tx, y: (requested.y + (ay * requested.height)) - t.ty)
 }
 

@@ -6,7 +6,8 @@ extension LayerStore {
     /// Which parts of the layer's untransformed frame follow its superlayer's size.
     /// Bits other than the six flags are not stored (UIKit defines none). O(1).
     public func autoresizingMask(of layer: Int) -> AutoresizingMask {
-        checkIndex(layer); return AutoresizingMask(rawValue: UInt(autoresizingMasks[layer]))
+        checkIndex(layer)
+        return AutoresizingMask(rawValue: UInt(autoresizingMasks[layer]))
     }
     /// Sets the mask; resizes nothing by itself (the next size change of the superlayer
     /// does). O(1).
@@ -22,7 +23,11 @@ extension LayerStore {
     public func autoresizesSubviews(_ layer: Int) -> Bool { !flag(.doesNotAutoresizeSubviews, layer) }
     public mutating func setAutoresizesSubviews(_ value: Bool, of layer: Int) {
         checkIndexForUpdate(layer)
-        if value { flags[layer].remove(.doesNotAutoresizeSubviews) } else { flags[layer].insert(.doesNotAutoresizeSubviews) }
+        if value {
+            flags[layer].remove(.doesNotAutoresizeSubviews)
+        } else {
+            flags[layer].insert(.doesNotAutoresizeSubviews)
+        }
     }
 
     /// Called by the setters after they changed `layer`'s bounds: autoresizes its
@@ -31,7 +36,8 @@ extension LayerStore {
     @inline(__always)
     mutating func sizeDidChange(_ layer: Int, from oldWidth: Double, _ oldHeight: Double) {
         guard autoresizingLayerCount > 0,
-              boundsWidth[layer] != oldWidth || boundsHeight[layer] != oldHeight else { return }
+            boundsWidth[layer] != oldWidth || boundsHeight[layer] != oldHeight
+        else { return }
         autoresizeSublayers(of: layer, oldWidth: oldWidth, oldHeight: oldHeight)
     }
 
@@ -49,21 +55,37 @@ extension LayerStore {
     /// uses O(1) stack.
     private mutating func autoresizeSublayers(of top: Int, oldWidth: Double, oldHeight: Double) {
         guard !flags[top].contains(.doesNotAutoresizeSubviews) else { return }
-        var stack = [ResizeFrame(superlayer: Int32(top), oldWidth: oldWidth, oldHeight: oldHeight,
-                                 next: firstSublayers[top])]
+        var stack = [
+            ResizeFrame(
+                superlayer: Int32(top), oldWidth: oldWidth, oldHeight: oldHeight,
+                next: firstSublayers[top])
+        ]
         while let frame = stack.last {
             let layer = Int(frame.next)
-            if layer < 0 { stack.removeLast(); continue }
-            if nextSiblings[layer] >= 0 { stack[stack.count - 1].next = nextSiblings[layer] } else { stack.removeLast() }
+            if layer < 0 {
+                stack.removeLast()
+                continue
+            }
+            if nextSiblings[layer] >= 0 {
+                stack[stack.count - 1].next = nextSiblings[layer]
+            } else {
+                stack.removeLast()
+            }
             let mask = autoresizingMasks[layer]
             if mask == 0 { continue }
-            let width = boundsWidth[layer], height = boundsHeight[layer]
-            resize(layer, mask: mask, superlayer: Int(frame.superlayer), oldWidth: frame.oldWidth, oldHeight: frame.oldHeight)
+            let width = boundsWidth[layer]
+            let height = boundsHeight[layer]
+            resize(
+                layer, mask: mask, superlayer: Int(frame.superlayer), oldWidth: frame.oldWidth,
+                oldHeight: frame.oldHeight)
             changes.markChanged(layer)
             if (boundsWidth[layer] != width || boundsHeight[layer] != height)
-                && !flags[layer].contains(.doesNotAutoresizeSubviews) && firstSublayers[layer] >= 0 {
-                stack.append(ResizeFrame(superlayer: Int32(layer), oldWidth: width, oldHeight: height,
-                                         next: firstSublayers[layer]))
+                && !flags[layer].contains(.doesNotAutoresizeSubviews) && firstSublayers[layer] >= 0
+            {
+                stack.append(
+                    ResizeFrame(
+                        superlayer: Int32(layer), oldWidth: width, oldHeight: height,
+                        next: firstSublayers[layer]))
             }
         }
     }
@@ -71,19 +93,25 @@ extension LayerStore {
     /// Applies the mask to one sublayer, each axis on its own (GEOMETRY.md section 4).
     private mutating func resize(_ layer: Int, mask: UInt8, superlayer: Int, oldWidth: Double, oldHeight: Double) {
         let flags = AutoresizingMask(rawValue: UInt(mask))
-        if let x = autoresizedAxis(position: positionX[layer], anchor: anchorX[layer], length: boundsWidth[layer],
-                                   superOrigin: boundsX[superlayer], oldSuperLength: oldWidth,
-                                   newSuperLength: boundsWidth[superlayer],
-                                   flexibleMin: flags.contains(.flexibleLeftMargin), flexibleLength: flags.contains(.flexibleWidth),
-                                   flexibleMax: flags.contains(.flexibleRightMargin)) {
-            boundsWidth[layer] = x.length; positionX[layer] = x.position
+        if let x = autoresizedAxis(
+            position: positionX[layer], anchor: anchorX[layer], length: boundsWidth[layer],
+            superOrigin: boundsX[superlayer], oldSuperLength: oldWidth,
+            newSuperLength: boundsWidth[superlayer],
+            flexibleMin: flags.contains(.flexibleLeftMargin), flexibleLength: flags.contains(.flexibleWidth),
+            flexibleMax: flags.contains(.flexibleRightMargin))
+        {
+            boundsWidth[layer] = x.length
+            positionX[layer] = x.position
         }
-        if let y = autoresizedAxis(position: positionY[layer], anchor: anchorY[layer], length: boundsHeight[layer],
-                                   superOrigin: boundsY[superlayer], oldSuperLength: oldHeight,
-                                   newSuperLength: boundsHeight[superlayer],
-                                   flexibleMin: flags.contains(.flexibleTopMargin), flexibleLength: flags.contains(.flexibleHeight),
-                                   flexibleMax: flags.contains(.flexibleBottomMargin)) {
-            boundsHeight[layer] = y.length; positionY[layer] = y.position
+        if let y = autoresizedAxis(
+            position: positionY[layer], anchor: anchorY[layer], length: boundsHeight[layer],
+            superOrigin: boundsY[superlayer], oldSuperLength: oldHeight,
+            newSuperLength: boundsHeight[superlayer],
+            flexibleMin: flags.contains(.flexibleTopMargin), flexibleLength: flags.contains(.flexibleHeight),
+            flexibleMax: flags.contains(.flexibleBottomMargin))
+        {
+            boundsHeight[layer] = y.length
+            positionY[layer] = y.position
         }
     }
 }
@@ -96,19 +124,32 @@ extension LayerStore {
 /// `q + d/n` when `T == 0` (n flexible parts). Returns the new length and position
 /// (`(superOrigin + p') + anchor*w'`), or nil when no part is flexible (nothing changes).
 @inlinable
-func autoresizedAxis(position: Double, anchor: Double, length w: Double, superOrigin: Double,
-                     oldSuperLength W: Double, newSuperLength newW: Double,
-                     flexibleMin: Bool, flexibleLength: Bool, flexibleMax: Bool)
-    -> (length: Double, position: Double)? {
+func autoresizedAxis(
+    position: Double, anchor: Double, length w: Double, superOrigin: Double,
+    oldSuperLength: Double, newSuperLength: Double,
+    flexibleMin: Bool, flexibleLength: Bool, flexibleMax: Bool
+)
+    -> (length: Double, position: Double)?
+{
     guard flexibleMin || flexibleLength || flexibleMax else { return nil }
     let p = (position - (anchor * w)) - superOrigin
-    let r = (W - p) - w
-    let d = newW - W
+    let r = (oldSuperLength - p) - w
+    let d = newSuperLength - oldSuperLength
     // T: the first flexible part, then each later one added (no leading 0 + p).
-    var t = 0.0, n = 0.0
-    if flexibleMin { t = p; n = 1 }
-    if flexibleLength { t = n == 0 ? w : t + w; n += 1 }
-    if flexibleMax { t = n == 0 ? r : t + r; n += 1 }
+    var t = 0.0
+    var n = 0.0
+    if flexibleMin {
+        t = p
+        n = 1
+    }
+    if flexibleLength {
+        t = n == 0 ? w : t + w
+        n += 1
+    }
+    if flexibleMax {
+        t = n == 0 ? r : t + r
+        n += 1
+    }
     func grown(_ q: Double) -> Double { t != 0 ? q + (d * q) / t : q + d / n }
     let newP = flexibleMin ? grown(p) : p
     let newLength = flexibleLength ? grown(w) : w

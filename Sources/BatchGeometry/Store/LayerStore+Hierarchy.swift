@@ -18,14 +18,25 @@ extension LayerStore {
             throw LayerStoreError.tooManyLayers(limit: layerLimit)
         }
         let layer = count
-        boundsX.append(0); boundsY.append(0); boundsWidth.append(0); boundsHeight.append(0)
-        positionX.append(0); positionY.append(0)
-        anchorX.append(0.5); anchorY.append(0.5)
-        zPositions.append(0); anchorPointZs.append(0)
-        transforms.appendIdentity(); sublayerTransforms.appendIdentity()
-        flags.append([]); autoresizingMasks.append(0)
-        parents.append(-1); firstSublayers.append(-1); lastSublayers.append(-1)
-        nextSiblings.append(-1); previousSiblings.append(-1)
+        boundsX.append(0)
+        boundsY.append(0)
+        boundsWidth.append(0)
+        boundsHeight.append(0)
+        positionX.append(0)
+        positionY.append(0)
+        anchorX.append(0.5)
+        anchorY.append(0.5)
+        zPositions.append(0)
+        anchorPointZs.append(0)
+        transforms.appendIdentity()
+        sublayerTransforms.appendIdentity()
+        flags.append([])
+        autoresizingMasks.append(0)
+        parents.append(-1)
+        firstSublayers.append(-1)
+        lastSublayers.append(-1)
+        nextSiblings.append(-1)
+        previousSiblings.append(-1)
         changes.appendLayer()
         structureDidChange()
         linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
@@ -149,7 +160,13 @@ extension LayerStore {
     /// Sets the `.detached` flag and keeps `detachedLayerCount`.
     private mutating func setDetached(_ detached: Bool, _ layer: Int) {
         guard flags[layer].contains(.detached) != detached else { return }
-        if detached { flags[layer].insert(.detached); detachedLayerCount += 1 } else { flags[layer].remove(.detached); detachedLayerCount -= 1 }
+        if detached {
+            flags[layer].insert(.detached)
+            detachedLayerCount += 1
+        } else {
+            flags[layer].remove(.detached)
+            detachedLayerCount -= 1
+        }
     }
 
     /// Removes `layer` and its whole subtree from the store. Later layers' indices shift
@@ -241,7 +258,8 @@ extension LayerStore {
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
         if parent >= 0 {
-            zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
+            zOrderInversions +=
+                zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
                 - zInversion(previous, sibling)
         }
         parents[layer] = parent
@@ -258,32 +276,53 @@ extension LayerStore {
     }
 
     private mutating func unlink(_ layer: Int) {
-        let parent = parents[layer], previous = previousSiblings[layer], next = nextSiblings[layer]
+        let parent = parents[layer]
+        let previous = previousSiblings[layer]
+        let next = nextSiblings[layer]
         if parent >= 0 {
-            zOrderInversions += zInversion(previous, next)
+            zOrderInversions +=
+                zInversion(previous, next)
                 - zInversion(previous, Int32(layer)) - zInversion(Int32(layer), next)
         }
-        if previous >= 0 { nextSiblings[Int(previous)] = next }
-        else if parent >= 0 { firstSublayers[Int(parent)] = next }
-        else { firstRoot = next }
-        if next >= 0 { previousSiblings[Int(next)] = previous }
-        else if parent >= 0 { lastSublayers[Int(parent)] = previous }
-        else { lastRoot = previous }
-        parents[layer] = -1; previousSiblings[layer] = -1; nextSiblings[layer] = -1
+        if previous >= 0 {
+            nextSiblings[Int(previous)] = next
+        } else if parent >= 0 {
+            firstSublayers[Int(parent)] = next
+        } else {
+            firstRoot = next
+        }
+        if next >= 0 {
+            previousSiblings[Int(next)] = previous
+        } else if parent >= 0 {
+            lastSublayers[Int(parent)] = previous
+        } else {
+            lastRoot = previous
+        }
+        parents[layer] = -1
+        previousSiblings[layer] = -1
+        nextSiblings[layer] = -1
     }
 
     /// Drops the layers whose `keep` flag is false and renumbers every link.
     private mutating func compact(keeping keep: [Bool]) {
         var newIndex = [Int32](repeating: -1, count: count)
         var next: Int32 = 0
-        for index in 0..<count where keep[index] { newIndex[index] = next; next += 1 }
+        for index in 0..<count where keep[index] {
+            newIndex[index] = next
+            next += 1
+        }
         let newCount = Int(next)
         func remap(_ link: Int32) -> Int32 { link < 0 ? -1 : newIndex[Int(link)] }
-        boundsX = compacted(boundsX, keep); boundsY = compacted(boundsY, keep)
-        boundsWidth = compacted(boundsWidth, keep); boundsHeight = compacted(boundsHeight, keep)
-        positionX = compacted(positionX, keep); positionY = compacted(positionY, keep)
-        anchorX = compacted(anchorX, keep); anchorY = compacted(anchorY, keep)
-        zPositions = compacted(zPositions, keep); anchorPointZs = compacted(anchorPointZs, keep)
+        boundsX = compacted(boundsX, keep)
+        boundsY = compacted(boundsY, keep)
+        boundsWidth = compacted(boundsWidth, keep)
+        boundsHeight = compacted(boundsHeight, keep)
+        positionX = compacted(positionX, keep)
+        positionY = compacted(positionY, keep)
+        anchorX = compacted(anchorX, keep)
+        anchorY = compacted(anchorY, keep)
+        zPositions = compacted(zPositions, keep)
+        anchorPointZs = compacted(anchorPointZs, keep)
         transforms.compact(keeping: keep, newCount: newCount)
         sublayerTransforms.compact(keeping: keep, newCount: newCount)
         flags = compacted(flags, keep)
@@ -295,7 +334,8 @@ extension LayerStore {
         lastSublayers = compacted(lastSublayers, keep).map(remap)
         nextSiblings = compacted(nextSiblings, keep).map(remap)
         previousSiblings = compacted(previousSiblings, keep).map(remap)
-        firstRoot = remap(firstRoot); lastRoot = remap(lastRoot)
+        firstRoot = remap(firstRoot)
+        lastRoot = remap(lastRoot)
         var newScrollViews: [Int32: ScrollViewState] = [:]
         for (layer, state) in scrollViews where keep[Int(layer)] { newScrollViews[newIndex[Int(layer)]] = state }
         scrollViews = newScrollViews

@@ -18,9 +18,12 @@ extension LayerStore {
     }
     public mutating func setBounds(_ bounds: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
-        let oldWidth = boundsWidth[layer], oldHeight = boundsHeight[layer]
-        boundsX[layer] = bounds.x; boundsY[layer] = bounds.y
-        boundsWidth[layer] = bounds.width; boundsHeight[layer] = bounds.height
+        let oldWidth = boundsWidth[layer]
+        let oldHeight = boundsHeight[layer]
+        boundsX[layer] = bounds.x
+        boundsY[layer] = bounds.y
+        boundsWidth[layer] = bounds.width
+        boundsHeight[layer] = bounds.height
         changes.markChanged(layer)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
@@ -33,7 +36,8 @@ extension LayerStore {
     }
     public mutating func setPosition(_ position: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        positionX[layer] = position.x; positionY[layer] = position.y
+        positionX[layer] = position.x
+        positionY[layer] = position.y
         changes.markPositionChanged(layer)
     }
 
@@ -45,17 +49,22 @@ extension LayerStore {
     }
     public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        anchorX[layer] = anchorPoint.x; anchorY[layer] = anchorPoint.y
+        anchorX[layer] = anchorPoint.x
+        anchorY[layer] = anchorPoint.y
         changes.markChanged(layer)
     }
 
     /// The layer's z position, in points: moves it toward the eye and orders it among its
     /// siblings, both for drawing and for the layer rule's hit testing (the view rule
     /// ignores it, as UIKit does). O(1).
-    public func zPosition(of layer: Int) -> Double { checkIndex(layer); return zPositions[layer] }
+    public func zPosition(of layer: Int) -> Double {
+        checkIndex(layer)
+        return zPositions[layer]
+    }
     public mutating func setZPosition(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
-        let previous = previousSiblings[layer], next = nextSiblings[layer]
+        let previous = previousSiblings[layer]
+        let next = nextSiblings[layer]
         let isSublayer = parents[layer] >= 0
         if isSublayer { zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
         zPositions[layer] = z
@@ -64,30 +73,45 @@ extension LayerStore {
     }
 
     /// The anchor point's z coordinate, in points.
-    public func anchorPointZ(of layer: Int) -> Double { checkIndex(layer); return anchorPointZs[layer] }
+    public func anchorPointZ(of layer: Int) -> Double {
+        checkIndex(layer)
+        return anchorPointZs[layer]
+    }
     public mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
-        checkIndexForUpdate(layer); anchorPointZs[layer] = z; changes.markChanged(layer)
+        checkIndexForUpdate(layer)
+        anchorPointZs[layer] = z
+        changes.markChanged(layer)
     }
 
     /// The layer's transform, applied about its anchor point.
-    public func transform(of layer: Int) -> Transform3D { checkIndex(layer); return transforms[layer] }
+    public func transform(of layer: Int) -> Transform3D {
+        checkIndex(layer)
+        return transforms[layer]
+    }
     public mutating func setTransform(_ transform: Transform3D, of layer: Int) {
-        checkIndexForUpdate(layer); transforms.set(transform, at: layer); changes.markChanged(layer)
+        checkIndexForUpdate(layer)
+        transforms.set(transform, at: layer)
+        changes.markChanged(layer)
     }
     /// The affine part of the transform (`UIView.transform`).
     public func affineTransform(of layer: Int) -> AffineTransform {
-        checkIndex(layer); return transforms.affine(at: layer)
+        checkIndex(layer)
+        return transforms.affine(at: layer)
     }
     public mutating func setAffineTransform(_ transform: AffineTransform, of layer: Int) {
         setTransform(Transform3D(transform), of: layer)
     }
     /// The kind of the layer's transform (identity, translate, scale, affine, 3D,
     /// perspective).
-    public func transformKind(of layer: Int) -> TransformKind { checkIndex(layer); return transforms.kind(at: layer) }
+    public func transformKind(of layer: Int) -> TransformKind {
+        checkIndex(layer)
+        return transforms.kind(at: layer)
+    }
 
     /// Applied to the sublayers, about this layer's anchor point.
     public func sublayerTransform(of layer: Int) -> Transform3D {
-        checkIndex(layer); return sublayerTransforms[layer]
+        checkIndex(layer)
+        return sublayerTransforms[layer]
     }
     public mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
@@ -98,7 +122,8 @@ extension LayerStore {
     /// Mirrors the sublayers' y axis about the middle of the bounds.
     public func isGeometryFlipped(_ layer: Int) -> Bool { flag(.geometryFlipped, layer) }
     public mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
-        setFlag(.geometryFlipped, value, layer); changes.markChanged(layer)
+        setFlag(.geometryFlipped, value, layer)
+        changes.markChanged(layer)
     }
     /// Clips sublayers to the bounds, for rendering and hit testing.
     public func masksToBounds(_ layer: Int) -> Bool { flag(.masksToBounds, layer) }
@@ -110,7 +135,8 @@ extension LayerStore {
     /// its plane.
     public func isTransformLayer(_ layer: Int) -> Bool { flag(.transformLayer, layer) }
     public mutating func setTransformLayer(_ value: Bool, of layer: Int) {
-        setFlag(.transformLayer, value, layer); changes.markChanged(layer)
+        setFlag(.transformLayer, value, layer)
+        changes.markChanged(layer)
     }
 
     /// The index precondition for setters. Mutating, so that an unoptimized build does
@@ -122,7 +148,10 @@ extension LayerStore {
     }
 
     @inline(__always)
-    func flag(_ flag: LayerFlags, _ layer: Int) -> Bool { checkIndex(layer); return flags[layer].contains(flag) }
+    func flag(_ flag: LayerFlags, _ layer: Int) -> Bool {
+        checkIndex(layer)
+        return flags[layer].contains(flag)
+    }
 
     private mutating func setFlag(_ flag: LayerFlags, _ value: Bool, _ layer: Int) {
         checkIndexForUpdate(layer)
@@ -135,10 +164,11 @@ extension LayerStore {
     /// the affine part of transform and position (GEOMETRY.md section 3, bit-exact).
     public func frame(of layer: Int) -> Rect {
         checkIndex(layer)
-        return frameRect(width: boundsWidth[layer], height: boundsHeight[layer],
-                         anchorX: anchorX[layer], anchorY: anchorY[layer],
-                         transform: transforms.affine(at: layer),
-                         positionX: positionX[layer], positionY: positionY[layer])
+        return frameRect(
+            width: boundsWidth[layer], height: boundsHeight[layer],
+            anchorX: anchorX[layer], anchorY: anchorY[layer],
+            transform: transforms.affine(at: layer),
+            positionX: positionX[layer], positionY: positionY[layer])
     }
 
     /// Sets the frame the way Core Animation does on a device (GEOMETRY.md section 4):
@@ -156,11 +186,14 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         let requested = frame.standardized
         let transform = transforms.affine(at: layer)
-        let size = boundsSizeForFrame(width: requested.width, height: requested.height, transform: transform,
-                                      current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
-        let position = positionForFrame(requested, anchorX: anchorX[layer], anchorY: anchorY[layer],
-                                        transform: transform)
-        let oldWidth = boundsWidth[layer], oldHeight = boundsHeight[layer]
+        let size = boundsSizeForFrame(
+            width: requested.width, height: requested.height, transform: transform,
+            current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
+        let position = positionForFrame(
+            requested, anchorX: anchorX[layer], anchorY: anchorY[layer],
+            transform: transform)
+        let oldWidth = boundsWidth[layer]
+        let oldHeight = boundsHeight[layer]
         boundsWidth[layer] = size.width
         boundsHeight[layer] = size.height
         positionX[layer] = position.x
@@ -202,11 +235,13 @@ extension LayerStore {
     /// The scroll-view state (contentSize, contentInset), or nil when the layer is not a
     /// scroll view.
     public func scrollView(of layer: Int) -> ScrollViewState? {
-        checkIndex(layer); return scrollViews[Int32(layer)]
+        checkIndex(layer)
+        return scrollViews[Int32(layer)]
     }
     /// Makes the layer a scroll view with this content (or an ordinary layer for nil).
     public mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
-        checkIndexForUpdate(layer); scrollViews[Int32(layer)] = state
+        checkIndexForUpdate(layer)
+        scrollViews[Int32(layer)] = state
     }
 
     /// The valid range of the content offset:
@@ -230,18 +265,21 @@ extension LayerStore {
         guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
         guard let state = scrollViews[Int32(layer)] else { throw LayerStoreError.notAScrollView(layer: layer) }
         let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
-        let clamped = Point(x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),
-                            y: Swift.min(Swift.max(offset.y, limits.minY), limits.maxY))
+        let clamped = Point(
+            x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),
+            y: Swift.min(Swift.max(offset.y, limits.minY), limits.maxY))
         setContentOffset(clamped, of: layer)
         return Point(x: boundsX[layer], y: boundsY[layer])
     }
 
     private func scrollLimits(_ state: ScrollViewState, width: Double, height: Double)
-        -> (minX: Double, maxX: Double, minY: Double, maxY: Double) {
+        -> (minX: Double, maxX: Double, minY: Double, maxY: Double)
+    {
         let inset = state.contentInset
         // 0 - inset, not -inset: a zero inset must clamp to +0, not -0 (which would then
         // show up as a scroll offset of -0.0 in every output).
-        let minX = 0 - inset.left, minY = 0 - inset.top
+        let minX = 0 - inset.left
+        let minY = 0 - inset.top
         let maxX = Swift.max(minX, (state.contentSize.width + inset.right) - width)
         let maxY = Swift.max(minY, (state.contentSize.height + inset.bottom) - height)
         return (minX, maxX, minY, maxY)

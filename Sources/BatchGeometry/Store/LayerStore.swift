@@ -96,15 +96,24 @@ public struct LayerStore: Sendable {
 
     /// Reserves room for `capacity` layers in every column. O(n).
     public mutating func reserveCapacity(_ capacity: Int) {
-        boundsX.reserveCapacity(capacity); boundsY.reserveCapacity(capacity)
-        boundsWidth.reserveCapacity(capacity); boundsHeight.reserveCapacity(capacity)
-        positionX.reserveCapacity(capacity); positionY.reserveCapacity(capacity)
-        anchorX.reserveCapacity(capacity); anchorY.reserveCapacity(capacity)
-        zPositions.reserveCapacity(capacity); anchorPointZs.reserveCapacity(capacity)
-        transforms.reserveCapacity(capacity); sublayerTransforms.reserveCapacity(capacity)
-        flags.reserveCapacity(capacity); autoresizingMasks.reserveCapacity(capacity)
-        parents.reserveCapacity(capacity); firstSublayers.reserveCapacity(capacity)
-        lastSublayers.reserveCapacity(capacity); nextSiblings.reserveCapacity(capacity)
+        boundsX.reserveCapacity(capacity)
+        boundsY.reserveCapacity(capacity)
+        boundsWidth.reserveCapacity(capacity)
+        boundsHeight.reserveCapacity(capacity)
+        positionX.reserveCapacity(capacity)
+        positionY.reserveCapacity(capacity)
+        anchorX.reserveCapacity(capacity)
+        anchorY.reserveCapacity(capacity)
+        zPositions.reserveCapacity(capacity)
+        anchorPointZs.reserveCapacity(capacity)
+        transforms.reserveCapacity(capacity)
+        sublayerTransforms.reserveCapacity(capacity)
+        flags.reserveCapacity(capacity)
+        autoresizingMasks.reserveCapacity(capacity)
+        parents.reserveCapacity(capacity)
+        firstSublayers.reserveCapacity(capacity)
+        lastSublayers.reserveCapacity(capacity)
+        nextSiblings.reserveCapacity(capacity)
         previousSiblings.reserveCapacity(capacity)
         changes.reserveCapacity(capacity)
     }
@@ -147,7 +156,8 @@ public struct ScrollViewState: Hashable, Sendable {
     /// Extra scrollable room around the content (`UIScrollView.contentInset`).
     public var contentInset: EdgeInsets
     public init(contentSize: Size, contentInset: EdgeInsets = .zero) {
-        self.contentSize = contentSize; self.contentInset = contentInset
+        self.contentSize = contentSize
+        self.contentInset = contentInset
     }
 }
 
@@ -172,16 +182,17 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case let .layerOutOfRange(layer, count): return "layer \(layer) is out of range (\(count) layers)"
-        case let .parentOutOfRange(parent, count): return "parent \(parent) is out of range (\(count) layers)"
-        case let .cycle(layer, parent):
-            return parent == layer ? "layer \(layer) cannot be its own superlayer"
+        case .layerOutOfRange(let layer, let count): return "layer \(layer) is out of range (\(count) layers)"
+        case .parentOutOfRange(let parent, let count): return "parent \(parent) is out of range (\(count) layers)"
+        case .cycle(let layer, let parent):
+            return parent == layer
+                ? "layer \(layer) cannot be its own superlayer"
                 : "making layer \(parent) the superlayer of layer \(layer) would make a cycle (\(parent) is inside \(layer)'s subtree)"
-        case let .sublayerIndexOutOfRange(index, sublayerCount):
+        case .sublayerIndexOutOfRange(let index, let sublayerCount):
             return "sublayer index \(index) is out of range (\(sublayerCount) sublayers)"
-        case let .notAScrollView(layer): return "layer \(layer) is not a scroll view (it has no contentSize)"
-        case let .tooManyLayers(limit): return "a store holds at most \(limit) layers"
-        case let .invalidDisplayScale(scale):
+        case .notAScrollView(let layer): return "layer \(layer) is not a scroll view (it has no contentSize)"
+        case .tooManyLayers(let limit): return "a store holds at most \(limit) layers"
+        case .invalidDisplayScale(let scale):
             return "the display scale must be a positive finite number, got \(scale)"
         }
     }
@@ -191,8 +202,10 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 /// `message`, which, unlike a `precondition`'s, is kept in release builds. Checked in
 /// every build. The message is built only on failure.
 @inline(__always)
-func require(_ condition: Bool, _ message: @autoclosure () -> String,
-             file: StaticString = #file, line: UInt = #line) {
+func require(
+    _ condition: Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #file, line: UInt = #line
+) {
     if _slowPath(!condition) { misuse(message(), file: file, line: line) }
 }
 

@@ -34,9 +34,12 @@ struct TransformColumns: Sendable {
         guard !isMaterialized else { return }
         isMaterialized = true
         kind = Array(repeating: .identity, count: count)
-        a = Array(repeating: 1, count: count); b = Array(repeating: 0, count: count)
-        c = Array(repeating: 0, count: count); d = Array(repeating: 1, count: count)
-        tx = Array(repeating: 0, count: count); ty = Array(repeating: 0, count: count)
+        a = Array(repeating: 1, count: count)
+        b = Array(repeating: 0, count: count)
+        c = Array(repeating: 0, count: count)
+        d = Array(repeating: 1, count: count)
+        tx = Array(repeating: 0, count: count)
+        ty = Array(repeating: 0, count: count)
     }
 
     private mutating func materializeNonAffine() {
@@ -59,11 +62,16 @@ struct TransformColumns: Sendable {
         var result = Transform3D(affine(at: index))
         if !nonAffine.isEmpty {
             let base = index * Self.nonAffineStride
-            result.m13 = nonAffine[base]; result.m14 = nonAffine[base + 1]
-            result.m23 = nonAffine[base + 2]; result.m24 = nonAffine[base + 3]
-            result.m31 = nonAffine[base + 4]; result.m32 = nonAffine[base + 5]
-            result.m33 = nonAffine[base + 6]; result.m34 = nonAffine[base + 7]
-            result.m43 = nonAffine[base + 8]; result.m44 = nonAffine[base + 9]
+            result.m13 = nonAffine[base]
+            result.m14 = nonAffine[base + 1]
+            result.m23 = nonAffine[base + 2]
+            result.m24 = nonAffine[base + 3]
+            result.m31 = nonAffine[base + 4]
+            result.m32 = nonAffine[base + 5]
+            result.m33 = nonAffine[base + 6]
+            result.m34 = nonAffine[base + 7]
+            result.m43 = nonAffine[base + 8]
+            result.m44 = nonAffine[base + 9]
         }
         return result
     }
@@ -76,17 +84,25 @@ struct TransformColumns: Sendable {
         }
         kind[index] = newKind
         if newKind > maximumKind { maximumKind = newKind }
-        a[index] = transform.m11; b[index] = transform.m12
-        c[index] = transform.m21; d[index] = transform.m22
-        tx[index] = transform.m41; ty[index] = transform.m42
+        a[index] = transform.m11
+        b[index] = transform.m12
+        c[index] = transform.m21
+        d[index] = transform.m22
+        tx[index] = transform.m41
+        ty[index] = transform.m42
         if newKind > .affine { materializeNonAffine() }
         if !nonAffine.isEmpty {
             let base = index * Self.nonAffineStride
-            nonAffine[base] = transform.m13; nonAffine[base + 1] = transform.m14
-            nonAffine[base + 2] = transform.m23; nonAffine[base + 3] = transform.m24
-            nonAffine[base + 4] = transform.m31; nonAffine[base + 5] = transform.m32
-            nonAffine[base + 6] = transform.m33; nonAffine[base + 7] = transform.m34
-            nonAffine[base + 8] = transform.m43; nonAffine[base + 9] = transform.m44
+            nonAffine[base] = transform.m13
+            nonAffine[base + 1] = transform.m14
+            nonAffine[base + 2] = transform.m23
+            nonAffine[base + 3] = transform.m24
+            nonAffine[base + 4] = transform.m31
+            nonAffine[base + 5] = transform.m32
+            nonAffine[base + 6] = transform.m33
+            nonAffine[base + 7] = transform.m34
+            nonAffine[base + 8] = transform.m43
+            nonAffine[base + 9] = transform.m44
         }
     }
 
@@ -95,23 +111,37 @@ struct TransformColumns: Sendable {
         count += 1
         guard isMaterialized else { return }
         kind.append(.identity)
-        a.append(1); b.append(0); c.append(0); d.append(1); tx.append(0); ty.append(0)
+        a.append(1)
+        b.append(0)
+        c.append(0)
+        d.append(1)
+        tx.append(0)
+        ty.append(0)
         if !nonAffine.isEmpty { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
     }
 
     mutating func reserveCapacity(_ capacity: Int) {
         guard isMaterialized else { return }
         kind.reserveCapacity(capacity)
-        a.reserveCapacity(capacity); b.reserveCapacity(capacity); c.reserveCapacity(capacity)
-        d.reserveCapacity(capacity); tx.reserveCapacity(capacity); ty.reserveCapacity(capacity)
+        a.reserveCapacity(capacity)
+        b.reserveCapacity(capacity)
+        c.reserveCapacity(capacity)
+        d.reserveCapacity(capacity)
+        tx.reserveCapacity(capacity)
+        ty.reserveCapacity(capacity)
     }
 
     /// Keeps the layers whose `keep` flag is set, in order (used by layer removal).
     mutating func compact(keeping keep: [Bool], newCount: Int) {
         count = newCount
         guard isMaterialized else { return }
-        kind = compacted(kind, keep); a = compacted(a, keep); b = compacted(b, keep)
-        c = compacted(c, keep); d = compacted(d, keep); tx = compacted(tx, keep); ty = compacted(ty, keep)
+        kind = compacted(kind, keep)
+        a = compacted(a, keep)
+        b = compacted(b, keep)
+        c = compacted(c, keep)
+        d = compacted(d, keep)
+        tx = compacted(tx, keep)
+        ty = compacted(ty, keep)
         if !nonAffine.isEmpty {
             var kept: [Double] = []
             kept.reserveCapacity(newCount * Self.nonAffineStride)
@@ -127,9 +157,13 @@ struct TransformColumns: Sendable {
     var kindColumn: [TransformKind] { kind }
 
     /// Read access to the raw affine columns for kernels. Valid only when materialized.
-    func withAffineColumns<R>(_ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-                                       UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-                                       UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> R) rethrows -> R {
+    func withAffineColumns<R>(
+        _ body: (
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>
+        ) throws -> R
+    ) rethrows -> R {
         try a.withUnsafeBufferPointer { a in
             try b.withUnsafeBufferPointer { b in
                 try c.withUnsafeBufferPointer { c in

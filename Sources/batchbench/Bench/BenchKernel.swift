@@ -33,11 +33,18 @@ enum BenchKernel: String, CaseIterable {
     /// What one unit of "layers" in this kernel's layers per second is.
     var unitNote: String? {
         switch self {
-        case .worldIncremental: return "world-incremental: the store's layers per update (1% of them changed), bytes as if a full world pass"
-        case .worldFullUpdate: return "world-full-update: every layer marked changed, then updateWorld (the full pass it falls back to)"
-        case .hitTest: return "hit-test: layer tests per second (points × layers; the workloads mask nothing, so every point visits every layer)"
+        case .worldIncremental:
+            return
+                "world-incremental: the store's layers per update (1% of them changed), bytes as if a full world pass"
+        case .worldFullUpdate:
+            return "world-full-update: every layer marked changed, then updateWorld (the full pass it falls back to)"
+        case .hitTest:
+            return
+                "hit-test: layer tests per second (points × layers; the workloads mask nothing, so every point visits every layer)"
         case .convert: return "convert: points converted per second (one point per layer)"
-        case .autoresize: return "autoresize: layers resized per second (the top layer resized, every layer masked; one thread whatever --threads says)"
+        case .autoresize:
+            return
+                "autoresize: layers resized per second (the top layer resized, every layer masked; one thread whatever --threads says)"
         default: return nil
         }
     }

@@ -2,102 +2,102 @@ import BatchGeometry
 
 /// `batchbench --help`.
 let helpText = """
-batchbench: BatchGeometry's command-line tool.
+    batchbench: BatchGeometry's command-line tool.
 
-USAGE
-  batchbench [run] [OPTIONS]            throughput report (the default command)
-  batchbench eval SCENE.json            evaluate a scene file (- for standard input)
-  batchbench compare OLD.json NEW.json [--threshold PERCENT]
-                                        compare two `run --format json` reports
-  batchbench show REPORT.json [--format table|markdown|csv|json]
-                                        print a saved JSON report again
-  batchbench help                       this text
+    USAGE
+      batchbench [run] [OPTIONS]            throughput report (the default command)
+      batchbench eval SCENE.json            evaluate a scene file (- for standard input)
+      batchbench compare OLD.json NEW.json [--threshold PERCENT]
+                                            compare two `run --format json` reports
+      batchbench show REPORT.json [--format table|markdown|csv|json]
+                                            print a saved JSON report again
+      batchbench help                       this text
 
-RUN: times the batch kernels through the public API on generated workloads, after a
-warm-up, in several samples (the median is reported with its spread, the median
-absolute deviation; JSON also has the fastest and slowest sample). In the same run it
-measures two references on the same sizes: the memory ceiling (a copy loop over arrays
-as large as each kernel's own bytes per layer, bytes read + written per second),
-reported as the fraction of it each kernel reaches; and an object-graph baseline (one
-class instance per layer holding its superlayer, as app code holds CALayers; frames,
-world and autoresize, one thread), for the speed-up. Every result's output is checked against the
-scalar reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged
-WRONG and the run exits 1. Build it in release (swift run -c release batchbench); a
-debug build warns that its numbers mean nothing.
+    RUN: times the batch kernels through the public API on generated workloads, after a
+    warm-up, in several samples (the median is reported with its spread, the median
+    absolute deviation; JSON also has the fastest and slowest sample). In the same run it
+    measures two references on the same sizes: the memory ceiling (a copy loop over arrays
+    as large as each kernel's own bytes per layer, bytes read + written per second),
+    reported as the fraction of it each kernel reaches; and an object-graph baseline (one
+    class instance per layer holding its superlayer, as app code holds CALayers; frames,
+    world and autoresize, one thread), for the speed-up. Every result's output is checked against the
+    scalar reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged
+    WRONG and the run exits 1. Build it in release (swift run -c release batchbench); a
+    debug build warns that its numbers mean nothing.
 
-OPTIONS (lists are comma-separated; repeats are dropped)
-  --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
-                     hit-test, convert, autoresize, or all (default: all)
-                       frames             computeFrames(into:options:), every frame
-                       world              computeWorldTransforms(into:options:), the
-                                          per-frame full pass (cached locals)
-                       world-incremental  1% of the layers (evenly spread) move, then
-                                          updateWorld(options:); rate = store layers/s
-                       world-full-update  invalidateWorld(), then updateWorld(options:):
-                                          locals rebuilt, then propagated
-                       world-rects        worldRects(in:options:) on a world snapshot
-                       hit-test           hitTest(points:in:rule:options:), --points
-                                          points; rate = layer tests/s (points × layers)
-                       convert            convert(points:from:to:in:options:), one
-                                          point per layer, leaf to leaf; rate = points/s
-                       autoresize         setBounds(_:of:) on the top layer, every layer
-                                          masked, so all are resized; serial: timed once
-                                          (first backend and thread count asked for)
-  --backends LIST    scalar, simd, c, or all (default: all)
-  --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
-  --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
-  --workload LIST    standard, 3d, chain, wide, random, ui, or all (default: standard)
-                       standard  complete 8-ary tree, breadth-first (parent (i-1)/8),
-                                 the issue's per-layer bounds/position/anchor/transform
-                       3d        standard, every tenth layer rotated about y under
-                                 perspective (m34 = -1/500)
-                       chain     each layer the sublayer of the previous (depth = N)
-                       wide      one root, ceil((N-1)/101) sublayers with 100 each
-                                 (1,000 × 100 at N = 101,001)
-                       random    seeded random tree (parent uniform among earlier)
-                       ui        standard tree, transforms as in a UIKit view tree:
-                                 mostly identity or translate, rare scales/rotations
-  --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
-                     at least 5 samples (3 when one call takes over a third of it)
-  --points N         points per hit-test call (default: 10,000, capped at
-                     10,000,000 / layers so one call stays near 0.3 s: 100 points
-                     at 100k layers; a call costs points × layers layer tests)
-  --seed N           seed of the random workload (default: 42)
-  --format FORMAT    table (default), json, csv or markdown (the table as Markdown)
-  --no-baseline      skip the object-graph baseline
-  --quiet, -q        no progress lines on standard error
-  --help, -h         this text
+    OPTIONS (lists are comma-separated; repeats are dropped)
+      --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
+                         hit-test, convert, autoresize, or all (default: all)
+                           frames             computeFrames(into:options:), every frame
+                           world              computeWorldTransforms(into:options:), the
+                                              per-frame full pass (cached locals)
+                           world-incremental  1% of the layers (evenly spread) move, then
+                                              updateWorld(options:); rate = store layers/s
+                           world-full-update  invalidateWorld(), then updateWorld(options:):
+                                              locals rebuilt, then propagated
+                           world-rects        worldRects(in:options:) on a world snapshot
+                           hit-test           hitTest(points:in:rule:options:), --points
+                                              points; rate = layer tests/s (points × layers)
+                           convert            convert(points:from:to:in:options:), one
+                                              point per layer, leaf to leaf; rate = points/s
+                           autoresize         setBounds(_:of:) on the top layer, every layer
+                                              masked, so all are resized; serial: timed once
+                                              (first backend and thread count asked for)
+      --backends LIST    scalar, simd, c, or all (default: all)
+      --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
+      --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
+      --workload LIST    standard, 3d, chain, wide, random, ui, or all (default: standard)
+                           standard  complete 8-ary tree, breadth-first (parent (i-1)/8),
+                                     the issue's per-layer bounds/position/anchor/transform
+                           3d        standard, every tenth layer rotated about y under
+                                     perspective (m34 = -1/500)
+                           chain     each layer the sublayer of the previous (depth = N)
+                           wide      one root, ceil((N-1)/101) sublayers with 100 each
+                                     (1,000 × 100 at N = 101,001)
+                           random    seeded random tree (parent uniform among earlier)
+                           ui        standard tree, transforms as in a UIKit view tree:
+                                     mostly identity or translate, rare scales/rotations
+      --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
+                         at least 5 samples (3 when one call takes over a third of it)
+      --points N         points per hit-test call (default: 10,000, capped at
+                         10,000,000 / layers so one call stays near 0.3 s: 100 points
+                         at 100k layers; a call costs points × layers layer tests)
+      --seed N           seed of the random workload (default: 42)
+      --format FORMAT    table (default), json, csv or markdown (the table as Markdown)
+      --no-baseline      skip the object-graph baseline
+      --quiet, -q        no progress lines on standard error
+      --help, -h         this text
 
-OUTPUT
-  table: layers/s with SI prefixes, GB/s moved, % of the memory ceiling at the same size
-  and thread count, speed-up over the object graph and over the scalar backend.
-  json: {machine: {cpu, cores, cBackend, os, architecture}, ceiling: {copyBytesPerSecond,
-  layers, threads, bytesPerLayer, measurements}, results: [{workload, kernel, backend, layers, threads,
-  points, medianSeconds, minSeconds, maxSeconds, madSeconds, samples, layersPerSecond, bytesPerLayer,
-  bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified}],
-  baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
-  settings}. csv: one line per result, the result fields as columns.
-  Bytes per layer (the least each kernel must read + write): frames 128, world 101
-  (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-  per point, autoresize 91. Progress goes to standard error.
+    OUTPUT
+      table: layers/s with SI prefixes, GB/s moved, % of the memory ceiling at the same size
+      and thread count, speed-up over the object graph and over the scalar backend.
+      json: {machine: {cpu, cores, cBackend, os, architecture}, ceiling: {copyBytesPerSecond,
+      layers, threads, bytesPerLayer, measurements}, results: [{workload, kernel, backend, layers, threads,
+      points, medianSeconds, minSeconds, maxSeconds, madSeconds, samples, layersPerSecond, bytesPerLayer,
+      bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified}],
+      baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
+      settings}. csv: one line per result, the result fields as columns.
+      Bytes per layer (the least each kernel must read + write): frames 128, world 101
+      (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
+      per point, autoresize 91. Progress goes to standard error.
 
-COMPARE
-  batchbench compare OLD.json NEW.json [--threshold PERCENT]
-  Matches results by workload, kernel, backend, layers and threads, prints the change
-  in layers/s, and exits 1 when any got slower by more than PERCENT (default 10).
-  Exit 2 for unreadable files or bad arguments.
+    COMPARE
+      batchbench compare OLD.json NEW.json [--threshold PERCENT]
+      Matches results by workload, kernel, backend, layers and threads, prints the change
+      in layers/s, and exits 1 when any got slower by more than PERCENT (default 10).
+      Exit 2 for unreadable files or bad arguments.
 
-EXIT STATUS
-  0 success; 1 a regression (compare), a wrong kernel result (run) or a failure;
-  2 a usage error.
+    EXIT STATUS
+      0 success; 1 a regression (compare), a wrong kernel result (run) or a failure;
+      2 a usage error.
 
-ENVIRONMENT
-  BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
-  set (run reports the one really used).
+    ENVIRONMENT
+      BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
+      set (run reports the one really used).
 
-EXAMPLES
-  swift run -c release batchbench
-  batchbench --kernels frames,world --layers 1M --threads 1,2,4,8,16 --format json > new.json
-  batchbench compare Benchmarks/results/baseline.json new.json --threshold 5
+    EXAMPLES
+      swift run -c release batchbench
+      batchbench --kernels frames,world --layers 1M --threads 1,2,4,8,16 --format json > new.json
+      batchbench compare Benchmarks/results/baseline.json new.json --threshold 5
 
-"""
+    """

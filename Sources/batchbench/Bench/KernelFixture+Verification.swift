@@ -24,9 +24,11 @@ extension KernelFixture {
         case .worldRects:
             guard let rects = lastRects, rects.count == store.count else { return "wrong number of rects" }
             for layer in 0..<store.count {
-                let expected = store.worldRect(of: layer, in: world), got = rects[layer]
+                let expected = store.worldRect(of: layer, in: world)
+                let got = rects[layer]
                 if !(close(got.minX, expected.minX) && close(got.minY, expected.minY)
-                     && close(got.maxX, expected.maxX) && close(got.maxY, expected.maxY)) {
+                    && close(got.maxX, expected.maxX) && close(got.maxY, expected.maxY))
+                {
                     return "world rect of layer \(layer) is \(got), the reference's is \(expected)"
                 }
             }
@@ -35,17 +37,24 @@ extension KernelFixture {
             guard let hits = lastHits, hits.count == hitTestPoints.count else { return "wrong number of hits" }
             for (point, hit) in zip(hitTestPoints, hits) {
                 let expected = store.hitTest(point, in: world, rule: .layer)
-                if hit != expected { return "point \(point) hit \(hit.map(String.init) ?? "nothing"), the reference hits \(expected.map(String.init) ?? "nothing")" }
+                if hit != expected {
+                    return
+                        "point \(point) hit \(hit.map(String.init) ?? "nothing"), the reference hits \(expected.map(String.init) ?? "nothing")"
+                }
             }
             return nil
         case .convert:
-            guard let converted = lastConverted, converted.count == convertPoints.count else { return "wrong number of points" }
+            guard let converted = lastConverted, converted.count == convertPoints.count else {
+                return "wrong number of points"
+            }
             for (point, got) in zip(convertPoints, converted) {
                 let expected = store.convert(point, from: convertSource, to: convertDestination, in: world)
                 switch (got, expected) {
                 case (nil, nil): continue
-                case let (got?, expected?) where close(got.x, expected.x) && close(got.y, expected.y): continue
-                default: return "point \(point) converted to \(String(describing: got)), the reference gives \(String(describing: expected))"
+                case (let got?, let expected?) where close(got.x, expected.x) && close(got.y, expected.y): continue
+                default:
+                    return
+                        "point \(point) converted to \(String(describing: got)), the reference gives \(String(describing: expected))"
                 }
             }
             return nil
@@ -63,8 +72,11 @@ extension KernelFixture {
         if let timed = autoresizeStore {
             let top = timed.bounds(of: 0).width / workload.recipe(of: 0).bounds.width
             for layer in 0..<timed.count {
-                let expected = workload.recipe(of: layer).bounds.width * top, got = timed.bounds(of: layer).width
-                if !close(got, expected) { return "layer \(layer) is \(got) wide after the timed calls, not \(expected)" }
+                let expected = workload.recipe(of: layer).bounds.width * top
+                let got = timed.bounds(of: layer).width
+                if !close(got, expected) {
+                    return "layer \(layer) is \(got) wide after the timed calls, not \(expected)"
+                }
             }
         }
         var fresh = workload.makeStore(autoresizing: true)
@@ -73,20 +85,27 @@ extension KernelFixture {
         fresh.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: 0)
         graph.resizeLayer(at: 0, to: size)
         for (layer, object) in graph.layers.enumerated() {
-            let bounds = fresh.bounds(of: layer), position = fresh.position(of: layer)
-            let same = [bounds.width, bounds.height, position.x, position.y].map(\.bitPattern)
-                == [object.bounds.size.width, object.bounds.size.height, object.position.x, object.position.y].map(\.bitPattern)
+            let bounds = fresh.bounds(of: layer)
+            let position = fresh.position(of: layer)
+            let same =
+                [bounds.width, bounds.height, position.x, position.y].map(\.bitPattern)
+                == [object.bounds.size.width, object.bounds.size.height, object.position.x, object.position.y].map(
+                    \.bitPattern)
             if !same {
-                return "layer \(layer): bounds \(bounds), position \(position); the object graph's \(object.bounds), \(object.position)"
+                return
+                    "layer \(layer): bounds \(bounds), position \(position); the object graph's \(object.bounds), \(object.position)"
             }
         }
         return nil
     }
 
     private func compareWorld(_ computed: WorldTransforms, _ reference: WorldTransforms) -> String? {
-        guard computed.count == reference.count else { return "\(computed.count) transforms for \(reference.count) layers" }
+        guard computed.count == reference.count else {
+            return "\(computed.count) transforms for \(reference.count) layers"
+        }
         for layer in 0..<reference.count {
-            let got = computed[layer].rowMajor, expected = reference[layer].rowMajor
+            let got = computed[layer].rowMajor
+            let expected = reference[layer].rowMajor
             if !zip(got, expected).allSatisfy({ close($0, $1) }) {
                 return "ToWorld of layer \(layer) is \(got), the reference's is \(expected)"
             }

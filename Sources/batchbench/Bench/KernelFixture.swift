@@ -93,8 +93,9 @@ final class KernelFixture {
             sink += Double(lastHits![hitTestPoints.count - 1] ?? -1)
         case .convert:
             lastConverted = nil
-            lastConverted = store.convert(points: convertPoints, from: convertSource, to: convertDestination,
-                                          in: world, options: options)
+            lastConverted = store.convert(
+                points: convertPoints, from: convertSource, to: convertDestination,
+                in: world, options: options)
             sink += lastConverted![convertPoints.count - 1]?.x ?? 0
         case .autoresize:
             autoresizeGrown.toggle()

@@ -14,8 +14,9 @@ struct MachineInfo: Codable {
     var architecture: String
 
     static func current() -> MachineInfo {
-        MachineInfo(cpu: cpuModel(), cores: activeProcessorCount, cBackend: KernelOptions.cInstructionSet,
-                    os: operatingSystem(), architecture: architecture)
+        MachineInfo(
+            cpu: cpuModel(), cores: activeProcessorCount, cBackend: KernelOptions.cInstructionSet,
+            os: operatingSystem(), architecture: architecture)
     }
 
     private static func cpuModel() -> String {

@@ -87,11 +87,14 @@ struct BenchReport: Codable {
 
     /// One row per result, the JSON result fields as columns.
     func csvText() -> String {
-        var lines = ["workload,kernel,backend,layers,threads,points,medianSeconds,minSeconds,maxSeconds,madSeconds,samples,layersPerSecond,bytesPerLayer,bytesPerSecond,ceilingFraction,speedupOverObjectGraph,speedupOverScalar,verified"]
+        var lines = [
+            "workload,kernel,backend,layers,threads,points,medianSeconds,minSeconds,maxSeconds,madSeconds,samples,layersPerSecond,bytesPerLayer,bytesPerSecond,ceilingFraction,speedupOverObjectGraph,speedupOverScalar,verified"
+        ]
         for r in results {
             let fields: [String] = [
                 r.workload, r.kernel, r.backend, String(r.layers), String(r.threads), r.points.map { String($0) } ?? "",
-                String(r.medianSeconds), String(r.minSeconds), String(r.maxSeconds), String(r.madSeconds), String(r.samples),
+                String(r.medianSeconds), String(r.minSeconds), String(r.maxSeconds), String(r.madSeconds),
+                String(r.samples),
                 String(r.layersPerSecond), String(r.bytesPerLayer), String(r.bytesPerSecond), String(r.ceilingFraction),
                 r.speedupOverObjectGraph.map { String($0) } ?? "", r.speedupOverScalar.map { String($0) } ?? "",
                 r.verified.map { String($0) } ?? "",

@@ -1,6 +1,6 @@
-import Foundation
 import BatchGeometry
 import BatchGeometryWorkloads
+import Foundation
 
 /// What `batchbench run` measures, parsed by hand from the command line (no package
 /// dependencies). Every list option takes comma-separated values.
@@ -58,7 +58,9 @@ struct RunOptions {
                 options.kernels = try parseList(try value(), name) { text in
                     if text == "all" { return BenchKernel.allCases }
                     guard let kernel = BenchKernel(rawValue: text) else {
-                        throw UsageError("\(name): unknown kernel '\(text)' (expected \(BenchKernel.allCases.map(\.rawValue).joined(separator: ", ")) or all)")
+                        throw UsageError(
+                            "\(name): unknown kernel '\(text)' (expected \(BenchKernel.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
+                        )
                     }
                     return [kernel]
                 }
@@ -81,7 +83,9 @@ struct RunOptions {
                 options.workloads = try parseList(try value(), name) { text in
                     if text == "all" { return WorkloadShape.allCases }
                     guard let shape = WorkloadShape(rawValue: text) else {
-                        throw UsageError("\(name): unknown workload '\(text)' (expected \(WorkloadShape.allCases.map(\.rawValue).joined(separator: ", ")) or all)")
+                        throw UsageError(
+                            "\(name): unknown workload '\(text)' (expected \(WorkloadShape.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
+                        )
                     }
                     return [shape]
                 }
@@ -95,7 +99,9 @@ struct RunOptions {
                 options.hitTestPoints = try parseCount(try value(), name, minimum: 1, example: "100 or 10k")
             case "--seed":
                 let text = try value()
-                guard let seed = UInt64(text) else { throw UsageError("--seed: expected a non-negative integer, got '\(text)'") }
+                guard let seed = UInt64(text) else {
+                    throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
+                }
                 options.seed = seed
             case "--format":
                 let text = try value()
@@ -122,8 +128,10 @@ struct RunOptions {
     }
 
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).
-    private static func parseList<T: Equatable>(_ text: String, _ name: String,
-                                                _ item: (String) throws -> [T]) throws -> [T] {
+    private static func parseList<T: Equatable>(
+        _ text: String, _ name: String,
+        _ item: (String) throws -> [T]
+    ) throws -> [T] {
         var result: [T] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
@@ -134,12 +142,19 @@ struct RunOptions {
     }
 
     /// A positive count: digits with optional `_`, or a `k`/`M` suffix (`100k`, `1M`).
-    private static func parseCount(_ text: String, _ name: String, minimum: Int,
-                                   example: String = "1000, 100k or 1M") throws -> Int {
+    private static func parseCount(
+        _ text: String, _ name: String, minimum: Int,
+        example: String = "1000, 100k or 1M"
+    ) throws -> Int {
         var digits = text.replacingOccurrences(of: "_", with: "")
         var multiplier = 1
-        if digits.hasSuffix("k") || digits.hasSuffix("K") { multiplier = 1_000; digits.removeLast() }
-        else if digits.hasSuffix("M") || digits.hasSuffix("m") { multiplier = 1_000_000; digits.removeLast() }
+        if digits.hasSuffix("k") || digits.hasSuffix("K") {
+            multiplier = 1_000
+            digits.removeLast()
+        } else if digits.hasSuffix("M") || digits.hasSuffix("m") {
+            multiplier = 1_000_000
+            digits.removeLast()
+        }
         guard let number = Int(digits), number >= minimum, number <= Int(Int32.max) / multiplier else {
             throw UsageError("\(name): expected a whole number >= \(minimum) (like \(example)), got '\(text)'")
         }

@@ -23,7 +23,9 @@ enum ShowCommand {
                 index += 1
             default:
                 if argument.hasPrefix("-") && argument != "-" || file != nil {
-                    printError("error: unexpected argument '\(argument)' (show takes REPORT.json [--format FORMAT]); see batchbench --help")
+                    printError(
+                        "error: unexpected argument '\(argument)' (show takes REPORT.json [--format FORMAT]); see batchbench --help"
+                    )
                     return 2
                 }
                 file = argument
@@ -34,7 +36,8 @@ enum ShowCommand {
             return 2
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            printError("error: \(file): \(FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist")")
+            printError(
+                "error: \(file): \(FileManager.default.fileExists(atPath: file) ? "cannot be read" : "does not exist")")
             return 2
         }
         let report: BenchReport

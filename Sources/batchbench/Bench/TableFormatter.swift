@@ -5,7 +5,9 @@ enum TableFormatter {
     /// The report as aligned plain text, or (`markdown`) as a Markdown table with the same
     /// columns, for pasting into Benchmarks/README.md.
     static func text(_ report: BenchReport, markdown: Bool = false) -> String {
-        let kernelsRun = BenchKernel.allCases.filter { kernel in report.results.contains { $0.kernel == kernel.rawValue } }
+        let kernelsRun = BenchKernel.allCases.filter { kernel in
+            report.results.contains { $0.kernel == kernel.rawValue }
+        }
         var out = ""
         // In Markdown every text line is a list item, so lines do not run together.
         func line(_ s: String = "") {
@@ -19,11 +21,18 @@ enum TableFormatter {
         let m = report.machine
         line("batchbench: BatchGeometry throughput (\(report.build) build, \(report.date))")
         line("CPU: \(m.cpu), \(m.cores) cores, \(m.architecture); C backend: \(m.cBackend)")
-        let ceilings = report.ceiling.measurements.filter { $0.bytesPerLayer == report.ceiling.bytesPerLayer }.map { "\(si(Double($0.layers))) layers × \($0.threads) thread\($0.threads == 1 ? "" : "s"): \(gigabytes($0.copyBytesPerSecond)) GB/s" }
-        line("Memory ceiling (copy loop, \(report.ceiling.bytesPerLayer) bytes read + written per layer): " + ceilings.joined(separator: "; "))
+        let ceilings = report.ceiling.measurements.filter { $0.bytesPerLayer == report.ceiling.bytesPerLayer }.map {
+            "\(si(Double($0.layers))) layers × \($0.threads) thread\($0.threads == 1 ? "" : "s"): \(gigabytes($0.copyBytesPerSecond)) GB/s"
+        }
+        line(
+            "Memory ceiling (copy loop, \(report.ceiling.bytesPerLayer) bytes read + written per layer): "
+                + ceilings.joined(separator: "; "))
         line("(each kernel's % of ceiling is against a copy of its own bytes per layer at its size and threads)")
         line()
-        let headers = ["workload", "kernel", "backend", "layers", "threads", "median", "spread", "layers/s", "GB/s", "of ceiling", "vs objects", "vs scalar", "check"]
+        let headers = [
+            "workload", "kernel", "backend", "layers", "threads", "median", "spread", "layers/s", "GB/s", "of ceiling",
+            "vs objects", "vs scalar", "check",
+        ]
         var rows: [[String]] = []
         for r in report.results {
             rows.append([
@@ -36,30 +45,39 @@ enum TableFormatter {
                 r.verified.map { $0 ? "ok" : "WRONG" } ?? "-",
             ])
         }
-        out += markdown ? markdownTable(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
+        out +=
+            markdown
+            ? markdownTable(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
             : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
         if !report.baselines.isEmpty {
             line()
             line("Object-graph baseline (one class instance per layer, superlayer reference, 1 thread):")
             for b in report.baselines {
-                line("  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) layers/s")
+                line(
+                    "  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) layers/s"
+                )
             }
         }
         let incremental = incrementalRatios(report)
         if !incremental.isEmpty {
             line()
-            line("1%-dirty update (world-incremental) against the full passes of the same run (their median over its median):")
+            line(
+                "1%-dirty update (world-incremental) against the full passes of the same run (their median over its median):"
+            )
             for ratio in incremental { line("  " + ratio) }
         }
         let notes = kernelsRun.compactMap(\.unitNote)
         if !notes.isEmpty {
             line()
             for note in notes { line("Note: " + note) }
-            let hitTests = Set(report.results.filter { $0.kernel == BenchKernel.hitTest.rawValue }
-                .map { "\($0.points ?? 0) points per call at \(si(Double($0.layers))) layers" })
+            let hitTests = Set(
+                report.results.filter { $0.kernel == BenchKernel.hitTest.rawValue }
+                    .map { "\($0.points ?? 0) points per call at \(si(Double($0.layers))) layers" })
             if !hitTests.isEmpty { line("Note: hit-test used " + hitTests.sorted().joined(separator: ", ")) }
         }
-        line("Median of the samples; spread = ± their median absolute deviation; check = the output matched the scalar reference. Bytes per layer: Benchmarks/README.md.")
+        line(
+            "Median of the samples; spread = ± their median absolute deviation; check = the output matched the scalar reference. Bytes per layer: Benchmarks/README.md."
+        )
         return out
     }
 
@@ -70,16 +88,20 @@ enum TableFormatter {
     static func incrementalRatios(_ report: BenchReport) -> [String] {
         report.results.filter { $0.kernel == BenchKernel.worldIncremental.rawValue }.compactMap { r in
             func ratio(_ kernel: BenchKernel) -> String? {
-                guard let other = report.results.first(where: {
-                    $0.kernel == kernel.rawValue && $0.workload == r.workload && $0.backend == r.backend
-                        && $0.layers == r.layers && $0.threads == r.threads
-                }) else { return nil }
-                return String(format: "%@ %@ (%.1f×)", kernel.rawValue, duration(other.medianSeconds),
-                              other.medianSeconds / r.medianSeconds)
+                guard
+                    let other = report.results.first(where: {
+                        $0.kernel == kernel.rawValue && $0.workload == r.workload && $0.backend == r.backend
+                            && $0.layers == r.layers && $0.threads == r.threads
+                    })
+                else { return nil }
+                return String(
+                    format: "%@ %@ (%.1f×)", kernel.rawValue, duration(other.medianSeconds),
+                    other.medianSeconds / r.medianSeconds)
             }
             let ratios = [ratio(.worldFullUpdate), ratio(.world)].compactMap { $0 }
             guard !ratios.isEmpty else { return nil }
-            return "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
+            return
+                "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
                 + "\(duration(r.medianSeconds)); " + ratios.joined(separator: ", ")
         }
     }
@@ -100,9 +122,13 @@ enum TableFormatter {
 
     private static func formatSignificant(_ value: Double) -> String {
         let text: String
-        if abs(value) >= 100 { text = String(format: "%.0f", value) }
-        else if abs(value) >= 10 { text = String(format: "%.1f", value) }
-        else { text = String(format: "%.2f", value) }
+        if abs(value) >= 100 {
+            text = String(format: "%.0f", value)
+        } else if abs(value) >= 10 {
+            text = String(format: "%.1f", value)
+        } else {
+            text = String(format: "%.2f", value)
+        }
         // 100k rather than 100.0k for round sizes.
         if text.contains(".") {
             var trimmed = text

@@ -38,9 +38,10 @@ func measure(minTime: Double, _ body: () -> Void) -> Timing {
         samples.append(seconds(since: sampleStart, clock) / Double(callsPerSample))
     }
     let median = medianOf(samples)
-    return Timing(medianSeconds: median, minSeconds: samples.min()!, maxSeconds: samples.max()!,
-                  madSeconds: medianOf(samples.map { abs($0 - median) }),
-                  samples: samples.count, callsPerSample: callsPerSample)
+    return Timing(
+        medianSeconds: median, minSeconds: samples.min()!, maxSeconds: samples.max()!,
+        madSeconds: medianOf(samples.map { abs($0 - median) }),
+        samples: samples.count, callsPerSample: callsPerSample)
 }
 
 private func medianOf(_ values: [Double]) -> Double {
@@ -66,12 +67,14 @@ func measureCopyCeiling(layers: Int, bytesPerLayer: Int, threads: Int, minTime: 
     var destination = [Double](repeating: 0, count: count)
     let timing = destination.withUnsafeMutableBufferPointer { target in
         source.withUnsafeBufferPointer { origin in
-            let from = SendablePointer(origin.baseAddress!), to = SendableMutablePointer(target.baseAddress!)
+            let from = SendablePointer(origin.baseAddress!)
+            let to = SendableMutablePointer(target.baseAddress!)
             return measure(minTime: minTime) {
                 let chunks = Swift.min(threads, Swift.max(1, count / 4096))
                 let perChunk = (count + chunks - 1) / chunks
                 DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    let start = chunk * perChunk, end = Swift.min(count, start + perChunk)
+                    let start = chunk * perChunk
+                    let end = Swift.min(count, start + perChunk)
                     if start < end { (to.pointer + start).update(from: from.pointer + start, count: end - start) }
                 }
             }
@@ -81,7 +84,10 @@ func measureCopyCeiling(layers: Int, bytesPerLayer: Int, threads: Int, minTime: 
 }
 
 /// Raw pointers handed to worker threads that touch disjoint ranges.
-struct SendablePointer: @unchecked Sendable { let pointer: UnsafePointer<Double>; init(_ p: UnsafePointer<Double>) { pointer = p } }
+struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafePointer<Double>
+    init(_ p: UnsafePointer<Double>) { pointer = p }
+}
 struct SendableMutablePointer: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Double>
     init(_ p: UnsafeMutablePointer<Double>) { pointer = p }
