@@ -40,6 +40,10 @@ expect_error "missing file" "$BIN" eval "$WORK/no-such-scene.json"
 expect_error "a directory" "$BIN" eval "$WORK"
 expect_error "no argument" "$BIN" eval
 expect_error "stdin" sh -c "'$BIN' eval - < '$MALFORMED/parent-cycle.scene.json'"
+# A BATCHGEOMETRY_* value the library cannot use is a usage error, not a silent fallback.
+expect_error "BATCHGEOMETRY_BACKEND=gpu" env BATCHGEOMETRY_BACKEND=gpu "$BIN" eval "$GOOD"
+expect_error "BATCHGEOMETRY_THREADS=0" env BATCHGEOMETRY_THREADS=0 "$BIN" eval "$GOOD"
+expect_error "BATCHGEOMETRY_C_KERNEL=avx9" env BATCHGEOMETRY_C_KERNEL=avx9 "$BIN" eval "$GOOD"
 
 checked=$((checked + 1))
 if "$BIN" eval "$GOOD" >"$WORK/out" 2>"$WORK/err" && [ ! -s "$WORK/err" ] \

@@ -15,6 +15,8 @@
 #pragma clang fp contract(off)
 #endif
 
+#include <stdio.h>
+#include <string.h>
 #include "internal.h"
 
 #include <stdlib.h>
@@ -136,6 +138,30 @@ void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B
 
 const char *CAKernelBackendName(void) {
     return ca_current()->name;
+}
+
+/* Not thread-safe to call while another thread changes the environment; it reads
+ * BATCHGEOMETRY_C_KERNEL and formats into a static buffer. */
+const char *CAKernelEnvironmentProblem(void) {
+    static char message[256];
+    const char *forced = getenv("BATCHGEOMETRY_C_KERNEL");
+    if (forced == NULL || *forced == 0 || ca_name_equals(forced, "auto")) return NULL;
+    for (size_t i = 0; i < CA_BACKEND_COUNT; i++) {
+        if (!ca_name_equals(forced, ca_backends[i]->name)) continue;
+        if (ca_backends[i]->available()) return NULL;
+        snprintf(message, sizeof message,
+                 "BATCHGEOMETRY_C_KERNEL=%.32s: this CPU cannot run it (best available: %s)", forced,
+                 ca_best_available()->name);
+        return message;
+    }
+    char names[96] = "";
+    for (size_t i = 0; i < CA_BACKEND_COUNT; i++) {
+        strncat(names, i == 0 ? "" : (i + 1 == CA_BACKEND_COUNT ? " or " : ", "), sizeof names - strlen(names) - 1);
+        strncat(names, ca_backends[i]->name, sizeof names - strlen(names) - 1);
+    }
+    snprintf(message, sizeof message, "BATCHGEOMETRY_C_KERNEL=%.32s is not a C kernel (expected %s, or auto)",
+             forced, names);
+    return message;
 }
 
 int CAKernelSetBackend(const char *name) {

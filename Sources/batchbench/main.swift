@@ -4,6 +4,15 @@
 //   batchbench compare OLD NEW      compare two JSON reports
 //   batchbench show REPORT.json     print a saved JSON report as a table or Markdown
 
+import BatchGeometry
+
+// A mistyped BATCHGEOMETRY_* variable is a usage error, reported before any work (the
+// library itself would stop at the first kernel call).
+if let problem = KernelOptions.environmentProblem {
+    printError("error: \(problem)")
+    exitProcess(2)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "run"
 if arguments.first == command { arguments.removeFirst() }

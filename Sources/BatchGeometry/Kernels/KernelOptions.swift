@@ -28,9 +28,13 @@ public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
 
 /// How a batch kernel runs: which backend, and over how many threads.
 ///
-/// `KernelOptions.default` reads `BATCHGEOMETRY_BACKEND` (`scalar`, `simd` or `c`; else
-/// `c`) and `BATCHGEOMETRY_THREADS` (a positive count; else the active processor count)
-/// once, so any result can be reproduced on any backend without recompiling.
+/// `KernelOptions.default` reads `BATCHGEOMETRY_BACKEND` (`scalar`, `simd` or `c`; `c`
+/// when unset) and `BATCHGEOMETRY_THREADS` (a positive count; the active processor count
+/// when unset) once, so any result can be reproduced on any backend without
+/// recompiling. A value it cannot use (an unknown backend, a thread count that is not a
+/// positive integer, a `BATCHGEOMETRY_C_KERNEL` this build or CPU cannot run) stops the
+/// program with a message naming the variable, rather than silently running something
+/// else; `environmentProblem` says the same without stopping.
 public struct KernelOptions: Sendable, Hashable {
     public var backend: Backend
     /// Threads to spread a batch over, at least 1. Results do not depend on it.
@@ -47,10 +51,32 @@ public struct KernelOptions: Sendable, Hashable {
 
     /// The options from the environment (see the type's documentation).
     public static let `default`: KernelOptions = {
+        if let problem = environmentProblem { misuse(problem, file: #file, line: #line) }
         let backend = environmentValue("BATCHGEOMETRY_BACKEND").flatMap { Backend(rawValue: $0.lowercased()) } ?? .c
-        let threads = environmentValue("BATCHGEOMETRY_THREADS").flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let threads = environmentValue("BATCHGEOMETRY_THREADS").flatMap { Int($0) }
         return KernelOptions(backend: backend, threads: threads ?? activeProcessorCount, validated: ())
     }()
+
+    /// What is wrong with the `BATCHGEOMETRY_*` variables of this process, or nil when
+    /// each is unset, empty or usable (see the type's documentation). Tools check it at
+    /// startup to exit with a message instead of stopping at the first kernel call.
+    public static var environmentProblem: String? {
+        environmentProblem(
+            backend: environmentValue("BATCHGEOMETRY_BACKEND"),
+            threads: environmentValue("BATCHGEOMETRY_THREADS"))
+            ?? CAKernelEnvironmentProblem().map { String(cString: $0) }
+    }
+
+    /// The check of `BATCHGEOMETRY_BACKEND` and `BATCHGEOMETRY_THREADS` values.
+    static func environmentProblem(backend: String?, threads: String?) -> String? {
+        if let backend, !backend.isEmpty, Backend(rawValue: backend.lowercased()) == nil {
+            return "BATCHGEOMETRY_BACKEND=\(backend) is not a backend (expected scalar, simd or c)"
+        }
+        if let threads, !threads.isEmpty, (Int(threads) ?? 0) <= 0 {
+            return "BATCHGEOMETRY_THREADS=\(threads) is not a positive number of threads"
+        }
+        return nil
+    }
 
     private init(backend: Backend, threads: Int, validated: Void) {
         self.backend = backend
@@ -80,7 +106,8 @@ func environmentValue(_ name: String) -> String? {
 extension KernelOptions {
     /// The instruction set the C backend runs on this machine: `"avx512"`, `"avx2"`,
     /// `"neon"` or `"portable"`. Chosen once per process from the CPU's features, or
-    /// forced with `BATCHGEOMETRY_C_KERNEL`; reports what really runs (an unavailable
-    /// forced choice falls back to the best available). O(1) after the first call.
+    /// forced with `BATCHGEOMETRY_C_KERNEL` (a value this CPU cannot run is reported by
+    /// `environmentProblem`, and `KernelOptions.default` stops on it). O(1) after the
+    /// first call.
     public static var cInstructionSet: String { String(cString: CAKernelBackendName()) }
 }

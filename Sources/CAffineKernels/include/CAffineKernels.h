@@ -287,6 +287,12 @@ static inline void CAPrefetchForWrite(const void *address) {
 /// load per kernel call afterwards.
 const char *CAKernelBackendName(void);
 
+/// NULL when BATCHGEOMETRY_C_KERNEL is unset, empty, "auto" or names a C kernel this
+/// CPU runs; else a message saying what is wrong with it (a static buffer, valid until
+/// the next call). The selection itself ignores a bad value; callers that must not run
+/// with a silently different kernel check this first (KernelOptions.default does).
+const char *CAKernelEnvironmentProblem(void);
+
 /// Forces the backend for subsequent calls (process-wide, thread-safe):
 /// "portable", "avx2", "avx512" or "neon" (case-insensitive). "auto" or NULL
 /// re-runs the default selection (CPU features plus the environment

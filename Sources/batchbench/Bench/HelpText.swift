@@ -93,7 +93,8 @@ let helpText = """
 
     ENVIRONMENT
       BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
-      set (run reports the one really used).
+      set; BATCHGEOMETRY_BACKEND (scalar, simd, c) and BATCHGEOMETRY_THREADS set the
+      defaults of eval. A value that cannot be used is a usage error (exit status 2).
 
     EXAMPLES
       swift run -c release batchbench
