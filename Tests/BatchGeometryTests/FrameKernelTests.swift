@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 final class FrameKernelTests: XCTestCase {
     /// Every backend bit-identical to the scalar one for every count 0...67, random

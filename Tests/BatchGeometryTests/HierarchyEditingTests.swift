@@ -1,5 +1,6 @@
-import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// An independent model of the hierarchy: a parent per layer and an ordered child list
 /// per layer (plus the roots), edited the obvious way with arrays. Layers carry a tag so

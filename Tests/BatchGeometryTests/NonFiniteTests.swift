@@ -1,4 +1,4 @@
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 import XCTest
 
 /// NaN, ±infinity and ±greatestFiniteMagnitude in any input: no trap anywhere, and the

@@ -66,14 +66,14 @@ public struct WorldTransforms: Sendable {
 
     /// True when `layer`'s world matrix has the planar form and is stored as six doubles.
     /// O(1).
-    public func isPlanar(_ layer: Int) -> Bool { modes[layer] & Self.generalBit == 0 }
+    func isPlanar(_ layer: Int) -> Bool { modes[layer] & Self.generalBit == 0 }
 
     /// The number of layers stored as full 4×4 matrices (the rest are planar). O(count).
     ///
     /// Counted from the per-layer modes, which decide how each layer is read: an update
     /// that turns a general layer planar may leave its old matrix in the side table
     /// (never read again), so the table's own count can be higher.
-    public var generalCount: Int {
+    var generalCount: Int {
         modes.reduce(0) { $0 + Int($1 & Self.generalBit) }
     }
 
@@ -106,18 +106,6 @@ public struct WorldTransforms: Sendable {
                 general[key] = newValue
             }
         }
-    }
-
-    /// Stores a general (4×4) matrix for `layer`, marking it general.
-    @inline(__always)
-    mutating func setGeneral(_ matrix: Transform3D, at layer: Int) {
-        a[layer] = matrix.m11
-        b[layer] = matrix.m12
-        c[layer] = matrix.m21
-        d[layer] = matrix.m22
-        tx[layer] = matrix.m41
-        ty[layer] = matrix.m42
-        general[Int32(truncatingIfNeeded: layer)] = matrix
     }
 
     /// True when the matrix is exactly `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]`
@@ -171,18 +159,6 @@ extension Transform3D {
         self.init(
             m11: a, m12: b, m13: 0, m14: 0, m21: c, m22: d, m23: 0, m24: 0,
             m31: 0, m32: 0, m33: 0, m34: 0, m41: tx, m42: ty, m43: 0, m44: 1)
-    }
-}
-
-extension LayerStore {
-    /// `ToWorld` of a general (4×4) layer during a pass: the 4×4 reference
-    /// `transformToSuperlayer(of:)`, then the superlayer's world (`superlayerWorld`, the
-    /// pass's own reading of its columns and table). Every pass computes general layers
-    /// through here, so they agree bit for bit.
-    @inline(__always)
-    func generalWorld(of layer: Int, superlayer: Int, superlayerWorld: (Int) -> Transform3D) -> Transform3D {
-        let toSuperlayer = transformToSuperlayer(of: layer)
-        return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(superlayerWorld(superlayer))
     }
 }
 

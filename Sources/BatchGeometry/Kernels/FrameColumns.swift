@@ -24,7 +24,7 @@ public struct FrameColumns: Sendable, Equatable {
     /// True when both hold the same bits in every entry, the check backends are held to.
     /// Any NaN matches any NaN: IEEE-754 leaves the payload of a NaN made from two NaNs
     /// open, and compilers may swap a commutative operation's operands.
-    public func isBitIdentical(to other: FrameColumns) -> Bool {
+    @_spi(Testing) public func isBitIdentical(to other: FrameColumns) -> Bool {
         guard count == other.count else { return false }
         func same(_ p: [Double], _ q: [Double]) -> Bool {
             zip(p, q).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }

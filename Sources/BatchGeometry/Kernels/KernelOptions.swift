@@ -89,7 +89,7 @@ public struct KernelOptions: Sendable, Hashable {
 
 /// The processors available to this process (what `ProcessInfo.activeProcessorCount`
 /// reports, without Foundation).
-public var activeProcessorCount: Int {
+@_spi(Testing) public var activeProcessorCount: Int {
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
     let count = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     return count > 0 ? Int(count) : 1

@@ -226,7 +226,7 @@ extension LayerStore {
     /// True when every layer's superlayer has a smaller index, so a single pass in index
     /// order visits parents before children (the common case: layers are appended under
     /// existing ones). O(1) when known (the usual case), else O(count).
-    public var parentsPrecedeChildren: Bool {
+    var parentsPrecedeChildren: Bool {
         if let cached = parentsPrecedeChildrenCache { return cached }
         for index in 0..<count where parents[index] >= Int32(truncatingIfNeeded: index) { return false }
         return true

@@ -1,4 +1,4 @@
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 
 /// `batchbench --help`.
 let helpText = """

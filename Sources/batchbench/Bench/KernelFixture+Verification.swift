@@ -1,4 +1,4 @@
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 
 /// Checks that what a kernel computed in its last timed call is right, so a report never
 /// shows the speed of wrong code: frames bit for bit against the scalar backend (every

@@ -1,4 +1,4 @@
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 import Foundation
 
 /// The machine a report was measured on.
