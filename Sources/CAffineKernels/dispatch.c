@@ -21,17 +21,20 @@
 
 #include <stdlib.h>
 
+/* One implementation table per instruction set (simdjson's scheme): every kernel
+ * family that has ISA-specific code goes through it, chosen once per process. */
 typedef struct ca_backend {
     const char *name;
     ca_frames_fn frames;
     ca_concat_fn concat;
+    ca_general_fn general; /* the 4x4 world kernel; NEON runs the portable loop */
     int (*available)(void);
 } ca_backend;
 
 static int ca_always_available(void) { return 1; }
 
 static const ca_backend ca_backend_portable = {"portable", ca_frames_portable, ca_concat_portable,
-                                               ca_always_available};
+                                               ca_general_portable, ca_always_available};
 
 #if CA_ARCH_X86
 /* CPU features, probed once. __builtin_cpu_supports also checks that the OS
@@ -53,12 +56,14 @@ static int ca_x86_features(void) {
 int ca_cpu_has_avx2(void) { return (ca_x86_features() & CA_FEAT_AVX2) != 0; }
 int ca_cpu_has_avx512(void) { return (ca_x86_features() & CA_FEAT_AVX512F) != 0; }
 
-static const ca_backend ca_backend_avx2 = {"avx2", ca_frames_avx2, ca_concat_avx2, ca_cpu_has_avx2};
-static const ca_backend ca_backend_avx512 = {"avx512", ca_frames_avx512, ca_concat_avx512, ca_cpu_has_avx512};
+static const ca_backend ca_backend_avx2 = {"avx2", ca_frames_avx2, ca_concat_avx2, ca_general_avx2, ca_cpu_has_avx2};
+static const ca_backend ca_backend_avx512 = {"avx512", ca_frames_avx512, ca_concat_avx512, ca_general_avx512,
+                                             ca_cpu_has_avx512};
 #endif
 
 #if CA_ARCH_ARM64
-static const ca_backend ca_backend_neon = {"neon", ca_frames_neon, ca_concat_neon, ca_always_available};
+static const ca_backend ca_backend_neon = {"neon", ca_frames_neon, ca_concat_neon, ca_general_portable,
+                                           ca_always_available};
 #endif
 
 /* Every backend compiled into this build, best first. */
@@ -134,6 +139,10 @@ void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end) {
 
 void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
     ca_current()->concat(n, A, B, out);
+}
+
+void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+    if (count > 0) ca_current()->general(k, positions, count);
 }
 
 const char *CAKernelBackendName(void) {

@@ -17,6 +17,8 @@
 #endif
 
 #include "CAffineKernels.h"
+#include "CAffineKernelsGeneral.h"
+#include "testing/CAffineKernelsTesting.h" /* prototypes of the test entry points defined here */
 
 /* Bit-identical results need every double operation rounded to double once.
  * 32-bit x86 with x87 math evaluates in extended precision (and rounds
@@ -188,6 +190,12 @@ static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, co
 
 typedef void (*ca_frames_fn)(const CAFrameColumns *, size_t, size_t);
 typedef void (*ca_concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
+typedef void (*ca_general_fn)(const CAGeneralWorld *, const ptrdiff_t *, size_t);
+CA_HIDDEN void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+#if CA_ARCH_X86
+CA_HIDDEN void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+#endif
 
 /* Unchecked implementations: callers must know the backend is available. */
 CA_HIDDEN void ca_frames_portable(const CAFrameColumns *k, size_t start, size_t end);

@@ -40,7 +40,7 @@ static CA_ALWAYS_INLINE size_t ca_general_layer(const CAGeneralWorld *k, ptrdiff
     return k->order ? (size_t)k->order[position] : (size_t)position;
 }
 
-static void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
         const double *L = k->locals + 16 * i;
@@ -72,7 +72,7 @@ int CAWorldGeneralPropagatePortable(const CAGeneralWorld *k, const ptrdiff_t *po
 #if CA_ARCH_X86
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) static void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions,
+__attribute__((target("avx2"))) void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions,
                                                             size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
@@ -111,7 +111,7 @@ __attribute__((target("avx2"))) static void ca_general_avx2(const CAGeneralWorld
     }
 }
 
-__attribute__((target("avx512f"))) static void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions,
+__attribute__((target("avx512f"))) void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions,
                                                                  size_t count) {
     /* Lane selectors: entry c of row r in the low half, of row r + 1 in the high half. */
     const __m512i pick1 = _mm512_set_epi64(4, 4, 4, 4, 0, 0, 0, 0);
@@ -182,19 +182,3 @@ int CAWorldGeneralPropagateAVX512(const CAGeneralWorld *k, const ptrdiff_t *posi
 
 #endif
 
-/* Follows the module's backend selection (CAKernelSetBackend and
- * BATCHGEOMETRY_C_KERNEL included): "avx512", "avx2", else portable (NEON
- * has no 4x4 variant; its portable loop is the same arithmetic). */
-void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    if (count == 0) return;
-    const char *name = CAKernelBackendName();
-#if CA_ARCH_X86
-    if (name[0] == 'a' && name[1] == 'v' && name[2] == 'x') {
-        if (name[3] == '5') { ca_general_avx512(k, positions, count); return; }
-        if (name[3] == '2') { ca_general_avx2(k, positions, count); return; }
-    }
-#else
-    (void)name;
-#endif
-    ca_general_portable(k, positions, count);
-}

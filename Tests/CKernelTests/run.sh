@@ -102,7 +102,7 @@ build() {
     done
     # The emulated 8-lane instantiation is module code too: module flags.
     # shellcheck disable=SC2086
-    if ! $CC $mod_flags -std=c11 -Wall -Wextra -Werror -I"$SRC/include" -I"$SRC" -I"$HERE" -c "$HERE/emu8.c" \
+    if ! $CC $mod_flags -std=c11 -Wall -Wextra -Werror -I"$SRC/include" -I"$SRC/testing" -I"$SRC" -I"$HERE" -c "$HERE/emu8.c" \
         -o "$dir/emu8.o" >"$log" 2>&1; then
         cat "$log"
         fail "$name: compiling emu8.c"
@@ -110,7 +110,7 @@ build() {
     fi
     # Linker chatter (e.g. gold's notes about ASan symbols) is shown only on failure.
     # shellcheck disable=SC2086
-    if ! $CC $test_flags -std=c11 -Wall -Wextra -Werror -ffp-contract=off -I"$SRC/include" -I"$SRC" -I"$HERE" \
+    if ! $CC $test_flags -std=c11 -Wall -Wextra -Werror -ffp-contract=off -I"$SRC/include" -I"$SRC/testing" -I"$SRC" -I"$HERE" \
         "$HERE/test_kernels.c" "$dir"/*.o $link_flags -lm -lpthread -o "$dir/test_kernels" \
         >"$log" 2>&1; then
         cat "$log"

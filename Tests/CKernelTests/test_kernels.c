@@ -25,6 +25,7 @@
 #endif
 
 #include "CAffineKernels.h"
+#include "CAffineKernelsTesting.h"
 #include "emu8.h"
 
 #include <float.h>

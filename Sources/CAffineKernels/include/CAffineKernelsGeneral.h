@@ -58,15 +58,10 @@ typedef struct CAGeneralWorld {
 /// tables cover every index read or written; no two threads write the same
 /// layer. Complexity: O(count), 64 multiplies and 48 adds per layer.
 /// Does nothing when count == 0. Uses the backend `CAKernelBackendName`
-/// reports (avx512, avx2; neon and portable run the portable loop).
+/// reports, through the same implementation table as every kernel family
+/// (avx512, avx2; neon and portable run the portable loop).
 void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 
-/// The individual backends of `CAWorldGeneralPropagate` (same contract), for
-/// differential tests: each returns 1 after computing, or 0 (having done
-/// nothing) when not available on this CPU/build.
-int CAWorldGeneralPropagatePortable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count); /* always 1 */
-int CAWorldGeneralPropagateAVX2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-int CAWorldGeneralPropagateAVX512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 
 #ifdef __cplusplus
 }
