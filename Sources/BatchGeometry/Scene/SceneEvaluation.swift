@@ -7,7 +7,7 @@
 ///
 /// Two kinds of index: *scene* indices (positions in the file's `layers` array, which
 /// structure operations never change) and *store* indices (layers of `store`, which
-/// `removeLayer` renumbers). `names`, `storeLayers`, `drawOrder` and `hits` use scene
+/// `destroyLayer` renumbers). `names`, `storeLayers`, `drawOrder` and `hits` use scene
 /// indices; `store` and the per-layer results (`frames` … `visible`) use store indices.
 /// Without remove operations the two are the same.
 public struct SceneEvaluation: Sendable {
@@ -102,8 +102,8 @@ extension Scene {
     }
 
     /// Plays a structure operation on the store and keeps the scene-to-store map:
-    /// `removeLayer` renumbers the layers after the removed ones. O(layers) for a
-    /// removal (as `removeLayer` itself), O(sublayers) for a move.
+    /// `destroyLayer` renumbers the layers after the removed ones. O(layers) for a
+    /// removal (as `destroyLayer` itself), O(sublayers) for a move.
     private func applyStructure(
         _ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
         storeLayers: inout [Int?], path: ScenePath
