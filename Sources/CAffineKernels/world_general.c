@@ -21,7 +21,7 @@
 /* The superlayer's world as 16 doubles: the general table's entry, or the
  * planar form rebuilt from the six affine columns. */
 static CA_ALWAYS_INLINE const double *ca_general_superlayer(const CAGeneralWorld *k, size_t p, double planar[16]) {
-    if (k->modes[p] & 1) return k->generalWorld + 16 * p;
+    if (k->modes[p] & CA_WORLD_MODE_GENERAL) return k->generalWorld + 16 * p;
     planar[0] = k->world.a[p]; planar[1] = k->world.b[p]; planar[2] = 0.0; planar[3] = 0.0;
     planar[4] = k->world.c[p]; planar[5] = k->world.d[p]; planar[6] = 0.0; planar[7] = 0.0;
     planar[8] = 0.0; planar[9] = 0.0; planar[10] = 0.0; planar[11] = 0.0;
@@ -87,7 +87,7 @@ __attribute__((target("avx2"))) void ca_general_avx2(const CAGeneralWorld *k, co
         } else {
             const size_t q = (size_t)p;
             __m256d p1, p2, p3, p4;
-            if (k->modes[q] & 1) {
+            if (k->modes[q] & CA_WORLD_MODE_GENERAL) {
                 const double *P = k->generalWorld + 16 * q;
                 p1 = _mm256_loadu_pd(P); p2 = _mm256_loadu_pd(P + 4);
                 p3 = _mm256_loadu_pd(P + 8); p4 = _mm256_loadu_pd(P + 12);
@@ -129,7 +129,7 @@ __attribute__((target("avx512f"))) void ca_general_avx512(const CAGeneralWorld *
         } else {
             const size_t q = (size_t)p;
             __m512d p1, p2, p3, p4; /* each superlayer row in both halves */
-            if (k->modes[q] & 1) {
+            if (k->modes[q] & CA_WORLD_MODE_GENERAL) {
                 const double *P = k->generalWorld + 16 * q;
                 p1 = _mm512_broadcast_f64x4(_mm256_loadu_pd(P));
                 p2 = _mm512_broadcast_f64x4(_mm256_loadu_pd(P + 4));

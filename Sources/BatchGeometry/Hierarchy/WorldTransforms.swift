@@ -28,7 +28,8 @@ public struct WorldTransforms: Sendable {
     /// store, or from an empty one).
     var structureVersion: UInt64 = 0
 
-    static let generalBit: UInt8 = 1
+    /// `WorldMode.general` (`CA_WORLD_MODE_GENERAL`): the plan shares its mode bytes here.
+    static let generalBit = WorldMode.general
 
     /// An empty snapshot (no layers), to hand to `LayerStore.computeWorldTransforms(into:)`,
     /// which sizes it on first use and then reuses its storage every frame. O(1).

@@ -6,11 +6,13 @@
 // into its superlayer's world basis, `Local(L) * Adjust(S)` as six doubles, whether it
 // may take the planar path, and a parents-first order grouped by depth level.
 
+import CAffineKernels
+
 /// Bits of `WorldPlan.modes`.
 enum WorldMode {
-    /// The layer's world is computed as a full 4×4 product (shared with
-    /// `WorldTransforms.generalBit`).
-    static let general: UInt8 = 1
+    /// The layer's world is computed as a full 4×4 product: `CA_WORLD_MODE_GENERAL`, the
+    /// bit the C kernels read in the same bytes (also `WorldTransforms.generalBit`).
+    static let general = UInt8(CA_WORLD_MODE_GENERAL)
     /// Non-root: the layer's own inputs allow the planar path (affine transform, finite
     /// z values, superlayer adjustments affine, superlayer flattens). Root: its world
     /// (`Local`) is finite and leaves sublayers planar (m13 = m23 = m14 = m24 = m43 = 0,

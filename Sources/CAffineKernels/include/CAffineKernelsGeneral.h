@@ -15,6 +15,12 @@
 extern "C" {
 #endif
 
+/// The mode bit that marks a layer whose world is a full 4×4 matrix (in `generalWorld`)
+/// rather than six planar doubles. Defined once here and used by the C kernels and, as
+/// `WorldMode.general` and `WorldTransforms.generalBit`, by Swift: the plan's mode bytes
+/// are handed to the kernels as they are, so both sides must read the same bit.
+#define CA_WORLD_MODE_GENERAL 1
+
 /// What `CAWorldGeneralPropagate` reads and writes. A 4x4 matrix is 16
 /// doubles in row-major order (m11 m12 m13 m14 m21 ... m44, row vectors,
 /// Core Animation's convention); matrix tables hold layer i at 16 * i.
@@ -24,7 +30,7 @@ extern "C" {
 ///  - `parent` (read): superlayer index, negative for a root;
 ///  - `order` (read, may be NULL): the layer at each position (NULL: the
 ///    position is the layer);
-///  - `modes` (read): bit 0 set = the layer's world is in `generalWorld`,
+///  - `modes` (read): bit CA_WORLD_MODE_GENERAL set = the layer's world is in `generalWorld`,
 ///    clear = it is planar, only in the six affine columns `world`, standing
 ///    for [[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]];
 ///  - `world` (written for the computed layers, read for planar superlayers):
