@@ -71,14 +71,7 @@ final class BatchQueryTests: XCTestCase {
             var points = (0..<150).map { _ in
                 Point(x: random.value(600, specials: seed == 5), y: random.value(600, specials: seed == 5))
             }
-            // And points inside layers: a random spot of a random layer's bounds, mapped to the world.
-            for _ in 0..<150 {
-                let layer = random.below(store.count)
-                let bounds = store.bounds(of: layer)
-                let local = Point(
-                    x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
-                points.append(world[layer].projectPoint(local))
-            }
+            points += pointsOnLayers(store, world, count: 150, &random)
             for rule in HitTestRule.allCases {
                 let expected = points.map { store.hitTest($0, in: world, rule: rule) }
                 XCTAssertTrue(expected.contains { $0 != nil } || seed == 5, "the test should hit something")

@@ -64,14 +64,7 @@ final class HitTestOrderTests: XCTestCase {
                 store.setZPosition(z, of: layer)
             }
             let world = store.worldTransforms(options: .serial(.c))
-            var points: [Point] = []
-            for _ in 0..<120 {
-                let layer = random.below(store.count)
-                let bounds = store.bounds(of: layer)
-                let local = Point(
-                    x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
-                points.append(world[layer].projectPoint(local))
-            }
+            let points = pointsOnLayers(store, world, count: 120, &random)
             for rule in HitTestRule.allCases {
                 let expected = points.map { referenceHit($0, store, world, rule) }
                 hitsPerRule[rule, default: 0] += expected.filter { $0 != nil }.count

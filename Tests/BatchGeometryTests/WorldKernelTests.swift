@@ -17,6 +17,17 @@ extension SplitMix64 {
     }
 }
 
+/// `count` world points that lie on layers: a random spot of a random layer's bounds,
+/// mapped to the world through `world`, so hit tests have something to find.
+func pointsOnLayers(_ store: LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64) -> [Point] {
+    (0..<count).map { _ in
+        let layer = random.below(store.count)
+        let bounds = store.bounds(of: layer)
+        let local = Point(x: bounds.x + random.unit() * bounds.width, y: bounds.y + random.unit() * bounds.height)
+        return world[layer].projectPoint(local)
+    }
+}
+
 /// Random stores for the differential tests: random parents (also after later layers,
 /// so index order is not parents-first), deep chains, every layer property, special
 /// values when `specials` is set.
