@@ -143,18 +143,25 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// layer's `autoresizingMask(of:)` when `autoresizing` is set. O(n).
     public func makeStore(autoresizing: Bool = false) -> LayerStore {
         var store = LayerStore(minimumCapacity: layerCount)
+        var handles: [LayerHandle] = []
+        handles.reserveCapacity(layerCount)
         for (i, parent) in parents().enumerated() {
+            let layer: LayerHandle
             do {
-                try store.addLayer(superlayer: parent)
+                layer = try store.addLayer(superlayer: parent.map { handles[$0] })
             } catch {
                 preconditionFailure("workload parents always precede their sublayers: \(error)")
             }
+            // A new store has no free slot: layer i lands in slot i, which the kernels'
+            // result arrays and the object graph index by.
+            precondition(layer.index == i)
+            handles.append(layer)
             let recipe = recipe(of: i)
-            store.setBounds(recipe.bounds, of: i)
-            store.setAnchorPoint(recipe.anchorPoint, of: i)
-            store.setPosition(recipe.position, of: i)
-            if recipe.transform != .identity { store.setTransform(recipe.transform, of: i) }
-            if autoresizing { store.setAutoresizingMask(autoresizingMask(of: i), of: i) }
+            store.setBounds(recipe.bounds, of: layer)
+            store.setAnchorPoint(recipe.anchorPoint, of: layer)
+            store.setPosition(recipe.position, of: layer)
+            if recipe.transform != .identity { store.setTransform(recipe.transform, of: layer) }
+            if autoresizing { store.setAutoresizingMask(autoresizingMask(of: i), of: layer) }
         }
         return store
     }

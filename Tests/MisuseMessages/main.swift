@@ -11,60 +11,79 @@ import Glibc
 import Darwin
 #endif
 
-/// A window with two cards, its world transforms brought up to date.
-func makeStore() -> LayerStore {
+/// A window with two cards; `layers` are their handles (window, card, card).
+func makeStore() -> (store: LayerStore, layers: [LayerHandle]) {
     var store = LayerStore()
     let window = try! store.addLayer()
     store.setBounds(Rect(x: 0, y: 0, width: 375, height: 812), of: window)
+    var layers = [window]
     for _ in 0..<2 {
         let card = try! store.addLayer(superlayer: window)
         store.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: card)
         store.setPosition(Point(x: 100, y: 100), of: card)
+        layers.append(card)
     }
-    return store
+    return (store, layers)
 }
 
 let cases: [String: () -> Void] = [
     "stale-world-after-add": {
-        var store = makeStore()
+        var (store, layers) = makeStore()
         let world = store.updateWorld()
-        try! store.addLayer(superlayer: 0)
+        try! store.addLayer(superlayer: layers[0])
         print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "stale-world-after-remove": {
-        var store = makeStore()
+        var (store, layers) = makeStore()
         let world = store.updateWorld()
-        try! store.destroyLayer(1)
-        print(store.worldRect(of: 1, in: world))
+        try! store.destroyLayer(layers[1])
+        print(store.worldRect(of: layers[2], in: world))
     },
     "stale-world-after-move": {
-        var store = makeStore()
+        var (store, layers) = makeStore()
         let world = store.worldTransforms()
-        try! store.insertSublayer(2, into: 1)
-        print(store.convert(Point(x: 0, y: 0), from: 2, to: nil, in: world) as Any)
+        try! store.insertSublayer(layers[2], into: layers[1])
+        print(store.convert(Point(x: 0, y: 0), from: layers[2], to: nil, in: world) as Any)
     },
     "stale-world-after-detach": {
-        var store = makeStore()
+        var (store, layers) = makeStore()
         let world = store.updateWorld()
-        try! store.removeFromSuperlayer(1)
+        try! store.removeFromSuperlayer(layers[1])
         print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "world-from-another-store": {
-        var store = makeStore()
-        let other = makeStore()  // the same shape, but another store
+        var store = makeStore().store
+        let other = makeStore().store  // the same shape, but another store
         print(store.hitTest(points: [Point(x: 1, y: 1)], in: other.worldTransforms()))
         _ = store.updateWorld()
     },
-    "layer-out-of-range": {
-        let store = makeStore()
-        print(store.bounds(of: 5))
+    "handle-out-of-range": {
+        let store = makeStore().store
+        print(store.bounds(of: LayerHandle(rawValue: 5)))
+    },
+    "destroyed-layer-read": {
+        var (store, layers) = makeStore()
+        try! store.destroyLayer(layers[1])
+        print(store.bounds(of: layers[1]))
+    },
+    "destroyed-layer-written-after-reuse": {
+        var (store, layers) = makeStore()
+        try! store.destroyLayer(layers[1])
+        let newcomer = try! store.addLayer()  // takes the freed slot, under a new generation
+        store.setPosition(Point(x: 1, y: 2), of: layers[1])
+        print(store.position(of: newcomer))
+    },
+    "destroyed-subtree-read": {
+        var (store, layers) = makeStore()
+        try! store.destroyLayer(layers[0])
+        print(store.superlayer(of: layers[2]) as Any)
     },
     "world-layer-out-of-range": {
-        let store = makeStore()
+        let store = makeStore().store
         print(store.worldTransforms()[9])
     },
     "stale-world-rects": {
-        var store = makeStore()
+        var store = makeStore().store
         let rects = store.worldRects(in: store.worldTransforms(), options: .default)
         try! store.addLayer()
         print(store.clipRects(worldRects: rects, options: .default).count)

@@ -14,7 +14,12 @@ extension LayerStore {
     /// subtree; roots in list order whatever their zPosition; hidden subtrees left out.
     /// O(count) when every sublayer list is already in zPosition order (tracked as
     /// layers are edited), else O(count log sublayers); no recursion.
-    public func drawOrder() -> [Int] {
+    public func drawOrder() -> [LayerHandle] {
+        drawOrderIndices().map { handle(atSlot: $0) }
+    }
+
+    /// The slots of `drawOrder()`.
+    func drawOrderIndices() -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count)
         walkPreorder(drawOrderLinks()) { layer in

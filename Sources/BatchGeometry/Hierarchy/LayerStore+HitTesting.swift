@@ -13,7 +13,10 @@ public enum HitTestRule: String, Sendable, CaseIterable {
 extension LayerStore {
     /// The point in `layer`'s bounds space that lies under `worldPoint` (the point on the
     /// layer's z = 0 plane), or nil when the layer's transform is singular.
-    public func pointInLayer(_ layer: Int, fromWorld worldPoint: Point, in world: WorldTransforms) -> Point? {
+    public func pointInLayer(_ layer: LayerHandle, fromWorld worldPoint: Point, in world: WorldTransforms) -> Point? {
+        pointInLayer(slot(of: layer), fromWorld: worldPoint, in: world)
+    }
+    func pointInLayer(_ layer: Int, fromWorld worldPoint: Point, in world: WorldTransforms) -> Point? {
         checkSnapshot(world)
         return world[layer].unprojectPoint(worldPoint)
     }
@@ -21,7 +24,10 @@ extension LayerStore {
     /// Converts `point` from the bounds space of `source` to that of `destination`
     /// (nil means world space for either): map through `ToWorld(source)`, project, then
     /// unproject into `destination`. Nil when the destination's transform is singular.
-    public func convert(_ point: Point, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Point? {
+    public func convert(_ point: Point, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Point? {
+        convert(point, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
+    }
+    func convert(_ point: Point, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Point? {
         checkSnapshot(world)
         let worldPoint = source.map { world[$0].projectPoint(point) } ?? point
         guard let destination else { return worldPoint }
@@ -32,7 +38,10 @@ extension LayerStore {
     /// corner cannot be converted (the destination is singular, or a converted corner is
     /// NaN, which a bounding box would otherwise silently skip). The null rect converts
     /// to the null rect, as `CGRectApplyAffineTransform` keeps it.
-    public func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
+    public func convert(_ rect: Rect, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Rect? {
+        convert(rect, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
+    }
+    func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
         checkSnapshot(world)
         if rect.isNull { return .null }
         let edges = rect.edges
@@ -64,7 +73,12 @@ extension LayerStore {
     /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
     /// O(count) in the worst case (plus O(count log sublayers) when some sublayer list is
     /// out of zPosition order), no recursion.
-    public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
+    public func hitTest(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> LayerHandle? {
+        hitTestIndex(point, in: world, rule: rule).map { handle(atSlot: $0) }
+    }
+
+    /// The slot of `hitTest(_:in:rule:)`'s answer.
+    func hitTestIndex(_ point: Point, in world: WorldTransforms, rule: HitTestRule = .layer) -> Int? {
         checkSnapshot(world)
         return hitTestWalk(rule: rule, links: hitTestLinks(rule)) { world[$0].unprojectPointInFrontOfEye(point) }
     }

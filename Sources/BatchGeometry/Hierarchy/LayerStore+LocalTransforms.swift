@@ -8,7 +8,10 @@
 extension LayerStore {
     /// `Local(L)`: from the layer's bounds space to its superlayer's bounds space, before
     /// the superlayer's own sublayer adjustments.
-    public func localTransform(of layer: Int) -> Transform3D {
+    public func localTransform(of layer: LayerHandle) -> Transform3D {
+        localTransform(of: slot(of: layer))
+    }
+    func localTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
         let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
         let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
@@ -19,7 +22,10 @@ extension LayerStore {
 
     /// `Adjust(S) = Flip(S) * Sub(S)`: what a superlayer applies to all its sublayers
     /// (geometryFlipped, then sublayerTransform about its anchor point).
-    public func sublayerAdjustment(of superlayer: Int) -> Transform3D {
+    public func sublayerAdjustment(of superlayer: LayerHandle) -> Transform3D {
+        sublayerAdjustment(of: slot(of: superlayer))
+    }
+    func sublayerAdjustment(of superlayer: Int) -> Transform3D {
         checkIndex(superlayer)
         var result = Transform3D.identity
         if flags[superlayer].contains(.geometryFlipped) {
@@ -42,7 +48,10 @@ extension LayerStore {
 
     /// `Local(L) * Adjust(S) * Flat(S)` for a sublayer, `Local(L)` for a root: the
     /// layer's transform to the space its superlayer's `ToWorld` starts from.
-    public func transformToSuperlayer(of layer: Int) -> Transform3D {
+    public func transformToSuperlayer(of layer: LayerHandle) -> Transform3D {
+        transformToSuperlayer(of: slot(of: layer))
+    }
+    func transformToSuperlayer(of layer: Int) -> Transform3D {
         let local = localTransform(of: layer)
         let superlayer = parents[layer]
         if superlayer < 0 { return local }
@@ -59,7 +68,10 @@ extension LayerStore {
 
     /// `ToWorld(layer)` computed by walking up to the root: O(depth). For many layers use
     /// `worldTransforms()` (one pass over the whole store).
-    public func worldTransform(of layer: Int) -> Transform3D {
+    public func worldTransform(of layer: LayerHandle) -> Transform3D {
+        worldTransform(of: slot(of: layer))
+    }
+    func worldTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
         var result = transformToSuperlayer(of: layer)
         var ancestor = parents[layer]

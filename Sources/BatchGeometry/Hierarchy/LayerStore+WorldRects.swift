@@ -8,7 +8,10 @@ extension LayerStore {
     /// clipped corner pushes the box to infinity in the direction it crosses `W = 0`).
     /// `RectEdges.null` when every corner is behind the eye, and for a detached layer
     /// (`removeFromSuperlayer(_:)`). O(1), O(depth) while some layer is detached.
-    public func worldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
+    public func worldRect(of layer: LayerHandle, in world: WorldTransforms) -> RectEdges {
+        worldRect(of: slot(of: layer), in: world)
+    }
+    func worldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
         checkIndex(layer)
         checkSnapshot(world)
         if detachedLayerCount > 0 && flags[topmostAncestor(of: layer)].contains(.detached) { return .null }
@@ -90,7 +93,7 @@ extension LayerStore {
         if parentsPrecedeChildren {
             for layer in 0..<count { body(layer) }
         } else {
-            for layer in preorder() { body(layer) }
+            for layer in preorderIndices() { body(layer) }
         }
     }
 }

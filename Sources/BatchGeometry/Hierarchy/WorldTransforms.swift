@@ -132,7 +132,7 @@ extension LayerStore {
         if parentsPrecedeChildren {
             for layer in 0..<count { computeWorld(layer, into: &world) }
         } else {
-            for layer in preorder() { computeWorld(layer, into: &world) }
+            for layer in preorderIndices() { computeWorld(layer, into: &world) }
         }
         return world
     }

@@ -79,6 +79,14 @@ extension LayerStore {
     public func hitTest(
         points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
         options: KernelOptions = .default
+    ) -> [LayerHandle?] {
+        hitTestIndices(points: points, in: world, rule: rule, options: options).map { $0.map { handle(atSlot: $0) } }
+    }
+
+    /// The slots of `hitTest(points:in:rule:options:)`'s answers.
+    func hitTestIndices(
+        points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
+        options: KernelOptions = .default
     ) -> [Int?] {
         checkSnapshot(world)
         var result = [Int?](repeating: nil, count: points.count)
@@ -132,9 +140,19 @@ extension LayerStore {
     /// space); entry k is what `convert(_:from:to:in:)` returns for `points[k]` (nil when
     /// the destination is singular). The two world matrices are read once; points are
     /// spread over `options.threads`.
-    /// - Precondition: `source` and `destination` are nil or in `0 ..< count`.
+    /// - Precondition: `source` and `destination` are nil or live handles.
     /// Complexity: O(points).
     public func convert(
+        points: [Point], from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms,
+        options: KernelOptions = .default
+    ) -> [Point?] {
+        convert(
+            points: points, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world,
+            options: options)
+    }
+
+    /// `convert(points:from:to:in:options:)` with slots.
+    func convert(
         points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
         options: KernelOptions = .default
     ) -> [Point?] {

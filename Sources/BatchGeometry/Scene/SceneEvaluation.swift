@@ -5,11 +5,11 @@
 /// world rect, clip rect and visibility, plus drawing order, hit tests and conversions.
 /// `jsonText()` writes the `batchbench eval` output.
 ///
-/// Two kinds of index: *scene* indices (positions in the file's `layers` array, which
-/// structure operations never change) and *store* indices (layers of `store`, which
-/// `destroyLayer` renumbers). `names`, `storeLayers`, `drawOrder` and `hits` use scene
-/// indices; `store` and the per-layer results (`frames` … `visible`) use store indices.
-/// Without remove operations the two are the same.
+/// Two kinds of index: *scene* indices (positions in the file's `layers` array) and
+/// *store* indices (slots of `store`, `LayerHandle.index`). `names`, `storeLayers`,
+/// `drawOrder` and `hits` use scene indices; `store` and the per-layer results
+/// (`frames` … `visible`) use store indices. A scene's layer k lives in slot k, so the two
+/// agree; a removed layer's slot is free and its scene index maps to nil.
 public struct SceneEvaluation: Sendable {
     /// Layer names by scene index (nil when a layer has none).
     public let names: [String?]
@@ -62,7 +62,7 @@ extension Scene {
         let clipRects = store.clipRects(worldRects: worldRects, options: options)
         let visible = store.visibility(
             worldRects: worldRects, clipRects: clipRects, viewport: viewport, options: options)
-        let hits = store.hitTest(points: hitTests, in: world, rule: hitTestMode, options: options)
+        let hits = store.hitTestIndices(points: hitTests, in: world, rule: hitTestMode, options: options)
         var converted: [Point?] = []
         converted.reserveCapacity(conversions.count)
         for (index, conversion) in conversions.enumerated() {
@@ -76,19 +76,8 @@ extension Scene {
         return SceneEvaluation(
             names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
             worldRects: worldRects, clipRects: clipRects, visible: visible,
-            drawOrder: store.drawOrder().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
+            drawOrder: store.drawOrderIndices().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
             conversions: converted)
-    }
-
-    /// The number of elements of `sorted` (ascending) below `value`. O(log n).
-    private func lowerBound(of value: Int, in sorted: [Int]) -> Int {
-        var low = 0
-        var high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// The store index of scene layer `layer`, or an error at `path` when it is out of
@@ -101,9 +90,9 @@ extension Scene {
         return storeLayer
     }
 
-    /// Plays a structure operation on the store and keeps the scene-to-store map:
-    /// `destroyLayer` renumbers the layers after the removed ones. O(layers) for a
-    /// removal (as `destroyLayer` itself), O(sublayers) for a move.
+    /// Plays a structure operation on the store and keeps the scene-to-store map: a
+    /// destroyed layer's scene index maps to nil (no other layer's slot changes). O(layers)
+    /// for a removal, O(sublayers) for a move.
     private func applyStructure(
         _ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
         storeLayers: inout [Int?], path: ScenePath
@@ -114,11 +103,10 @@ extension Scene {
                 let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
                 try store.insertSublayer(storeLayer, into: storeTarget, at: index)
             default:
-                let removed = try store.destroyLayer(storeLayer)  // ascending old store indices
+                var destroyed = [Bool](repeating: false, count: store.count)
+                for slot in try store.destroyLayer(storeLayer) { destroyed[slot] = true }
                 for sceneLayer in storeLayers.indices {
-                    guard let old = storeLayers[sceneLayer] else { continue }
-                    let below = lowerBound(of: old, in: removed)
-                    storeLayers[sceneLayer] = below < removed.count && removed[below] == old ? nil : old - below
+                    if let slot = storeLayers[sceneLayer], destroyed[slot] { storeLayers[sceneLayer] = nil }
                 }
             }
         } catch let error as LayerStoreError {

@@ -14,7 +14,7 @@ struct SceneStructure {
     init(_ store: LayerStore) {
         parents = (0..<store.count).map { store.superlayer(of: $0) }
         sublayers = (0..<store.count).map { store.sublayers(of: $0) }
-        roots = store.roots
+        roots = store.rootIndices
         removedBy = Array(repeating: nil, count: store.count)
     }
 

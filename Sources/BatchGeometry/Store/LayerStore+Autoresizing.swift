@@ -5,13 +5,19 @@
 extension LayerStore {
     /// Which parts of the layer's untransformed frame follow its superlayer's size.
     /// Bits other than the six flags are not stored (UIKit defines none). O(1).
-    public func autoresizingMask(of layer: Int) -> AutoresizingMask {
+    public func autoresizingMask(of layer: LayerHandle) -> AutoresizingMask {
+        autoresizingMask(of: slot(of: layer))
+    }
+    func autoresizingMask(of layer: Int) -> AutoresizingMask {
         checkIndex(layer)
         return AutoresizingMask(rawValue: UInt(autoresizingMasks[layer]))
     }
     /// Sets the mask; resizes nothing by itself (the next size change of the superlayer
     /// does). O(1).
-    public mutating func setAutoresizingMask(_ mask: AutoresizingMask, of layer: Int) {
+    public mutating func setAutoresizingMask(_ mask: AutoresizingMask, of layer: LayerHandle) {
+        setAutoresizingMask(mask, of: slotForUpdate(of: layer))
+    }
+    mutating func setAutoresizingMask(_ mask: AutoresizingMask, of layer: Int) {
         checkIndexForUpdate(layer)
         let stored = UInt8(truncatingIfNeeded: mask.rawValue & AutoresizingMask.all.rawValue)
         autoresizingLayerCount += (stored != 0 ? 1 : 0) - (autoresizingMasks[layer] != 0 ? 1 : 0)
@@ -20,8 +26,14 @@ extension LayerStore {
 
     /// Whether a change of this layer's bounds size resizes its masked sublayers
     /// (`UIView.autoresizesSubviews`, default true). O(1).
-    public func autoresizesSubviews(_ layer: Int) -> Bool { !flag(.doesNotAutoresizeSubviews, layer) }
-    public mutating func setAutoresizesSubviews(_ value: Bool, of layer: Int) {
+    public func autoresizesSubviews(_ layer: LayerHandle) -> Bool {
+        autoresizesSubviews(slot(of: layer))
+    }
+    func autoresizesSubviews(_ layer: Int) -> Bool { !flag(.doesNotAutoresizeSubviews, layer) }
+    public mutating func setAutoresizesSubviews(_ value: Bool, of layer: LayerHandle) {
+        setAutoresizesSubviews(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setAutoresizesSubviews(_ value: Bool, of layer: Int) {
         checkIndexForUpdate(layer)
         if value {
             flags[layer].remove(.doesNotAutoresizeSubviews)

@@ -3,21 +3,48 @@
 extension LayerStore {
     /// Adds a layer with Core Animation's defaults (zero bounds and position, anchor point
     /// (0.5, 0.5), identity transforms, visible) as the last sublayer of `superlayer`, or
-    /// as the last root when `superlayer` is nil. Returns its index, the old `count`.
+    /// as the last root when `superlayer` is nil, and returns its handle. The layer takes
+    /// a free slot (left by `destroyLayer(_:)`) when there is one, else a new slot at the
+    /// end (`count` grows by one).
     ///
     /// Amortized O(1).
-    /// - Throws: `LayerStoreError.parentOutOfRange` (checked first) or `.tooManyLayers`
+    /// - Throws: `LayerStoreError.staleSuperlayer` (checked first) or `.tooManyLayers`
     ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
-    public mutating func addLayer(superlayer: Int? = nil) throws -> Int {
-        let count = self.count  // `||` takes an autoclosure: capturing self copies the store in debug builds
-        if let superlayer, superlayer < 0 || superlayer >= count {
-            throw LayerStoreError.parentOutOfRange(parent: superlayer, count: count)
+    public mutating func addLayer(superlayer: LayerHandle? = nil) throws -> LayerHandle {
+        if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
+        return handle(atSlot: try addLayer(superlayer: superlayer?.index))
+    }
+
+    /// `addLayer(superlayer:)` with the superlayer's slot; returns the new layer's slot.
+    /// - Throws: `.staleSuperlayer` for a slot out of range or free, `.tooManyLayers`.
+    @discardableResult
+    mutating func addLayer(superlayer: Int?) throws -> Int {
+        if let superlayer, superlayer < 0 || superlayer >= count || flags[superlayer].contains(.free) {
+            throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
+        }
+        if let slot = freeSlots.last {
+            freeSlots.removeLast()
+            reviveFreeSlot(Int(slot), under: superlayer)
+            return Int(slot)
         }
         if count >= layerLimit {
             throw LayerStoreError.tooManyLayers(limit: layerLimit)
         }
         let layer = count
+        appendDefaultLayer()
+        structureDidChange()
+        linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
+        // A new layer always comes after its superlayer, so the order property holds.
+        return layer
+    }
+
+    /// A handle for an error about slot `slot` (out of range: generation 0).
+    func staleHandleForError(_ slot: Int) -> LayerHandle {
+        LayerHandle(slot: max(slot, 0), generation: slot >= 0 && slot < count ? generations[slot] : 0)
+    }
+
+    private mutating func appendDefaultLayer() {
         boundsX.append(0)
         boundsY.append(0)
         boundsWidth.append(0)
@@ -37,16 +64,24 @@ extension LayerStore {
         lastSublayers.append(-1)
         nextSiblings.append(-1)
         previousSiblings.append(-1)
+        generations.append(0)
         changes.appendLayer()
-        structureDidChange()
-        linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
-        // A new layer always comes after its superlayer, so the order property holds.
-        return layer
+    }
+
+    /// Puts a new layer in free slot `slot` (a detached root with default properties)
+    /// under `superlayer`.
+    private mutating func reviveFreeSlot(_ slot: Int, under superlayer: Int?) {
+        flags[slot] = []
+        detachedLayerCount -= 1
+        relink(slot, under: superlayer.map { Int32($0) } ?? -1, before: -1)
     }
 
     /// The superlayer of `layer`, or nil for a root or a detached layer. O(1).
     /// - Precondition: `layer` is in `0 ..< count`.
-    public func superlayer(of layer: Int) -> Int? {
+    public func superlayer(of layer: LayerHandle) -> LayerHandle? {
+        superlayer(of: slot(of: layer)).map { handle(atSlot: $0) }
+    }
+    func superlayer(of layer: Int) -> Int? {
         checkIndex(layer)
         let parent = parents[layer]
         return parent < 0 ? nil : Int(parent)
@@ -54,13 +89,19 @@ extension LayerStore {
 
     /// The sublayers of `layer` in order (back to front, before zPosition). O(sublayers).
     /// - Precondition: `layer` is in `0 ..< count`.
-    public func sublayers(of layer: Int) -> [Int] {
+    public func sublayers(of layer: LayerHandle) -> [LayerHandle] {
+        sublayers(of: slot(of: layer)).map { handle(atSlot: $0) }
+    }
+    func sublayers(of layer: Int) -> [Int] {
         checkIndex(layer)
         return siblings(startingAt: firstSublayers[layer])
     }
 
     /// The root layers (no superlayer, not detached) in order. O(roots).
-    public var roots: [Int] { siblings(startingAt: firstRoot).filter { !flags[$0].contains(.detached) } }
+    public var roots: [LayerHandle] { rootIndices.map { handle(atSlot: $0) } }
+
+    /// The slots of `roots`.
+    var rootIndices: [Int] { siblings(startingAt: firstRoot).filter { !flags[$0].contains(.detached) } }
 
     private func siblings(startingAt first: Int32) -> [Int] {
         var result: [Int] = []
@@ -75,24 +116,35 @@ extension LayerStore {
     /// Moves `layer` (with its subtree) into `superlayer`'s sublayers at position `index`
     /// (the end when nil), or among the roots when `superlayer` is nil, like
     /// `-[CALayer insertSublayer:atIndex:]`: it first leaves its old superlayer. A
-    /// detached layer (`removeFromSuperlayer(_:)`) is attached again.
+    /// detached layer (`removeFromSuperlayer(_:)`) is attached again. Handles stay valid.
     ///
     /// O(1) for `index == nil`, O(sublayers) otherwise; O(depth) to check for cycles.
-    /// - Throws: checked in this order, before anything changes: `.layerOutOfRange`,
-    ///   `.parentOutOfRange`, `.cycle` (`superlayer` is the layer or inside its subtree),
+    /// - Throws: checked in this order, before anything changes: `.staleLayer`,
+    ///   `.staleSuperlayer`, `.cycle` (`superlayer` is the layer or inside its subtree),
     ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
-    ///   sublayers, or the roots, other than `layer`); the store is then unchanged. Never
-    ///   a precondition: indices here often come from data (scene files, editors).
-    public mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws {
-        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
+    ///   sublayers, or the roots, other than `layer`); the store is then unchanged.
+    public mutating func insertSublayer(_ layer: LayerHandle, into superlayer: LayerHandle?, at index: Int? = nil)
+        throws
+    {
+        if let error = staleError(layer) { throw error }
+        if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
+        try insertSublayer(layer.index, into: superlayer?.index, at: index)
+    }
+
+    /// `insertSublayer(_:into:at:)` on slots; the same errors, for slots out of range or
+    /// free.
+    mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws {
+        guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if let superlayer {
-            guard superlayer >= 0 && superlayer < count else {
-                throw LayerStoreError.parentOutOfRange(parent: superlayer, count: count)
+            guard isLiveSlot(superlayer) else {
+                throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
             }
             // The superlayer must not be the layer or one of its descendants: walk up.
             var ancestor = Int32(superlayer)
             while ancestor >= 0 {
-                if Int(ancestor) == layer { throw LayerStoreError.cycle(layer: layer, parent: superlayer) }
+                if Int(ancestor) == layer {
+                    throw LayerStoreError.cycle(layer: handle(atSlot: layer), superlayer: handle(atSlot: superlayer))
+                }
                 ancestor = parents[Int(ancestor)]
             }
         }
@@ -101,7 +153,7 @@ extension LayerStore {
         // changes; appending needs no walk, so building a wide tree stays O(1) a step.
         var insertBefore: Int32 = -1
         if let index {
-            let siblingsOfNewParent = newParent >= 0 ? sublayers(of: Int(newParent)) : roots
+            let siblingsOfNewParent = newParent >= 0 ? sublayers(of: Int(newParent)) : rootIndices
             let remaining = siblingsOfNewParent.filter { $0 != layer }
             if index < 0 || index > remaining.count {
                 throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: remaining.count)
@@ -113,23 +165,34 @@ extension LayerStore {
     }
 
     /// Takes `layer` (with its subtree) out of the layer tree, like
-    /// `-[CALayer removeFromSuperlayer]`: it stays in the store with all its properties,
-    /// but is not drawn, not hit and has no world rect or visibility until
+    /// `-[CALayer removeFromSuperlayer]`: it stays in the store with all its properties
+    /// and its handle, but is not drawn, not hit and has no world rect or visibility until
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
-    /// if it were a root. Nothing happens when it is already detached.
-    /// O(1) (O(sublayers of its old superlayer) is not needed: it is unlinked in place).
-    /// - Throws: `.layerOutOfRange`; the store is then unchanged.
-    public mutating func removeFromSuperlayer(_ layer: Int) throws {
-        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
+    /// if it were a root. Nothing happens when it is already detached. O(1).
+    /// - Throws: `.staleLayer`; the store is then unchanged.
+    public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws {
+        if let error = staleError(layer) { throw error }
+        try removeFromSuperlayer(layer.index)
+    }
+
+    /// `removeFromSuperlayer(_:)` on a slot.
+    mutating func removeFromSuperlayer(_ layer: Int) throws {
+        guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if flags[layer].contains(.detached) { return }
         relink(layer, under: -1, before: -1)
         setDetached(true, layer)
     }
 
+    /// True when `slot` is in range and holds a live layer.
+    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && !flags[slot].contains(.free) }
+
     /// True when `layer` or one of its ancestors was removed from its superlayer
     /// (`removeFromSuperlayer(_:)`), so it is not part of the drawn tree. O(depth).
     /// - Precondition: `layer` is in `0 ..< count`.
-    public func isDetached(_ layer: Int) -> Bool {
+    public func isDetached(_ layer: LayerHandle) -> Bool {
+        isDetached(slot(of: layer))
+    }
+    func isDetached(_ layer: Int) -> Bool {
         checkIndex(layer)
         return flags[topmostAncestor(of: layer)].contains(.detached)
     }
@@ -169,23 +232,69 @@ extension LayerStore {
         }
     }
 
-    /// Removes `layer` and its whole subtree from the store. Later layers' indices shift
-    /// down to close the gaps, keeping their relative order. O(count), no recursion (a
-    /// chain of any depth can be removed); transient memory about one column's size.
+    /// Destroys `layer` and its whole subtree: their handles become stale (every later
+    /// use is detected) and their slots free, to be reused by `addLayer`. No other layer's
+    /// handle or slot changes. O(subtree), no recursion (a chain of any depth can be
+    /// destroyed).
     ///
-    /// - Returns: the removed layers' old indices, ascending.
-    /// - Throws: `.layerOutOfRange`; the store is then unchanged.
+    /// - Returns: the number of layers destroyed.
+    /// - Throws: `.staleLayer`; the store is then unchanged.
     @discardableResult
-    public mutating func destroyLayer(_ layer: Int) throws -> [Int] {
-        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
-        var keep = Array(repeating: true, count: count)
-        var removed: [Int] = []
-        forEachInSubtree(of: layer) { keep[$0] = false }
-        for index in 0..<count where !keep[index] { removed.append(index) }
+    public mutating func destroyLayer(_ layer: LayerHandle) throws -> Int {
+        if let error = staleError(layer) { throw error }
+        return try destroyLayer(layer.index).count
+    }
+
+    /// `destroyLayer(_:)` on a slot; returns the freed slots in pre-order.
+    @discardableResult
+    mutating func destroyLayer(_ layer: Int) throws -> [Int] {
+        guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
+        var doomed: [Int] = []
+        forEachInSubtree(of: layer) { doomed.append($0) }
         unlink(layer)
-        compact(keeping: keep)
+        // Sublayer pairs inside the subtree stop counting as z-order inversions: each
+        // pair is counted once, by its first layer (all of whose siblings are doomed too).
+        for slot in doomed.dropFirst() where nextSiblings[slot] >= 0 {
+            zOrderInversions -= zInversion(Int32(slot), nextSiblings[slot])
+        }
+        for slot in doomed { freeSlot(slot) }
+        changes.markStructureChanged()
         structureDidChange()
-        return removed
+        return doomed
+    }
+
+    /// Resets `slot` to a free, detached root with default properties and a new
+    /// generation. Its sublayer links are dropped without unlinking (the whole subtree
+    /// is being freed).
+    private mutating func freeSlot(_ slot: Int) {
+        boundsX[slot] = 0
+        boundsY[slot] = 0
+        boundsWidth[slot] = 0
+        boundsHeight[slot] = 0
+        positionX[slot] = 0
+        positionY[slot] = 0
+        anchorX[slot] = 0.5
+        anchorY[slot] = 0.5
+        zPositions[slot] = 0
+        anchorPointZs[slot] = 0
+        transforms.set(.identity, at: slot)
+        sublayerTransforms.set(.identity, at: slot)
+        if autoresizingMasks[slot] != 0 { autoresizingLayerCount -= 1 }
+        autoresizingMasks[slot] = 0
+        scrollViews[Int32(slot)] = nil
+        if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
+        flags[slot] = [.detached, .free]
+        parents[slot] = -1
+        previousSiblings[slot] = -1
+        nextSiblings[slot] = -1
+        firstSublayers[slot] = -1
+        lastSublayers[slot] = -1
+        linkAsLast(slot, under: -1)
+        // A slot whose generation would wrap is retired instead of reused, so an old
+        // handle can never name a new layer.
+        if generations[slot] == UInt32.max { return }
+        generations[slot] += 1
+        freeSlots.append(Int32(slot))
     }
 
     /// Calls `body` for `layer` and every layer below it, in depth-first pre-order,
@@ -209,10 +318,16 @@ extension LayerStore {
         }
     }
 
-    /// Every layer in depth-first pre-order over the roots and their sublayers (sublayer
-    /// order, zPosition ignored): each layer comes after its superlayer. O(count), no
-    /// recursion.
-    public func preorder() -> [Int] {
+    /// Every live layer in depth-first pre-order over the roots and their sublayers
+    /// (sublayer order, zPosition ignored): each layer comes after its superlayer.
+    /// Detached subtrees are included, as roots. O(count), no recursion.
+    public func preorder() -> [LayerHandle] {
+        preorderIndices().filter { !flags[$0].contains(.free) }.map { handle(atSlot: $0) }
+    }
+
+    /// The slots of every layer, free ones included, in pre-order over all roots
+    /// (detached ones too): the order index-independent passes visit.
+    func preorderIndices() -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count)
         var root = firstRoot
@@ -301,49 +416,5 @@ extension LayerStore {
         parents[layer] = -1
         previousSiblings[layer] = -1
         nextSiblings[layer] = -1
-    }
-
-    /// Drops the layers whose `keep` flag is false and renumbers every link.
-    private mutating func compact(keeping keep: [Bool]) {
-        var newIndex = [Int32](repeating: -1, count: count)
-        var next: Int32 = 0
-        for index in 0..<count where keep[index] {
-            newIndex[index] = next
-            next += 1
-        }
-        let newCount = Int(next)
-        func remap(_ link: Int32) -> Int32 { link < 0 ? -1 : newIndex[Int(link)] }
-        boundsX = compacted(boundsX, keep)
-        boundsY = compacted(boundsY, keep)
-        boundsWidth = compacted(boundsWidth, keep)
-        boundsHeight = compacted(boundsHeight, keep)
-        positionX = compacted(positionX, keep)
-        positionY = compacted(positionY, keep)
-        anchorX = compacted(anchorX, keep)
-        anchorY = compacted(anchorY, keep)
-        zPositions = compacted(zPositions, keep)
-        anchorPointZs = compacted(anchorPointZs, keep)
-        transforms.compact(keeping: keep, newCount: newCount)
-        sublayerTransforms.compact(keeping: keep, newCount: newCount)
-        flags = compacted(flags, keep)
-        detachedLayerCount = flags.lazy.filter { $0.contains(.detached) }.count
-        autoresizingMasks = compacted(autoresizingMasks, keep)
-        autoresizingLayerCount = autoresizingMasks.lazy.filter { $0 != 0 }.count
-        parents = compacted(parents, keep).map(remap)
-        firstSublayers = compacted(firstSublayers, keep).map(remap)
-        lastSublayers = compacted(lastSublayers, keep).map(remap)
-        nextSiblings = compacted(nextSiblings, keep).map(remap)
-        previousSiblings = compacted(previousSiblings, keep).map(remap)
-        firstRoot = remap(firstRoot)
-        lastRoot = remap(lastRoot)
-        var newScrollViews: [Int32: ScrollViewState] = [:]
-        for (layer, state) in scrollViews where keep[Int(layer)] { newScrollViews[newIndex[Int(layer)]] = state }
-        scrollViews = newScrollViews
-        changes.compact(keeping: keep)
-        worldCache = nil
-        zOrderInversions = countZOrderInversions()
-        // Removal keeps relative order, so it cannot break "parents first"; it can only
-        // repair it if the offending layers were removed.
-        if parentsPrecedeChildrenCache == false { parentsPrecedeChildrenCache = nil }
     }
 }

@@ -12,11 +12,17 @@ extension LayerStore {
     /// keeps `position`, so the frame grows or shrinks about the anchor point; a new size
     /// autoresizes the masked sublayers (`setAutoresizingMask(_:of:)`). Never rounded.
     /// O(1) when no layer has an autoresizing mask, else O(the sublayers resized).
-    public func bounds(of layer: Int) -> Rect {
+    public func bounds(of layer: LayerHandle) -> Rect {
+        bounds(of: slot(of: layer))
+    }
+    func bounds(of layer: Int) -> Rect {
         checkIndex(layer)
         return Rect(x: boundsX[layer], y: boundsY[layer], width: boundsWidth[layer], height: boundsHeight[layer])
     }
-    public mutating func setBounds(_ bounds: Rect, of layer: Int) {
+    public mutating func setBounds(_ bounds: Rect, of layer: LayerHandle) {
+        setBounds(bounds, of: slotForUpdate(of: layer))
+    }
+    mutating func setBounds(_ bounds: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
         let oldWidth = boundsWidth[layer]
         let oldHeight = boundsHeight[layer]
@@ -30,11 +36,17 @@ extension LayerStore {
 
     /// Where the anchor point sits in the superlayer's space (UIView `center` for the
     /// default anchor), in points.
-    public func position(of layer: Int) -> Point {
+    public func position(of layer: LayerHandle) -> Point {
+        position(of: slot(of: layer))
+    }
+    func position(of layer: Int) -> Point {
         checkIndex(layer)
         return Point(x: positionX[layer], y: positionY[layer])
     }
-    public mutating func setPosition(_ position: Point, of layer: Int) {
+    public mutating func setPosition(_ position: Point, of layer: LayerHandle) {
+        setPosition(position, of: slotForUpdate(of: layer))
+    }
+    mutating func setPosition(_ position: Point, of layer: Int) {
         checkIndexForUpdate(layer)
         positionX[layer] = position.x
         positionY[layer] = position.y
@@ -43,11 +55,17 @@ extension LayerStore {
 
     /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
     /// Setting it keeps `position`, so the frame moves.
-    public func anchorPoint(of layer: Int) -> Point {
+    public func anchorPoint(of layer: LayerHandle) -> Point {
+        anchorPoint(of: slot(of: layer))
+    }
+    func anchorPoint(of layer: Int) -> Point {
         checkIndex(layer)
         return Point(x: anchorX[layer], y: anchorY[layer])
     }
-    public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
+    public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: LayerHandle) {
+        setAnchorPoint(anchorPoint, of: slotForUpdate(of: layer))
+    }
+    mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
         checkIndexForUpdate(layer)
         anchorX[layer] = anchorPoint.x
         anchorY[layer] = anchorPoint.y
@@ -57,11 +75,17 @@ extension LayerStore {
     /// The layer's z position, in points: moves it toward the eye and orders it among its
     /// siblings, both for drawing and for the layer rule's hit testing (the view rule
     /// ignores it, as UIKit does). O(1).
-    public func zPosition(of layer: Int) -> Double {
+    public func zPosition(of layer: LayerHandle) -> Double {
+        zPosition(of: slot(of: layer))
+    }
+    func zPosition(of layer: Int) -> Double {
         checkIndex(layer)
         return zPositions[layer]
     }
-    public mutating func setZPosition(_ z: Double, of layer: Int) {
+    public mutating func setZPosition(_ z: Double, of layer: LayerHandle) {
+        setZPosition(z, of: slotForUpdate(of: layer))
+    }
+    mutating func setZPosition(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
@@ -73,68 +97,119 @@ extension LayerStore {
     }
 
     /// The anchor point's z coordinate, in points.
-    public func anchorPointZ(of layer: Int) -> Double {
+    public func anchorPointZ(of layer: LayerHandle) -> Double {
+        anchorPointZ(of: slot(of: layer))
+    }
+    func anchorPointZ(of layer: Int) -> Double {
         checkIndex(layer)
         return anchorPointZs[layer]
     }
-    public mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
+    public mutating func setAnchorPointZ(_ z: Double, of layer: LayerHandle) {
+        setAnchorPointZ(z, of: slotForUpdate(of: layer))
+    }
+    mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
         anchorPointZs[layer] = z
         changes.markChanged(layer)
     }
 
     /// The layer's transform, applied about its anchor point.
-    public func transform(of layer: Int) -> Transform3D {
+    public func transform(of layer: LayerHandle) -> Transform3D {
+        transform(of: slot(of: layer))
+    }
+    func transform(of layer: Int) -> Transform3D {
         checkIndex(layer)
         return transforms[layer]
     }
-    public mutating func setTransform(_ transform: Transform3D, of layer: Int) {
+    public mutating func setTransform(_ transform: Transform3D, of layer: LayerHandle) {
+        setTransform(transform, of: slotForUpdate(of: layer))
+    }
+    mutating func setTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
         transforms.set(transform, at: layer)
         changes.markChanged(layer)
     }
     /// The affine part of the transform (`UIView.transform`).
-    public func affineTransform(of layer: Int) -> AffineTransform {
+    public func affineTransform(of layer: LayerHandle) -> AffineTransform {
+        affineTransform(of: slot(of: layer))
+    }
+    func affineTransform(of layer: Int) -> AffineTransform {
         checkIndex(layer)
         return transforms.affine(at: layer)
     }
-    public mutating func setAffineTransform(_ transform: AffineTransform, of layer: Int) {
+    public mutating func setAffineTransform(_ transform: AffineTransform, of layer: LayerHandle) {
+        setAffineTransform(transform, of: slotForUpdate(of: layer))
+    }
+    mutating func setAffineTransform(_ transform: AffineTransform, of layer: Int) {
         setTransform(Transform3D(transform), of: layer)
     }
     /// The kind of the layer's transform (identity, translate, scale, affine, 3D,
     /// perspective).
-    public func transformKind(of layer: Int) -> TransformKind {
+    public func transformKind(of layer: LayerHandle) -> TransformKind {
+        transformKind(of: slot(of: layer))
+    }
+    func transformKind(of layer: Int) -> TransformKind {
         checkIndex(layer)
         return transforms.kind(at: layer)
     }
 
     /// Applied to the sublayers, about this layer's anchor point.
-    public func sublayerTransform(of layer: Int) -> Transform3D {
+    public func sublayerTransform(of layer: LayerHandle) -> Transform3D {
+        sublayerTransform(of: slot(of: layer))
+    }
+    func sublayerTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
         return sublayerTransforms[layer]
     }
-    public mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
+    public mutating func setSublayerTransform(_ transform: Transform3D, of layer: LayerHandle) {
+        setSublayerTransform(transform, of: slotForUpdate(of: layer))
+    }
+    mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
         sublayerTransforms.set(transform, at: layer)
         changes.markChanged(layer)
     }
 
     /// Mirrors the sublayers' y axis about the middle of the bounds.
-    public func isGeometryFlipped(_ layer: Int) -> Bool { flag(.geometryFlipped, layer) }
-    public mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
+    public func isGeometryFlipped(_ layer: LayerHandle) -> Bool {
+        isGeometryFlipped(slot(of: layer))
+    }
+    func isGeometryFlipped(_ layer: Int) -> Bool { flag(.geometryFlipped, layer) }
+    public mutating func setGeometryFlipped(_ value: Bool, of layer: LayerHandle) {
+        setGeometryFlipped(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
         setFlag(.geometryFlipped, value, layer)
         changes.markChanged(layer)
     }
     /// Clips sublayers to the bounds, for rendering and hit testing.
-    public func masksToBounds(_ layer: Int) -> Bool { flag(.masksToBounds, layer) }
-    public mutating func setMasksToBounds(_ value: Bool, of layer: Int) { setFlag(.masksToBounds, value, layer) }
+    public func masksToBounds(_ layer: LayerHandle) -> Bool {
+        masksToBounds(slot(of: layer))
+    }
+    func masksToBounds(_ layer: Int) -> Bool { flag(.masksToBounds, layer) }
+    public mutating func setMasksToBounds(_ value: Bool, of layer: LayerHandle) {
+        setMasksToBounds(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setMasksToBounds(_ value: Bool, of layer: Int) { setFlag(.masksToBounds, value, layer) }
     /// Hides the layer and its subtree.
-    public func isHidden(_ layer: Int) -> Bool { flag(.hidden, layer) }
-    public mutating func setHidden(_ value: Bool, of layer: Int) { setFlag(.hidden, value, layer) }
+    public func isHidden(_ layer: LayerHandle) -> Bool {
+        isHidden(slot(of: layer))
+    }
+    func isHidden(_ layer: Int) -> Bool { flag(.hidden, layer) }
+    public mutating func setHidden(_ value: Bool, of layer: LayerHandle) {
+        setHidden(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setHidden(_ value: Bool, of layer: Int) { setFlag(.hidden, value, layer) }
     /// A `CATransformLayer`: its sublayers keep their z instead of being flattened into
     /// its plane.
-    public func isTransformLayer(_ layer: Int) -> Bool { flag(.transformLayer, layer) }
-    public mutating func setTransformLayer(_ value: Bool, of layer: Int) {
+    public func isTransformLayer(_ layer: LayerHandle) -> Bool {
+        isTransformLayer(slot(of: layer))
+    }
+    func isTransformLayer(_ layer: Int) -> Bool { flag(.transformLayer, layer) }
+    public mutating func setTransformLayer(_ value: Bool, of layer: LayerHandle) {
+        setTransformLayer(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setTransformLayer(_ value: Bool, of layer: Int) {
         setFlag(.transformLayer, value, layer)
         changes.markChanged(layer)
     }
@@ -162,7 +237,10 @@ extension LayerStore {
 
     /// The layer's frame in its superlayer's space, derived from bounds, anchorPoint,
     /// the affine part of transform and position (GEOMETRY.md section 3, bit-exact).
-    public func frame(of layer: Int) -> Rect {
+    public func frame(of layer: LayerHandle) -> Rect {
+        frame(of: slot(of: layer))
+    }
+    func frame(of layer: Int) -> Rect {
         checkIndex(layer)
         return frameRect(
             width: boundsWidth[layer], height: boundsHeight[layer],
@@ -182,7 +260,10 @@ extension LayerStore {
     /// given frame (20, 20, 100, 100) reads back (11.06, 20, 117.87, 100)).
     /// A new size autoresizes the masked sublayers. O(1) when no layer has an
     /// autoresizing mask, else O(the sublayers resized).
-    public mutating func setFrame(_ frame: Rect, of layer: Int) {
+    public mutating func setFrame(_ frame: Rect, of layer: LayerHandle) {
+        setFrame(frame, of: slotForUpdate(of: layer))
+    }
+    mutating func setFrame(_ frame: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
         let requested = frame.standardized
         let transform = transforms.affine(at: layer)
@@ -203,20 +284,32 @@ extension LayerStore {
     }
 
     /// UIView `center`: the same as `position`.
-    public func center(of layer: Int) -> Point { position(of: layer) }
-    public mutating func setCenter(_ center: Point, of layer: Int) { setPosition(center, of: layer) }
+    public func center(of layer: LayerHandle) -> Point {
+        center(of: slot(of: layer))
+    }
+    func center(of layer: Int) -> Point { position(of: layer) }
+    public mutating func setCenter(_ center: Point, of layer: LayerHandle) {
+        setCenter(center, of: slotForUpdate(of: layer))
+    }
+    mutating func setCenter(_ center: Point, of layer: Int) { setPosition(center, of: layer) }
 
     // MARK: Scroll views (GEOMETRY.md section 8)
 
     /// The scroll offset, `bounds.origin`.
-    public func contentOffset(of layer: Int) -> Point { bounds(of: layer).origin }
+    public func contentOffset(of layer: LayerHandle) -> Point {
+        contentOffset(of: slot(of: layer))
+    }
+    func contentOffset(of layer: Int) -> Point { bounds(of: layer).origin }
 
     /// Sets `bounds.origin` the way `-[UIScrollView setContentOffset:]` does: without
     /// clamping, each coordinate rounded to device pixels with `displayScale`
     /// (GEOMETRY.md section 8): `round(v)` (ties away from zero) at scale 1, else
     /// `floor(v) + round((v - floor(v)) * s) / s`. At 3× the offset −187.5 becomes
     /// −187.33333333333334, as on an iPhone. Setting `bounds` never rounds. O(1).
-    public mutating func setContentOffset(_ offset: Point, of layer: Int) {
+    public mutating func setContentOffset(_ offset: Point, of layer: LayerHandle) {
+        setContentOffset(offset, of: slotForUpdate(of: layer))
+    }
+    mutating func setContentOffset(_ offset: Point, of layer: Int) {
         checkIndexForUpdate(layer)
         boundsX[layer] = pixelRounded(offset.x, scale: displayScale)
         boundsY[layer] = pixelRounded(offset.y, scale: displayScale)
@@ -234,12 +327,18 @@ extension LayerStore {
 
     /// The scroll-view state (contentSize, contentInset), or nil when the layer is not a
     /// scroll view.
-    public func scrollView(of layer: Int) -> ScrollViewState? {
+    public func scrollView(of layer: LayerHandle) -> ScrollViewState? {
+        scrollView(of: slot(of: layer))
+    }
+    func scrollView(of layer: Int) -> ScrollViewState? {
         checkIndex(layer)
         return scrollViews[Int32(layer)]
     }
     /// Makes the layer a scroll view with this content (or an ordinary layer for nil).
-    public mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
+    public mutating func setScrollView(_ state: ScrollViewState?, of layer: LayerHandle) {
+        setScrollView(state, of: slotForUpdate(of: layer))
+    }
+    mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
         checkIndexForUpdate(layer)
         scrollViews[Int32(layer)] = state
     }
@@ -247,7 +346,10 @@ extension LayerStore {
     /// The valid range of the content offset:
     /// `x in [-left, max(-left, cw + right - w)]`, `y in [-top, max(-top, ch + bottom - h)]`.
     /// Nil when the layer is not a scroll view.
-    public func scrollRange(of layer: Int) -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? {
+    public func scrollRange(of layer: LayerHandle) -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? {
+        scrollRange(of: slot(of: layer))
+    }
+    func scrollRange(of layer: Int) -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? {
         guard let state = scrollView(of: layer) else { return nil }
         let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
         // ClosedRange traps on NaN bounds, which non-finite input could produce.
@@ -259,11 +361,18 @@ extension LayerStore {
     /// the content's edge, then sets the contentOffset (so the clamped offset is rounded
     /// to pixels, see `setContentOffset(_:of:)`); returns the offset set.
     /// - Throws: `LayerStoreError.notAScrollView` (store unchanged) when the layer has no
-    ///   contentSize; `.layerOutOfRange` for a bad index.
+    ///   contentSize; `.staleLayer` for a stale handle.
     @discardableResult
-    public mutating func scroll(_ layer: Int, to offset: Point) throws -> Point {
-        guard layer >= 0 && layer < count else { throw LayerStoreError.layerOutOfRange(layer: layer, count: count) }
-        guard let state = scrollViews[Int32(layer)] else { throw LayerStoreError.notAScrollView(layer: layer) }
+    public mutating func scroll(_ layer: LayerHandle, to offset: Point) throws -> Point {
+        if let error = staleError(layer) { throw error }
+        return try scroll(layer.index, to: offset)
+    }
+    @discardableResult
+    mutating func scroll(_ layer: Int, to offset: Point) throws -> Point {
+        guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
+        guard let state = scrollViews[Int32(layer)] else {
+            throw LayerStoreError.notAScrollView(layer: handle(atSlot: layer))
+        }
         let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
         let clamped = Point(
             x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),

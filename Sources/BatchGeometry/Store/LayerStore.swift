@@ -3,17 +3,21 @@ import CAffineKernels
 /// Thousands to millions of layers, stored as one contiguous column per property
 /// (struct of arrays), with Core Animation's geometry rules.
 ///
-/// A layer is identified by its index, `0 ..< count`, in the order layers were added;
-/// removing layers shifts the indices of later layers down, as `Array.remove(at:)`
-/// does. Sublayer order is kept separately (linked lists), so reparenting is O(1).
+/// A layer is named by a `LayerHandle`, which `addLayer(superlayer:)` returns and which
+/// stays valid until `destroyLayer(_:)` destroys the layer, whatever happens to other
+/// layers. Each layer lives in a *slot*, `handle.index`, which is also its entry in every
+/// per-layer result; destroyed layers' slots are reused by later `addLayer` calls, so
+/// the columns stay dense. Sublayer order is kept separately (linked lists), so
+/// reparenting is O(1).
 ///
 /// `LayerStore` is a value type: copies share storage until one of them is mutated
 /// (copy-on-write, per column), and it is `Sendable`, so different stores may be
 /// processed on different threads at once.
 ///
-/// Errors: structural changes (adding under a parent, reparenting, removing) `throw`
-/// `LayerStoreError` and leave the store unchanged; property accessors take a layer
-/// index that must be in range (a precondition, like `Array`'s subscript).
+/// Errors: structural changes (adding under a parent, reparenting, detaching,
+/// destroying) `throw` `LayerStoreError` and leave the store unchanged; property
+/// accessors stop the program, with a message naming the handle that survives release
+/// builds, when handed a stale handle (`contains(_:)` checks one without stopping).
 public struct LayerStore: Sendable {
     // MARK: Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
     public internal(set) var boundsX: [Double] = []
@@ -31,8 +35,16 @@ public struct LayerStore: Sendable {
     var flags: [LayerFlags] = []
     /// `AutoresizingMask` raw values (the six flags fit a byte).
     var autoresizingMasks: [UInt8] = []
-    /// How many layers carry the `.detached` flag: at zero, world rects skip the check.
+    /// How many layers carry the `.detached` flag (free slots included): at zero, world
+    /// rects skip the check.
     var detachedLayerCount = 0
+    /// Per slot: how many times it has been freed. A handle is live while its generation
+    /// equals its slot's and the slot is not free.
+    var generations: [UInt32] = []
+    /// Free slots (destroyed layers), reused last-freed first by `addLayer`. A free slot
+    /// is a detached root with Core Animation's defaults and the `.free` flag, so every
+    /// pass covers it and no query reports it.
+    var freeSlots: [Int32] = []
     /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
     /// skip autoresizing without looking at any sublayer.
     var autoresizingLayerCount = 0
@@ -91,8 +103,14 @@ public struct LayerStore: Sendable {
         reserveCapacity(capacity)
     }
 
-    /// The number of layers. O(1).
+    /// The number of slots: the length of every per-layer result (`FrameColumns`,
+    /// `WorldTransforms`, world rects, clip rects, visibility), indexed by
+    /// `LayerHandle.index`. Live layers plus free slots (`layerCount` counts only the
+    /// live ones). O(1).
     public var count: Int { parents.count }
+
+    /// The number of live layers: added and not destroyed, attached or detached. O(1).
+    public var layerCount: Int { parents.count - freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column. O(n).
     public mutating func reserveCapacity(_ capacity: Int) {
@@ -116,9 +134,10 @@ public struct LayerStore: Sendable {
         nextSiblings.reserveCapacity(capacity)
         previousSiblings.reserveCapacity(capacity)
         changes.reserveCapacity(capacity)
+        generations.reserveCapacity(capacity)
     }
 
-    /// The check every property accessor makes; its message survives release builds.
+    /// The check every index-taking accessor makes; its message survives release builds.
     @inline(__always)
     func checkIndex(_ layer: Int, file: StaticString = #file, line: UInt = #line) {
         // A local copy: the message's autoclosure would otherwise capture (and, in
@@ -147,6 +166,8 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
     /// visibility with its subtree.
     static let detached = LayerFlags(rawValue: 1 << 5)
+    /// A free slot: its layer was destroyed (`destroyLayer(_:)`); always with `.detached`.
+    static let free = LayerFlags(rawValue: 1 << 6)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).
@@ -164,17 +185,18 @@ public struct ScrollViewState: Hashable, Sendable {
 /// A structural change that cannot be made, with the layer it concerns. The store is
 /// left unchanged when one is thrown.
 public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A layer index that is not in `0 ..< count`.
-    case layerOutOfRange(layer: Int, count: Int)
-    /// A superlayer index that is not in `0 ..< count`.
-    case parentOutOfRange(parent: Int, count: Int)
-    /// Making `layer` a sublayer of `parent` would close a cycle: `parent` is `layer`
-    /// itself or inside its subtree.
-    case cycle(layer: Int, parent: Int)
+    /// A handle that names no live layer of the store: the layer was destroyed (its
+    /// slot was freed, and maybe reused), or the handle was never this store's.
+    case staleLayer(LayerHandle)
+    /// The same, for the superlayer argument.
+    case staleSuperlayer(LayerHandle)
+    /// Making `layer` a sublayer of `superlayer` would close a cycle: `superlayer` is
+    /// `layer` itself or inside its subtree.
+    case cycle(layer: LayerHandle, superlayer: LayerHandle)
     /// A sublayer position past the end of the superlayer's sublayer list.
     case sublayerIndexOutOfRange(index: Int, sublayerCount: Int)
-    /// `scrollTo` on a layer that has no `contentSize`.
-    case notAScrollView(layer: Int)
+    /// `scroll(_:to:)` on a layer that has no `contentSize`.
+    case notAScrollView(layer: LayerHandle)
     /// More layers than `LayerStore.maximumLayerCount`.
     case tooManyLayers(limit: Int)
     /// A display scale that is not a positive finite number.
@@ -182,15 +204,17 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .layerOutOfRange(let layer, let count): return "layer \(layer) is out of range (\(count) layers)"
-        case .parentOutOfRange(let parent, let count): return "parent \(parent) is out of range (\(count) layers)"
-        case .cycle(let layer, let parent):
-            return parent == layer
-                ? "layer \(layer) cannot be its own superlayer"
-                : "making layer \(parent) the superlayer of layer \(layer) would make a cycle (\(parent) is inside \(layer)'s subtree)"
+        case .staleLayer(let layer):
+            return "\(layer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
+        case .staleSuperlayer(let superlayer):
+            return "superlayer \(superlayer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
+        case .cycle(let layer, let superlayer):
+            return superlayer == layer
+                ? "\(layer) cannot be its own superlayer"
+                : "making \(superlayer) the superlayer of \(layer) would make a cycle (it is inside \(layer)'s subtree)"
         case .sublayerIndexOutOfRange(let index, let sublayerCount):
             return "sublayer index \(index) is out of range (\(sublayerCount) sublayers)"
-        case .notAScrollView(let layer): return "layer \(layer) is not a scroll view (it has no contentSize)"
+        case .notAScrollView(let layer): return "\(layer) is not a scroll view (it has no contentSize)"
         case .tooManyLayers(let limit): return "a store holds at most \(limit) layers"
         case .invalidDisplayScale(let scale):
             return "the display scale must be a positive finite number, got \(scale)"

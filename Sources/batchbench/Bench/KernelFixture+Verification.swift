@@ -24,7 +24,7 @@ extension KernelFixture {
         case .worldRects:
             guard let rects = lastRects, rects.count == store.count else { return "wrong number of rects" }
             for layer in 0..<store.count {
-                let expected = store.worldRect(of: layer, in: world)
+                let expected = store.worldRect(of: store.layer(layer), in: world)
                 let got = rects[layer]
                 if !(close(got.minX, expected.minX) && close(got.minY, expected.minY)
                     && close(got.maxX, expected.maxX) && close(got.maxY, expected.maxY))
@@ -39,7 +39,7 @@ extension KernelFixture {
                 let expected = store.hitTest(point, in: world, rule: .layer)
                 if hit != expected {
                     return
-                        "point \(point) hit \(hit.map(String.init) ?? "nothing"), the reference hits \(expected.map(String.init) ?? "nothing")"
+                        "point \(point) hit \(hit.map { "\($0)" } ?? "nothing"), the reference hits \(expected.map { "\($0)" } ?? "nothing")"
                 }
             }
             return nil
@@ -70,10 +70,10 @@ extension KernelFixture {
     /// in every layer's bounds and position, the object graph's independent autoresizing.
     private func verifyAutoresize() -> String? {
         if let timed = autoresizeStore {
-            let top = timed.bounds(of: 0).width / workload.recipe(of: 0).bounds.width
+            let top = timed.bounds(of: timed.layer(0)).width / workload.recipe(of: 0).bounds.width
             for layer in 0..<timed.count {
                 let expected = workload.recipe(of: layer).bounds.width * top
-                let got = timed.bounds(of: layer).width
+                let got = timed.bounds(of: timed.layer(layer)).width
                 if !close(got, expected) {
                     return "layer \(layer) is \(got) wide after the timed calls, not \(expected)"
                 }
@@ -82,11 +82,11 @@ extension KernelFixture {
         var fresh = workload.makeStore(autoresizing: true)
         let graph = workload.makeObjectGraph(autoresizing: true)
         let size = workload.autoresizeSizes.1
-        fresh.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: 0)
+        fresh.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: fresh.layer(0))
         graph.resizeLayer(at: 0, to: size)
         for (layer, object) in graph.layers.enumerated() {
-            let bounds = fresh.bounds(of: layer)
-            let position = fresh.position(of: layer)
+            let bounds = fresh.bounds(of: fresh.layer(layer))
+            let position = fresh.position(of: fresh.layer(layer))
             let same =
                 [bounds.width, bounds.height, position.x, position.y].map(\.bitPattern)
                 == [object.bounds.size.width, object.bounds.size.height, object.position.x, object.position.y].map(

@@ -12,18 +12,18 @@ final class KernelFixture {
     private(set) var frames: FrameColumns
     let hitTestPoints: [Point]
     let convertPoints: [Point]
-    let convertSource: Int
-    let convertDestination: Int?
+    let convertSource: LayerHandle
+    let convertDestination: LayerHandle?
     /// The world kernel's output, reused by every call the way a frame loop reuses it
     /// (a second reference to it would make the next call copy it: copy-on-write).
     private(set) var worldOutput = WorldTransforms()
     /// The last call's output of the other kernels, for `verify` (frames stay in
     /// `frames`; world-incremental keeps nothing, see `run`).
     private(set) var lastRects: [RectEdges]?
-    private(set) var lastHits: [Int?]?
+    private(set) var lastHits: [LayerHandle?]?
     private(set) var lastConverted: [Point?]?
     /// The layers world-incremental moves: 1% of them (at least one), spread evenly.
-    private let dirtyLayers: [Int]
+    private let dirtyLayers: [LayerHandle]
     private let dirtyBasePositions: [Point]
     private var nudge = 0.0
     /// The autoresize kernel's store (every layer masked), built by `prepare`, and
@@ -44,14 +44,16 @@ final class KernelFixture {
         let n = store.count
         hitTestPoints = QueryPoints.world(count: hitTestPointCount)
         // Leaf to leaf in the standard tree: the last layer to the middle one.
-        convertSource = n - 1
-        convertDestination = n > 1 ? n / 2 : nil
+        convertSource = store.layer(n - 1)
+        convertDestination = n > 1 ? store.layer(n / 2) : nil
         let sourceBounds = store.bounds(of: convertSource)
         convertPoints = QueryPoints.local(count: n, width: sourceBounds.width, height: sourceBounds.height)
         let dirtyCount = Swift.max(1, n / 100)
         let stride = n / dirtyCount
-        dirtyLayers = (0..<dirtyCount).map { $0 * stride + stride / 2 }
-        dirtyBasePositions = dirtyLayers.map { workload.recipe(of: $0).position }
+        let dirtyIndices = (0..<dirtyCount).map { $0 * stride + stride / 2 }
+        let built = store
+        dirtyLayers = dirtyIndices.map { built.layer($0) }
+        dirtyBasePositions = dirtyIndices.map { workload.recipe(of: $0).position }
     }
 
     /// How many "layers" one call of `kernel` processes (see `BenchKernel.unitNote`).
@@ -79,7 +81,7 @@ final class KernelFixture {
             }
             // The result is dropped at once: holding it would share the store's cache, and
             // the next update would have to copy it (copy-on-write).
-            sink += store.updateWorld(options: options)[dirtyLayers[0]].m41
+            sink += store.updateWorld(options: options)[dirtyLayers[0].index].m41
         case .worldFullUpdate:
             store.invalidateWorld()
             sink += store.updateWorld(options: options)[store.count - 1].m41
@@ -90,7 +92,7 @@ final class KernelFixture {
         case .hitTest:
             lastHits = nil
             lastHits = store.hitTest(points: hitTestPoints, in: world, rule: .layer, options: options)
-            sink += Double(lastHits![hitTestPoints.count - 1] ?? -1)
+            sink += Double(lastHits![hitTestPoints.count - 1]?.index ?? -1)
         case .convert:
             lastConverted = nil
             lastConverted = store.convert(
@@ -101,8 +103,8 @@ final class KernelFixture {
             autoresizeGrown.toggle()
             let sizes = workload.autoresizeSizes
             let size = autoresizeGrown ? sizes.1 : sizes.0
-            autoresizeStore!.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: 0)
-            sink += autoresizeStore!.bounds(of: store.count - 1).width
+            autoresizeStore!.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
+            sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
         }
     }
 

@@ -1,0 +1,64 @@
+// Handles to slots and back: the one place a `LayerHandle` is checked. Every public
+// accessor turns its handle into a slot here, then runs on the slot (index) form the
+// kernels, the scene evaluator and the tests share.
+
+extension LayerStore {
+    /// True when `layer` names a live layer of this store: it was returned by
+    /// `addLayer(superlayer:)` (or read from the store) and not destroyed since. The
+    /// form of the check that does not stop the program. O(1).
+    public func contains(_ layer: LayerHandle) -> Bool {
+        let slot = layer.index
+        return slot < count && generations[slot] == layer.generation && !flags[slot].contains(.free)
+    }
+
+    /// The handle of the live layer in slot `index` (an index into a per-layer result),
+    /// or nil when `index` is out of range or its slot is free. O(1).
+    public func handle(at index: Int) -> LayerHandle? {
+        guard index >= 0 && index < count && !flags[index].contains(.free) else { return nil }
+        return LayerHandle(slot: index, generation: generations[index])
+    }
+
+    /// The handle of the layer in `slot`, which the caller knows is live.
+    @inline(__always)
+    func handle(atSlot slot: Int) -> LayerHandle {
+        LayerHandle(slot: slot, generation: generations[slot])
+    }
+
+    /// The slot of `layer`, which must be live: a stale handle stops the program with a
+    /// message naming it (kept in release builds). O(1).
+    @inline(__always)
+    func slot(of layer: LayerHandle, file: StaticString = #file, line: UInt = #line) -> Int {
+        if _slowPath(!contains(layer)) { staleHandle(layer, file: file, line: line) }
+        return layer.index
+    }
+
+    /// `slot(of:)` for setters: mutating, so that an unoptimized build does not copy the
+    /// whole store to call a non-mutating method.
+    @inline(__always)
+    mutating func slotForUpdate(of layer: LayerHandle, file: StaticString = #file, line: UInt = #line) -> Int {
+        let slot = layer.index
+        if _slowPath(!(slot < count && generations[slot] == layer.generation && !flags[slot].contains(.free))) {
+            staleHandle(layer, file: file, line: line)
+        }
+        return slot
+    }
+
+    /// The error for a handle that names no live layer, or nil when it names one.
+    func staleError(_ layer: LayerHandle, superlayer: Bool = false) -> LayerStoreError? {
+        if contains(layer) { return nil }
+        return superlayer ? .staleSuperlayer(layer) : .staleLayer(layer)
+    }
+
+    @inline(never)
+    func staleHandle(_ layer: LayerHandle, file: StaticString, line: UInt) -> Never {
+        misuse(staleHandleMessage(layer), file: file, line: line)
+    }
+
+    /// Why `layer` names no live layer, in one line.
+    func staleHandleMessage(_ layer: LayerHandle) -> String {
+        let slot = layer.index
+        if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
+        if flags[slot].contains(.free) { return "\(layer) is stale: the layer was destroyed and its slot is free" }
+        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(generations[slot])"
+    }
+}
