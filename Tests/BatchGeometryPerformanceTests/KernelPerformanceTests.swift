@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import BatchGeometryWorkloads
 import XCTest
 
@@ -109,7 +109,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
         let world = store.worldTransforms()
         // Few points: each tests every layer (nothing masks), points × layers tests a call.
         let points = QueryPoints.world(count: PerformanceFixture.hitTestPointCount)
-        var hits: [Int?] = []
+        var hits: [LayerHandle?] = []
         measure { hits = store.hitTest(points: points, in: world, rule: .layer, options: .default) }
         XCTAssertEqual(hits.count, points.count)
         // Independently: with nothing hidden or masking, the hit is the last layer in
@@ -117,9 +117,9 @@ final class KernelPerformanceTests: PerformanceTestCase {
         let order = store.preorder()
         var hitCount = 0
         for (point, hit) in zip(points, hits) {
-            var expected: Int?
+            var expected: LayerHandle?
             for layer in order {
-                guard let local = world[layer].unprojectPoint(point) else { continue }
+                guard let local = world[layer.index].unprojectPoint(point) else { continue }
                 let b = store.bounds(of: layer)
                 if b.minX <= local.x && local.x < b.maxX && b.minY <= local.y && local.y < b.maxY { expected = layer }
             }

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// clipRect and visible (GEOMETRY.md section 6), by hand.
@@ -98,8 +98,8 @@ final class ClippingTests: XCTestCase {
         store.setHidden(true, of: hidden)
         let result = evaluate(store)
         XCTAssertEqual(result.visible, [true, false, false, false, true])
-        XCTAssertEqual(inThin, 4)
-        XCTAssertEqual(inHidden, 2)
+        XCTAssertEqual(inThin.index, 4)
+        XCTAssertEqual(inHidden.index, 2)
     }
 
     /// The viewport (world space) intersects too: partly inside is visible, outside or

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import Foundation
 import XCTest
 

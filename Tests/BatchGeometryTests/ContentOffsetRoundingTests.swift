@@ -1,11 +1,11 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// The display scale and `-[UIScrollView setContentOffset:]`'s rounding (GEOMETRY.md
 /// sections 1 and 8, section 9 X4). Expected values are device logs where there are
 /// any, else C's round()/floor() worked outside the engine.
 final class ContentOffsetRoundingTests: XCTestCase {
-    private func scroller(scale: Double) -> (LayerStore, Int) {
+    private func scroller(scale: Double) -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         try! store.setDisplayScale(scale)
         let layer = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 300))

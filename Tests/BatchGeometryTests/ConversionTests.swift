@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// Point and rect conversion (GEOMETRY.md section 5).

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// A chain of 1,000,000 layers, each the only sublayer of the previous one. Every query
@@ -55,11 +55,11 @@ final class DeepChainTests: XCTestCase {
         XCTAssertEqual(store.worldRect(of: deepest, in: world).rect, Rect(x: d, y: 2 * d, width: 10, height: 10))
         // (d + 0.5, 2d + 0.5) lies in the deepest layer and (further up) in its ancestors
         // up to the ones 9 steps above; the deepest is in front.
-        XCTAssertEqual(store.hitTest(Point(x: d + 0.5, y: 2 * d + 0.5), in: world), deepest)
+        XCTAssertEqual(store.hitTestIndex(Point(x: d + 0.5, y: 2 * d + 0.5), in: world), deepest)
         XCTAssertEqual(
             store.hitTest(Point(x: d + 0.5, y: 2 * d + 0.5), in: world, rule: .view), nil,
             "the view rule stops at the root, which does not contain the point")
-        XCTAssertEqual(store.hitTest(Point(x: 0.5, y: 0.5), in: world, rule: .view), 0)
+        XCTAssertEqual(store.hitTestIndex(Point(x: 0.5, y: 0.5), in: world, rule: .view), 0)
         XCTAssertEqual(
             store.convert(Point(x: 3, y: 4), from: deepest, to: nil, in: world), Point(x: d + 3, y: 2 * d + 4))
         XCTAssertEqual(store.convert(Point(x: 3, y: 4), from: deepest, to: 0, in: world), Point(x: d + 3, y: 2 * d + 4))
@@ -80,8 +80,8 @@ final class DeepChainTests: XCTestCase {
 
         let order = store.drawOrder()
         XCTAssertEqual(order.count, Self.depth)
-        XCTAssertTrue(order.elementsEqual(0..<Self.depth))
+        XCTAssertTrue(order.map(\.index).elementsEqual(0..<Self.depth))
         masked.setHidden(true, of: 1)
-        XCTAssertEqual(masked.drawOrder(), [0])
+        XCTAssertEqual(masked.drawOrderIndices(), [0])
     }
 }

@@ -20,13 +20,13 @@ final class DetachTests: XCTestCase {
         try store.removeFromSuperlayer(1)
         XCTAssertNil(store.superlayer(of: 1))
         XCTAssertEqual(store.sublayers(of: 0), [3])
-        XCTAssertEqual(store.roots, [0])
+        XCTAssertEqual(store.rootIndices, [0])
         XCTAssertTrue(store.isDetached(1) && store.isDetached(2))
         XCTAssertFalse(store.isDetached(0) || store.isDetached(3))
-        XCTAssertEqual(store.drawOrder(), [0, 3])
+        XCTAssertEqual(store.drawOrderIndices(), [0, 3])
         let world = store.updateWorld()
-        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world), 0, "the card is not hit: the window is")
-        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world, rule: .view), 0)
+        XCTAssertEqual(store.hitTestIndex(Point(x: 20, y: 20), in: world), 0, "the card is not hit: the window is")
+        XCTAssertEqual(store.hitTestIndex(Point(x: 20, y: 20), in: world, rule: .view), 0)
         for backend in Backend.allCases {
             let options = KernelOptions(backend: backend, threads: 2)
             let rects = store.worldRects(in: world, options: options)
@@ -37,7 +37,7 @@ final class DetachTests: XCTestCase {
                 store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: options),
                 [true, false, false, true], "\(backend)")
             XCTAssertEqual(
-                store.hitTest(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
+                store.hitTestIndices(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
                 Array(repeating: 0, count: 5))
         }
         XCTAssertTrue(store.worldRect(of: 2, in: world).isNull)
@@ -55,52 +55,62 @@ final class DetachTests: XCTestCase {
         try store.insertSublayer(1, into: 0, at: 1)
         XCTAssertEqual(store.sublayers(of: 0), [3, 1])
         XCTAssertFalse(store.isDetached(2))
-        XCTAssertEqual(store.drawOrder(), [0, 3, 1, 2])
+        XCTAssertEqual(store.drawOrderIndices(), [0, 3, 1, 2])
         let world = store.updateWorld()
-        XCTAssertEqual(store.hitTest(Point(x: 20, y: 20), in: world), 2)
+        XCTAssertEqual(store.hitTestIndex(Point(x: 20, y: 20), in: world), 2)
         XCTAssertEqual(store.worldRect(of: 2, in: world).rect, Rect(x: 15, y: 15, width: 20, height: 20))
         // A detached root, attached as a root again.
         try store.removeFromSuperlayer(0)
         XCTAssertEqual(store.roots, [])
         XCTAssertEqual(store.drawOrder(), [])
         try store.insertSublayer(0, into: nil)
-        XCTAssertEqual(store.roots, [0])
-        XCTAssertThrowsError(try store.removeFromSuperlayer(9)) {
-            XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 9, count: 4))
+        XCTAssertEqual(store.rootIndices, [0])
+        XCTAssertThrowsError(try store.removeFromSuperlayer(LayerHandle(rawValue: 9))) {
+            XCTAssertEqual($0 as? LayerStoreError, .staleLayer(LayerHandle(rawValue: 9)))
         }
     }
 
-    /// Random inserts, moves, detaches, re-attaches and destroys against a model: roots,
-    /// superlayers, detachment, drawing order and which world rects are null.
+    /// Random inserts, moves, detaches, re-attaches and destroys against a model kept
+    /// by slot: roots, superlayers, detachment, drawing order, which world rects are null,
+    /// and which slots are live (destroyed slots are reused by later adds).
     func testRandomEditsAgainstAModel() throws {
         var random = SplitMix64(seed: 31)
         var store = LayerStore()
         var parents: [Int?] = []
         var detached: [Bool] = []
+        var alive: [Bool] = []
         func topmost(_ layer: Int) -> Int {
             var l = layer
             while let p = parents[l] { l = p }
             return l
         }
+        func randomLive() -> Int? {
+            let live = alive.indices.filter { alive[$0] }
+            return live.isEmpty ? nil : live[random.below(live.count)]
+        }
         for step in 0..<400 {
-            let count = store.count
             switch random.below(5) {
             case 0, 1:
-                let superlayer = count == 0 || random.chance(20) ? nil : random.below(count)
-                _ = try store.addLayer(superlayer: superlayer)
-                store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: count)
-                parents.append(superlayer)
-                detached.append(false)
-            case 2 where count > 0:
-                let layer = random.below(count)
+                let superlayer = random.chance(20) ? nil : randomLive()
+                let slot = try store.addLayer(superlayer: superlayer)
+                store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: slot)
+                if slot == parents.count {
+                    parents.append(superlayer)
+                    detached.append(false)
+                    alive.append(true)
+                } else {
+                    XCTAssertFalse(alive[slot], "step \(step): a live slot was handed out again")
+                    (parents[slot], detached[slot], alive[slot]) = (superlayer, false, true)
+                }
+            case 2:
+                guard let layer = randomLive() else { break }
                 try store.removeFromSuperlayer(layer)
                 if !detached[layer] {
                     parents[layer] = nil
                     detached[layer] = true
                 }
-            case 3 where count > 1:
-                let layer = random.below(count)
-                let target = random.below(count)
+            case 3:
+                guard let layer = randomLive(), let target = randomLive() else { break }
                 var ancestor: Int? = target
                 var cycle = false
                 while let a = ancestor {
@@ -114,35 +124,33 @@ final class DetachTests: XCTestCase {
                 try store.insertSublayer(layer, into: target)
                 parents[layer] = target
                 detached[layer] = false
-            case 4 where count > 1 && random.chance(25):
-                let layer = random.below(count)
+            case 4 where random.chance(25):
+                guard let layer = randomLive() else { break }
                 var doomed = Set([layer])
                 var changed = true
                 while changed {
                     changed = false
-                    for l in 0..<parents.count where !doomed.contains(l) {
+                    for l in parents.indices where alive[l] && !doomed.contains(l) {
                         if let p = parents[l], doomed.contains(p) {
                             doomed.insert(l)
                             changed = true
                         }
                     }
                 }
-                try store.destroyLayer(layer)
-                let keep = (0..<parents.count).filter { !doomed.contains($0) }
-                var newIndex = [Int: Int]()
-                for (n, old) in keep.enumerated() { newIndex[old] = n }
-                parents = keep.map { parents[$0].map { newIndex[$0]! } }
-                detached = keep.map { detached[$0] }
+                XCTAssertEqual(Set(try store.destroyLayer(layer)), doomed, "step \(step)")
+                for l in doomed { (parents[l], detached[l], alive[l]) = (nil, true, false) }
             default: break
             }
-            for layer in 0..<store.count {
+            XCTAssertEqual(store.count, parents.count, "step \(step)")
+            XCTAssertEqual(store.layerCount, alive.filter { $0 }.count, "step \(step)")
+            for layer in 0..<store.count where alive[layer] {
                 XCTAssertEqual(store.superlayer(of: layer), parents[layer], "step \(step) layer \(layer)")
                 XCTAssertEqual(store.isDetached(layer), detached[topmost(layer)], "step \(step) layer \(layer)")
             }
-            XCTAssertEqual(
-                Set(store.drawOrder()), Set((0..<store.count).filter { !detached[topmost($0)] }), "step \(step)")
+            let drawn = (0..<store.count).filter { alive[$0] && !detached[topmost($0)] }
+            XCTAssertEqual(Set(store.drawOrderIndices()), Set(drawn), "step \(step)")
             let rects = store.worldRects(in: store.worldTransforms(), options: .serial(.c))
-            XCTAssertEqual(rects.map(\.isNull), (0..<store.count).map { detached[topmost($0)] }, "step \(step)")
+            XCTAssertEqual(rects.map(\.isNull), (0..<store.count).map { !drawn.contains($0) }, "step \(step)")
         }
     }
 }

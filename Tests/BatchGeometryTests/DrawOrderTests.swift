@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// Painter's order (GEOMETRY.md section 6).
@@ -32,7 +32,7 @@ final class DrawOrderTests: XCTestCase {
         store.setZPosition(-5, of: second)  // roots are not sorted by zPosition
         store.setHidden(true, of: hidden)
         XCTAssertEqual(store.drawOrder(), [first, shown, second])
-        XCTAssertEqual(inHidden, 3)
+        XCTAssertEqual(inHidden.index, 3)
         store.setHidden(true, of: first)
         XCTAssertEqual(store.drawOrder(), [second])
     }
@@ -53,7 +53,7 @@ final class DrawOrderTests: XCTestCase {
     func testStabilityOnManySiblings() {
         var store = LayerStore()
         let root = try! store.addLayer()
-        var expected: [[Int]] = [[], [], []]
+        var expected: [[LayerHandle]] = [[], [], []]
         for k in 0..<300 {
             let layer = try! store.addLayer(superlayer: root)
             store.setZPosition(Double(2 - k % 3), of: layer)

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// The frame getter, GEOMETRY.md section 3: hand-derived values, the seed 001 device
@@ -37,7 +37,7 @@ final class FrameGetterTests: XCTestCase {
     func layer(
         bounds: Rect, position: Point, anchor: Point = Point(x: 0.5, y: 0.5),
         transform: BatchGeometry.AffineTransform = .identity
-    ) -> (LayerStore, Int) {
+    ) -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setBounds(bounds, of: layer)

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import Foundation
 import XCTest
 
@@ -9,7 +9,7 @@ final class FrameSetterTests: XCTestCase {
     func makeLayer(
         anchor: Point = Point(x: 0.5, y: 0.5), boundsOrigin: Point = .zero,
         transform: BatchGeometry.AffineTransform = .identity
-    ) -> (LayerStore, Int) {
+    ) -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setAnchorPoint(anchor, of: layer)

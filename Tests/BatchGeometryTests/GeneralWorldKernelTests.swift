@@ -79,7 +79,7 @@ final class GeneralWorldKernelTests: XCTestCase {
         let reference = store.referenceWorldTransforms()
         var allGeneralChain = [Bool](repeating: false, count: store.count)
         var checked = 0
-        for layer in (store.parentsPrecedeChildren ? Array(0..<store.count) : store.preorder()) {
+        for layer in (store.parentsPrecedeChildren ? Array(0..<store.count) : store.preorderIndices()) {
             let superlayer = store.parents[layer]
             // (The reference stores a matrix of planar form as six doubles, which drops the
             // sign of its structural zeros: only chains it keeps as 4×4 are compared.)

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// geometryFlipped (GEOMETRY.md section 5): sublayers' y mirrored about the middle of the
@@ -6,7 +6,7 @@ import XCTest
 final class GeometryFlippedTests: XCTestCase {
     /// A root with bounds (0,10,100,50) at position (50,35): its Local is the identity
     /// (bounds point (0,10) sits at world (0,10)). Flipped, y maps to (2*10 + 50) - y.
-    func flippedParent() -> (LayerStore, Int, Int) {
+    func flippedParent() -> (LayerStore, LayerHandle, LayerHandle) {
         var store = LayerStore()
         let parent = try! store.addLayer()
         store.setBounds(Rect(x: 0, y: 10, width: 100, height: 50), of: parent)

@@ -69,11 +69,11 @@ final class HitTestOrderTests: XCTestCase {
                 let expected = points.map { referenceHit($0, store, world, rule) }
                 hitsPerRule[rule, default: 0] += expected.filter { $0 != nil }.count
                 XCTAssertEqual(
-                    points.map { store.hitTest($0, in: world, rule: rule) }, expected, "seed \(seed) \(rule)")
+                    points.map { store.hitTestIndex($0, in: world, rule: rule) }, expected, "seed \(seed) \(rule)")
                 for threads in 1...8 {
                     let options = KernelOptions(backend: Backend.allCases[threads % 3], threads: threads)
                     XCTAssertEqual(
-                        store.hitTest(points: points, in: world, rule: rule, options: options), expected,
+                        store.hitTestIndices(points: points, in: world, rule: rule, options: options), expected,
                         "seed \(seed) \(rule) threads \(threads)")
                 }
             }
@@ -105,7 +105,7 @@ final class HitTestOrderTests: XCTestCase {
             default: break
             }
             XCTAssertEqual(store.zOrderInversions, store.countZOrderInversions(), "step \(step)")
-            XCTAssertEqual(store.drawOrder(), referenceDrawOrder(store), "step \(step)")
+            XCTAssertEqual(store.drawOrderIndices(), referenceDrawOrder(store), "step \(step)")
         }
     }
 
@@ -127,7 +127,7 @@ final class HitTestOrderTests: XCTestCase {
             order.append(layer)
             sortedSublayers(store, layer).forEach(draw)
         }
-        store.roots.forEach(draw)
+        store.rootIndices.forEach(draw)
         return order
     }
 
@@ -148,7 +148,7 @@ final class HitTestOrderTests: XCTestCase {
             for sublayer in order.reversed() { if let found = hit(sublayer) { return found } }
             return inside ? layer : nil
         }
-        for root in store.roots.reversed() { if let found = hit(root) { return found } }
+        for root in store.rootIndices.reversed() { if let found = hit(root) { return found } }
         return nil
     }
 }

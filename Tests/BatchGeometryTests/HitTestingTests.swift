@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// Hit testing (GEOMETRY.md section 7): both rules, by hand.
@@ -7,14 +7,15 @@ final class HitTestingTests: XCTestCase {
     /// outside (150,0,50,50) (sticking out to world x 250…300).
     struct Scene {
         var store = LayerStore()
-        var window = 0, parent = 0, inside = 0, outside = 0
+        var window = LayerHandle(rawValue: 0), parent = LayerHandle(rawValue: 0)
+        var inside = LayerHandle(rawValue: 0), outside = LayerHandle(rawValue: 0)
         init() {
             window = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 812))
             parent = store.addViewWithFrame(Rect(x: 100, y: 100, width: 100, height: 100), parent: window)
             inside = store.addViewWithFrame(Rect(x: 10, y: 10, width: 20, height: 20), parent: parent)
             outside = store.addViewWithFrame(Rect(x: 150, y: 0, width: 50, height: 50), parent: parent)
         }
-        func hit(_ x: Double, _ y: Double, _ rule: HitTestRule = .layer) -> Int? {
+        func hit(_ x: Double, _ y: Double, _ rule: HitTestRule = .layer) -> LayerHandle? {
             store.hitTest(Point(x: x, y: y), in: store.referenceWorldTransforms(), rule: rule)
         }
     }
@@ -103,7 +104,7 @@ final class HitTestingTests: XCTestCase {
         let front = store.addViewWithFrame(Rect(x: 50, y: 50, width: 100, height: 100))
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 60, y: 60), in: world), front)
-        XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world), 0)
+        XCTAssertEqual(store.hitTest(Point(x: 10, y: 10), in: world)?.index, 0)
     }
 
     /// A singular layer (scale 0) misses; under the layer rule an unmasked singular layer

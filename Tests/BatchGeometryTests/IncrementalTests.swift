@@ -291,8 +291,8 @@ final class IncrementalTests: XCTestCase {
         let (order, levelStarts) = store.levelOrder()
         XCTAssertEqual(levelStarts, [0, 2, 4, 5])
         let layers = try XCTUnwrap(order).map(Int.init)
-        XCTAssertEqual(layers, [first, second, underFirst, underSecond, deeper])
-        assertDirtyUpdateMatchesFullPass(&store, dirty: [second], "small")
+        XCTAssertEqual(layers, [first, second, underFirst, underSecond, deeper].map(\.index))
+        assertDirtyUpdateMatchesFullPass(&store, dirty: [second.index], "small")
     }
 
     /// A position-only change redoes just the cached translation (the same additions as a

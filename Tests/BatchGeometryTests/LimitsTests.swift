@@ -69,15 +69,15 @@ final class LimitsTests: XCTestCase {
         XCTAssertTrue(Self.isChainWorld(world[deepest], level: deepest))
 
         // Hit testing walks the whole chain: layer k covers x in [k+1, k+11).
-        XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .layer), deepest)
+        XCTAssertEqual(store.hitTestIndex(Point(Double(n) + 0.5, 5), in: world, rule: .layer), deepest)
         XCTAssertNil(store.hitTest(Point(Double(n) + 0.5, 5), in: world, rule: .view))  // the root misses it
-        XCTAssertEqual(store.hitTest(points: [Point(10.5, 5)], in: world, rule: .view), [9])
+        XCTAssertEqual(store.hitTestIndices(points: [Point(10.5, 5)], in: world, rule: .view), [9])
         XCTAssertEqual(store.convert(Point(0, 0), from: deepest, to: nil, in: world), Point(Double(n), 0))
         XCTAssertEqual(store.convert(Point(Double(n), 3), from: nil, to: deepest, in: world), Point(0, 3))
         lap("hit tests, conversions")
         let order = store.drawOrder()
-        XCTAssertTrue(order.elementsEqual(0..<n), "drawOrder")
-        XCTAssertTrue(store.preorder().elementsEqual(0..<n), "preorder")
+        XCTAssertTrue(order.map(\.index).elementsEqual(0..<n), "drawOrder")
+        XCTAssertTrue(store.preorderIndices().elementsEqual(0..<n), "preorder")
         lap("drawOrder, preorder")
 
         // Clipping through the chain: the root masks, so only the first ten levels overlap it.
@@ -96,13 +96,13 @@ final class LimitsTests: XCTestCase {
         // A cycle check that walks a million ancestors, then the structural edits.
         var edited = store
         XCTAssertThrowsError(try edited.insertSublayer(0, into: deepest)) {
-            XCTAssertEqual($0 as? LayerStoreError, .cycle(layer: 0, parent: deepest))
+            XCTAssertEqual($0 as? LayerStoreError, .cycle(layer: edited.handle(atSlot: 0), superlayer: edited.handle(atSlot: deepest)))
         }
         try edited.insertSublayer(deepest, into: nil)
-        XCTAssertEqual(edited.roots, [0, deepest])
+        XCTAssertEqual(edited.rootIndices, [0, deepest])
         XCTAssertEqual(try edited.destroyLayer(0).count, n - 1)
         XCTAssertEqual(edited.count, 1)
-        XCTAssertEqual(edited.roots, [0])
+        XCTAssertEqual(edited.rootIndices, [0])
         var whole = store
         XCTAssertEqual(try whole.destroyLayer(0).count, n)
         XCTAssertEqual(whole.count, 0)
@@ -130,8 +130,8 @@ final class LimitsTests: XCTestCase {
         XCTAssertTrue(Self.isChainWorld(world[0], level: root))
         XCTAssertEqual(
             store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
-        XCTAssertEqual(store.hitTest(Point(Double(n) + 0.5, 5), in: world), 0)
-        XCTAssertTrue(store.drawOrder().elementsEqual((0..<n).reversed()))
+        XCTAssertEqual(store.hitTestIndex(Point(Double(n) + 0.5, 5), in: world), 0)
+        XCTAssertTrue(store.drawOrderIndices().elementsEqual((0..<n).reversed()))
         XCTAssertEqual(try store.destroyLayer(root).count, n)
         XCTAssertEqual(store.count, 0)
     }
@@ -152,8 +152,8 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(store.sublayers(of: root).count, width)
         let order = store.drawOrder()
         XCTAssertEqual(order.first, root)
-        XCTAssertEqual(order[1], width)
-        XCTAssertEqual(order.last, 1)
+        XCTAssertEqual(order[1].index, width)
+        XCTAssertEqual(order.last?.index, 1)
         let world = store.updateWorld()
         XCTAssertEqual(world[100_001].m41, 100_000)
     }
@@ -217,7 +217,7 @@ final class LimitsTests: XCTestCase {
         }
         // A UI-like forest: 1000 windows, each with 9999 sublayers in rows of cards.
         var store = LayerStore(minimumCapacity: n)
-        var window = -1
+        var window = LayerHandle(rawValue: 0)
         for layer in 0..<n {
             if layer % 10_000 == 0 {
                 window = try store.addLayer()
@@ -254,7 +254,7 @@ final class LimitsTests: XCTestCase {
         lap("clip + visibility")
         // In the last window, card k (row k/100, column k%100) spans x in [4c-20, 4c+20),
         // y in [8r-20, 8r+20): (1, 1) is inside for c <= 5, r <= 2; the last such is 205.
-        XCTAssertEqual(store.hitTest(Point(1, 1), in: world), n - 10_000 + 205)
+        XCTAssertEqual(store.hitTestIndex(Point(1, 1), in: world), n - 10_000 + 205)
         lap("hitTest")
         XCTAssertEqual(store.drawOrder().count, n)
         lap("drawOrder")

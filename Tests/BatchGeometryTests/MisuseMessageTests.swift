@@ -73,7 +73,7 @@ final class MisuseMessageTests: XCTestCase {
         XCTAssertNotEqual(store.structureVersion, before)
         XCTAssertNotEqual(store.structureVersion, copy.structureVersion, "copies changed apart differ")
         let afterAdd = store.structureVersion
-        try store.insertSublayer(2, into: child)
+        try store.insertSublayer(store.handle(at: 2)!, into: child)
         XCTAssertNotEqual(store.structureVersion, afterAdd)
         let afterMove = store.structureVersion
         try store.destroyLayer(2)

@@ -1,4 +1,4 @@
-@_spi(Testing) import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 import XCTest
 
 /// NaN, ±infinity and ±greatestFiniteMagnitude in any input: no trap anywhere, and the
@@ -160,11 +160,11 @@ final class NonFiniteTests: XCTestCase {
             worldRects = store.worldRects(in: world, options: options)
             clipRects = store.clipRects(worldRects: worldRects)
             visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: Rect(0, 0, 375, 812))
-            drawOrder = store.drawOrder()
+            drawOrder = store.drawOrderIndices()
             let snapshot = world
             let frozen = store
             hits = HitTestRule.allCases.map {
-                frozen.hitTest(points: Results.probes, in: snapshot, rule: $0, options: options)
+                frozen.hitTestIndices(points: Results.probes, in: snapshot, rule: $0, options: options)
             }
             conversions = []
             // Conversions do not depend on the options; do them once, with the reference.
@@ -332,20 +332,20 @@ final class NonFiniteTests: XCTestCase {
             let layer = try store.addLayer(superlayer: root)
             store.setZPosition(value, of: layer)
         }
-        let order = store.drawOrder()
-        XCTAssertEqual(order.first, root)
+        XCTAssertEqual(store.drawOrder().first, root)
+        let order = store.drawOrderIndices()
         XCTAssertEqual(order.sorted(), Array(0...z.count))
         // The non-NaN sublayers in zPosition order (stable for 0 and -0), whatever the NaNs do.
-        let finiteOrder = order.filter { $0 != root && !z[$0 - 1].isNaN }
+        let finiteOrder = order.filter { $0 != root.index && !z[$0 - 1].isNaN }
         XCTAssertEqual(finiteOrder, [4, 7, 8, 3, 1, 10, 6])
         // NaN sorts as 0 (docs/SEMANTICS.md): keys [2, 0, 1, -inf, 0, inf, 0, -0, 0, 3],
         // so the NaNs sit among the zeros, all of them in sublayer order.
-        XCTAssertEqual(order, [root, 4, 2, 5, 7, 8, 9, 3, 1, 10, 6])
+        XCTAssertEqual(order, [root.index, 4, 2, 5, 7, 8, 9, 3, 1, 10, 6])
         // The same sublayers in a different list order sort the same way around the NaNs.
         var reversed = LayerStore()
         let top = try reversed.addLayer()
         for value in z.reversed() { reversed.setZPosition(value, of: try reversed.addLayer(superlayer: top)) }
-        let reversedFinite = reversed.drawOrder().filter { $0 != top && !z.reversed()[$0 - 1].isNaN }
+        let reversedFinite = reversed.drawOrderIndices().filter { $0 != top.index && !z.reversed()[$0 - 1].isNaN }
         XCTAssertEqual(reversedFinite.map { z.reversed()[$0 - 1] }, [-.infinity, -0.0, 0, 1, 2, 3, .infinity])
         // Many NaNs among many layers: still a permutation (no trap, no endless loop).
         var big = LayerStore()
@@ -356,7 +356,7 @@ final class NonFiniteTests: XCTestCase {
             big.setZPosition(k % 3 == 0 ? .nan : Double(Int.random(in: -50...50, using: &generator)), of: layer)
         }
         let bigOrder = big.drawOrder()
-        XCTAssertEqual(bigOrder.sorted(), Array(0..<big.count))
+        XCTAssertEqual(bigOrder.map(\.index).sorted(), Array(0..<big.count))
         let bigZ = bigOrder.dropFirst().map { big.zPosition(of: $0) }
         let finiteZ = bigZ.filter { !$0.isNaN }
         XCTAssertTrue(finiteZ == finiteZ.sorted(), "finite zPositions out of order")

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// 3D: perspective (m34 = -1/500), zPosition and anchorPointZ, transform layers versus
@@ -7,7 +7,7 @@ final class PerspectiveTests: XCTestCase {
     /// A 1000×1000 root whose Local is the identity (bounds = world), with a perspective
     /// sublayerTransform about its centre (500, 500): a point at depth z in its space
     /// projects to `500 + (x - 500) / (1 - z/500)`.
-    func stage() -> (LayerStore, Int) {
+    func stage() -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 1000, height: 1000))
         store.setSublayerTransform(.perspective(distance: 500), of: root)
@@ -70,7 +70,7 @@ final class PerspectiveTests: XCTestCase {
     /// A layer whose own matrix makes W = 1 - x/100 (m14 = -0.01; anchor (0,0) at the
     /// world origin, so ToWorld is that matrix): x in [0, 100) is in front of the eye,
     /// x > 100 behind it.
-    func halfBehindTheEye() -> (LayerStore, Int) {
+    func halfBehindTheEye() -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setAnchorPoint(Point(x: 0, y: 0), of: layer)

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import Foundation
 import XCTest
 
@@ -110,7 +110,7 @@ final class SceneDecodingTests: XCTestCase {
                 """))
         XCTAssertEqual(evaluation.store.sublayers(of: 2), [0, 1, 3])
         XCTAssertEqual(evaluation.store.sublayers(of: 0), [4])
-        XCTAssertEqual(evaluation.store.roots, [2])
+        XCTAssertEqual(evaluation.store.rootIndices, [2])
         XCTAssertEqual(evaluation.drawOrder, [2, 0, 4, 1, 3])
         // The child sits at its parent's origin (10, 20) in world space.
         XCTAssertEqual(evaluation.world[0].m41, 10)
@@ -135,7 +135,7 @@ final class SceneDecodingTests: XCTestCase {
                 // Sublayers are exactly the layers naming this parent, in array order.
                 XCTAssertEqual(scene.store.sublayers(of: layer), (0..<count).filter { parents[$0] == layer })
             }
-            XCTAssertEqual(scene.store.roots, (0..<count).filter { parents[$0] == nil })
+            XCTAssertEqual(scene.store.rootIndices, (0..<count).filter { parents[$0] == nil })
         }
     }
 

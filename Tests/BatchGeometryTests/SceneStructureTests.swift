@@ -194,6 +194,6 @@ private struct TreeModel {
             stack += children[layer].reversed().map { ($0, Optional(index)) }
         }
         let built = store
-        return (store, storeLayers, sceneLayers, { built.drawOrder() })
+        return (store, storeLayers, sceneLayers, { built.drawOrderIndices() })
     }
 }

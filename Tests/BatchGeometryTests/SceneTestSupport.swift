@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// Fixtures are read from the source tree (next to this file), which works for

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// Scroll views (GEOMETRY.md section 8): the range, clamping, errors.
@@ -6,7 +6,7 @@ final class ScrollViewTests: XCTestCase {
     /// A 375×300 scroller with content 375×2000 and insets (top 10, left 5, bottom 20,
     /// right 15): x in [-5, max(-5, 375 + 15 - 375)] = [-5, 15],
     /// y in [-10, 2000 + 20 - 300] = [-10, 1720].
-    func makeScroller() -> (LayerStore, Int) {
+    func makeScroller() -> (LayerStore, LayerHandle) {
         var store = LayerStore()
         let scroller = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
         store.setScrollView(
@@ -79,8 +79,8 @@ final class ScrollViewTests: XCTestCase {
             XCTAssertEqual(error as? LayerStoreError, .notAScrollView(layer: plain))
         }
         XCTAssertEqual(store.bounds(of: plain), Rect(x: 7, y: 8, width: 100, height: 100))
-        XCTAssertThrowsError(try store.scroll(5, to: .zero)) { error in
-            XCTAssertEqual(error as? LayerStoreError, .layerOutOfRange(layer: 5, count: 1))
+        XCTAssertThrowsError(try store.scroll(LayerHandle(rawValue: 5), to: .zero)) { error in
+            XCTAssertEqual(error as? LayerStoreError, .staleLayer(LayerHandle(rawValue: 5)))
         }
         // Removing the scroll-view state makes it a plain layer again.
         var (scrollStore, scroller) = makeScroller()

@@ -14,6 +14,8 @@ struct StoreSnapshot: Equatable {
     var parents: [Int?]
     var sublayers: [[Int]]
     var roots: [Int]
+    var generations: [UInt32]
+    var freeSlots: [Int32]
     var scrollViews: [ScrollViewState?]
 
     init(_ store: LayerStore) {
@@ -33,7 +35,9 @@ struct StoreSnapshot: Equatable {
         }
         parents = layers.map { store.superlayer(of: $0) }
         sublayers = layers.map { store.sublayers(of: $0) }
-        roots = store.roots
+        roots = store.rootIndices
+        generations = store.generations
+        freeSlots = store.freeSlots
         scrollViews = layers.map { store.scrollView(of: $0) }
     }
 }
@@ -88,28 +92,38 @@ final class StoreErrorTests: XCTestCase {
         }
     }
 
-    func testAddLayerWithParentOutOfRange() {
+    /// Handles of the rich store's layers (slot k holds layer k, generation 0).
+    private func handles(_ store: LayerStore) -> [LayerHandle] { (0..<store.count).map { store.handle(at: $0)! } }
+
+    /// A handle the rich store never issued (slot out of range), and one to a layer
+    /// destroyed after the snapshot was taken.
+    private let missing = [LayerHandle(rawValue: 7), LayerHandle(rawValue: 1 << 32 | 3), LayerHandle(rawValue: .max)]
+
+    func testAddLayerWithStaleSuperlayer() {
         let store = makeRichStore()
-        for parent in [7, 8, -1, Int.min, Int.max] {
-            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) { try $0.addLayer(superlayer: parent) }
+        for superlayer in missing {
+            assertThrows(.staleSuperlayer(superlayer), on: store) { try $0.addLayer(superlayer: superlayer) }
         }
         var empty = LayerStore()
-        XCTAssertThrowsError(try empty.addLayer(superlayer: 0)) {
-            XCTAssertEqual($0 as? LayerStoreError, .parentOutOfRange(parent: 0, count: 0))
+        XCTAssertThrowsError(try empty.addLayer(superlayer: LayerHandle(rawValue: 0))) {
+            XCTAssertEqual($0 as? LayerStoreError, .staleSuperlayer(LayerHandle(rawValue: 0)))
         }
     }
 
     func testAddLayerPastTheLimit() throws {
         var store = makeRichStore()
+        let layers = handles(store)
         store.layerLimit = 8
-        try store.addLayer(superlayer: 3)  // the 8th layer fits
+        try store.addLayer(superlayer: layers[3])  // the 8th layer fits
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer() }
-        assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(superlayer: 0) }
-        // A bad parent is reported first: it is the caller's mistake, not the store's size.
-        assertThrows(.parentOutOfRange(parent: 99, count: 8), on: store) { try $0.addLayer(superlayer: 99) }
-        // Removing a layer makes room again.
-        try store.destroyLayer(7)
-        XCTAssertEqual(try store.addLayer(), 7)
+        assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(superlayer: layers[0]) }
+        // A bad superlayer is reported first: it is the caller's mistake, not the store's size.
+        assertThrows(.staleSuperlayer(missing[2]), on: store) { try $0.addLayer(superlayer: self.missing[2]) }
+        // Destroying a layer makes room again: its slot is reused under a new generation.
+        try store.destroyLayer(store.handle(at: 7)!)
+        let reused = try store.addLayer()
+        XCTAssertEqual(reused.index, 7)
+        XCTAssertEqual(reused.generation, 1)
     }
 
     func testTheRealLimitFitsInt32Indices() {
@@ -117,109 +131,128 @@ final class StoreErrorTests: XCTestCase {
         XCTAssertEqual(LayerStore().layerLimit, LayerStore.maximumLayerCount)
     }
 
-    func testSetParentOfMissingLayer() {
+    func testInsertStaleLayer() {
         let store = makeRichStore()
-        for layer in [7, -1, 1_000_000] {
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.insertSublayer(layer, into: 0) }
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) {
-                try $0.insertSublayer(layer, into: nil)
-            }
+        let layers = handles(store)
+        for layer in missing {
+            assertThrows(.staleLayer(layer), on: store) { try $0.insertSublayer(layer, into: layers[0]) }
+            assertThrows(.staleLayer(layer), on: store) { try $0.insertSublayer(layer, into: nil) }
+            assertThrows(.staleLayer(layer), on: store) { try $0.removeFromSuperlayer(layer) }
+            assertThrows(.staleLayer(layer), on: store) { try $0.destroyLayer(layer) }
         }
     }
 
-    func testSetParentToMissingParent() {
+    func testInsertIntoStaleSuperlayer() {
         let store = makeRichStore()
-        for parent in [7, -1, -2, Int.max] {
-            assertThrows(.parentOutOfRange(parent: parent, count: 7), on: store) {
-                try $0.insertSublayer(3, into: parent)
-            }
+        let layers = handles(store)
+        for superlayer in missing {
+            assertThrows(.staleSuperlayer(superlayer), on: store) { try $0.insertSublayer(layers[3], into: superlayer) }
         }
     }
 
-    func testSetParentThatMakesACycle() {
+    func testInsertThatMakesACycle() {
         let store = makeRichStore()
+        let l = handles(store)
         // 0 -> 1 -> {2, 3}, 2 -> 6: each of these puts a layer under itself or a descendant.
-        for (layer, parent) in [(0, 0), (0, 1), (0, 2), (0, 6), (1, 3), (1, 6), (2, 6), (4, 5), (6, 6)] {
-            assertThrows(.cycle(layer: layer, parent: parent), on: store) { try $0.insertSublayer(layer, into: parent) }
-            assertThrows(.cycle(layer: layer, parent: parent), on: store) {
-                try $0.insertSublayer(layer, into: parent, at: 0)
+        for (layer, superlayer) in [(0, 0), (0, 1), (0, 2), (0, 6), (1, 3), (1, 6), (2, 6), (4, 5), (6, 6)] {
+            assertThrows(.cycle(layer: l[layer], superlayer: l[superlayer]), on: store) {
+                try $0.insertSublayer(l[layer], into: l[superlayer])
+            }
+            assertThrows(.cycle(layer: l[layer], superlayer: l[superlayer]), on: store) {
+                try $0.insertSublayer(l[layer], into: l[superlayer], at: 0)
             }
         }
     }
 
-    func testSetParentWithSublayerIndexOutOfRange() {
+    func testInsertWithSublayerIndexOutOfRange() {
         let store = makeRichStore()
+        let l = handles(store)
         // Layer 1 has sublayers [2, 3]; moving 5 there allows positions 0...2.
         assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) {
-            try $0.insertSublayer(5, into: 1, at: 3)
+            try $0.insertSublayer(l[5], into: l[1], at: 3)
         }
         assertThrows(.sublayerIndexOutOfRange(index: -1, sublayerCount: 2), on: store) {
-            try $0.insertSublayer(5, into: 1, at: -1)
+            try $0.insertSublayer(l[5], into: l[1], at: -1)
         }
         // Moving 3 within its own superlayer: the list without it is [2], positions 0...1.
         assertThrows(.sublayerIndexOutOfRange(index: 2, sublayerCount: 1), on: store) {
-            try $0.insertSublayer(3, into: 1, at: 2)
+            try $0.insertSublayer(l[3], into: l[1], at: 2)
         }
         // Roots are [0, 4]; making 5 a root allows positions 0...2.
         assertThrows(.sublayerIndexOutOfRange(index: 3, sublayerCount: 2), on: store) {
-            try $0.insertSublayer(5, into: nil, at: 3)
+            try $0.insertSublayer(l[5], into: nil, at: 3)
         }
         assertThrows(.sublayerIndexOutOfRange(index: Int.min, sublayerCount: 2), on: store) {
-            try $0.insertSublayer(5, into: nil, at: Int.min)
+            try $0.insertSublayer(l[5], into: nil, at: Int.min)
         }
     }
 
     func testErrorsAreCheckedInAFixedOrder() {
         let store = makeRichStore()
-        // A missing layer is reported before a missing parent, a missing parent before an index.
-        assertThrows(.layerOutOfRange(layer: 9, count: 7), on: store) { try $0.insertSublayer(9, into: 99, at: 99) }
-        assertThrows(.parentOutOfRange(parent: 99, count: 7), on: store) { try $0.insertSublayer(3, into: 99, at: 99) }
-        assertThrows(.cycle(layer: 1, parent: 2), on: store) { try $0.insertSublayer(1, into: 2, at: 99) }
+        let l = handles(store)
+        // A stale layer is reported before a stale superlayer, that before a cycle or an index.
+        assertThrows(.staleLayer(missing[0]), on: store) { try $0.insertSublayer(self.missing[0], into: self.missing[1], at: 99) }
+        assertThrows(.staleSuperlayer(missing[1]), on: store) { try $0.insertSublayer(l[3], into: self.missing[1], at: 99) }
+        assertThrows(.cycle(layer: l[1], superlayer: l[2]), on: store) { try $0.insertSublayer(l[1], into: l[2], at: 99) }
     }
 
-    func testRemoveMissingLayer() {
-        let store = makeRichStore()
-        for layer in [7, -1, Int.max, Int.min] {
-            assertThrows(.layerOutOfRange(layer: layer, count: 7), on: store) { try $0.destroyLayer(layer) }
+    /// A handle to a destroyed layer is stale for every structure edit, also after its
+    /// slot is reused; the new layer's handle works.
+    func testDestroyedLayersHandlesAreStaleEverywhere() throws {
+        var store = makeRichStore()
+        let l = handles(store)
+        try store.destroyLayer(l[1])  // 1 with 2, 3 and 6
+        for layer in [l[1], l[2], l[3], l[6]] {
+            XCTAssertFalse(store.contains(layer))
+            assertThrows(.staleLayer(layer), on: store) { try $0.destroyLayer(layer) }
+            assertThrows(.staleSuperlayer(layer), on: store) { try $0.addLayer(superlayer: layer) }
         }
-        var empty = LayerStore()
-        XCTAssertThrowsError(try empty.destroyLayer(0)) {
-            XCTAssertEqual($0 as? LayerStoreError, .layerOutOfRange(layer: 0, count: 0))
-        }
+        let newcomer = try store.addLayer(superlayer: l[4])
+        XCTAssertTrue([1, 2, 3, 6].contains(newcomer.index))
+        XCTAssertEqual(newcomer.generation, 1)
+        XCTAssertFalse(store.contains(l[newcomer.index]))
+        assertThrows(.staleLayer(l[newcomer.index]), on: store) { try $0.removeFromSuperlayer(l[newcomer.index]) }
+        XCTAssertEqual(store.superlayer(of: newcomer), l[4])
     }
 
     func testScrollErrors() {
         let store = makeRichStore()
-        assertThrows(.notAScrollView(layer: 3), on: store) { _ = try $0.scroll(3, to: Point(1, 1)) }
-        assertThrows(.layerOutOfRange(layer: 7, count: 7), on: store) { _ = try $0.scroll(7, to: Point(1, 1)) }
-        assertThrows(.layerOutOfRange(layer: -1, count: 7), on: store) { _ = try $0.scroll(-1, to: Point(1, 1)) }
+        let l = handles(store)
+        assertThrows(.notAScrollView(layer: l[3]), on: store) { _ = try $0.scroll(l[3], to: Point(1, 1)) }
+        for layer in missing {
+            assertThrows(.staleLayer(layer), on: store) { _ = try $0.scroll(layer, to: Point(1, 1)) }
+        }
     }
 
     func testErrorDescriptionsNameWhatAndWhere() {
+        let layer4 = LayerHandle(rawValue: 4), layer1 = LayerHandle(rawValue: 1 << 32 | 1)
         XCTAssertEqual(
-            LayerStoreError.parentOutOfRange(parent: 7, count: 7).description, "parent 7 is out of range (7 layers)")
+            LayerStoreError.staleSuperlayer(layer1).description,
+            "superlayer layer 1#1 is stale: no live layer of this store has that handle (destroyed, or never this store's)")
         XCTAssertEqual(
-            LayerStoreError.layerOutOfRange(layer: -1, count: 3).description, "layer -1 is out of range (3 layers)")
-        XCTAssertEqual(LayerStoreError.cycle(layer: 4, parent: 4).description, "layer 4 cannot be its own superlayer")
+            LayerStoreError.staleLayer(layer4).description,
+            "layer 4#0 is stale: no live layer of this store has that handle (destroyed, or never this store's)")
+        XCTAssertEqual(LayerStoreError.cycle(layer: layer4, superlayer: layer4).description, "layer 4#0 cannot be its own superlayer")
         XCTAssertEqual(
-            LayerStoreError.cycle(layer: 1, parent: 6).description,
-            "making layer 6 the superlayer of layer 1 would make a cycle (6 is inside 1's subtree)")
+            LayerStoreError.cycle(layer: layer1, superlayer: layer4).description,
+            "making layer 4#0 the superlayer of layer 1#1 would make a cycle (it is inside layer 1#1's subtree)")
         XCTAssertEqual(
             LayerStoreError.sublayerIndexOutOfRange(index: 3, sublayerCount: 2).description,
             "sublayer index 3 is out of range (2 sublayers)")
         XCTAssertEqual(LayerStoreError.tooManyLayers(limit: 8).description, "a store holds at most 8 layers")
         XCTAssertEqual(
-            LayerStoreError.notAScrollView(layer: 3).description, "layer 3 is not a scroll view (it has no contentSize)"
+            LayerStoreError.notAScrollView(layer: layer4).description, "layer 4#0 is not a scroll view (it has no contentSize)"
         )
     }
 
     /// A failed call after a successful one must not undo or disturb the successful one.
     func testFailureAfterSuccessKeepsTheSuccess() throws {
         var store = makeRichStore()
-        try store.insertSublayer(5, into: 1, at: 0)
+        let l = handles(store)
+        try store.insertSublayer(l[5], into: l[1], at: 0)
         let after = StoreSnapshot(store)
-        XCTAssertThrowsError(try store.insertSublayer(1, into: 5))
+        XCTAssertThrowsError(try store.insertSublayer(l[1], into: l[5]))
         XCTAssertEqual(StoreSnapshot(store), after)
-        XCTAssertEqual(store.sublayers(of: 1), [5, 2, 3])
+        XCTAssertEqual(store.sublayers(of: l[1]), [l[5], l[2], l[3]])
     }
 }

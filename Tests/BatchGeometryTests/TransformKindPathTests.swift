@@ -126,7 +126,7 @@ final class TransformKindPathTests: XCTestCase {
         store.setAffineTransform(
             BatchGeometry.AffineTransform(a: -1, b: 0, c: -0.0, d: -1, tx: 0, ty: 0), of: superlayer)
         var layers: [Int] = []
-        for _ in 0..<70 { layers.append(try store.addLayer(superlayer: superlayer)) }
+        for _ in 0..<70 { layers.append(try store.addLayer(superlayer: superlayer).index) }
         let odd = layers[20]
         store.setAffineTransform(BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 0, ty: 0), of: odd)
         store.updateWorld(options: .serial(.scalar))

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 // Test-side references written independently of the library: they walk a single point
@@ -33,7 +33,13 @@ struct HomogeneousPoint {
 
 /// Maps `(x, y)` of `layer`'s bounds space to world space by applying, one step at a
 /// time, Local(L), then Flip(S), Sub(S) and Flat(S) of each superlayer S.
+/// `referenceWorldPoint` for the layer in slot `layer`.
+@_disfavoredOverload
 func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Double) -> HomogeneousPoint {
+    referenceWorldPoint(store, layer: store.handle(atSlot: layer), x, y)
+}
+
+func referenceWorldPoint(_ store: LayerStore, layer: LayerHandle, _ x: Double, _ y: Double) -> HomogeneousPoint {
     var point = HomogeneousPoint(x: x, y: y, z: 0, w: 1)
     var current = layer
     while true {
@@ -128,9 +134,22 @@ func assertSameBits(
 extension LayerStore {
     /// A layer set up the UIKit way, `initWithFrame:` under an identity transform.
     @discardableResult
-    mutating func addViewWithFrame(_ frame: Rect, parent: Int? = nil) -> Int {
+    mutating func addViewWithFrame(_ frame: Rect, parent: LayerHandle? = nil) -> LayerHandle {
         let layer = try! addLayer(superlayer: parent)
         setFrame(frame, of: layer)
         return layer
     }
+
+    /// The same with the superlayer's slot (tests that build trees by index).
+    @_disfavoredOverload
+    mutating func addViewWithFrame(_ frame: Rect, parent: Int?) -> Int {
+        let layer = try! addLayer(superlayer: parent)
+        setFrame(frame, of: layer)
+        return layer
+    }
+}
+
+extension Array {
+    /// The entry of a per-layer result for `layer` (`self[layer.index]`): test shorthand.
+    subscript(_ layer: LayerHandle) -> Element { self[layer.index] }
 }

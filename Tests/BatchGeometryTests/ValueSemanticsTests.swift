@@ -1,4 +1,4 @@
-@_spi(Testing) import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 import Dispatch
 import XCTest
 
@@ -118,8 +118,8 @@ final class ValueSemanticsTests: XCTestCase {
             return Outcome(
                 frames: store.frames(options: options),
                 world: (0..<store.count).map { world[$0].rowMajor },
-                hits: store.hitTest(points: points, in: world, options: options),
-                order: store.drawOrder())
+                hits: store.hitTestIndices(points: points, in: world, options: options),
+                order: store.drawOrderIndices())
         }
         for backend in Backend.allCases {
             let serial = stores.map { run($0, .serial(backend)) }

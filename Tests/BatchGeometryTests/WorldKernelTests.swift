@@ -211,8 +211,8 @@ final class WorldKernelTests: XCTestCase {
         store.setAffineTransform(.scale(x: 2, y: 2), of: child)
         for backend in Backend.allCases {
             let world = store.worldTransforms(options: .serial(backend))
-            XCTAssertTrue(world.isPlanar(child))
-            XCTAssertFalse(world.isPlanar(root))  // roots keep m33 = 1
+            XCTAssertTrue(world.isPlanar(child.index))
+            XCTAssertFalse(world.isPlanar(root.index))  // roots keep m33 = 1
             XCTAssertEqual(
                 world[child],
                 Transform3D(

@@ -1,4 +1,4 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// World rects (GEOMETRY.md section 5) in 2D; perspective cases are in PerspectiveTests.

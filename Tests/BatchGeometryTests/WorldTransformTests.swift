@@ -1,11 +1,11 @@
-import BatchGeometry
+@testable import BatchGeometry
 import XCTest
 
 /// `ToWorld` (GEOMETRY.md section 5): the seed 000 worked examples by hand, the
 /// sublayerTransform pivot, flattening, and agreement with the test's point walk.
 final class WorldTransformTests: XCTestCase {
     /// Maps a point with the library's world matrix and projects it.
-    func world(_ store: LayerStore, _ layer: Int, _ x: Double, _ y: Double) -> Point {
+    func world(_ store: LayerStore, _ layer: LayerHandle, _ x: Double, _ y: Double) -> Point {
         store.referenceWorldTransforms()[layer].projectPoint(Point(x: x, y: y))
     }
 

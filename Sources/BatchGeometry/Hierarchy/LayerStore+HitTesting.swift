@@ -27,6 +27,7 @@ extension LayerStore {
     public func convert(_ point: Point, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Point? {
         convert(point, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
     }
+    @_disfavoredOverload
     func convert(_ point: Point, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Point? {
         checkSnapshot(world)
         let worldPoint = source.map { world[$0].projectPoint(point) } ?? point
@@ -41,6 +42,7 @@ extension LayerStore {
     public func convert(_ rect: Rect, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Rect? {
         convert(rect, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
     }
+    @_disfavoredOverload
     func convert(_ rect: Rect, from source: Int?, to destination: Int?, in world: WorldTransforms) -> Rect? {
         checkSnapshot(world)
         if rect.isNull { return .null }

@@ -78,6 +78,11 @@ public struct WorldTransforms: Sendable {
         modes.reduce(0) { $0 + Int($1 & Self.generalBit) }
     }
 
+    /// `ToWorld(layer)` (`self[layer.index]`). The handle's generation is not checked
+    /// here (a snapshot does not know its layers' generations); the store's queries that
+    /// take a snapshot check both the handle and the snapshot. O(1).
+    public subscript(layer: LayerHandle) -> Transform3D { self[layer.index] }
+
     /// `ToWorld(layer)`. O(1). Setting stores the matrix in the cheapest exact form.
     public subscript(layer: Int) -> Transform3D {
         get {

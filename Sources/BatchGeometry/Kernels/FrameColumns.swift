@@ -17,6 +17,10 @@ public struct FrameColumns: Sendable, Equatable {
     public var count: Int { x.count }
 
     /// Layer i's frame. O(1).
+    /// The frame of `layer` (`self[layer.index]`). The handle's generation is not
+    /// checked here: frames are a snapshot, and the store checks handles. O(1).
+    public subscript(layer: LayerHandle) -> Rect { self[layer.index] }
+
     public subscript(layer: Int) -> Rect {
         Rect(x: x[layer], y: y[layer], width: width[layer], height: height[layer])
     }

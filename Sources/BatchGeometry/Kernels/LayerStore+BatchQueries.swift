@@ -152,6 +152,7 @@ extension LayerStore {
     }
 
     /// `convert(points:from:to:in:options:)` with slots.
+    @_disfavoredOverload
     func convert(
         points: [Point], from source: Int?, to destination: Int?, in world: WorldTransforms,
         options: KernelOptions = .default

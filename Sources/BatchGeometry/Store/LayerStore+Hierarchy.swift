@@ -13,12 +13,16 @@ extension LayerStore {
     @discardableResult
     public mutating func addLayer(superlayer: LayerHandle? = nil) throws -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
-        return handle(atSlot: try addLayer(superlayer: superlayer?.index))
+        // Two statements: `handle(atSlot: try addLayer(...))` would read `self` (for the
+        // outer call) before the inner one appends the new slot.
+        let slot = try addLayer(superlayer: superlayer?.index)
+        return handle(atSlot: slot)
     }
 
     /// `addLayer(superlayer:)` with the superlayer's slot; returns the new layer's slot.
     /// - Throws: `.staleSuperlayer` for a slot out of range or free, `.tooManyLayers`.
     @discardableResult
+    @_disfavoredOverload
     mutating func addLayer(superlayer: Int?) throws -> Int {
         if let superlayer, superlayer < 0 || superlayer >= count || flags[superlayer].contains(.free) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
