@@ -6,13 +6,16 @@ import XCTest
 /// evidence (AppKit's recorded values before its flooring; the device conformance case)
 /// or worked by hand from the rule; random trees against a recursive reference.
 final class AutoresizingTests: XCTestCase {
-    private func makeSuperlayer(_ frame: Rect = Rect(x: 0, y: 0, width: 100, height: 100)) -> (LayerStore, LayerHandle) {
+    private func makeSuperlayer(_ frame: Rect = Rect(x: 0, y: 0, width: 100, height: 100)) -> (LayerStore, LayerHandle)
+    {
         var store = LayerStore()
         let superlayer = store.addViewWithFrame(frame)
         return (store, superlayer)
     }
 
-    private func addSublayer(_ store: inout LayerStore, _ superlayer: LayerHandle, _ frame: Rect, _ mask: AutoresizingMask)
+    private func addSublayer(
+        _ store: inout LayerStore, _ superlayer: LayerHandle, _ frame: Rect, _ mask: AutoresizingMask
+    )
         -> LayerHandle
     {
         let layer = store.addViewWithFrame(frame, parent: superlayer)

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// clipRect and visible (GEOMETRY.md section 6), by hand.
 final class ClippingTests: XCTestCase {

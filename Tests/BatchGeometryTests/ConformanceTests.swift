@@ -1,6 +1,7 @@
-@testable import BatchGeometry
 import Foundation
 import XCTest
+
+@testable import BatchGeometry
 
 /// Every conformance fixture (real iOS values and the seed articles' worked examples in
 /// `conformance/`; the cases settled by device evidence, GEOMETRY.md section 9, in

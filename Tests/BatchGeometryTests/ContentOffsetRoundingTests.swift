@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// The display scale and `-[UIScrollView setContentOffset:]`'s rounding (GEOMETRY.md
 /// sections 1 and 8, section 9 X4). Expected values are device logs where there are

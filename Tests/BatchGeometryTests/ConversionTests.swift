@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// Point and rect conversion (GEOMETRY.md section 5).
 final class ConversionTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// A chain of 1,000,000 layers, each the only sublayer of the previous one. Every query
 /// must work without recursion (a recursive walk would overflow the stack and crash the

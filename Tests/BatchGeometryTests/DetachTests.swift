@@ -37,7 +37,8 @@ final class DetachTests: XCTestCase {
                 store.visibility(worldRects: rects, clipRects: clips, viewport: nil, options: options),
                 [true, false, false, true], "\(backend)")
             XCTAssertEqual(
-                store.hitTestIndices(points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
+                store.hitTestIndices(
+                    points: Array(repeating: Point(x: 20, y: 20), count: 5), in: world, options: options),
                 Array(repeating: 0, count: 5))
         }
         XCTAssertTrue(store.worldRect(of: 2, in: world).isNull)

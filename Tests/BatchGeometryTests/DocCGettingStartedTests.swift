@@ -60,7 +60,8 @@ final class DocCGettingStartedTests: XCTestCase {
             // hits == [cards[0], window, nil]: card 0 covers card 5 (zPosition 1); (395, 795) is
             // between cards; (10, 1000) is outside the window, which masks to its bounds
             XCTAssertEqual(hits, [cards[0], window, nil])
-            XCTAssertEqual(rects[cards[5].index], RectEdges(minX: 100, minY: 100, maxX: 190, maxY: 190))  // under card 0
+            // Card 5 lies under card 0.
+            XCTAssertEqual(rects[cards[5].index], RectEdges(minX: 100, minY: 100, maxX: 190, maxY: 190))
             // The view rule ignores zPosition, as UIKit does: the later sibling, card 5, wins.
             XCTAssertEqual(
                 store.hitTest(points: touches, in: world, rule: .view, options: options),

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// Painter's order (GEOMETRY.md section 6).
 final class DrawOrderTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// The frame getter, GEOMETRY.md section 3: hand-derived values, the seed 001 device
 /// logs, and bit-exact agreement with the spec's operation order written out here.

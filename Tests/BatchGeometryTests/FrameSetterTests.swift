@@ -1,6 +1,7 @@
-@testable import BatchGeometry
 import Foundation
 import XCTest
+
+@testable import BatchGeometry
 
 /// The setters of GEOMETRY.md section 4: frame (under every kind of transform),
 /// anchorPoint, bounds, contentOffset. Expectations from the seed device logs, by hand,

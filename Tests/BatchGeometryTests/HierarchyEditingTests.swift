@@ -128,15 +128,21 @@ final class HierarchyEditingTests: XCTestCase {
         for layer in live {
             XCTAssertTrue(store.contains(layer), "\(layer) lost at step \(step)", file: file, line: line)
             guard store.contains(layer) else { return }
-            XCTAssertEqual(store.position(of: layer).x, model.tags[layer], "\(layer)'s identity", file: file, line: line)
-            XCTAssertEqual(store.superlayer(of: layer), model.superlayers[layer]!, "superlayer of \(layer)", file: file, line: line)
-            XCTAssertEqual(store.sublayers(of: layer), model.sublayers[layer], "sublayers of \(layer)", file: file, line: line)
+            XCTAssertEqual(
+                store.position(of: layer).x, model.tags[layer], "\(layer)'s identity", file: file, line: line)
+            XCTAssertEqual(
+                store.superlayer(of: layer), model.superlayers[layer]!, "superlayer of \(layer)", file: file, line: line
+            )
+            XCTAssertEqual(
+                store.sublayers(of: layer), model.sublayers[layer], "sublayers of \(layer)", file: file, line: line)
             var top = layer
             while let up = model.superlayers[top]! { top = up }
-            XCTAssertEqual(store.isDetached(layer), model.detached.contains(top), "\(layer) detached", file: file, line: line)
+            XCTAssertEqual(
+                store.isDetached(layer), model.detached.contains(top), "\(layer) detached", file: file, line: line)
         }
         for layer in model.destroyed {
-            XCTAssertFalse(store.contains(layer), "destroyed \(layer) valid again at step \(step)", file: file, line: line)
+            XCTAssertFalse(
+                store.contains(layer), "destroyed \(layer) valid again at step \(step)", file: file, line: line)
         }
         XCTAssertEqual(store.preorder(), model.preorder(), "preorder after step \(step)", file: file, line: line)
         XCTAssertEqual(Set(store.drawOrder()).isSubset(of: Set(live)), true, "drawOrder names live layers only")
@@ -283,18 +289,20 @@ final class HierarchyEditingTests: XCTestCase {
         XCTAssertEqual(store.autoresizingLayerCount, 0, "the destroyed mask no longer counts")
         XCTAssertFalse(store.contains(b))
         XCTAssertFalse(store.contains(c))
-        // The last freed slot (c's) first, then b's; both as fresh layers.
+        // The freed slots come back in the destroyed subtree's pre-order (b's, then c's),
+        // as fresh layers.
         let f = try store.addLayer(superlayer: e)
         let g = try store.addLayer()
-        XCTAssertEqual([f.index, Int(f.generation), g.index, Int(g.generation)], [c.index, 1, b.index, 1])
-        XCTAssertEqual(store.zPosition(of: f), 0)
-        XCTAssertNil(store.scrollView(of: f))
-        XCTAssertEqual(store.autoresizingMask(of: f), [])
-        XCTAssertEqual(store.anchorPoint(of: g), Point(0.5, 0.5))
+        XCTAssertEqual([f.index, Int(f.generation), g.index, Int(g.generation)], [b.index, 1, c.index, 1])
+        XCTAssertEqual(store.zPosition(of: g), 0)
+        XCTAssertNil(store.scrollView(of: g))
+        XCTAssertEqual(store.autoresizingMask(of: g), [])
+        XCTAssertEqual(store.anchorPoint(of: f), Point(0.5, 0.5))
         XCTAssertFalse(store.contains(c), "the old handle stays stale after its slot is reused")
+        XCTAssertFalse(store.contains(b))
         XCTAssertEqual(store.roots, [a, d, g])
         XCTAssertEqual(store.sublayers(of: e), [f])
-        XCTAssertEqual(store.handle(at: c.index), f)
+        XCTAssertEqual(store.handle(at: b.index), f)
         XCTAssertEqual(store.layerCount, 5)
         // The world follows: f is e's sublayer, at e's position.
         store.setPosition(Point(7, 9), of: e)

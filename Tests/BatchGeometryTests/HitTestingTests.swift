@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// Hit testing (GEOMETRY.md section 7): both rules, by hand.
 final class HitTestingTests: XCTestCase {

@@ -96,18 +96,27 @@ final class LimitsTests: XCTestCase {
         // A cycle check that walks a million ancestors, then the structural edits.
         var edited = store
         XCTAssertThrowsError(try edited.insertSublayer(0, into: deepest)) {
-            XCTAssertEqual($0 as? LayerStoreError, .cycle(layer: edited.handle(atSlot: 0), superlayer: edited.handle(atSlot: deepest)))
+            XCTAssertEqual(
+                $0 as? LayerStoreError,
+                .cycle(layer: edited.handle(atSlot: 0), superlayer: edited.handle(atSlot: deepest)))
         }
         try edited.insertSublayer(deepest, into: nil)
         XCTAssertEqual(edited.rootIndices, [0, deepest])
         XCTAssertEqual(try edited.destroyLayer(0).count, n - 1)
-        XCTAssertEqual(edited.count, 1)
-        XCTAssertEqual(edited.rootIndices, [0])
+        XCTAssertEqual(edited.layerCount, 1)
+        XCTAssertEqual(edited.rootIndices, [deepest])
         var whole = store
         XCTAssertEqual(try whole.destroyLayer(0).count, n)
-        XCTAssertEqual(whole.count, 0)
-        XCTAssertEqual(whole.frames().count, 0)
-        XCTAssertEqual(whole.updateWorld().count, 0)
+        XCTAssertEqual(whole.layerCount, 0)
+        XCTAssertEqual(whole.roots, [])
+        XCTAssertEqual(whole.drawOrder(), [])
+        // The freed slots stay (as free detached roots) until reused; the kernels still
+        // cover them, and nothing reports them.
+        XCTAssertEqual(whole.frames().count, n)
+        let emptyWorld = whole.updateWorld()
+        XCTAssertEqual(emptyWorld.count, n)
+        XCTAssertTrue(whole.worldRects(in: emptyWorld).allSatisfy(\.isNull))
+        XCTAssertEqual(try whole.addLayer().index, 0, "slots come back in the destroyed subtree's pre-order: its top first")
         lap("edits, removeLayer of the chain's root")
     }
 
@@ -133,7 +142,7 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(store.hitTestIndex(Point(Double(n) + 0.5, 5), in: world), 0)
         XCTAssertTrue(store.drawOrderIndices().elementsEqual((0..<n).reversed()))
         XCTAssertEqual(try store.destroyLayer(root).count, n)
-        XCTAssertEqual(store.count, 0)
+        XCTAssertEqual(store.layerCount, 0)
     }
 
     /// 300,000 sublayers under one layer, attached by `setParent`: appending is O(1)

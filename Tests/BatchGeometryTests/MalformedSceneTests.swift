@@ -1,6 +1,7 @@
-@testable import BatchGeometry
 import Foundation
 import XCTest
+
+@testable import BatchGeometry
 
 /// Malformed scenes (SCENE-FORMAT.md "Errors", issue 5): each must give exactly this one
 /// error line, the one `batchbench eval` prints, naming the layer or operation index and

@@ -19,7 +19,10 @@ final class MisuseMessageTests: XCTestCase {
         ("world-from-another-store", "stale WorldTransforms"),
         ("handle-out-of-range", "layer 5#0 is stale: this store has no slot 5 (3 slots)"),
         ("destroyed-layer-read", "layer 1#0 is stale: the layer was destroyed and its slot is free"),
-        ("destroyed-layer-written-after-reuse", "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 1"),
+        (
+            "destroyed-layer-written-after-reuse",
+            "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 1"
+        ),
         ("destroyed-subtree-read", "layer 2#0 is stale: the layer was destroyed and its slot is free"),
         ("world-layer-out-of-range", "layer 9 is out of range (this WorldTransforms covers 3 layers)"),
         ("stale-world-rects", "3 world rects for 4 layers"),

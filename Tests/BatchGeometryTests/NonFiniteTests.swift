@@ -1,5 +1,6 @@
-@_spi(Testing) @testable import BatchGeometry
 import XCTest
+
+@_spi(Testing) @testable import BatchGeometry
 
 /// NaN, ±infinity and ±greatestFiniteMagnitude in any input: no trap anywhere, and the
 /// value reaches only the results of the layers it touches (the layer and, through the

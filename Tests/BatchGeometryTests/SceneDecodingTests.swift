@@ -1,6 +1,7 @@
-@testable import BatchGeometry
 import Foundation
 import XCTest
+
+@testable import BatchGeometry
 
 /// Good scene files: every key and every operation decoded with the meaning
 /// SCENE-FORMAT.md and GEOMETRY.md give it (expected values derived by hand), and the

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// Fixtures are read from the source tree (next to this file), which works for
 /// `swift test` from any directory without depending on the resource bundle's layout.

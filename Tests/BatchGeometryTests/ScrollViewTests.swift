@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// Scroll views (GEOMETRY.md section 8): the range, clamping, errors.
 final class ScrollViewTests: XCTestCase {

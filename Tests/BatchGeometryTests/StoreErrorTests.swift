@@ -191,9 +191,15 @@ final class StoreErrorTests: XCTestCase {
         let store = makeRichStore()
         let l = handles(store)
         // A stale layer is reported before a stale superlayer, that before a cycle or an index.
-        assertThrows(.staleLayer(missing[0]), on: store) { try $0.insertSublayer(self.missing[0], into: self.missing[1], at: 99) }
-        assertThrows(.staleSuperlayer(missing[1]), on: store) { try $0.insertSublayer(l[3], into: self.missing[1], at: 99) }
-        assertThrows(.cycle(layer: l[1], superlayer: l[2]), on: store) { try $0.insertSublayer(l[1], into: l[2], at: 99) }
+        assertThrows(.staleLayer(missing[0]), on: store) {
+            try $0.insertSublayer(self.missing[0], into: self.missing[1], at: 99)
+        }
+        assertThrows(.staleSuperlayer(missing[1]), on: store) {
+            try $0.insertSublayer(l[3], into: self.missing[1], at: 99)
+        }
+        assertThrows(.cycle(layer: l[1], superlayer: l[2]), on: store) {
+            try $0.insertSublayer(l[1], into: l[2], at: 99)
+        }
     }
 
     /// A handle to a destroyed layer is stale for every structure edit, also after its
@@ -225,14 +231,18 @@ final class StoreErrorTests: XCTestCase {
     }
 
     func testErrorDescriptionsNameWhatAndWhere() {
-        let layer4 = LayerHandle(rawValue: 4), layer1 = LayerHandle(rawValue: 1 << 32 | 1)
+        let layer4 = LayerHandle(rawValue: 4)
+        let layer1 = LayerHandle(rawValue: 1 << 32 | 1)
         XCTAssertEqual(
             LayerStoreError.staleSuperlayer(layer1).description,
-            "superlayer layer 1#1 is stale: no live layer of this store has that handle (destroyed, or never this store's)")
+            "superlayer layer 1#1 is stale: no live layer of this store has that handle (destroyed, or never this store's)"
+        )
         XCTAssertEqual(
             LayerStoreError.staleLayer(layer4).description,
             "layer 4#0 is stale: no live layer of this store has that handle (destroyed, or never this store's)")
-        XCTAssertEqual(LayerStoreError.cycle(layer: layer4, superlayer: layer4).description, "layer 4#0 cannot be its own superlayer")
+        XCTAssertEqual(
+            LayerStoreError.cycle(layer: layer4, superlayer: layer4).description,
+            "layer 4#0 cannot be its own superlayer")
         XCTAssertEqual(
             LayerStoreError.cycle(layer: layer1, superlayer: layer4).description,
             "making layer 4#0 the superlayer of layer 1#1 would make a cycle (it is inside layer 1#1's subtree)")
@@ -241,7 +251,8 @@ final class StoreErrorTests: XCTestCase {
             "sublayer index 3 is out of range (2 sublayers)")
         XCTAssertEqual(LayerStoreError.tooManyLayers(limit: 8).description, "a store holds at most 8 layers")
         XCTAssertEqual(
-            LayerStoreError.notAScrollView(layer: layer4).description, "layer 4#0 is not a scroll view (it has no contentSize)"
+            LayerStoreError.notAScrollView(layer: layer4).description,
+            "layer 4#0 is not a scroll view (it has no contentSize)"
         )
     }
 

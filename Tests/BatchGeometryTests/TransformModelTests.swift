@@ -1,6 +1,7 @@
-@testable import BatchGeometry
 import Foundation
 import XCTest
+
+@testable import BatchGeometry
 
 /// The value types: rotation constructors, concatenation order, kinds, inverses.
 final class TransformModelTests: XCTestCase {

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 // Test-side references written independently of the library: they walk a single point
 // up the hierarchy step by step (GEOMETRY.md section 5 read literally, on a homogeneous

@@ -1,6 +1,7 @@
-@_spi(Testing) @testable import BatchGeometry
 import Dispatch
 import XCTest
+
+@_spi(Testing) @testable import BatchGeometry
 
 /// `LayerStore` is a value: a copy never sees the original's later mutations (of any
 /// kind), and different stores can be processed on different threads at once.
@@ -27,7 +28,7 @@ final class ValueSemanticsTests: XCTestCase {
         ("addLayer", { try $0.addLayer(superlayer: 3) }),
         ("addRoot", { try $0.addLayer() }),
         ("setParent", { try $0.insertSublayer(5, into: 3, at: 0) }),
-        ("removeLayer", { try $0.destroyLayer(1) }),
+        ("destroyLayer", { try $0.destroyLayer($0.rootIndices.last!) }),
         ("reserveCapacity", { $0.reserveCapacity(10_000) }),
         ("updateWorld", { _ = $0.updateWorld() }),
     ]

@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// World rects (GEOMETRY.md section 5) in 2D; perspective cases are in PerspectiveTests.
 final class WorldRectTests: XCTestCase {

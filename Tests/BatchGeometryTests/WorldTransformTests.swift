@@ -1,5 +1,6 @@
-@testable import BatchGeometry
 import XCTest
+
+@testable import BatchGeometry
 
 /// `ToWorld` (GEOMETRY.md section 5): the seed 000 worked examples by hand, the
 /// sublayerTransform pivot, flattening, and agreement with the test's point walk.

@@ -24,7 +24,9 @@ extension LayerStore {
     /// Converts `point` from the bounds space of `source` to that of `destination`
     /// (nil means world space for either): map through `ToWorld(source)`, project, then
     /// unproject into `destination`. Nil when the destination's transform is singular.
-    public func convert(_ point: Point, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Point? {
+    public func convert(
+        _ point: Point, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms
+    ) -> Point? {
         convert(point, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
     }
     @_disfavoredOverload
@@ -39,7 +41,9 @@ extension LayerStore {
     /// corner cannot be converted (the destination is singular, or a converted corner is
     /// NaN, which a bounding box would otherwise silently skip). The null rect converts
     /// to the null rect, as `CGRectApplyAffineTransform` keeps it.
-    public func convert(_ rect: Rect, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms) -> Rect? {
+    public func convert(
+        _ rect: Rect, from source: LayerHandle?, to destination: LayerHandle?, in world: WorldTransforms
+    ) -> Rect? {
         convert(rect, from: source.map { slot(of: $0) }, to: destination.map { slot(of: $0) }, in: world)
     }
     @_disfavoredOverload

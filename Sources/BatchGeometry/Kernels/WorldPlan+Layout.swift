@@ -66,7 +66,8 @@ extension LayerStore {
     func levelOrder() -> (order: [Int32]?, levelStarts: [Int]) {
         let n = count
         var depth = [Int32](repeating: 0, count: n)
-        let parentFirst: [Int32]? = parentsPrecedeChildren ? nil : preorderIndices().map { Int32(truncatingIfNeeded: $0) }
+        let parentFirst: [Int32]? =
+            parentsPrecedeChildren ? nil : preorderIndices().map { Int32(truncatingIfNeeded: $0) }
         var maximumDepth: Int32 = 0
         var nondecreasing = parentFirst == nil
         var previousDepth: Int32 = 0

@@ -261,7 +261,9 @@ extension LayerStore {
         for slot in doomed.dropFirst() where nextSiblings[slot] >= 0 {
             zOrderInversions -= zInversion(Int32(slot), nextSiblings[slot])
         }
-        for slot in doomed { freeSlot(slot) }
+        // Freed in reverse pre-order, so the free list hands the slots back in pre-order:
+        // a subtree rebuilt top down gets its superlayers' slots before its sublayers'.
+        for slot in doomed.reversed() { freeSlot(slot) }
         changes.markStructureChanged()
         structureDidChange()
         return doomed

@@ -41,7 +41,8 @@ public struct LayerStore: Sendable {
     /// Per slot: how many times it has been freed. A handle is live while its generation
     /// equals its slot's and the slot is not free.
     var generations: [UInt32] = []
-    /// Free slots (destroyed layers), reused last-freed first by `addLayer`. A free slot
+    /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
+    /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
     /// is a detached root with Core Animation's defaults and the `.free` flag, so every
     /// pass covers it and no query reports it.
     var freeSlots: [Int32] = []
@@ -207,7 +208,8 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case .staleLayer(let layer):
             return "\(layer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
         case .staleSuperlayer(let superlayer):
-            return "superlayer \(superlayer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
+            return
+                "superlayer \(superlayer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
         case .cycle(let layer, let superlayer):
             return superlayer == layer
                 ? "\(layer) cannot be its own superlayer"

@@ -103,7 +103,8 @@ final class KernelFixture {
             autoresizeGrown.toggle()
             let sizes = workload.autoresizeSizes
             let size = autoresizeGrown ? sizes.1 : sizes.0
-            autoresizeStore!.setBounds(Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
+            autoresizeStore!.setBounds(
+                Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
             sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
         }
     }
