@@ -17,7 +17,11 @@ let package = Package(
         .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
         // The benchmark scenes, shared by batchbench and the performance tests (not a product).
         .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
-        .executableTarget(name: "batchbench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads"]),
+        // Scene pictures and benchmark charts as SVG (batchbench render, show --format svg); a
+        // library target so that tests can reach them. Not a product.
+        .target(name: "BatchGeometryPictures", dependencies: ["BatchGeometry"]),
+        .executableTarget(
+            name: "batchbench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads", "BatchGeometryPictures"]),
         // Misuses the API on purpose, one case per run, so tests can read the messages
         // (debug: MisuseMessageTests; release: scripts/misuse-messages.sh). Not a product.
         .executableTarget(name: "misuse-messages", dependencies: ["BatchGeometry"], path: "Tests/MisuseMessages"),
@@ -25,6 +29,11 @@ let package = Package(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BatchGeometryPicturesTests",
+            dependencies: ["BatchGeometry", "BatchGeometryPictures"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "BatchGeometryPerformanceTests",

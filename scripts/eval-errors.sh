@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks `batchbench eval` on malformed scenes (SCENE-FORMAT.md "Errors"): exit status 2,
 # nothing on stdout, exactly one stderr line starting "error: ". Also a missing file,
-# stdin, and one good scene that must exit 0 with JSON on stdout.
+# stdin, and one good scene that must exit 0 with JSON on stdout. Then `batchbench render`
+# on the same malformed scenes, with -o: the same one line, and no output file created.
 # usage: scripts/eval-errors.sh [BIN]     (default .build/release/batchbench)
 set -u
 BIN=${1:-.build/release/batchbench}
@@ -44,6 +45,28 @@ expect_error "stdin" sh -c "'$BIN' eval - < '$MALFORMED/parent-cycle.scene.json'
 expect_error "BATCHGEOMETRY_BACKEND=gpu" env BATCHGEOMETRY_BACKEND=gpu "$BIN" eval "$GOOD"
 expect_error "BATCHGEOMETRY_THREADS=0" env BATCHGEOMETRY_THREADS=0 "$BIN" eval "$GOOD"
 expect_error "BATCHGEOMETRY_C_KERNEL=avx9" env BATCHGEOMETRY_C_KERNEL=avx9 "$BIN" eval "$GOOD"
+
+# render: the same errors, and -o must not create its file.
+for scene in "$MALFORMED"/*.json; do
+    expect_error "render $(basename "$scene")" "$BIN" render "$scene" -o "$WORK/picture.svg"
+    if [ -e "$WORK/picture.svg" ]; then
+        failures=$((failures + 1))
+        echo "FAIL render $(basename "$scene"): created $WORK/picture.svg"
+        rm -f "$WORK/picture.svg"
+    fi
+done
+expect_error "render missing file" "$BIN" render "$WORK/no-such-scene.json" -o "$WORK/picture.svg"
+expect_error "render bad option" "$BIN" render "$GOOD" --width 5
+[ ! -e "$WORK/picture.svg" ] || { failures=$((failures + 1)); echo "FAIL render: created $WORK/picture.svg"; }
+
+checked=$((checked + 1))
+if "$BIN" render "$GOOD" -o "$WORK/good.svg" >"$WORK/out" 2>"$WORK/err" && [ ! -s "$WORK/err" ] && [ ! -s "$WORK/out" ] \
+    && python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$WORK/good.svg" 2>/dev/null; then
+    echo "ok   render good scene: exit 0, well-formed SVG in the -o file"
+else
+    failures=$((failures + 1))
+    echo "FAIL render good scene $(basename "$GOOD"): $(head -c 300 "$WORK/err")"
+fi
 
 checked=$((checked + 1))
 if "$BIN" eval "$GOOD" >"$WORK/out" 2>"$WORK/err" && [ ! -s "$WORK/err" ] \

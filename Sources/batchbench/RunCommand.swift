@@ -1,4 +1,5 @@
 import BatchGeometry
+import BatchGeometryPictures
 import BatchGeometryWorkloads
 import Foundation
 
@@ -27,6 +28,7 @@ enum RunCommand {
             case .markdown: writeStandardOutput(TableFormatter.text(report, markdown: true))
             case .json: writeStandardOutput(try report.jsonText())
             case .csv: writeStandardOutput(report.csvText())
+            case .svg: writeStandardOutput(try BenchmarkChart.svg(report.chartReport))
             }
         } catch {
             printError("error: could not encode the report: \(error)")

@@ -1,10 +1,12 @@
 // batchbench: BatchGeometry's command-line tool.
 //   batchbench [run] [options]      throughput report (the default)
 //   batchbench eval SCENE.json      evaluate a scene file (SCENE-FORMAT.md)
+//   batchbench render SCENE.json    draw a scene as SVG
 //   batchbench compare OLD NEW      compare two JSON reports
-//   batchbench show REPORT.json     print a saved JSON report as a table or Markdown
+//   batchbench show REPORT.json     print a saved JSON report as a table, Markdown or SVG charts
 
 import BatchGeometry
+import BatchGeometryPictures
 
 // A mistyped BATCHGEOMETRY_* variable is a usage error, reported before any work (the
 // library itself would stop at the first kernel call).
@@ -20,6 +22,8 @@ if arguments.first == command { arguments.removeFirst() }
 switch command {
 case "eval":
     exitProcess(EvalCommand.run(arguments))
+case "render":
+    exitProcess(RenderCommand.run(arguments, io: .process))
 case "compare":
     exitProcess(CompareCommand.run(arguments))
 case "show":
@@ -29,6 +33,7 @@ case "run":
 case "help":
     exitProcess(RunCommand.run(["--help"]))
 default:
-    printError("error: unknown command '\(command)' (expected run, eval, compare or show; see batchbench --help)")
+    printError(
+        "error: unknown command '\(command)' (expected run, eval, render, compare or show; see batchbench --help)")
     exitProcess(2)
 }

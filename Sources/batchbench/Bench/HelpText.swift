@@ -9,8 +9,14 @@ let helpText = """
       batchbench eval SCENE.json            evaluate a scene file (- for standard input)
       batchbench compare OLD.json NEW.json [--threshold PERCENT]
                                             compare two `run --format json` reports
-      batchbench show REPORT.json [--format table|markdown|csv|json]
-                                            print a saved JSON report again
+      batchbench render SCENE.json [-o OUT.svg] [OPTIONS]
+                                            draw a scene as SVG (render --help)
+      batchbench show REPORT.json [--format table|markdown|csv|json|svg]
+                 [--workload W] [--layers N] [--threads N]
+                                            print a saved JSON report again; svg: charts
+                                            of one workload, bars at one size and thread
+                                            count (default: the first workload, its
+                                            largest size, its most threads)
       batchbench help                       this text
 
     RUN: times the batch kernels through the public API on generated workloads, after a
@@ -63,7 +69,8 @@ let helpText = """
                          10,000,000 / layers so one call stays near 0.3 s: 100 points
                          at 100k layers; a call costs points × layers layer tests)
       --seed N           seed of the random workload (default: 42)
-      --format FORMAT    table (default), json, csv or markdown (the table as Markdown)
+      --format FORMAT    table (default), json, csv, markdown (the table as Markdown) or
+                         svg (charts: bars by kernel and backend, scaling lines)
       --no-baseline      skip the object-graph baseline
       --quiet, -q        no progress lines on standard error
       --help, -h         this text

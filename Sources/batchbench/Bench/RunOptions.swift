@@ -106,7 +106,7 @@ struct RunOptions {
             case "--format":
                 let text = try value()
                 guard let format = OutputFormat(rawValue: text) else {
-                    throw UsageError("--format: expected table, json, csv or markdown, got '\(text)'")
+                    throw UsageError("--format: expected table, json, csv, markdown or svg, got '\(text)'")
                 }
                 options.format = format
             case "--no-baseline":
@@ -170,7 +170,7 @@ struct RunOptions {
 }
 
 enum OutputFormat: String {
-    case table, json, csv, markdown
+    case table, json, csv, markdown, svg
 }
 
 /// A command-line mistake: printed as `error: <message>`, exit status 2.

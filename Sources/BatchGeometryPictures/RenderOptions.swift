@@ -1,0 +1,104 @@
+// What `batchbench render` draws, and its command line.
+
+/// What a scene picture shows and how large it is (`batchbench render --help`).
+public struct RenderOptions: Equatable, Sendable {
+    /// The picture's width in pixels.
+    public var width: Double = 800
+    /// The drawing's largest height in pixels, default 800 (the legend comes below it); nil: as the
+    /// framed world's aspect ratio gives.
+    public var height: Double? = 800
+    /// Layer names (or `#index`) at each layer's centre.
+    public var labels = true
+    /// Clip rects, dashed.
+    public var clips = true
+    /// Hit-test points, joined to the label of the layer they hit.
+    public var hits = true
+    /// The scene's viewport, outlined.
+    public var viewport = true
+    /// The legend below the drawing.
+    public var legend = true
+    /// Each layer's frame rect, in its superlayer's space, mapped to the world.
+    public var frames = false
+    /// Hidden, wholly clipped and otherwise invisible layers as faint outlines (true) or
+    /// left out (false).
+    public var invisible = true
+
+    /// Every option on.
+    public init() {}
+
+    /// The `--help` text of `batchbench render`.
+    public static let usage = """
+        usage: batchbench render SCENE.json [-o OUT.svg] [options]     (SCENE.json or - for stdin)
+
+        Draws the scene after its operations, in world space, as SVG (stdout without -o):
+        each layer's bounds through its world transform, clipped at the eye plane (a
+        perspective layer is the trapezoid it is), coloured by depth, in drawing order,
+        with its name; clip rects dashed; the viewport outlined (or, without one, the
+        union of the world rects is framed); each hit-test point joined to the layer it
+        hit, or crossed out when it missed; a legend.
+
+        options:
+          -o, --output FILE   write the SVG to FILE (only when the scene is good)
+          --width N           picture width in pixels (default 800)
+          --height N          largest drawing height in pixels (default 800)
+          --frames            also draw each layer's frame, in its superlayer's space
+          --no-labels         no layer names
+          --no-clips          no clip rects
+          --no-hits           no hit-test points
+          --no-viewport       no viewport outline
+          --no-legend         no legend
+          --omit-invisible    leave out hidden, clipped and invisible layers (default:
+                              faint outlines)
+
+        Exit status: 0 on success; 2 for a malformed scene, unreadable input or a bad
+        option, with one line 'error: <where>: <what>' on stderr and no output file.
+        """
+
+    /// Reads the options of `batchbench render`; the non-option arguments are returned
+    /// in `files`, `-o`'s value in `output`. Throws a message for a bad option.
+    static func parse(_ arguments: [String]) throws -> (options: RenderOptions, files: [String], output: String?) {
+        var options = RenderOptions()
+        var files: [String] = []
+        var output: String?
+        var index = 0
+        func value(_ name: String) throws -> String {
+            guard index < arguments.count else { throw RenderUsageError(message: "\(name): expected a value") }
+            index += 1
+            return arguments[index - 1]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-o", "--output": output = try value(argument)
+            case "--width": options.width = try pixels(try value(argument), argument)
+            case "--height": options.height = try pixels(try value(argument), argument)
+            case "--frames": options.frames = true
+            case "--no-labels": options.labels = false
+            case "--no-clips": options.clips = false
+            case "--no-hits": options.hits = false
+            case "--no-viewport": options.viewport = false
+            case "--no-legend": options.legend = false
+            case "--omit-invisible": options.invisible = false
+            default:
+                if argument.hasPrefix("-") && argument != "-" {
+                    throw RenderUsageError(message: "unknown option '\(argument)'; see batchbench render --help")
+                }
+                files.append(argument)
+            }
+        }
+        return (options, files, output)
+    }
+
+    private static func pixels(_ text: String, _ name: String) throws -> Double {
+        guard let value = Double(text), value.isFinite, value >= 100, value <= 100_000 else {
+            throw RenderUsageError(message: "\(name): expected a number of pixels from 100 to 100000, got '\(text)'")
+        }
+        return value
+    }
+}
+
+/// A bad command line for `render`: `message` follows `error: render: `.
+struct RenderUsageError: Error {
+    var message: String
+}

@@ -1,0 +1,128 @@
+// `batchbench render`: a scene after its operations, drawn in world space as SVG. All
+// geometry comes from the library's SceneEvaluation and its projected quads.
+
+import BatchGeometry
+
+/// Draws scenes as SVG pictures.
+public enum SceneRenderer {
+    /// Decodes a scene file (SCENE-FORMAT.md), evaluates it and draws it.
+    ///
+    /// - Throws: `SceneError` for a malformed scene (its description is the one-line
+    ///   `<path>: <message>` of `batchbench eval`); nothing is drawn then.
+    /// - Complexity: O(layers × depth + hit tests × layers).
+    public static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
+        let scene = try Scene(json: json)
+        return render(scene, try scene.evaluate(), options: options)
+    }
+
+    /// Draws an evaluated scene: `evaluation` must come from `scene.evaluate()`. The same
+    /// inputs always give the same bytes.
+    public static func render(
+        _ scene: Scene, _ evaluation: SceneEvaluation, options: RenderOptions = RenderOptions()
+    ) -> String {
+        ScenePicture(scene: scene, evaluation: evaluation, options: options).svg()
+    }
+}
+
+/// One picture being drawn: the evaluation, the frame, and per store layer its depth,
+/// its projected quad (world points, from the library) and where its label goes.
+struct ScenePicture {
+    static let titleHeight = 28.0
+    static let margin = 16.0
+    static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+    let scene: Scene
+    let evaluation: SceneEvaluation
+    let options: RenderOptions
+    let frame: PictureFrame
+    /// By store index.
+    let depths: [Int]
+    /// By store index: `store.projectedQuad(of:in:)`.
+    let quads: [[Point]]
+    /// By store index: the label's pixel position (nil when nothing of the layer shows).
+    var labelPositions: [Point2D?]
+
+    init(scene: Scene, evaluation: SceneEvaluation, options: RenderOptions) {
+        self.scene = scene
+        self.evaluation = evaluation
+        self.options = options
+        let store = evaluation.store
+        quads = (0..<store.count).map { store.projectedQuad(of: $0, in: evaluation.world) }
+        depths = (0..<store.count).map { layer in
+            var depth = 0
+            var current = layer
+            while let superlayer = store.superlayer(of: current) {
+                depth += 1
+                current = superlayer
+            }
+            return depth
+        }
+        frame = PictureFrame(
+            world: Self.framedWorld(scene, evaluation), width: options.width, height: options.height,
+            margin: Self.margin, top: Self.titleHeight)
+        labelPositions = quads.map { _ in nil }
+        for layer in 0..<store.count {
+            let drawn = frame.mapPolygon(quads[layer])
+            guard !drawn.isEmpty else { continue }
+            let sum = drawn.reduce(Point2D(0, 0)) { Point2D($0.x + $1.x, $0.y + $1.y) }
+            labelPositions[layer] = Point2D(sum.x / Double(drawn.count), sum.y / Double(drawn.count))
+        }
+    }
+
+    /// The viewport when the scene has one (finite, positive size); else the union of
+    /// the finite world rects; at least 1 × 1 points.
+    static func framedWorld(_ scene: Scene, _ evaluation: SceneEvaluation) -> RectEdges {
+        var box = RectEdges(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        if let viewport = scene.viewport?.edges, viewport.minX.isFinite, viewport.maxX.isFinite,
+            viewport.minY.isFinite, viewport.maxY.isFinite, viewport.maxX > viewport.minX,
+            viewport.maxY > viewport.minY
+        {
+            box = viewport
+        } else {
+            for rect in evaluation.worldRects where !rect.isNull {
+                guard rect.minX.isFinite, rect.minY.isFinite, rect.maxX.isFinite, rect.maxY.isFinite else { continue }
+                box = RectEdges(
+                    minX: min(box.minX, rect.minX), minY: min(box.minY, rect.minY), maxX: max(box.maxX, rect.maxX),
+                    maxY: max(box.maxY, rect.maxY))
+            }
+            if !box.minX.isFinite { box = RectEdges(minX: 0, minY: 0, maxX: 1, maxY: 1) }
+        }
+        if box.maxX - box.minX < 1 { box.maxX = box.minX + 1 }
+        if box.maxY - box.minY < 1 { box.maxY = box.minY + 1 }
+        return box
+    }
+
+    /// The whole document: title, layers not drawn, layers in drawing order, frames,
+    /// clip rects, viewport, labels, hit tests, legend.
+    func svg() -> String {
+        let legendRows = options.legend ? (legendItems().count + legendColumns - 1) / legendColumns : 0
+        let height = frame.pixelBottom + Double(legendRows) * 20 + (options.legend ? 8 : 0)
+        var writer = SVGWriter(width: frame.pixelWidth, height: height)
+        writeTitle(&writer)
+        writeLayers(&writer)
+        if options.frames { writeFrames(&writer) }
+        if options.clips { writeClipRects(&writer) }
+        if options.viewport { writeViewport(&writer) }
+        if options.labels { writeLabels(&writer) }
+        if options.hits { writeHits(&writer) }
+        if options.legend { writeLegend(&writer, top: frame.pixelBottom) }
+        return writer.finish()
+    }
+
+    func colour(ofDepth depth: Int) -> String { Self.palette[depth % Self.palette.count] }
+
+    /// A layer's name, or `#index` (scene index).
+    func label(ofSceneLayer layer: Int) -> String { evaluation.names[layer] ?? "#\(layer)" }
+
+    private func writeTitle(_ writer: inout SVGWriter) {
+        let live = evaluation.storeLayers.filter { $0 != nil }.count
+        let visible = evaluation.visible.filter { $0 }.count
+        var title = "\(live) layers, \(visible) visible"
+        if !scene.hitTests.isEmpty {
+            title += ", \(scene.hitTests.count) hit tests (\(scene.hitTestMode.rawValue) rule)"
+        }
+        writer.element(
+            "text", [("x", SVGWriter.number(Self.margin)), ("y", "18"), ("font-size", "13"), ("fill", "#333333")],
+            content: title)
+    }
+}
