@@ -63,7 +63,8 @@ extension ScenePicture {
     func writeFrames(_ writer: inout SVGWriter) {
         writer.open("g", [("id", "frames")])
         for layer in shownLayers {
-            let superlayer = evaluation.store.superlayer(of: layer.storeLayer)
+            let store = evaluation.store
+            let superlayer = store.handle(at: layer.storeLayer).flatMap { store.superlayer(of: $0) }
             let transform = superlayer.map { evaluation.world[$0] } ?? .identity
             let points = frame.mapPolygon(transform.projectedPolygon(of: evaluation.frames[layer.storeLayer]))
             guard !points.isEmpty else { continue }

@@ -47,10 +47,13 @@ struct ScenePicture {
         self.evaluation = evaluation
         self.options = options
         let store = evaluation.store
-        quads = (0..<store.count).map { store.projectedQuad(of: $0, in: evaluation.world) }
-        depths = (0..<store.count).map { layer in
+        // Free slots (layers the scene removed) have no quad.
+        quads = (0..<store.count).map { slot in
+            store.handle(at: slot).map { store.projectedQuad(of: $0, in: evaluation.world) } ?? []
+        }
+        depths = (0..<store.count).map { slot in
             var depth = 0
-            var current = layer
+            guard var current = store.handle(at: slot) else { return 0 }
             while let superlayer = store.superlayer(of: current) {
                 depth += 1
                 current = superlayer

@@ -63,7 +63,7 @@ final class SceneRenderGoldenTests: XCTestCase {
             for polygon in polygons {
                 let sceneLayer = Int(polygon["data-layer"]!)!
                 let storeLayer = evaluation.storeLayers[sceneLayer]!
-                let quad = evaluation.store.projectedQuad(of: storeLayer, in: evaluation.world)
+                let quad = evaluation.store.projectedQuad(of: evaluation.store.handle(at: storeLayer)!, in: evaluation.world)
                 let expected = PictureFrame.clip(quad, to: picture.frame.clipBox).map(picture.frame.map)
                 let drawn = parsePoints(polygon["points"]!)
                 XCTAssertEqual(drawn.count, expected.count, "\(name) layer \(sceneLayer)")
@@ -88,14 +88,15 @@ final class SceneRenderGoldenTests: XCTestCase {
         XCTAssertEqual(Set(card.map(\.y)).count, 4)  // ...of different heights: a trapezoid
         let wallRect = evaluation.worldRects[5]
         XCTAssertTrue(wallRect.minX.isInfinite || wallRect.maxX.isInfinite || wallRect.maxY.isInfinite)
-        let bounds = evaluation.store.bounds(of: 5)
+        let wall = try XCTUnwrap(evaluation.store.handle(at: 5))
+        let bounds = evaluation.store.bounds(of: wall)
         let corners = [
             Point(bounds.minX, bounds.minY), Point(bounds.maxX, bounds.minY), Point(bounds.maxX, bounds.maxY),
             Point(bounds.minX, bounds.maxY),
         ]
         let behind = corners.filter { evaluation.world[5].applyHomogeneous(x: $0.x, y: $0.y).w <= 0 }
         XCTAssertEqual(behind.count, 2)
-        let wallQuad = evaluation.store.projectedQuad(of: 5, in: evaluation.world)
+        let wallQuad = evaluation.store.projectedQuad(of: wall, in: evaluation.world)
         XCTAssertEqual(wallQuad.count, 4)  // two corners in front, two cut points at W = 1e-5
         XCTAssertNotEqual(wallQuad, corners.map { evaluation.world[5].projectPoint($0) })
         // The picture's edge cuts it once more: a pentagon.

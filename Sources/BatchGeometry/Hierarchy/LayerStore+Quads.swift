@@ -57,8 +57,8 @@ extension LayerStore {
     /// where this polygon reaches `W = nearW`.
     ///
     /// - Parameters:
-    ///   - layer: a layer index in `0 ..< count`; anything else stops the program with
-    ///     a message (in release builds too).
+    ///   - layer: a live layer; a stale handle stops the program with a message (in
+    ///     release builds too).
     ///   - world: a snapshot of this store's current structure (from
     ///     ``updateWorld(options:)`` or ``worldTransforms(options:)``); a stale one stops
     ///     the program with a message.
@@ -67,7 +67,12 @@ extension LayerStore {
     ///   `(minX, minY)` through `(maxX, minY)`; `[]` when every corner is behind the eye.
     ///   It does not consider hidden layers or clipping (see ``visibility(worldRects:clipRects:viewport:options:)``).
     /// - Complexity: O(1).
-    public func projectedQuad(of layer: Int, in world: WorldTransforms, nearW: Double = 1e-5) -> [Point] {
+    public func projectedQuad(of layer: LayerHandle, in world: WorldTransforms, nearW: Double = 1e-5) -> [Point] {
+        projectedQuad(of: slot(of: layer), in: world, nearW: nearW)
+    }
+
+    /// `projectedQuad(of:in:nearW:)` for the layer in slot `layer`.
+    func projectedQuad(of layer: Int, in world: WorldTransforms, nearW: Double = 1e-5) -> [Point] {
         checkIndex(layer)
         checkSnapshot(world)
         return world[layer].projectedPolygon(of: bounds(of: layer), nearW: nearW)
