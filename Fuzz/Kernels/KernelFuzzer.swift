@@ -92,8 +92,8 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
             fuzzFailure("worldRects(\(options)) differs from worldRect(of: \(layer))")
         }
         for rule in HitTestRule.allCases {
-            let hits = store.hitTest(points: points, in: world, rule: rule, options: options)
-            let expected = points.map { store.hitTest($0, in: world, rule: rule) }
+            let hits = store.hitTestIndices(points: points, in: world, rule: rule, options: options)
+            let expected = points.map { store.hitTestIndex($0, in: world, rule: rule) }
             if hits != expected {
                 fuzzFailure("hitTest(points:) \(hits) vs one at a time \(expected), \(rule), \(options)")
             }
@@ -113,14 +113,14 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
     if clips.count != count || visible.count != count { fuzzFailure("clip/visibility counts") }
 
     // drawOrder: exactly the layers with no hidden layer on their path to the root.
-    let order = store.drawOrder()
+    let order = store.drawOrderIndices()
     var seen = [Bool](repeating: false, count: count)
     for layer in order {
         if seen[layer] { fuzzFailure("drawOrder lists \(layer) twice") }
         seen[layer] = true
     }
     for layer in 0..<count {
-        var shown = true
+        var shown = !store.isDetached(layer)  // free slots (destroyed layers) are detached roots
         var current: Int? = layer
         while let l = current {
             if store.isHidden(l) { shown = false }

@@ -128,11 +128,11 @@ struct StoreRecipe {
             do { removed = try store.destroyLayer(removal) } catch {
                 fuzzFailure("destroyLayer(\(removal)) threw \(error)")
             }
-            if removed != expected || store.count != before - removed.count {
+            // Slots stay where they are (no renumbering); the destroyed ones become free.
+            if removed.sorted() != expected || store.count != before || store.layerCount != before - removed.count {
                 fuzzFailure("destroyLayer(\(removal)) removed \(removed), expected \(expected)")
             }
-            let gone = Set(removed)
-            wild = wild.indices.filter { !gone.contains($0) }.map { wild[$0] }
+            for slot in removed { wild[slot] = false }
         }
         // Wildness flows down the hierarchy (world transforms, clips), never up or across.
         var inherited = wild
@@ -186,6 +186,6 @@ struct StoreRecipe {
     }
 
     private func hierarchy(of store: LayerStore) -> [[Int]] {
-        [store.roots] + (0..<store.count).map { store.sublayers(of: $0) + [store.superlayer(of: $0) ?? -1] }
+        [store.rootIndices] + (0..<store.count).map { store.sublayers(of: $0) + [store.superlayer(of: $0) ?? -1] }
     }
 }

@@ -225,10 +225,49 @@ final class HierarchyEditingTests: XCTestCase {
                 XCTAssertEqual(store.zOrderInversions, store.countZOrderInversions(), context)
                 XCTAssertEqual(store.detachedLayerCount, store.flags.filter { $0.contains(.detached) }.count, context)
                 // The cached world transforms must follow the structure (a different path
-                // from the reference walk, which recomputes from scratch).
+                // from the reference walk, which recomputes from scratch), and every
+                // answer must be the one a store built fresh with the same tree gives.
                 if step % 25 == 0 { assertWorldIsCurrent(&store, step: step) }
+                if step % 10 == 0 { assertMatchesFreshStore(&store, model, context) }
             }
         }
+    }
+
+    /// Builds the model's tree in a new store (pre-order, so no slot is reused and no
+    /// generation bumped), with each layer's tag as its position and a 10×10 size, and
+    /// checks that the edited store answers every query the same way, layer by layer.
+    private func assertMatchesFreshStore(_ store: inout LayerStore, _ model: HierarchyModel, _ context: String) {
+        var fresh = LayerStore()
+        var freshHandle: [LayerHandle: LayerHandle] = [:]
+        for layer in model.preorder() {
+            let superlayer = model.superlayers[layer]!.map { freshHandle[$0]! }
+            let copy = try! fresh.addLayer(superlayer: superlayer)
+            if model.detached.contains(layer) { try! fresh.removeFromSuperlayer(copy) }
+            freshHandle[layer] = copy
+        }
+        for layer in model.live {
+            store.setBounds(Rect(0, 0, 10, 10), of: layer)
+            fresh.setBounds(Rect(0, 0, 10, 10), of: freshHandle[layer]!)
+            fresh.setPosition(Point(model.tags[layer]!, Double(layer.index)), of: freshHandle[layer]!)
+            store.setPosition(Point(model.tags[layer]!, Double(layer.index)), of: layer)
+        }
+        let world = store.updateWorld(options: .serial(.c))
+        let freshWorld = fresh.updateWorld(options: .serial(.scalar))
+        let frames = store.frames(options: .serial(.simd))
+        let freshFrames = fresh.frames()
+        let rects = store.worldRects(in: world)
+        let freshRects = fresh.worldRects(in: freshWorld)
+        for layer in model.live {
+            let copy = freshHandle[layer]!
+            XCTAssertEqual(world[layer], freshWorld[copy], "\(context): world of \(layer)")
+            XCTAssertEqual(frames[layer], freshFrames[copy], "\(context): frame of \(layer)")
+            XCTAssertEqual(rects[layer.index], freshRects[copy.index], "\(context): world rect of \(layer)")
+        }
+        XCTAssertEqual(store.drawOrder().map { freshHandle[$0]! }, fresh.drawOrder(), "\(context): drawOrder")
+        let points = (0..<8).map { Point(Double($0 * 7 % 40), Double($0 * 13 % 400)) }
+        XCTAssertEqual(
+            store.hitTest(points: points, in: world).map { $0.map { freshHandle[$0]! } },
+            fresh.hitTest(points: points, in: freshWorld), "\(context): hit tests")
     }
 
     private func assertWorldIsCurrent(_ store: inout LayerStore, step: Int) {

@@ -1,8 +1,10 @@
 // Per-layer property access with Core Animation's setter side effects (GEOMETRY.md
-// section 4). Every accessor is O(1) and requires `layer` in `0 ..< count`
-// (precondition). Setters that change geometry mark the layer for `updateWorld()`,
-// which recomputes a marked layer's whole subtree: that covers what the layer applies to
-// its sublayers (bounds origin, sublayerTransform, geometryFlipped) as well.
+// section 4). Every accessor is O(1) and takes a live `LayerHandle` (a stale one stops
+// the program with a message naming it); each public accessor forwards to its slot
+// (`Int`) form, which the library and the tests share. Setters that change geometry
+// mark the layer for `updateWorld()`, which recomputes a marked layer's whole subtree:
+// that covers what the layer applies to its sublayers (bounds origin,
+// sublayerTransform, geometryFlipped) as well.
 
 extension LayerStore {
     // MARK: Stored properties
