@@ -264,7 +264,11 @@ final class HierarchyEditingTests: XCTestCase {
             XCTAssertEqual(rects[layer.index], freshRects[copy.index], "\(context): world rect of \(layer)")
         }
         XCTAssertEqual(store.drawOrder().map { freshHandle[$0]! }, fresh.drawOrder(), "\(context): drawOrder")
-        let points = (0..<8).map { Point(Double($0 * 7 % 40), Double($0 * 13 % 400)) }
+        let points: [Point] = (0..<8).map { (k: Int) -> Point in
+            let x = Double(k * 7 % 40)
+            let y = Double(k * 13 % 400)
+            return Point(x, y)
+        }
         XCTAssertEqual(
             store.hitTest(points: points, in: world).map { $0.map { freshHandle[$0]! } },
             fresh.hitTest(points: points, in: freshWorld), "\(context): hit tests")
@@ -278,9 +282,11 @@ final class HierarchyEditingTests: XCTestCase {
             XCTFail("world of layer \(layer) stale after step \(step)")
             return
         }
-        // A root at the position `tag` has world translation `tag` (anchor and bounds are zero).
+        // A root's world translation is its position less the anchor's offset in its bounds
+        // (bounds at the origin: zero, or 10×10 once assertMatchesFreshStore has run).
         for root in store.roots {
-            XCTAssertEqual(cached[root].m41, store.position(of: root).x)
+            let offset = store.anchorPoint(of: root).x * store.bounds(of: root).width
+            XCTAssertEqual(cached[root].m41, store.position(of: root).x - offset)
         }
     }
 
