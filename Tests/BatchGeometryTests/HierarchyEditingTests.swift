@@ -338,7 +338,7 @@ final class HierarchyEditingTests: XCTestCase {
         // as fresh layers.
         let f = try store.addLayer(superlayer: e)
         let g = try store.addLayer()
-        XCTAssertEqual([f.index, Int(f.generation), g.index, Int(g.generation)], [b.index, 1, c.index, 1])
+        XCTAssertEqual([f.index, Int(f.generation), g.index, Int(g.generation)], [b.index, 2, c.index, 2])
         XCTAssertEqual(store.zPosition(of: g), 0)
         XCTAssertNil(store.scrollView(of: g))
         XCTAssertEqual(store.autoresizingMask(of: g), [])

@@ -21,7 +21,7 @@ final class MisuseMessageTests: XCTestCase {
         ("destroyed-layer-read", "layer 1#0 is stale: the layer was destroyed and its slot is free"),
         (
             "destroyed-layer-written-after-reuse",
-            "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 1"
+            "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 2"
         ),
         ("destroyed-subtree-read", "layer 2#0 is stale: the layer was destroyed and its slot is free"),
         ("world-layer-out-of-range", "layer 9 is out of range (this WorldTransforms covers 3 layers)"),

@@ -97,7 +97,10 @@ final class StoreErrorTests: XCTestCase {
 
     /// A handle the rich store never issued (slot out of range), and one to a layer
     /// destroyed after the snapshot was taken.
-    private let missing = [LayerHandle(rawValue: 7), LayerHandle(rawValue: 1 << 32 | 3), LayerHandle(rawValue: .max)]
+    private let missing = [
+        LayerHandle(rawValue: 7), LayerHandle(rawValue: 1 << 32 | 3), LayerHandle(rawValue: 2 << 32 | 3),
+        LayerHandle(rawValue: .max),
+    ]
 
     func testAddLayerWithStaleSuperlayer() {
         let store = makeRichStore()
@@ -123,7 +126,7 @@ final class StoreErrorTests: XCTestCase {
         try store.destroyLayer(store.handle(at: 7)!)
         let reused = try store.addLayer()
         XCTAssertEqual(reused.index, 7)
-        XCTAssertEqual(reused.generation, 1)
+        XCTAssertEqual(reused.generation, 2, "odd while free, the next even value once reused")
     }
 
     func testTheRealLimitFitsInt32Indices() {
@@ -215,7 +218,7 @@ final class StoreErrorTests: XCTestCase {
         }
         let newcomer = try store.addLayer(superlayer: l[4])
         XCTAssertTrue([1, 2, 3, 6].contains(newcomer.index))
-        XCTAssertEqual(newcomer.generation, 1)
+        XCTAssertEqual(newcomer.generation, 2)
         XCTAssertFalse(store.contains(l[newcomer.index]))
         assertThrows(.staleLayer(l[newcomer.index]), on: store) { try $0.removeFromSuperlayer(l[newcomer.index]) }
         XCTAssertEqual(store.superlayer(of: newcomer), l[4])

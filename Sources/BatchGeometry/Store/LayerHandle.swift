@@ -18,7 +18,9 @@
 public struct LayerHandle: Hashable, Sendable, CustomStringConvertible {
     /// The slot, `0 ..< LayerStore.count`.
     @usableFromInline let slot: UInt32
-    /// How many times the slot had been freed when this layer was created in it.
+    /// The slot's generation when this layer was created in it: even, and two more
+    /// each time the slot is freed and reused (odd values mark a free slot, which no
+    /// handle names).
     public let generation: UInt32
 
     init(slot: Int, generation: UInt32) {

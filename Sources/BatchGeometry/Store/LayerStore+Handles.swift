@@ -8,7 +8,8 @@ extension LayerStore {
     /// form of the check that does not stop the program. O(1).
     public func contains(_ layer: LayerHandle) -> Bool {
         let slot = layer.index
-        return slot < count && generations[slot] == layer.generation && !flags[slot].contains(.free)
+        // Live generations are even (a free slot's is odd), so one load decides.
+        return layer.generation & 1 == 0 && slot < count && generations[slot] == layer.generation
     }
 
     /// The handle of the live layer in slot `index` (an index into a per-layer result),
@@ -37,7 +38,7 @@ extension LayerStore {
     @inline(__always)
     mutating func slotForUpdate(of layer: LayerHandle, file: StaticString = #file, line: UInt = #line) -> Int {
         let slot = layer.index
-        if _slowPath(!(slot < count && generations[slot] == layer.generation && !flags[slot].contains(.free))) {
+        if _slowPath(!(layer.generation & 1 == 0 && slot < count && generations[slot] == layer.generation)) {
             staleHandle(layer, file: file, line: line)
         }
         return slot
@@ -58,7 +59,7 @@ extension LayerStore {
     func staleHandleMessage(_ layer: LayerHandle) -> String {
         let slot = layer.index
         if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
-        if flags[slot].contains(.free) { return "\(layer) is stale: the layer was destroyed and its slot is free" }
+        if generations[slot] & 1 == 1 { return "\(layer) is stale: the layer was destroyed and its slot is free" }
         return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(generations[slot])"
     }
 }

@@ -75,6 +75,7 @@ extension LayerStore {
     /// Puts a new layer in free slot `slot` (a detached root with default properties)
     /// under `superlayer`.
     private mutating func reviveFreeSlot(_ slot: Int, under superlayer: Int?) {
+        generations[slot] += 1  // odd (free) to even (live)
         flags[slot] = []
         detachedLayerCount -= 1
         relink(slot, under: superlayer.map { Int32($0) } ?? -1, before: -1)
@@ -296,10 +297,10 @@ extension LayerStore {
         firstSublayers[slot] = -1
         lastSublayers[slot] = -1
         linkAsLast(slot, under: -1)
+        generations[slot] += 1  // even (live) to odd (free): every handle to it is stale
         // A slot whose generation would wrap is retired instead of reused, so an old
         // handle can never name a new layer.
         if generations[slot] == UInt32.max { return }
-        generations[slot] += 1
         freeSlots.append(Int32(slot))
     }
 

@@ -38,8 +38,9 @@ public struct LayerStore: Sendable {
     /// How many layers carry the `.detached` flag (free slots included): at zero, world
     /// rects skip the check.
     var detachedLayerCount = 0
-    /// Per slot: how many times it has been freed. A handle is live while its generation
-    /// equals its slot's and the slot is not free.
+    /// Per slot: its generation, even while a layer lives in it, odd while it is free
+    /// (`destroyLayer` and `addLayer` each add one). A handle is live while its
+    /// (even) generation equals its slot's: one load checks it.
     var generations: [UInt32] = []
     /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
     /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
