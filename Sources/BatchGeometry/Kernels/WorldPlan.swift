@@ -274,7 +274,7 @@ extension LayerStore {
                                     ty: (((ax * m.b) + (ay * m.d)) + m.ty) + positionY[layer])
         let flipped = flags[superlayer].contains(.geometryFlipped)
         if flipped || subKind != .identity {
-            local = planarCompose(local, planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
+            local = local.concatenating(planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
         }
         return local
     }
@@ -294,7 +294,7 @@ extension LayerStore {
             let sub = AffineTransform(a: s.a, b: s.b, c: s.c, d: s.d,
                                       tx: (((px * s.a) + (py * s.c)) + s.tx) + pivotX,
                                       ty: (((px * s.b) + (py * s.d)) + s.ty) + pivotY)
-            result = planarCompose(result, sub)
+            result = result.concatenating(sub)
         }
         return result
     }
@@ -370,12 +370,4 @@ struct PlanInputs {
             : superMode & WorldMode.general)
         return true
     }
-}
-
-/// "x then w" for planar maps, in the order of `CAAffineConcat` (the C kernels' product).
-@inline(__always)
-func planarCompose(_ x: AffineTransform, _ w: AffineTransform) -> AffineTransform {
-    AffineTransform(a: (x.a * w.a) + (x.b * w.c), b: (x.a * w.b) + (x.b * w.d),
-                    c: (x.c * w.a) + (x.d * w.c), d: (x.c * w.b) + (x.d * w.d),
-                    tx: ((x.tx * w.a) + (x.ty * w.c)) + w.tx, ty: ((x.tx * w.b) + (x.ty * w.d)) + w.ty)
 }
