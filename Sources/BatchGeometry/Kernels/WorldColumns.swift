@@ -5,7 +5,7 @@ import CAffineKernels
 // bundle to its stages and kernels; the stages never call `withUnsafe…` themselves.
 //
 //   withPlanInputs        PlanInputs          the layer properties a plan entry reads
-//   withWorldPassColumns  PlanarPropagation + GeneralPropagation (full pass, read-only plan)
+//   runWorldPass(plan:…)  WorldPass           the full pass's kernels (WorldPropagation.swift)
 //   withIncrementalColumns IncrementalColumns plan and world columns an update writes
 
 /// Raw pointers to six `Double` columns in the planar order (a, b, c, d, tx, ty): a
@@ -132,6 +132,9 @@ struct IncrementalColumns {
 /// subscript or its own pointers), then moves them back. Moved out, nothing else shares
 /// their buffers, so writing copies nothing and there is no overlapping access to
 /// `plan` or `world`. Both must have `count > 0` layers.
+/// (Always inlined, so that the closures given to it, which call store methods, are
+/// inlined too rather than capturing the store in a closure context.)
+@inline(__always)
 func withIncrementalColumns<R>(
     plan: inout WorldPlan, world: inout WorldTransforms, _ body: (IncrementalColumns, inout GeneralMatrices) -> R
 ) -> R {

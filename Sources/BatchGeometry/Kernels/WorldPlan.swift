@@ -232,6 +232,7 @@ extension LayerStore {
     }
 
     /// Calls `body` with raw pointers to the bounds, anchor, position and z columns.
+    @inline(__always)
     func withLayerGeometry<R>(_ body: (LayerGeometryPointers) -> R) -> R {
         withPointers(boundsX, boundsY, boundsWidth, boundsHeight) { bx, by, bw, bh in
             withPointers(anchorX, anchorY, positionX, positionY) { ax, ay, px, py in

@@ -8,7 +8,7 @@ import CAffineKernels
 // threads; narrow levels run serially, in order.
 //
 // The pass is three stages: `propagateWorld` lists the general layers, then
-// `withWorldPass` gathers every pointer the pass needs into one `WorldPass`, then
+// `runWorldPass(plan:world:…)` gathers every pointer the pass needs into one `WorldPass`, then
 // `runWorldPass` picks a strategy (WorldStrategies.swift) that calls the kernels.
 
 extension LayerStore {
@@ -32,9 +32,7 @@ extension LayerStore {
             ?? (0..<n).filter {
                 plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0
             }
-        return withWorldPass(plan: plan, world: &world, generalPositions: generalPositions, options: options) {
-            runWorldPass($0)
-        }
+        return runWorldPass(plan: plan, world: &world, generalPositions: generalPositions, options: options)
     }
 
     /// Picks the strategy for a full pass and runs it: subtree-parallel, index order,
@@ -68,11 +66,12 @@ extension LayerStore {
 
     /// Gathers the pointers of a full pass (the plan's locals, modes, kinds and general
     /// locals; `world`'s columns and general table; the superlayer links) into one
-    /// `WorldPass` and calls `body` with it; the pointers live until `body` returns.
-    func withWorldPass<R>(
-        plan: WorldPlan, world: inout WorldTransforms, generalPositions: [Int], options: KernelOptions,
-        _ body: (WorldPass) -> R
-    ) -> R {
+    /// `WorldPass` and runs `runWorldPass(_:)` with it; the pointers live until it returns.
+    /// (It calls the stage itself rather than taking it as a closure: such a closure
+    /// captured the store by value, a copy of some 40 column references per pass.)
+    func runWorldPass(
+        plan: WorldPlan, world: inout WorldTransforms, generalPositions: [Int], options: KernelOptions
+    ) -> Bool {
         // Move the world columns out so their pointers and the general table can be used
         // side by side (no overlapping access to `world`), then move them back.
         var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
@@ -111,7 +110,7 @@ extension LayerStore {
                                                     parent: parents.baseAddress!, order: order,
                                                     modes: modes.baseAddress!, world: worldColumns.columns,
                                                     generalWorld: generalWorld, present: present))
-                                            return body(
+                                            return runWorldPass(
                                                 WorldPass(
                                                     planar: planar, general: generalKernel,
                                                     generalPositions: generalList, cachedLocals: cachedLocals,
@@ -129,7 +128,7 @@ extension LayerStore {
     }
 }
 
-/// Everything one full pass needs, gathered once by `withWorldPass` (its pointers are
+/// Everything one full pass needs, gathered once by `runWorldPass(plan:world:…)` (its pointers are
 /// valid only inside that call). Shared by threads that write disjoint layers.
 struct WorldPass: @unchecked Sendable {
     /// The planar kernel over the plan's order.
