@@ -100,18 +100,39 @@ static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, siz
     }
 }
 
-/* out = A * B ("A then B") for one element, in the spec's exact order.
- * All inputs are read before anything is written, so out may be A or B. */
-#define CA_AFFINE_PRODUCT(Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty,  \
-                          Ra, Rb, Rc, Rd, Rtx, Rty)                              \
-    do {                                                                       \
-        Ra = ((Aa) * (Ba)) + ((Ab) * (Bc));                                    \
-        Rb = ((Aa) * (Bb)) + ((Ab) * (Bd));                                    \
-        Rc = ((Ac) * (Ba)) + ((Ad) * (Bc));                                    \
-        Rd = ((Ac) * (Bb)) + ((Ad) * (Bd));                                    \
-        Rtx = (((Atx) * (Ba)) + ((Aty) * (Bc))) + (Btx);                       \
-        Rty = (((Atx) * (Bb)) + ((Aty) * (Bd))) + (Bty);                       \
+/* The planar product, defined once for C: out = A * B ("A then B") for the
+ * six-double planar form, world = local * parentWorld, in the spec's exact
+ * operation order. MUL and ADD are the element operations: the scalar
+ * CA_SMUL/CA_SADD below (CA_AFFINE_PRODUCT, CA_AFFINE_TRANSLATION: the
+ * portable, kind, chain, list and scattered-parent world loops through
+ * ca_world_layer, the translation list in world_scattered.c, the scalar concat)
+ * or a SIMD backend's CA_VMUL/CA_VADD (simd_template.h's concat). It must stay
+ * the expression of Swift's `planarProduct` (Model/AffineTransform.swift):
+ * same operation order, every product rounded before its sum (no FMA: the
+ * FP_CONTRACT pragmas, checked by Tests/CKernelTests/run.sh), so that every
+ * backend, instruction set and thread count gives the same bits. All inputs
+ * are read before anything is written, so out may be A or B. */
+#define CA_SMUL(x, y) ((x) * (y))
+#define CA_SADD(x, y) ((x) + (y))
+#define CA_AFFINE_TRANSLATION_OPS(MUL, ADD, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, Rtx, Rty) \
+    do {                                                                            \
+        Rtx = ADD(ADD(MUL(Atx, Ba), MUL(Aty, Bc)), Btx);                            \
+        Rty = ADD(ADD(MUL(Atx, Bb), MUL(Aty, Bd)), Bty);                            \
     } while (0)
+#define CA_AFFINE_PRODUCT_OPS(MUL, ADD, Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, \
+                              Ra, Rb, Rc, Rd, Rtx, Rty)                                   \
+    do {                                                                                  \
+        Ra = ADD(MUL(Aa, Ba), MUL(Ab, Bc));                                               \
+        Rb = ADD(MUL(Aa, Bb), MUL(Ab, Bd));                                               \
+        Rc = ADD(MUL(Ac, Ba), MUL(Ad, Bc));                                               \
+        Rd = ADD(MUL(Ac, Bb), MUL(Ad, Bd));                                               \
+        CA_AFFINE_TRANSLATION_OPS(MUL, ADD, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, Rtx, Rty); \
+    } while (0)
+#define CA_AFFINE_PRODUCT(Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, Ra, Rb, Rc, Rd, Rtx, Rty) \
+    CA_AFFINE_PRODUCT_OPS(CA_SMUL, CA_SADD, Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty,         \
+                          Ra, Rb, Rc, Rd, Rtx, Rty)
+#define CA_AFFINE_TRANSLATION(Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, Rtx, Rty) \
+    CA_AFFINE_TRANSLATION_OPS(CA_SMUL, CA_SADD, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty, Rtx, Rty)
 
 /* The column pointers of one propagation loop as restrict locals La..Lty,
  * Wa..Wty and P (local and world never overlap, by precondition), so the

@@ -90,12 +90,10 @@ CA_SIMD_ATTR void CA_SIMD_CONCAT_NAME(size_t n, const CAAffineColumns *A, const 
         const CA_V Ad = CA_VLOAD(pAd + i), Atx = CA_VLOAD(pAtx + i), Aty = CA_VLOAD(pAty + i);
         const CA_V Ba = CA_VLOAD(pBa + i), Bb = CA_VLOAD(pBb + i), Bc = CA_VLOAD(pBc + i);
         const CA_V Bd = CA_VLOAD(pBd + i), Btx = CA_VLOAD(pBtx + i), Bty = CA_VLOAD(pBty + i);
-        const CA_V Ra = CA_VADD(CA_VMUL(Aa, Ba), CA_VMUL(Ab, Bc));
-        const CA_V Rb = CA_VADD(CA_VMUL(Aa, Bb), CA_VMUL(Ab, Bd));
-        const CA_V Rc = CA_VADD(CA_VMUL(Ac, Ba), CA_VMUL(Ad, Bc));
-        const CA_V Rd = CA_VADD(CA_VMUL(Ac, Bb), CA_VMUL(Ad, Bd));
-        const CA_V Rtx = CA_VADD(CA_VADD(CA_VMUL(Atx, Ba), CA_VMUL(Aty, Bc)), Btx);
-        const CA_V Rty = CA_VADD(CA_VADD(CA_VMUL(Atx, Bb), CA_VMUL(Aty, Bd)), Bty);
+        /* The scalar product's one definition, on vectors (internal.h). */
+        CA_V Ra, Rb, Rc, Rd, Rtx, Rty;
+        CA_AFFINE_PRODUCT_OPS(CA_VMUL, CA_VADD, Aa, Ab, Ac, Ad, Atx, Aty, Ba, Bb, Bc, Bd, Btx, Bty,
+                              Ra, Rb, Rc, Rd, Rtx, Rty);
         CA_VSTORE(pRa + i, Ra);
         CA_VSTORE(pRb + i, Rb);
         CA_VSTORE(pRc + i, Rc);

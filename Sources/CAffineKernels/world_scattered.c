@@ -76,9 +76,9 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
         const size_t i = (size_t)layers[k];
         const size_t q = (size_t)P[i];
         const double ltx = Ltx[i], lty = Lty[i];
-        /* The tx, ty rows of CA_AFFINE_PRODUCT, in its order. */
-        const double rtx = ((ltx * Wa[q]) + (lty * Wc[q])) + Wtx[q];
-        const double rty = ((ltx * Wb[q]) + (lty * Wd[q])) + Wty[q];
+        /* The tx, ty rows of CA_AFFINE_PRODUCT (its own definition). */
+        double rtx, rty;
+        CA_AFFINE_TRANSLATION(ltx, lty, Wa[q], Wb[q], Wc[q], Wd[q], Wtx[q], Wty[q], rtx, rty);
         Wtx[i] = rtx; Wty[i] = rty;
         poison += (rtx - rtx) + (rty - rty);
     }

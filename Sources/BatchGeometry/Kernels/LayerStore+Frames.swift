@@ -1,6 +1,3 @@
-// swift-format-ignore-file
-// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
-// formatted once the world pipeline is split into stages, issue 11.)
 import CAffineKernels
 
 // The frame getter (GEOMETRY.md section 3) over the whole store, in three backends that
@@ -23,30 +20,31 @@ extension LayerStore {
         let n = count
         guard n > 0 else { return }
         transforms.withAffineColumns { a, b, c, d, tx, ty in
-            boundsWidth.withUnsafeBufferPointer { w in
-            boundsHeight.withUnsafeBufferPointer { h in
-            anchorX.withUnsafeBufferPointer { ax in
-            anchorY.withUnsafeBufferPointer { ay in
-            positionX.withUnsafeBufferPointer { px in
-            positionY.withUnsafeBufferPointer { py in
-            frames.x.withUnsafeMutableBufferPointer { fx in
-            frames.y.withUnsafeMutableBufferPointer { fy in
-            frames.width.withUnsafeMutableBufferPointer { fw in
-            frames.height.withUnsafeMutableBufferPointer { fh in
-                let columns = FrameKernelColumns(
-                    width: w.baseAddress!, height: h.baseAddress!, anchorX: ax.baseAddress!, anchorY: ay.baseAddress!,
-                    a: a.baseAddress!, b: b.baseAddress!, c: c.baseAddress!, d: d.baseAddress!,
-                    tx: tx.baseAddress!, ty: ty.baseAddress!,
-                    positionX: px.baseAddress!, positionY: py.baseAddress!,
-                    frameX: fx.baseAddress!, frameY: fy.baseAddress!, frameWidth: fw.baseAddress!, frameHeight: fh.baseAddress!)
-                forEachChunk(count: n, threads: options.threads) { range in
-                    switch options.backend {
-                    case .scalar: columns.computeScalar(range)
-                    case .simd: columns.computeSIMD(range)
-                    case .c: columns.computeC(range)
+            withPointers(boundsWidth, boundsHeight, anchorX, anchorY) { w, h, ax, ay in
+                withPointers(positionX, positionY) { px, py in
+                    frames.x.withUnsafeMutableBufferPointer { fx in
+                        frames.y.withUnsafeMutableBufferPointer { fy in
+                            frames.width.withUnsafeMutableBufferPointer { fw in
+                                frames.height.withUnsafeMutableBufferPointer { fh in
+                                    let columns = FrameKernelColumns(
+                                        width: w, height: h, anchorX: ax, anchorY: ay,
+                                        a: a.baseAddress!, b: b.baseAddress!, c: c.baseAddress!, d: d.baseAddress!,
+                                        tx: tx.baseAddress!, ty: ty.baseAddress!, positionX: px, positionY: py,
+                                        frameX: fx.baseAddress!, frameY: fy.baseAddress!,
+                                        frameWidth: fw.baseAddress!, frameHeight: fh.baseAddress!)
+                                    forEachChunk(count: n, threads: options.threads) { range in
+                                        switch options.backend {
+                                        case .scalar: columns.computeScalar(range)
+                                        case .simd: columns.computeSIMD(range)
+                                        case .c: columns.computeC(range)
+                                        }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
-            }}}}}}}}}}
+            }
         }
     }
 }
@@ -62,10 +60,14 @@ struct FrameKernelColumns: @unchecked Sendable {
 
     func computeScalar(_ range: Range<Int>) {
         for i in range {
-            let frame = frameRect(width: width[i], height: height[i], anchorX: anchorX[i], anchorY: anchorY[i],
-                                  transform: AffineTransform(a: a[i], b: b[i], c: c[i], d: d[i], tx: tx[i], ty: ty[i]),
-                                  positionX: positionX[i], positionY: positionY[i])
-            frameX[i] = frame.x; frameY[i] = frame.y; frameWidth[i] = frame.width; frameHeight[i] = frame.height
+            let frame = frameRect(
+                width: width[i], height: height[i], anchorX: anchorX[i], anchorY: anchorY[i],
+                transform: AffineTransform(a: a[i], b: b[i], c: c[i], d: d[i], tx: tx[i], ty: ty[i]),
+                positionX: positionX[i], positionY: positionY[i])
+            frameX[i] = frame.x
+            frameY[i] = frame.y
+            frameWidth[i] = frame.width
+            frameHeight[i] = frame.height
         }
     }
 
@@ -99,15 +101,28 @@ struct FrameKernelColumns: @unchecked Sendable {
         // `-w` does; times -1 is the exact negation, signed zeros included.
         let minusOne = SIMD4<Double>(repeating: -1)
         while i < vectorEnd {
-            let w = load(width), h = load(height), ax = load(anchorX), ay = load(anchorY)
-            let a = load(self.a), b = load(self.b), c = load(self.c), d = load(self.d)
-            let tx = load(self.tx), ty = load(self.ty)
-            let rx = (minusOne * w) * ax, ry = (minusOne * h) * ay
-            let xMax = rx + w, yMax = ry + h
-            let x0 = ((a * rx) + (c * ry)) + tx, y0 = ((b * rx) + (d * ry)) + ty
-            let x1 = ((a * rx) + (c * yMax)) + tx, y1 = ((b * rx) + (d * yMax)) + ty
-            let x2 = ((a * xMax) + (c * ry)) + tx, y2 = ((b * xMax) + (d * ry)) + ty
-            let x3 = ((a * xMax) + (c * yMax)) + tx, y3 = ((b * xMax) + (d * yMax)) + ty
+            let w = load(width)
+            let h = load(height)
+            let ax = load(anchorX)
+            let ay = load(anchorY)
+            let a = load(self.a)
+            let b = load(self.b)
+            let c = load(self.c)
+            let d = load(self.d)
+            let tx = load(self.tx)
+            let ty = load(self.ty)
+            let rx = (minusOne * w) * ax
+            let ry = (minusOne * h) * ay
+            let xMax = rx + w
+            let yMax = ry + h
+            let x0 = ((a * rx) + (c * ry)) + tx
+            let y0 = ((b * rx) + (d * ry)) + ty
+            let x1 = ((a * rx) + (c * yMax)) + tx
+            let y1 = ((b * rx) + (d * yMax)) + ty
+            let x2 = ((a * xMax) + (c * ry)) + tx
+            let y2 = ((b * xMax) + (d * ry)) + ty
+            let x3 = ((a * xMax) + (c * yMax)) + tx
+            let y3 = ((b * xMax) + (d * yMax)) + ty
             let minX = minimum(minimum(minimum(x0, x1), x2), x3)
             let minY = minimum(minimum(minimum(y0, y1), y2), y3)
             let maxX = maximum(maximum(maximum(x0, x1), x2), x3)

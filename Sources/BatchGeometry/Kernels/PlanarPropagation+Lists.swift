@@ -36,11 +36,10 @@ extension PlanarPropagation {
         for layer in list {
             let i = Int(layer)
             let p = Int(parents[i])
-            let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
-            let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
-            wtx[i] = tx
-            wty[i] = ty
-            if !(tx.isFinite && ty.isFinite) { allFinite = false }
+            let t = planarTranslation(ltx[i], lty[i], wa[p], wb[p], wc[p], wd[p], wtx[p], wty[p])
+            wtx[i] = t.tx
+            wty[i] = t.ty
+            if !(t.tx.isFinite && t.ty.isFinite) { allFinite = false }
         }
         return allFinite
     }

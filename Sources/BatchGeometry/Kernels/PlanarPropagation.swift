@@ -89,19 +89,14 @@ struct PlanarPropagation: @unchecked Sendable {
             let xd = kind == LocalKind.translate ? 1.0 : ld[i]
             let xb = kind == LocalKind.affine ? lb[i] : 0.0
             let xc = kind == LocalKind.affine ? lc[i] : 0.0
-            let a = (xa * wa[p]) + (xb * wc[p])
-            let b = (xa * wb[p]) + (xb * wd[p])
-            let c = (xc * wa[p]) + (xd * wc[p])
-            let d = (xc * wb[p]) + (xd * wd[p])
-            let tx = ((ltx[i] * wa[p]) + (lty[i] * wc[p])) + wtx[p]
-            let ty = ((ltx[i] * wb[p]) + (lty[i] * wd[p])) + wty[p]
-            wa[i] = a
-            wb[i] = b
-            wc[i] = c
-            wd[i] = d
-            wtx[i] = tx
-            wty[i] = ty
-            if !(a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite) {
+            let w = planarProduct(xa, xb, xc, xd, ltx[i], lty[i], wa[p], wb[p], wc[p], wd[p], wtx[p], wty[p])
+            wa[i] = w.a
+            wb[i] = w.b
+            wc[i] = w.c
+            wd[i] = w.d
+            wtx[i] = w.tx
+            wty[i] = w.ty
+            if !(w.a.isFinite && w.b.isFinite && w.c.isFinite && w.d.isFinite && w.tx.isFinite && w.ty.isFinite) {
                 allFinite = false
             }
         }
@@ -143,7 +138,7 @@ struct PlanarPropagation: @unchecked Sendable {
     }
 
     /// Four layers of one level per step: gathers the superlayers' world entries into
-    /// `SIMD4<Double>` lanes, same operation order as `runScalar`. Every layer of the
+    /// `SIMD4<Double>` lanes, `planarProduct`'s SIMD4 form (the order of `runScalar`). Every layer of the
     /// range must be in the same level (no dependences inside the range).
     func runSIMD(_ range: Range<Int>) -> Bool {
         guard order == nil, blockKinds != nil else { return runSIMD(range, kind: LocalKind.affine) }
@@ -201,12 +196,7 @@ struct PlanarPropagation: @unchecked Sendable {
             let pd = parent(wd)
             let ptx = parent(wtx)
             let pty = parent(wty)
-            let a = (xa * pa) + (xb * pc)
-            let b = (xa * pb) + (xb * pd)
-            let c = (xc * pa) + (xd * pc)
-            let d = (xc * pb) + (xd * pd)
-            let tx = ((xtx * pa) + (xty * pc)) + ptx
-            let ty = ((xtx * pb) + (xty * pd)) + pty
+            let (a, b, c, d, tx, ty) = planarProduct(xa, xb, xc, xd, xtx, xty, pa, pb, pc, pd, ptx, pty)
             store(a, wa)
             store(b, wb)
             store(c, wc)

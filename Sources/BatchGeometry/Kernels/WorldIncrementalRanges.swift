@@ -1,6 +1,3 @@
-// swift-format-ignore-file
-// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
-// formatted once the world pipeline is split into stages, issue 11.)
 import CAffineKernels
 
 // The fast incremental update: in a level order that lists each level's sublayers
@@ -62,7 +59,8 @@ extension LayerStore {
     func makeSubtreeRangeIndex(for plan: WorldPlan) -> SubtreeRangeIndex? {
         let n = plan.count
         guard n == count, n > 0, n < Int(Int32.max), plan.subtreeBlocks.isEmpty, plan.levelStarts.count >= 2,
-              plan.levelStarts.last == n else { return nil }
+            plan.levelStarts.last == n
+        else { return nil }
         var positions: [Int32]? = nil
         if let order = plan.order {
             var inverse = [Int32](repeating: 0, count: n)
@@ -86,10 +84,11 @@ extension LayerStore {
         guard childStart[n] == Int32(truncatingIfNeeded: n) else { return nil }
         // Sublayers sit at later positions, so one backward sweep sizes each subtree and
         // counts its levels (both below n < Int32.max).
-        var walkCosts = [Int32](repeating: 1, count: n)   // sizes, then costs
+        var walkCosts = [Int32](repeating: 1, count: n)  // sizes, then costs
         var levels = [Int32](repeating: 1, count: n)
         for position in stride(from: n - 1, through: 0, by: -1) {
-            var size: Int32 = 1, levelsBelow: Int32 = 0
+            var size: Int32 = 1
+            var levelsBelow: Int32 = 0
             for child in Int(childStart[position])..<Int(childStart[position + 1]) {
                 size += walkCosts[child]
                 levelsBelow = Swift.max(levelsBelow, levels[child])
@@ -108,10 +107,59 @@ extension LayerStore {
     /// adjusts its sublayers) their subtrees' world transforms as runs of positions with
     /// `options.backend`, serially. Bit-identical to a full pass with any backend.
     /// O(dirty log dirty + size of the dirty subtrees + runs × levels).
-    func updateDirtyRanges(plan: inout WorldPlan, world: inout WorldTransforms, index: SubtreeRangeIndex,
-                           options: KernelOptions) -> RangeUpdateResult {
+    ///
+    /// Stages: `dirtyPositions`, then `DirtyEntryRefresh` (the dirty layers' own
+    /// entries and the walk's cost estimate), then `RangeWalk` (the subtrees' worlds).
+    func updateDirtyRanges(
+        plan: inout WorldPlan, world: inout WorldTransforms, index: SubtreeRangeIndex, options: KernelOptions
+    ) -> RangeUpdateResult {
         let n = plan.count
-        // The dirty layers' positions, ascending (usually already: setters in index order).
+        let dirty = dirtyPositions(index)
+        if plan.generalPositions == nil {
+            plan.generalPositions = (0..<n).filter { plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0 }
+        }
+        let generalPositions = plan.generalPositions!
+        let levelStarts = plan.levelStarts
+        let highestGeneral = highestLayer(atPositions: generalPositions, of: plan)
+        // A walk that grows past this many layers (each run and level counted as a few
+        // more) costs more than the full pass over the cached locals, which the caller
+        // then runs instead: deep chains (one layer per level), or random trees, whose
+        // scattered 1% of dirty layers hold a tenth of the tree in short runs.
+        let workBudget = Swift.max(n / 8, Self.minimumIncrementalBudget)
+        var generalChanged = false
+        let result = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
+            general.reserve(layers: highestGeneral + 1)
+            return withPlanInputs { inputs in
+                changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
+                    index.walkCosts.withUnsafeBufferPointer { walkCosts in
+                        var refresh = DirtyEntryRefresh(
+                            columns: columns, output: columns.planOutput(keepingUnpositioned: true), inputs: inputs,
+                            dirtyStates: dirtyStates.baseAddress!, walkCosts: walkCosts.baseAddress!,
+                            movedOnly: [Bool](repeating: false, count: dirty.count))
+                        let estimate = refresh.run(dirty, store: self)
+                        generalChanged = refresh.generalChanged
+                        guard !refresh.needsSubtreeWalk else { return RangeUpdateResult.needsSubtreeWalk }
+                        // When the estimate says so, the walk is not started at all.
+                        guard estimate <= workBudget || refresh.walkCost(dirty) <= workBudget else {
+                            return .subtreesTooLarge
+                        }
+                        return walkRanges(
+                            RangeWalkInputs(
+                                columns: columns, parents: inputs.parents, dirty: dirty, movedOnly: refresh.movedOnly,
+                                levelStarts: levelStarts, generalPositions: generalPositions, workBudget: workBudget,
+                                options: options),
+                            index: index, general: &general)
+                    }
+                }
+            }
+        }
+        if generalChanged { plan.generalPositions = nil }
+        return result
+    }
+
+    /// The dirty layers' positions in the plan's order, ascending (usually already:
+    /// setters in index order).
+    private func dirtyPositions(_ index: SubtreeRangeIndex) -> [Int32] {
         var dirty: [Int32]
         if let positions = index.positions {
             dirty = changes.dirtyLayers.map { positions[Int($0)] }
@@ -119,260 +167,323 @@ extension LayerStore {
             dirty = changes.dirtyLayers
         }
         var sorted = true
-        for i in dirty.indices.dropFirst() where dirty[i - 1] > dirty[i] { sorted = false; break }
+        for i in dirty.indices.dropFirst() where dirty[i - 1] > dirty[i] {
+            sorted = false
+            break
+        }
         if !sorted { dirty.sort() }
-        if plan.generalPositions == nil {
-            plan.generalPositions = (0..<n).filter { plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0 }
-        }
-        let generalPositions = plan.generalPositions!
-        var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
-        var generalLocals = plan.generalLocals
-        plan.generalLocals = []
-        defer {
-            reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
-            plan.generalLocals = generalLocals
-        }
-        general.reserve(layers: highestLayer(atPositions: generalPositions, of: plan) + 1)
-        var result = RangeUpdateResult.done
-        var generalChanged = false
-        // Per dirty position: a planar layer whose only change was its position (step 1's
-        // shortcut), so its world's linear part (a, b, c, d) stays what it was unless its
-        // superlayer's world changes too.
-        var movedOnly = [Bool](repeating: false, count: dirty.count)
-        planColumns.0.withUnsafeMutableBufferPointer { pa in planColumns.1.withUnsafeMutableBufferPointer { pb in
-        planColumns.2.withUnsafeMutableBufferPointer { pc in planColumns.3.withUnsafeMutableBufferPointer { pd in
-        planColumns.4.withUnsafeMutableBufferPointer { ptx in planColumns.5.withUnsafeMutableBufferPointer { pty in
-        planColumns.6.withUnsafeMutableBufferPointer { pm in
-        worldColumns.0.withUnsafeMutableBufferPointer { wa in worldColumns.1.withUnsafeMutableBufferPointer { wb in
-        worldColumns.2.withUnsafeMutableBufferPointer { wc in worldColumns.3.withUnsafeMutableBufferPointer { wd in
-        worldColumns.4.withUnsafeMutableBufferPointer { wtx in worldColumns.5.withUnsafeMutableBufferPointer { wty in
-        plan.unpositioned.withUnsafeMutableBufferPointer { unpositioned in
-        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
-        index.childStart.withUnsafeBufferPointer { childStart in index.walkCosts.withUnsafeBufferPointer { walkCosts in
-        withOptionalBuffer(plan.order) { order in
-        withBlockKinds(&plan.blockKinds, layerCount: n) { blockKinds in
-        generalLocals.withUnsafeMutableBufferPointer { localsBuffer in
-        // nil when not cached (an empty array may still have a base address).
-        let locals: UnsafeMutablePointer<Double>? = localsBuffer.isEmpty ? nil : localsBuffer.baseAddress
-        general.withUnsafeMutablePointers { generalWorld, present in
-        withPlanInputs { inputs in
-            let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
-                                    blockKinds: blockKinds,
-                                    unpositioned: unpositioned.baseAddress!)
-            let positionX = inputs.positionX, positionY = inputs.positionY
-            let parents = inputs.parents
-            @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
-            // (1) The dirty layers' own entries, superlayers first. Unchanged modes leave
-            // every other entry valid; a changed one needs the layer-by-layer walk.
-            let unpositioned = unpositioned.baseAddress!
-            // What the walk will cost, from the subtrees' costs (nested and adjacent dirty
-            // subtrees counted apart, so this errs high; refined below when that matters).
-            var walkEstimate = 0
-            for (index, position) in dirty.enumerated() {
-                // The dirty layers are scattered: ask for the lines of the one a few
-                // entries ahead, so that many misses are in flight (no effect on results).
-                if index + Self.prefetchDistance < dirty.count {
-                    let ahead = layer(Int(dirty[index + Self.prefetchDistance]))
-                    CAPrefetchForRead(dirtyStates.baseAddress! + ahead); CAPrefetchForRead(pm.baseAddress! + ahead)
-                    CAPrefetchForRead(unpositioned + 2 * ahead)
-                    CAPrefetchForRead(walkCosts.baseAddress! + Int(dirty[index + Self.prefetchDistance]))
-                    CAPrefetchForWrite(ptx.baseAddress! + ahead); CAPrefetchForWrite(pty.baseAddress! + ahead)
+        return dirty
+    }
+
+    /// Gathers the range walk's kernels (the pointers of `withIncrementalColumns`, the
+    /// range index and the general table) and walks the dirty subtrees.
+    private func walkRanges(
+        _ walkInputs: RangeWalkInputs, index: SubtreeRangeIndex, general: inout GeneralMatrices
+    ) -> RangeUpdateResult {
+        let columns = walkInputs.columns
+        return index.childStart.withUnsafeBufferPointer { childStart in
+            walkInputs.generalPositions.withUnsafeBufferPointer { generalList in
+                general.withUnsafeMutablePointers { generalWorld, present in
+                    let kernel = PlanarPropagation(
+                        local: columns.local, world: columns.world, parents: walkInputs.parents, order: columns.order,
+                        blockKinds: walkInputs.options.transformKindPaths
+                            ? columns.blockKinds.map { UnsafePointer($0) } : nil)
+                    let generalKernel = GeneralPropagation(
+                        columns: CAGeneralWorld(
+                            locals: UnsafePointer(columns.generalLocals), parent: walkInputs.parents,
+                            order: columns.order, modes: UnsafePointer(columns.modes), world: columns.world.columns,
+                            generalWorld: generalWorld, present: present))
+                    var walk = RangeWalk(
+                        inputs: walkInputs, kernel: kernel, general: generalKernel, generalPositions: generalList,
+                        childStart: childStart.baseAddress!)
+                    return walk.run(store: self)
                 }
-                let layer = layer(Int(position))
-                walkEstimate += Int(walkCosts[Int(position)])
-                let oldMode = pm[layer]
-                if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
-                    // Only the position moved: the same two additions as a full recompute,
-                    // and nothing else about the entry (or its sublayers' entries) changes.
-                    ptx[layer] = unpositioned[2 * layer] + positionX[layer]
-                    pty[layer] = unpositioned[2 * layer + 1] + positionY[layer]
-                    movedOnly[index] = oldMode & WorldMode.general == 0
-                    if oldMode & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
+            }
+        }
+    }
+}
+
+/// Stage 1 of the range update: the dirty layers' own plan entries, superlayers first.
+/// Unchanged modes leave every other entry valid; a changed one needs the
+/// layer-by-layer walk (`needsSubtreeWalk`).
+struct DirtyEntryRefresh {
+    let columns: IncrementalColumns
+    let output: PlanOutput
+    let inputs: PlanInputs
+    let dirtyStates: UnsafePointer<UInt8>
+    let walkCosts: UnsafePointer<Int32>
+    /// Per dirty position: a planar layer whose only change was its position (the
+    /// shortcut), so its world's linear part (a, b, c, d) stays what it was unless its
+    /// superlayer's world changes too.
+    var movedOnly: [Bool]
+    var generalChanged = false
+    var needsSubtreeWalk = false
+
+    /// Refreshes the entries of the layers at the (ascending) positions `dirty`.
+    /// Returns what the walk will cost, from the subtrees' costs (nested and adjacent
+    /// dirty subtrees counted apart, so this errs high; see `walkCost`).
+    mutating func run(_ dirty: [Int32], store: LayerStore) -> Int {
+        var walkEstimate = 0
+        for (index, position) in dirty.enumerated() {
+            // The dirty layers are scattered: ask for the lines of the one a few
+            // entries ahead, so that many misses are in flight (no effect on results).
+            if index + LayerStore.prefetchDistance < dirty.count {
+                prefetch(position: Int(dirty[index + LayerStore.prefetchDistance]))
+            }
+            let layer = columns.layer(Int(position))
+            walkEstimate += Int(walkCosts[Int(position)])
+            refresh(layer, dirtyIndex: index, store: store)
+        }
+        return walkEstimate
+    }
+
+    @inline(__always) private func prefetch(position: Int) {
+        let ahead = columns.layer(position)
+        CAPrefetchForRead(dirtyStates + ahead)
+        CAPrefetchForRead(columns.modes + ahead)
+        CAPrefetchForRead(columns.unpositioned + 2 * ahead)
+        CAPrefetchForRead(walkCosts + position)
+        CAPrefetchForWrite(columns.local.tx + ahead)
+        CAPrefetchForWrite(columns.local.ty + ahead)
+    }
+
+    @inline(__always) private mutating func refresh(_ layer: Int, dirtyIndex: Int, store: LayerStore) {
+        let modes = columns.modes
+        let oldMode = modes[layer]
+        if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
+            // Only the position moved: the same two additions as a full recompute, and
+            // nothing else about the entry (or its sublayers' entries) changes.
+            output.tx[layer] = columns.unpositioned[2 * layer] + inputs.positionX[layer]
+            output.ty[layer] = columns.unpositioned[2 * layer + 1] + inputs.positionY[layer]
+            movedOnly[dirtyIndex] = oldMode & WorldMode.general == 0
+            if oldMode & WorldMode.general != 0, let locals = columns.generalLocals {
+                store.writeGeneralLocal(layer, to: locals)
+            }
+            return
+        }
+        let superlayer = Int(inputs.parents[layer])
+        if !inputs.writeCommonEntry(layer, to: output) {
+            output.write(store.planEntry(layer, superlayerMode: superlayer >= 0 ? modes[superlayer] : 0), at: layer)
+        }
+        if modes[layer] & WorldMode.general != 0, let locals = columns.generalLocals {
+            store.writeGeneralLocal(layer, to: locals)
+        }
+        // Sticky until the next full pass, as in the subtree walk.
+        modes[layer] |= oldMode & WorldMode.adjustsSublayers
+        if (modes[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
+        // (`positionSum` concerns only this layer's own entry.)
+        if (modes[layer] ^ oldMode) & ~WorldMode.positionSum != 0 || modes[layer] & WorldMode.adjustsSublayers != 0 {
+            needsSubtreeWalk = true
+        }
+    }
+
+    /// The walk's cost counting each dirty subtree once: a dirty layer under a dirty
+    /// superlayer is inside that subtree (a scattered read per dirty layer, so only
+    /// when the estimate of `run` is over budget).
+    func walkCost(_ dirty: [Int32]) -> Int {
+        var cost = 0
+        for position in dirty {
+            let superlayer = Int(inputs.parents[columns.layer(Int(position))])
+            if superlayer < 0 || dirtyStates[superlayer] == ChangeTracker.clean {
+                cost += Int(walkCosts[Int(position)])
+            }
+        }
+        return cost
+    }
+}
+
+/// What the range walk reads besides its kernels: the update's columns, dirty
+/// positions and budget.
+struct RangeWalkInputs {
+    let columns: IncrementalColumns
+    let parents: UnsafePointer<Int32>
+    /// The dirty positions, ascending, and which of them only moved (`DirtyEntryRefresh`).
+    let dirty: [Int32]
+    let movedOnly: [Bool]
+    let levelStarts: [Int]
+    let generalPositions: [Int]
+    let workBudget: Int
+    let options: KernelOptions
+}
+
+/// Stage 2 of the range update: level by level, this level's runs are the sublayer runs
+/// of the previous level's runs merged with the dirty positions of this level. Long
+/// runs go through the streaming kernel; short runs of one level are gathered into one
+/// list and go through the kernel in one call at the level's end (the layers of a level
+/// are independent): a tight loop over scattered layers keeps many cache misses in
+/// flight, where a kernel call per run of one or eight layers kept one or two.
+struct RangeWalk {
+    let inputs: RangeWalkInputs
+    let kernel: PlanarPropagation
+    let general: GeneralPropagation
+    let generalPositions: UnsafeBufferPointer<Int>
+    let childStart: UnsafePointer<Int32>
+    var allFinite = true
+    /// Work units spent (the estimate left out the per-level costs: the walk counts all).
+    var work = 0
+    /// The level's planar layers from short runs, its general layers (ranges of
+    /// `generalPositions`), and its moved layers whose superlayer's world did not change
+    /// (only their translation is recomputed, `runTranslations`: 8 cache lines, not 16).
+    var levelLayers: [Int32] = []
+    var levelGeneralSlots: [Range<Int>] = []
+    var levelMovedLayers: [Int32] = []
+    /// This level's and the next level's runs: flattened (low, high) pairs.
+    var runs: [Int32] = []
+    var nextRuns: [Int32] = []
+    var nextDirty = 0
+    var level = 0
+    var isLastLevel = false
+    /// The run being extended (-1: none).
+    var pendingLow: Int32 = -1
+    var pendingHigh: Int32 = -1
+
+    init(
+        inputs: RangeWalkInputs, kernel: PlanarPropagation, general: GeneralPropagation,
+        generalPositions: UnsafeBufferPointer<Int>, childStart: UnsafePointer<Int32>
+    ) {
+        self.inputs = inputs
+        self.kernel = kernel
+        self.general = general
+        self.generalPositions = generalPositions
+        self.childStart = childStart
+    }
+
+    /// Walks every level that has runs or dirty positions.
+    mutating func run(store: LayerStore) -> RangeUpdateResult {
+        let dirty = inputs.dirty
+        while allFinite {
+            if runs.isEmpty {
+                guard nextDirty < dirty.count else { break }
+                level = levelIndex(containing: Int(dirty[nextDirty]), inputs.levelStarts)
+            }
+            work += LayerStore.levelWorkCost
+            guard work <= inputs.workBudget else { return .walkTooLong }
+            walkLevel()
+            finishLevel(store: store)
+            if work > inputs.workBudget { return .walkTooLong }
+            swap(&runs, &nextRuns)
+            level += 1
+        }
+        return allFinite ? .done : .nonFinite
+    }
+
+    /// Merges this level's runs with its dirty positions, running each merged run and
+    /// queueing its sublayers' run for the next level.
+    private mutating func walkLevel() {
+        let dirty = inputs.dirty
+        let levelEnd = Int32(truncatingIfNeeded: inputs.levelStarts[level + 1])
+        // The last level has no sublayers (no need to look them up).
+        isLastLevel = level + 2 == inputs.levelStarts.count
+        nextRuns.removeAll(keepingCapacity: true)
+        pendingLow = -1
+        pendingHigh = -1
+        // The end of the last sublayer run taken from the previous level: a dirty
+        // position below it lies in a subtree being recomputed.
+        var recomputedUpTo: Int32 = -1
+        var r = 0
+        while true {
+            let low: Int32
+            let high: Int32
+            let dirtyHere = nextDirty < dirty.count && dirty[nextDirty] < levelEnd
+            if r < runs.count && (!dirtyHere || runs[r] <= dirty[nextDirty]) {
+                low = runs[r]
+                high = runs[r + 1]
+                r += 2
+                recomputedUpTo = high
+            } else if dirtyHere {
+                low = dirty[nextDirty]
+                high = low + 1
+                let moved = inputs.movedOnly[nextDirty]
+                nextDirty += 1
+                if moved && low >= recomputedUpTo && !(pendingLow >= 0 && low < pendingHigh) {
+                    // Its superlayer's world is unchanged: only its translation.
+                    flush()
+                    levelMovedLayers.append(Int32(truncatingIfNeeded: inputs.columns.layer(Int(low))))
+                    work += 1 + LayerStore.runWorkCost
+                    queueSublayers(low, high)
                     continue
                 }
-                let superlayer = Int(parents[layer])
-                if !inputs.writeCommonEntry(layer, to: output) {
-                    output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? pm[superlayer] : 0), at: layer)
-                }
-                if pm[layer] & WorldMode.general != 0, let locals { writeGeneralLocal(layer, to: locals) }
-                // Sticky until the next full pass, as in the subtree walk.
-                pm[layer] |= oldMode & WorldMode.adjustsSublayers
-                if (pm[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }
-                // (`positionSum` concerns only this layer's own entry.)
-                if (pm[layer] ^ oldMode) & ~WorldMode.positionSum != 0 || pm[layer] & WorldMode.adjustsSublayers != 0 {
-                    result = .needsSubtreeWalk
-                }
+            } else {
+                break
             }
-            guard result == .done else { return }
-            // A walk that grows past this many layers (each run and level counted as a few
-            // more) costs more than the full pass over the cached locals, which the caller
-            // then runs instead: deep chains (one layer per level), or random trees, whose
-            // scattered 1% of dirty layers hold a tenth of the tree in short runs. When the
-            // estimate says so, the walk is not started at all.
-            let workBudget = Swift.max(n / 8, Self.minimumIncrementalBudget)
-            if walkEstimate > workBudget {
-                // A dirty layer under a dirty superlayer is inside that subtree: not counted
-                // again (a scattered read per dirty layer, so only when it can matter).
-                walkEstimate = 0
-                for position in dirty {
-                    let superlayer = Int(parents[layer(Int(position))])
-                    if superlayer < 0 || dirtyStates[superlayer] == ChangeTracker.clean {
-                        walkEstimate += Int(walkCosts[Int(position)])
-                    }
-                }
-                guard walkEstimate <= workBudget else { result = .subtreesTooLarge; return }
-            }
-            let kernel = PlanarPropagation(
-                la: pa.baseAddress!, lb: pb.baseAddress!, lc: pc.baseAddress!, ld: pd.baseAddress!,
-                ltx: ptx.baseAddress!, lty: pty.baseAddress!, parents: parents, order: order,
-                wa: wa.baseAddress!, wb: wb.baseAddress!, wc: wc.baseAddress!, wd: wd.baseAddress!,
-                wtx: wtx.baseAddress!, wty: wty.baseAddress!,
-                blockKinds: options.transformKindPaths ? blockKinds.map { UnsafePointer($0) } : nil)
-            let generalKernel = GeneralPropagation(columns: CAGeneralWorld(
-                locals: UnsafePointer(locals), parent: parents, order: order, modes: UnsafePointer(pm.baseAddress!),
-                world: CAAffineColumns(a: wa.baseAddress!, b: wb.baseAddress!, c: wc.baseAddress!,
-                                       d: wd.baseAddress!, tx: wtx.baseAddress!, ty: wty.baseAddress!),
-                generalWorld: generalWorld, present: present))
-            /// The general layers listed at `slots` of `generalPositions` (one level).
-            func computeGenerals(_ slots: Range<Int>) {
-                guard !slots.isEmpty else { return }
-                if locals != nil {
-                    generalPositions.withUnsafeBufferPointer {
-                        generalKernel.run(options.backend, UnsafeBufferPointer(rebasing: $0[slots]))
-                    }
-                } else {
-                    for slot in slots { computeGeneralFromProperties(layer(generalPositions[slot]), generalKernel) }
-                }
-            }
-            var allFinite = true
-            // Short runs of one level are gathered into one list of layers and go through
-            // the kernel in one call at the level's end (the layers of a level are
-            // independent): a tight loop over scattered layers keeps many cache misses in
-            // flight, where a kernel call per run of one or eight layers kept one or two.
-            var levelLayers: [Int32] = []
-            var levelGeneralSlots: [Range<Int>] = []  // ranges of `generalPositions`
-            /// The planar layers at positions [low, high) of one level.
-            func addPlanar(_ low: Int, _ high: Int) {
-                guard low < high else { return }
-                if high - low >= Self.directRunLength {
-                    if !kernel.run(options.backend, low..<high) { allFinite = false }
-                    return
-                }
-                for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: layer(position))) }
-            }
-            /// One run of one level: planar layers to the kernel or the level's list, general
-            /// ones (4×4) queued for the level's end.
-            func run(_ low: Int, _ high: Int) {
-                var start = low
-                let firstGeneral = lowerBound(generalPositions, low)
-                var g = firstGeneral
-                while g < generalPositions.count && generalPositions[g] < high {
-                    addPlanar(start, generalPositions[g])
-                    start = generalPositions[g] + 1; g += 1
-                }
-                addPlanar(start, high)
-                // Its general layers go at the level's end (a level's layers are independent).
-                if firstGeneral < g { levelGeneralSlots.append(firstGeneral..<g) }
-            }
-            // Moved layers whose superlayer's world did not change: only their world
-            // translation is recomputed (`runTranslations`), 8 cache lines instead of 16.
-            var levelMovedLayers: [Int32] = []
-            /// Computes what the level's runs queued.
-            func finishLevel() {
-                if !levelMovedLayers.isEmpty {
-                    levelMovedLayers.withUnsafeBufferPointer { list in
-                        if !kernel.runTranslations(options.backend, list) { allFinite = false }
-                    }
-                    levelMovedLayers.removeAll(keepingCapacity: true)
-                }
-                if !levelLayers.isEmpty {
-                    levelLayers.withUnsafeBufferPointer { list in
-                        if !kernel.runList(options.backend, list) { allFinite = false }
-                    }
-                    levelLayers.removeAll(keepingCapacity: true)
-                }
-                for slots in levelGeneralSlots { computeGenerals(slots) }
-                levelGeneralSlots.removeAll(keepingCapacity: true)
-            }
-            // The estimate leaves out the per-level costs: the walk still counts them all.
-            var work = 0
-            // (2) Level by level: this level's runs are the sublayer runs of the previous
-            // level's runs merged with the dirty positions of this level.
-            var runs: [Int32] = [], nextRuns: [Int32] = []  // flattened (low, high) pairs
-            var nextDirty = 0
-            var level = 0
-            while allFinite {
-                if runs.isEmpty {
-                    guard nextDirty < dirty.count else { break }
-                    level = levelIndex(containing: Int(dirty[nextDirty]), plan.levelStarts)
-                }
-                work += Self.levelWorkCost
-                guard work <= workBudget else { result = .walkTooLong; return }
-                let levelEnd = Int32(truncatingIfNeeded: plan.levelStarts[level + 1])
-                // The last level has no sublayers (no need to look them up).
-                let isLastLevel = level + 2 == plan.levelStarts.count
-                nextRuns.removeAll(keepingCapacity: true)
-                var pendingLow: Int32 = -1, pendingHigh: Int32 = -1
-                /// Queues the run of the sublayers of positions [low, high) (merged with
-                /// the previous one when they touch: both are ascending).
-                func queueSublayers(_ low: Int32, _ high: Int32) {
-                    guard !isLastLevel else { return }
-                    let childLow = childStart[Int(low)], childHigh = childStart[Int(high)]
-                    guard childLow < childHigh else { return }
-                    if let last = nextRuns.last, last == childLow { nextRuns[nextRuns.count - 1] = childHigh } else {
-                        nextRuns.append(childLow); nextRuns.append(childHigh)
-                    }
-                }
-                /// Runs the pending run and queues its sublayers' run.
-                func flush() {
-                    guard pendingLow >= 0 else { return }
-                    run(Int(pendingLow), Int(pendingHigh))
-                    work += Int(pendingHigh - pendingLow) + Self.runWorkCost
-                    queueSublayers(pendingLow, pendingHigh)
-                    pendingLow = -1
-                }
-                // The end of the last sublayer run taken from the previous level: a dirty
-                // position below it lies in a subtree being recomputed.
-                var recomputedUpTo: Int32 = -1
-                var r = 0
-                while true {
-                    let low: Int32, high: Int32
-                    let dirtyHere = nextDirty < dirty.count && dirty[nextDirty] < levelEnd
-                    if r < runs.count && (!dirtyHere || runs[r] <= dirty[nextDirty]) {
-                        low = runs[r]; high = runs[r + 1]; r += 2
-                        recomputedUpTo = high
-                    } else if dirtyHere {
-                        low = dirty[nextDirty]; high = low + 1
-                        let moved = movedOnly[nextDirty]
-                        nextDirty += 1
-                        if moved && low >= recomputedUpTo && !(pendingLow >= 0 && low < pendingHigh) {
-                            // Its superlayer's world is unchanged: only its translation.
-                            flush()
-                            levelMovedLayers.append(Int32(truncatingIfNeeded: layer(Int(low))))
-                            work += 1 + Self.runWorkCost
-                            queueSublayers(low, high)
-                            continue
-                        }
-                    } else {
-                        break
-                    }
-                    if pendingLow >= 0 && low <= pendingHigh {
-                        pendingHigh = Swift.max(pendingHigh, high)
-                    } else {
-                        flush()
-                        pendingLow = low; pendingHigh = high
-                    }
-                }
+            if pendingLow >= 0 && low <= pendingHigh {
+                pendingHigh = Swift.max(pendingHigh, high)
+            } else {
                 flush()
-                finishLevel()
-                if work > workBudget { result = .walkTooLong; return }
-                swap(&runs, &nextRuns)
-                level += 1
+                pendingLow = low
+                pendingHigh = high
             }
-            if !allFinite { result = .nonFinite }
-        }}}}}}}}}}}}}}}}}}}}}}
-        if generalChanged { plan.generalPositions = nil }
-        return result
+        }
+        flush()
+    }
+
+    /// Queues the run of the sublayers of positions [low, high) (merged with the
+    /// previous one when they touch: both are ascending).
+    private mutating func queueSublayers(_ low: Int32, _ high: Int32) {
+        guard !isLastLevel else { return }
+        let childLow = childStart[Int(low)]
+        let childHigh = childStart[Int(high)]
+        guard childLow < childHigh else { return }
+        if let last = nextRuns.last, last == childLow {
+            nextRuns[nextRuns.count - 1] = childHigh
+        } else {
+            nextRuns.append(childLow)
+            nextRuns.append(childHigh)
+        }
+    }
+
+    /// Runs the pending run and queues its sublayers' run.
+    private mutating func flush() {
+        guard pendingLow >= 0 else { return }
+        runPositions(Int(pendingLow), Int(pendingHigh))
+        work += Int(pendingHigh - pendingLow) + LayerStore.runWorkCost
+        queueSublayers(pendingLow, pendingHigh)
+        pendingLow = -1
+    }
+
+    /// One run of one level: planar layers to the kernel or the level's list, general
+    /// ones (4×4) queued for the level's end (a level's layers are independent).
+    private mutating func runPositions(_ low: Int, _ high: Int) {
+        var start = low
+        let firstGeneral = lowerBound(generalPositions, low)
+        var g = firstGeneral
+        while g < generalPositions.count && generalPositions[g] < high {
+            addPlanar(start, generalPositions[g])
+            start = generalPositions[g] + 1
+            g += 1
+        }
+        addPlanar(start, high)
+        if firstGeneral < g { levelGeneralSlots.append(firstGeneral..<g) }
+    }
+
+    /// The planar layers at positions [low, high) of one level.
+    private mutating func addPlanar(_ low: Int, _ high: Int) {
+        guard low < high else { return }
+        if high - low >= LayerStore.directRunLength {
+            if !kernel.run(inputs.options.backend, low..<high) { allFinite = false }
+            return
+        }
+        for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: inputs.columns.layer(position))) }
+    }
+
+    /// Computes what the level's runs queued.
+    private mutating func finishLevel(store: LayerStore) {
+        let backend = inputs.options.backend
+        if !levelMovedLayers.isEmpty {
+            let finite = levelMovedLayers.withUnsafeBufferPointer { kernel.runTranslations(backend, $0) }
+            if !finite { allFinite = false }
+            levelMovedLayers.removeAll(keepingCapacity: true)
+        }
+        if !levelLayers.isEmpty {
+            let finite = levelLayers.withUnsafeBufferPointer { kernel.runList(backend, $0) }
+            if !finite { allFinite = false }
+            levelLayers.removeAll(keepingCapacity: true)
+        }
+        for slots in levelGeneralSlots {
+            store.computeGenerals(
+                slots, of: generalPositions, general, cachedLocals: inputs.columns.generalLocals != nil,
+                backend: backend)
+        }
+        levelGeneralSlots.removeAll(keepingCapacity: true)
     }
 }

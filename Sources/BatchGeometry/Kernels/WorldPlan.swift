@@ -1,6 +1,3 @@
-// swift-format-ignore-file
-// (Its nested withUnsafe… closure pyramids would be indented up to 100 columns; it is
-// formatted once the world pipeline is split into stages, issue 11.)
 // The per-layer state world propagation caches between updates (Chromium's property
 // trees keep each node's local transform the same way): each layer's planar transform
 // into its superlayer's world basis, `Local(L) * Adjust(S)` as six doubles, whether it
@@ -93,20 +90,37 @@ extension LayerStore {
         let n = count
         // Every entry is written below (eligible or not), so no zero-fill.
         func column() -> [Double] { [Double](unsafeUninitializedCapacity: n) { $1 = n } }
-        var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double], modes: [UInt8]
+        var a: [Double]
+        var b: [Double]
+        var c: [Double]
+        var d: [Double]
+        var tx: [Double]
+        var ty: [Double]
+        var modes: [UInt8]
         var unpositioned: [Double]
-        let order: [Int32]?, levelStarts: [Int], subtreeBlocks: [Range<Int>]
-        var subtreeRanges: SubtreeRangeIndex? = nil, subtreeRangesBuilt = false
+        let order: [Int32]?
+        let levelStarts: [Int]
+        let subtreeBlocks: [Range<Int>]
+        var subtreeRanges: SubtreeRangeIndex? = nil
+        var subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
         var donatedLocals: [Double] = []
-        var keptScatteredParents: Bool? = nil, keptChainedParents: Bool? = nil
+        var keptScatteredParents: Bool? = nil
+        var keptChainedParents: Bool? = nil
         if var old = donor.take(), old.count == n {
             swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
-            old.a = []; old.b = []; old.c = []; old.d = []; old.tx = []; old.ty = []; old.modes = []
+            old.a = []
+            old.b = []
+            old.c = []
+            old.d = []
+            old.tx = []
+            old.ty = []
+            old.modes = []
             unpositioned = old.unpositioned
             old.unpositioned = []
-            blockKinds = old.blockKinds; old.blockKinds = []
+            blockKinds = old.blockKinds
+            old.blockKinds = []
             if keepOrder && !old.levelStarts.isEmpty {
                 (order, levelStarts, subtreeBlocks) = (old.order, old.levelStarts, old.subtreeBlocks)
                 (subtreeRanges, subtreeRangesBuilt) = (old.subtreeRanges, old.subtreeRangesBuilt)
@@ -116,7 +130,12 @@ extension LayerStore {
                 (order, levelStarts, subtreeBlocks) = worldLayout()
             }
         } else {
-            a = column(); b = column(); c = column(); d = column(); tx = column(); ty = column()
+            a = column()
+            b = column()
+            c = column()
+            d = column()
+            tx = column()
+            ty = column()
             unpositioned = [Double](unsafeUninitializedCapacity: 2 * n) { $1 = 2 * n }
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
             (order, levelStarts, subtreeBlocks) = worldLayout()
@@ -126,78 +145,104 @@ extension LayerStore {
         blockKinds.removeAll(keepingCapacity: true)
         blockKinds.append(contentsOf: repeatElement(LocalKind.translate, count: LocalKind.blockCount(n)))
         withBlockKinds(&blockKinds, layerCount: n) { kinds in
-        a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in
-        c.withUnsafeMutableBufferPointer { pc in d.withUnsafeMutableBufferPointer { pd in
-        tx.withUnsafeMutableBufferPointer { ptx in ty.withUnsafeMutableBufferPointer { pty in
-        modes.withUnsafeMutableBufferPointer { pm in
-        unpositioned.withUnsafeMutableBufferPointer { unpositioned in
-            let output = PlanOutput(a: pa.baseAddress!, b: pb.baseAddress!, c: pc.baseAddress!, d: pd.baseAddress!,
-                                    tx: ptx.baseAddress!, ty: pty.baseAddress!, modes: pm.baseAddress!,
-                                    blockKinds: kinds,
-                                    unpositioned: unpositioned.baseAddress!)
-            withPlanInputs { inputs in
-                func writeEntry(_ layer: Int) {
-                    if !inputs.writeCommonEntry(layer, to: output) {
-                        let superlayer = Int(inputs.parents[layer])
-                        output.write(planEntry(layer, superlayerMode: superlayer >= 0 ? output.modes[superlayer] : 0), at: layer)
-                    }
-                }
-                guard let order else {
-                    for layer in 0..<n {
-                        writeEntry(layer)
-                        if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(layer) }
-                    }
-                    return
-                }
-                // An entry needs only its superlayer's entry first. When superlayers come
-                // before their sublayers in index order (a depth-first build does that,
-                // not only a breadth-first one), index order streams the columns where
-                // the level order would jump around in them.
-                if parentsPrecedeChildren {
-                    for layer in 0..<n { writeEntry(layer) }
-                    for position in 0..<n where output.modes[Int(order[position])] & WorldMode.general != 0 {
-                        generalPositions.append(position)
-                    }
-                } else {
-                    for position in 0..<n {
-                        let layer = Int(order[position])
-                        writeEntry(layer)
-                        if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+            withAffinePointers(&a, &b, &c, &d, &tx, &ty) { local in
+                modes.withUnsafeMutableBufferPointer { modes in
+                    unpositioned.withUnsafeMutableBufferPointer { unpositioned in
+                        let output = PlanOutput(
+                            a: local.a, b: local.b, c: local.c, d: local.d, tx: local.tx, ty: local.ty,
+                            modes: modes.baseAddress!, blockKinds: kinds, unpositioned: unpositioned.baseAddress!)
+                        generalPositions = writePlanEntries(order: order, to: output)
                     }
                 }
             }
-        }}}}}}}}}
-        var plan = WorldPlan(a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
-                             unpositioned: unpositioned, order: order,
-                             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
-                             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
+        }
+        var plan = WorldPlan(
+            a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
+            unpositioned: unpositioned, order: order,
+            levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
+            subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan
     }
 
+    /// Writes every layer's plan entry to `output`, superlayers first, and returns the
+    /// positions (in `order`) of the general layers, ascending.
+    private func writePlanEntries(order: [Int32]?, to output: PlanOutput) -> [Int] {
+        let n = count
+        var generalPositions: [Int] = []
+        withPlanInputs { inputs in
+            func writeEntry(_ layer: Int) {
+                if !inputs.writeCommonEntry(layer, to: output) {
+                    let superlayer = Int(inputs.parents[layer])
+                    output.write(
+                        planEntry(layer, superlayerMode: superlayer >= 0 ? output.modes[superlayer] : 0), at: layer)
+                }
+            }
+            guard let order else {
+                for layer in 0..<n {
+                    writeEntry(layer)
+                    if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(layer) }
+                }
+                return
+            }
+            // An entry needs only its superlayer's entry first. When superlayers come
+            // before their sublayers in index order (a depth-first build does that, not
+            // only a breadth-first one), index order streams the columns where the level
+            // order would jump around in them.
+            if parentsPrecedeChildren {
+                for layer in 0..<n { writeEntry(layer) }
+                for position in 0..<n where output.modes[Int(order[position])] & WorldMode.general != 0 {
+                    generalPositions.append(position)
+                }
+            } else {
+                for position in 0..<n {
+                    let layer = Int(order[position])
+                    writeEntry(layer)
+                    if output.modes[layer] & WorldMode.general != 0 { generalPositions.append(position) }
+                }
+            }
+        }
+        return generalPositions
+    }
+
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
     func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
         let plainSublayers = !sublayerTransforms.isMaterialized
         return sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
-        let sublayerKinds = sublayerKinds.baseAddress
-        return parents.withUnsafeBufferPointer { parents in flags.withUnsafeBufferPointer { flags in
-        transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
-        transforms.kindColumn.withUnsafeBufferPointer { kinds in
-        boundsX.withUnsafeBufferPointer { bx in boundsY.withUnsafeBufferPointer { by in
-        boundsWidth.withUnsafeBufferPointer { bw in boundsHeight.withUnsafeBufferPointer { bh in
-        anchorX.withUnsafeBufferPointer { ax in anchorY.withUnsafeBufferPointer { ay in
-        positionX.withUnsafeBufferPointer { px in positionY.withUnsafeBufferPointer { py in
-        zPositions.withUnsafeBufferPointer { zs in anchorPointZs.withUnsafeBufferPointer { azs in
-            body(PlanInputs(parents: parents.baseAddress!, flags: flags.baseAddress!, kinds: kinds.baseAddress!,
-                            a: ma.baseAddress!, b: mb.baseAddress!, c: mc.baseAddress!, d: md.baseAddress!,
-                            tx: mtx.baseAddress!, ty: mty.baseAddress!,
-                            boundsX: bx.baseAddress!, boundsY: by.baseAddress!, width: bw.baseAddress!, height: bh.baseAddress!,
-                            anchorX: ax.baseAddress!, anchorY: ay.baseAddress!, positionX: px.baseAddress!, positionY: py.baseAddress!,
-                            zPositions: zs.baseAddress!, anchorPointZs: azs.baseAddress!,
-                            sublayerKinds: plainSublayers ? nil : sublayerKinds))
-        }}}}}}}}}}}}}}
+            parents.withUnsafeBufferPointer { parents in
+                flags.withUnsafeBufferPointer { flags in
+                    transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
+                        transforms.kindColumn.withUnsafeBufferPointer { kinds in
+                            withLayerGeometry { geometry in
+                                body(
+                                    PlanInputs(
+                                        parents: parents.baseAddress!, flags: flags.baseAddress!,
+                                        kinds: kinds.baseAddress!, a: ma.baseAddress!, b: mb.baseAddress!,
+                                        c: mc.baseAddress!, d: md.baseAddress!, tx: mtx.baseAddress!,
+                                        ty: mty.baseAddress!, geometry: geometry,
+                                        sublayerKinds: plainSublayers ? nil : sublayerKinds.baseAddress))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with raw pointers to the bounds, anchor, position and z columns.
+    @inline(__always)
+    func withLayerGeometry<R>(_ body: (LayerGeometryPointers) -> R) -> R {
+        withPointers(boundsX, boundsY, boundsWidth, boundsHeight) { bx, by, bw, bh in
+            withPointers(anchorX, anchorY, positionX, positionY) { ax, ay, px, py in
+                withPointers(zPositions, anchorPointZs) { zs, azs in
+                    body(
+                        LayerGeometryPointers(
+                            boundsX: bx, boundsY: by, width: bw, height: bh, anchorX: ax, anchorY: ay,
+                            positionX: px, positionY: py, zPositions: zs, anchorPointZs: azs))
+                }
+            }
         }
     }
 
@@ -207,13 +252,18 @@ extension LayerStore {
     func refreshPlanEntry(_ layer: Int, in plan: inout WorldPlan) {
         let superlayer = Int(parents[layer])
         let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? plan.modes[superlayer] : 0)
-        plan.a[layer] = entry.local.a; plan.b[layer] = entry.local.b; plan.c[layer] = entry.local.c
-        plan.d[layer] = entry.local.d; plan.tx[layer] = entry.local.tx; plan.ty[layer] = entry.local.ty
+        plan.a[layer] = entry.local.a
+        plan.b[layer] = entry.local.b
+        plan.c[layer] = entry.local.c
+        plan.d[layer] = entry.local.d
+        plan.tx[layer] = entry.local.tx
+        plan.ty[layer] = entry.local.ty
         plan.modes[layer] = entry.mode
         let layerCount = plan.count
         withBlockKinds(&plan.blockKinds, layerCount: layerCount) { kinds in
-            raiseBlockKind(kinds, layer: layer,
-                           a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
+            raiseBlockKind(
+                kinds, layer: layer,
+                a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
         }
         if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
             plan.generalLocals.withUnsafeMutableBufferPointer { writeGeneralLocal(layer, to: $0.baseAddress!) }
@@ -224,12 +274,14 @@ extension LayerStore {
     /// transform; `superlayerMode` is the superlayer's current mode (ignored for roots).
     func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
         let entry = planEntryWithoutAdjustBit(layer, superlayerMode: superlayerMode)
-        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+        let adjusts =
+            !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
             || sublayerTransforms.kind(at: layer) != .identity
         return (entry.mode | (adjusts ? WorldMode.adjustsSublayers : 0), entry.local)
     }
 
-    private func planEntryWithoutAdjustBit(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
+    private func planEntryWithoutAdjustBit(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform)
+    {
         let superlayer = Int(parents[layer])
         if superlayer < 0 {
             let planar = leavesSublayersPlanar(transformToSuperlayer(of: layer))
@@ -238,8 +290,10 @@ extension LayerStore {
         guard let local = planarTransformToSuperlayer(of: layer, superlayer: superlayer) else {
             return (WorldMode.general, .identity)
         }
-        return (WorldMode.eligible | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: parents[superlayer] < 0),
-                local)
+        return (
+            WorldMode.eligible | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: parents[superlayer] < 0),
+            local
+        )
     }
 
     /// The general bit of an eligible layer, from its superlayer's mode: planar under a
@@ -257,7 +311,8 @@ extension LayerStore {
     @inline(__always)
     func planarTransformToSuperlayer(of layer: Int, superlayer: Int) -> AffineTransform? {
         guard transforms.kind(at: layer) <= .affine, zPositions[layer].isFinite, anchorPointZs[layer].isFinite,
-              !flags[superlayer].contains(.transformLayer) else { return nil }
+            !flags[superlayer].contains(.transformLayer)
+        else { return nil }
         let subKind = sublayerTransforms.kind(at: superlayer)
         guard subKind <= .affine, subKind == .identity || anchorPointZs[superlayer].isFinite else { return nil }
         let m = transforms.affine(at: layer)
@@ -265,16 +320,20 @@ extension LayerStore {
     }
 
     @inline(__always)
-    private func planarLocal(_ layer: Int, _ m: AffineTransform, superlayer: Int, subKind: TransformKind) -> AffineTransform {
+    private func planarLocal(_ layer: Int, _ m: AffineTransform, superlayer: Int, subKind: TransformKind)
+        -> AffineTransform
+    {
         let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
         let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
-        let ax = -anchorInBoundsX, ay = -anchorInBoundsY
-        var local = AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d,
-                                    tx: (((ax * m.a) + (ay * m.c)) + m.tx) + positionX[layer],
-                                    ty: (((ax * m.b) + (ay * m.d)) + m.ty) + positionY[layer])
+        let ax = -anchorInBoundsX
+        let ay = -anchorInBoundsY
+        var local = AffineTransform(
+            a: m.a, b: m.b, c: m.c, d: m.d,
+            tx: (((ax * m.a) + (ay * m.c)) + m.tx) + positionX[layer],
+            ty: (((ax * m.b) + (ay * m.d)) + m.ty) + positionY[layer])
         let flipped = flags[superlayer].contains(.geometryFlipped)
         if flipped || subKind != .identity {
-            local = planarCompose(local, planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
+            local = local.concatenating(planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
         }
         return local
     }
@@ -283,18 +342,21 @@ extension LayerStore {
     func planarAdjustment(of superlayer: Int, flipped: Bool, subKind: TransformKind) -> AffineTransform {
         var result = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
         if flipped {
-            result = AffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0,
-                                     ty: 2 * boundsY[superlayer] + boundsHeight[superlayer])
+            result = AffineTransform(
+                a: 1, b: 0, c: 0, d: -1, tx: 0,
+                ty: 2 * boundsY[superlayer] + boundsHeight[superlayer])
         }
         if subKind != .identity {
             let s = sublayerTransforms.affine(at: superlayer)
             let pivotX = boundsX[superlayer] + anchorX[superlayer] * boundsWidth[superlayer]
             let pivotY = boundsY[superlayer] + anchorY[superlayer] * boundsHeight[superlayer]
-            let px = -pivotX, py = -pivotY
-            let sub = AffineTransform(a: s.a, b: s.b, c: s.c, d: s.d,
-                                      tx: (((px * s.a) + (py * s.c)) + s.tx) + pivotX,
-                                      ty: (((px * s.b) + (py * s.d)) + s.ty) + pivotY)
-            result = planarCompose(result, sub)
+            let px = -pivotX
+            let py = -pivotY
+            let sub = AffineTransform(
+                a: s.a, b: s.b, c: s.c, d: s.d,
+                tx: (((px * s.a) + (py * s.c)) + s.tx) + pivotX,
+                ty: (((px * s.b) + (py * s.d)) + s.ty) + pivotY)
+            result = result.concatenating(sub)
         }
         return result
     }
@@ -318,8 +380,12 @@ struct PlanOutput {
     var unpositioned: UnsafeMutablePointer<Double>? = nil
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
-        a[layer] = entry.local.a; b[layer] = entry.local.b; c[layer] = entry.local.c
-        d[layer] = entry.local.d; tx[layer] = entry.local.tx; ty[layer] = entry.local.ty
+        a[layer] = entry.local.a
+        b[layer] = entry.local.b
+        c[layer] = entry.local.c
+        d[layer] = entry.local.d
+        tx[layer] = entry.local.tx
+        ty[layer] = entry.local.ty
         modes[layer] = entry.mode
         raiseBlockKind(blockKinds, layer: layer, a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
     }
@@ -336,6 +402,21 @@ struct PlanInputs {
     /// The kinds of the sublayerTransforms; nil while no layer has one.
     let sublayerKinds: UnsafePointer<TransformKind>?
 
+    init(
+        parents: UnsafePointer<Int32>, flags: UnsafePointer<LayerFlags>, kinds: UnsafePointer<TransformKind>,
+        a: UnsafePointer<Double>, b: UnsafePointer<Double>, c: UnsafePointer<Double>, d: UnsafePointer<Double>,
+        tx: UnsafePointer<Double>, ty: UnsafePointer<Double>, geometry: LayerGeometryPointers,
+        sublayerKinds: UnsafePointer<TransformKind>?
+    ) {
+        (self.parents, self.flags, self.kinds) = (parents, flags, kinds)
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+        (boundsX, boundsY, width, height) = (geometry.boundsX, geometry.boundsY, geometry.width, geometry.height)
+        (anchorX, anchorY, positionX, positionY) =
+            (geometry.anchorX, geometry.anchorY, geometry.positionX, geometry.positionY)
+        (zPositions, anchorPointZs) = (geometry.zPositions, geometry.anchorPointZs)
+        self.sublayerKinds = sublayerKinds
+    }
+
     /// The common layer, computed inline: a sublayer with an affine transform and finite
     /// z values, under a superlayer without flip, sublayerTransform or transform-layer
     /// flag. Writes its entry (the superlayer's mode must be current) and returns true;
@@ -344,14 +425,21 @@ struct PlanInputs {
     func writeCommonEntry(_ layer: Int, to output: PlanOutput) -> Bool {
         let superlayer = Int(parents[layer])
         guard superlayer >= 0, kinds[layer] <= .affine,
-              flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
-              sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
-              zPositions[layer].isFinite, anchorPointZs[layer].isFinite else { return false }
+            flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
+            sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
+            zPositions[layer].isFinite, anchorPointZs[layer].isFinite
+        else { return false }
         // Local(L) with Adjust(S) = identity, as in `planarTransformToSuperlayer`.
         let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
         let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
-        let m11 = a[layer], m12 = b[layer], m21 = c[layer], m22 = d[layer]
-        output.a[layer] = m11; output.b[layer] = m12; output.c[layer] = m21; output.d[layer] = m22
+        let m11 = a[layer]
+        let m12 = b[layer]
+        let m21 = c[layer]
+        let m22 = d[layer]
+        output.a[layer] = m11
+        output.b[layer] = m12
+        output.c[layer] = m21
+        output.d[layer] = m22
         raiseBlockKind(output.blockKinds, layer: layer, a: m11, b: m12, c: m21, d: m22)
         let unpositionedX = ((anchorX * m11) + (anchorY * m21)) + tx[layer]
         let unpositionedY = ((anchorX * m12) + (anchorY * m22)) + ty[layer]
@@ -359,23 +447,26 @@ struct PlanInputs {
         output.ty[layer] = unpositionedY + positionY[layer]
         var sumBit: UInt8 = 0
         if let unpositioned = output.unpositioned {
-            unpositioned[2 * layer] = unpositionedX; unpositioned[2 * layer + 1] = unpositionedY
+            unpositioned[2 * layer] = unpositionedX
+            unpositioned[2 * layer + 1] = unpositionedY
             sumBit = WorldMode.positionSum
         }
         let superMode = output.modes[superlayer]
-        let adjusts = !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+        let adjusts =
+            !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
             || (sublayerKinds.map { $0[layer] != .identity } ?? false)
-        output.modes[layer] = sumBit | (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible | (parents[superlayer] < 0
-            ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
-            : superMode & WorldMode.general)
+        output.modes[layer] =
+            sumBit | (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible
+            | (parents[superlayer] < 0
+                ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
+                : superMode & WorldMode.general)
         return true
     }
 }
 
-/// "x then w" for planar maps, in the order of `CAAffineConcat` (the C kernels' product).
-@inline(__always)
-func planarCompose(_ x: AffineTransform, _ w: AffineTransform) -> AffineTransform {
-    AffineTransform(a: (x.a * w.a) + (x.b * w.c), b: (x.a * w.b) + (x.b * w.d),
-                    c: (x.c * w.a) + (x.d * w.c), d: (x.c * w.b) + (x.d * w.d),
-                    tx: ((x.tx * w.a) + (x.ty * w.c)) + w.tx, ty: ((x.tx * w.b) + (x.ty * w.d)) + w.ty)
+/// Raw pointers to a store's bounds, anchor, position and z columns (valid inside
+/// `withLayerGeometry`).
+struct LayerGeometryPointers {
+    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
+    let zPositions, anchorPointZs: UnsafePointer<Double>
 }

@@ -50,13 +50,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     /// `self` then `other` (`CGAffineTransformConcat(self, other)`), in this exact
     /// operation order.
     @inlinable public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(
-            a: (a * other.a) + (b * other.c),
-            b: (a * other.b) + (b * other.d),
-            c: (c * other.a) + (d * other.c),
-            d: (c * other.b) + (d * other.d),
-            tx: ((tx * other.a) + (ty * other.c)) + other.tx,
-            ty: ((tx * other.b) + (ty * other.d)) + other.ty)
+        planarProduct(a, b, c, d, tx, ty, other.a, other.b, other.c, other.d, other.tx, other.ty)
     }
 
     /// Maps a point: `((a*x) + (c*y)) + tx`, `((b*x) + (d*y)) + ty`.
@@ -131,4 +125,54 @@ func sineAndCosine(_ angle: Double) -> (sine: Double, cosine: Double) {
     case 2: return (-sine, -cosine)
     default: return (-cosine, sine)
     }
+}
+
+// The planar product, defined once for Swift. `world = local * parentWorld` ("x then w")
+// for the six-double planar form, in exactly this operation order, every product rounded
+// before its sum (Swift never contracts `a * b + c` into a fused multiply-add). It must
+// stay the same expression as `CA_AFFINE_PRODUCT_OPS` in Sources/CAffineKernels/internal.h
+// (the C kernels and their AVX2/AVX-512/NEON forms): a world transform is bit-identical
+// whatever backend, instruction set, thread count, kind path or incremental path made it
+// (ARCHITECTURE.md section 3). Used by `AffineTransform.concatenating` (and through it
+// the plan's `Local(L) * Adjust(S)`), `PlanarPropagation.runScalar` and `runSIMD` (the
+// SIMD4 overload below), `runTranslations` (`planarTranslation`) and the incremental
+// subtree walk (`SubtreeRecompute.recompute`). Change it here, and in internal.h, or not
+// at all.
+
+/// The tx, ty rows of `planarProduct`: the translation of "x then w".
+@inlinable @inline(__always)
+func planarTranslation(
+    _ xtx: Double, _ xty: Double, _ wa: Double, _ wb: Double, _ wc: Double, _ wd: Double, _ wtx: Double, _ wty: Double
+) -> (tx: Double, ty: Double) {
+    (((xtx * wa) + (xty * wc)) + wtx, ((xtx * wb) + (xty * wd)) + wty)
+}
+
+/// "x then w" for planar maps given as (a, b, c, d, tx, ty): the one scalar definition.
+@inlinable @inline(__always)
+func planarProduct(
+    _ xa: Double, _ xb: Double, _ xc: Double, _ xd: Double, _ xtx: Double, _ xty: Double,
+    _ wa: Double, _ wb: Double, _ wc: Double, _ wd: Double, _ wtx: Double, _ wty: Double
+) -> AffineTransform {
+    let t = planarTranslation(xtx, xty, wa, wb, wc, wd, wtx, wty)
+    return AffineTransform(
+        a: (xa * wa) + (xb * wc), b: (xa * wb) + (xb * wd),
+        c: (xc * wa) + (xd * wc), d: (xc * wb) + (xd * wd),
+        tx: t.tx, ty: t.ty)
+}
+
+/// Four planar products at once, one per lane: `planarProduct`'s expression on
+/// `SIMD4<Double>` (lanewise IEEE multiply and add, never fused), for
+/// `PlanarPropagation.runSIMD`.
+@inline(__always)
+func planarProduct(
+    _ xa: SIMD4<Double>, _ xb: SIMD4<Double>, _ xc: SIMD4<Double>, _ xd: SIMD4<Double>,
+    _ xtx: SIMD4<Double>, _ xty: SIMD4<Double>,
+    _ wa: SIMD4<Double>, _ wb: SIMD4<Double>, _ wc: SIMD4<Double>, _ wd: SIMD4<Double>,
+    _ wtx: SIMD4<Double>, _ wty: SIMD4<Double>
+) -> (a: SIMD4<Double>, b: SIMD4<Double>, c: SIMD4<Double>, d: SIMD4<Double>, tx: SIMD4<Double>, ty: SIMD4<Double>) {
+    (
+        (xa * wa) + (xb * wc), (xa * wb) + (xb * wd),
+        (xc * wa) + (xd * wc), (xc * wb) + (xd * wd),
+        ((xtx * wa) + (xty * wc)) + wtx, ((xtx * wb) + (xty * wd)) + wty
+    )
 }
