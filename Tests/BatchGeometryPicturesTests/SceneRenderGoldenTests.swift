@@ -63,7 +63,8 @@ final class SceneRenderGoldenTests: XCTestCase {
             for polygon in polygons {
                 let sceneLayer = Int(polygon["data-layer"]!)!
                 let storeLayer = evaluation.storeLayers[sceneLayer]!
-                let quad = evaluation.store.projectedQuad(of: evaluation.store.handle(at: storeLayer)!, in: evaluation.world)
+                let quad = evaluation.store.projectedQuad(
+                    of: evaluation.store.handle(at: storeLayer)!, in: evaluation.world)
                 let expected = PictureFrame.clip(quad, to: picture.frame.clipBox).map(picture.frame.map)
                 let drawn = parsePoints(polygon["points"]!)
                 XCTAssertEqual(drawn.count, expected.count, "\(name) layer \(sceneLayer)")

@@ -116,7 +116,8 @@ final class LimitsTests: XCTestCase {
         let emptyWorld = whole.updateWorld()
         XCTAssertEqual(emptyWorld.count, n)
         XCTAssertTrue(whole.worldRects(in: emptyWorld).allSatisfy(\.isNull))
-        XCTAssertEqual(try whole.addLayer().index, 0, "slots come back in the destroyed subtree's pre-order: its top first")
+        XCTAssertEqual(
+            try whole.addLayer().index, 0, "slots come back in the destroyed subtree's pre-order: its top first")
         lap("edits, removeLayer of the chain's root")
     }
 

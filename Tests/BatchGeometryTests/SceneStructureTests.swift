@@ -30,7 +30,8 @@ final class SceneStructureTests: XCTestCase {
 
     func testMovesAndRemovalsKeepSceneIndices() throws {
         let evaluation = try XCTUnwrap(evaluateScene(Self.scene))
-        XCTAssertEqual(evaluation.storeLayers, [0, nil, 2, nil, 4], "a removed layer frees its slot; no other layer moves")
+        XCTAssertEqual(
+            evaluation.storeLayers, [0, nil, 2, nil, 4], "a removed layer frees its slot; no other layer moves")
         XCTAssertEqual(evaluation.drawOrder, [0, 2, 4])
         XCTAssertEqual(evaluation.hits, [4, 0])
         XCTAssertEqual(evaluation.conversions, [Point(x: 50, y: 50)])
