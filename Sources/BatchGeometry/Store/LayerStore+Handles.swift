@@ -15,7 +15,7 @@ extension LayerStore {
     /// The handle of the live layer in slot `index` (an index into a per-layer result),
     /// or nil when `index` is out of range or its slot is free. O(1).
     public func handle(at index: Int) -> LayerHandle? {
-        guard index >= 0 && index < count && !flags[index].contains(.free) else { return nil }
+        guard isLiveSlot(index) else { return nil }
         return LayerHandle(slot: index, generation: generations[index])
     }
 

@@ -24,7 +24,7 @@ extension LayerStore {
     @discardableResult
     @_disfavoredOverload
     mutating func addLayer(superlayer: Int?) throws -> Int {
-        if let superlayer, superlayer < 0 || superlayer >= count || flags[superlayer].contains(.free) {
+        if let superlayer, !isLiveSlot(superlayer) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
         }
         if let slot = freeSlots.last {
@@ -189,7 +189,8 @@ extension LayerStore {
     }
 
     /// True when `slot` is in range and holds a live layer.
-    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && !flags[slot].contains(.free) }
+    /// A free slot's generation is odd (`generations`), so parity alone tells.
+    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && generations[slot] & 1 == 0 }
 
     /// True when `layer` or one of its ancestors was removed from its superlayer
     /// (`removeFromSuperlayer(_:)`), so it is not part of the drawn tree. O(depth).
@@ -290,7 +291,7 @@ extension LayerStore {
         autoresizingMasks[slot] = 0
         scrollViews[Int32(slot)] = nil
         if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
-        flags[slot] = [.detached, .free]
+        flags[slot] = [.detached]
         parents[slot] = -1
         previousSiblings[slot] = -1
         nextSiblings[slot] = -1
@@ -329,7 +330,7 @@ extension LayerStore {
     /// (sublayer order, zPosition ignored): each layer comes after its superlayer.
     /// Detached subtrees are included, as roots. O(count), no recursion.
     public func preorder() -> [LayerHandle] {
-        preorderIndices().filter { !flags[$0].contains(.free) }.map { handle(atSlot: $0) }
+        preorderIndices().filter { isLiveSlot($0) }.map { handle(atSlot: $0) }
     }
 
     /// The slots of every layer, free ones included, in pre-order over all roots

@@ -44,7 +44,7 @@ public struct LayerStore: Sendable {
     var generations: [UInt32] = []
     /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
     /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
-    /// is a detached root with Core Animation's defaults and the `.free` flag, so every
+    /// is a detached root with Core Animation's defaults and an odd generation, so every
     /// pass covers it and no query reports it.
     var freeSlots: [Int32] = []
     /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
@@ -168,8 +168,6 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
     /// visibility with its subtree.
     static let detached = LayerFlags(rawValue: 1 << 5)
-    /// A free slot: its layer was destroyed (`destroyLayer(_:)`); always with `.detached`.
-    static let free = LayerFlags(rawValue: 1 << 6)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).
