@@ -31,9 +31,22 @@ extension LayerStore {
     }
 
     /// The sublayer lists in drawing order: the store's own links when every list is
-    /// already sorted (`zOrderInversions == 0`, O(1)), else a copy with each unsorted list
-    /// stably sorted by zPosition key. O(count log sublayers) then.
+    /// already sorted (`zOrderInversions == 0`, O(1)); else the cached order
+    /// (`DrawOrderCache`), O(1) when no list changed since it was last brought up to date
+    /// (by `refreshDrawOrder()`, which the output-sensitive queries and `drawOrder(into:)`
+    /// call), else a copy of it with the changed lists re-sorted.
     func drawOrderLinks() -> SiblingLinks {
+        guard zOrderInversions > 0 else { return SiblingLinks(first: firstSublayers, next: nextSiblings) }
+        if drawOrderCache.isCurrent(count: count) { return drawOrderCache.links }
+        var cache = drawOrderCache
+        cache.refresh(self)
+        return cache.links
+    }
+
+    /// The sublayer lists in drawing order computed from scratch: a copy of the store's
+    /// links with each unsorted list stably sorted by zPosition key. O(count log w). The
+    /// cache's first build, and the reference it is tested against.
+    func sortedDrawOrderLinks() -> SiblingLinks {
         var links = SiblingLinks(first: firstSublayers, next: nextSiblings)
         guard zOrderInversions > 0 else { return links }
         var unsorted: [Int32] = []

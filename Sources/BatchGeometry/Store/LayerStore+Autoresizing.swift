@@ -91,6 +91,7 @@ extension LayerStore {
                 layer, mask: mask, superlayer: Int(frame.superlayer), oldWidth: frame.oldWidth,
                 oldHeight: frame.oldHeight)
             changes.markChanged(layer)
+            boundsDidChange(layer, adjustInputs: true)
             if (boundsWidth[layer] != width || boundsHeight[layer] != height)
                 && !flags[layer].contains(.doesNotAutoresizeSubviews) && firstSublayers[layer] >= 0
             {

@@ -70,6 +70,7 @@ extension LayerStore {
         previousSiblings.append(-1)
         generations.append(0)
         changes.appendLayer()
+        subtreeBounds.appendLayer()
     }
 
     /// Puts a new layer in free slot `slot` (a detached root with default properties)
@@ -292,6 +293,9 @@ extension LayerStore {
         scrollViews[Int32(slot)] = nil
         if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
         flags[slot] = [.detached]
+        // Its sublayer links are dropped below: its union and sorted list must go too.
+        subtreeBounds.mark(slot, SubtreeBounds.Mark.sublayerList)
+        drawOrderCache.markDirty(slot)
         parents[slot] = -1
         previousSiblings[slot] = -1
         nextSiblings[slot] = -1
@@ -365,6 +369,7 @@ extension LayerStore {
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
         if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
+        sublayerListDidChange(layer, superlayer: parent)
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -380,6 +385,7 @@ extension LayerStore {
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
+        sublayerListDidChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
@@ -402,6 +408,7 @@ extension LayerStore {
         let parent = parents[layer]
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
+        sublayerListDidChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, next)

@@ -33,6 +33,7 @@ extension LayerStore {
         boundsWidth[layer] = bounds.width
         boundsHeight[layer] = bounds.height
         changes.markChanged(layer)
+        boundsDidChange(layer, adjustInputs: true)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
@@ -53,6 +54,7 @@ extension LayerStore {
         positionX[layer] = position.x
         positionY[layer] = position.y
         changes.markPositionChanged(layer)
+        boundsDidChange(layer)
     }
 
     /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
@@ -72,6 +74,7 @@ extension LayerStore {
         anchorX[layer] = anchorPoint.x
         anchorY[layer] = anchorPoint.y
         changes.markChanged(layer)
+        boundsDidChange(layer, adjustInputs: true)
     }
 
     /// The layer's z position, in points: moves it toward the eye and orders it among its
@@ -96,6 +99,7 @@ extension LayerStore {
         zPositions[layer] = z
         if isSublayer { zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
         changes.markChanged(layer)
+        zPositionDidChange(layer)
     }
 
     /// The anchor point's z coordinate, in points.
@@ -113,6 +117,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         anchorPointZs[layer] = z
         changes.markChanged(layer)
+        boundsDidChange(layer, adjustInputs: true)
     }
 
     /// The layer's transform, applied about its anchor point.
@@ -130,6 +135,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         transforms.set(transform, at: layer)
         changes.markChanged(layer)
+        boundsDidChange(layer)
     }
     /// The affine part of the transform (`UIView.transform`).
     public func affineTransform(of layer: LayerHandle) -> AffineTransform {
@@ -170,6 +176,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         sublayerTransforms.set(transform, at: layer)
         changes.markChanged(layer)
+        sublayerAdjustmentDidChange(layer)
     }
 
     /// Mirrors the sublayers' y axis about the middle of the bounds.
@@ -183,6 +190,7 @@ extension LayerStore {
     mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
         setFlag(.geometryFlipped, value, layer)
         changes.markChanged(layer)
+        sublayerAdjustmentDidChange(layer)
     }
     /// Clips sublayers to the bounds, for rendering and hit testing.
     public func masksToBounds(_ layer: LayerHandle) -> Bool {
@@ -192,7 +200,10 @@ extension LayerStore {
     public mutating func setMasksToBounds(_ value: Bool, of layer: LayerHandle) {
         setMasksToBounds(value, of: slotForUpdate(of: layer))
     }
-    mutating func setMasksToBounds(_ value: Bool, of layer: Int) { setFlag(.masksToBounds, value, layer) }
+    mutating func setMasksToBounds(_ value: Bool, of layer: Int) {
+        setFlag(.masksToBounds, value, layer)
+        boundsDidChange(layer)
+    }
     /// Hides the layer and its subtree.
     public func isHidden(_ layer: LayerHandle) -> Bool {
         isHidden(slot(of: layer))
@@ -201,7 +212,10 @@ extension LayerStore {
     public mutating func setHidden(_ value: Bool, of layer: LayerHandle) {
         setHidden(value, of: slotForUpdate(of: layer))
     }
-    mutating func setHidden(_ value: Bool, of layer: Int) { setFlag(.hidden, value, layer) }
+    mutating func setHidden(_ value: Bool, of layer: Int) {
+        setFlag(.hidden, value, layer)
+        boundsDidChange(layer)
+    }
     /// A `CATransformLayer`: its sublayers keep their z instead of being flattened into
     /// its plane.
     public func isTransformLayer(_ layer: LayerHandle) -> Bool {
@@ -214,6 +228,7 @@ extension LayerStore {
     mutating func setTransformLayer(_ value: Bool, of layer: Int) {
         setFlag(.transformLayer, value, layer)
         changes.markChanged(layer)
+        sublayerAdjustmentDidChange(layer)
     }
 
     /// The index precondition for setters. Mutating, so that an unoptimized build does
@@ -282,6 +297,7 @@ extension LayerStore {
         positionX[layer] = position.x
         positionY[layer] = position.y
         changes.markChanged(layer)
+        boundsDidChange(layer, adjustInputs: true)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
@@ -316,6 +332,7 @@ extension LayerStore {
         boundsX[layer] = pixelRounded(offset.x, scale: displayScale)
         boundsY[layer] = pixelRounded(offset.y, scale: displayScale)
         changes.markChanged(layer)
+        boundsDidChange(layer, adjustInputs: true)
     }
 
     /// Sets the display scale (points to pixels: 1, 2 or 3 on iOS screens; default 1),

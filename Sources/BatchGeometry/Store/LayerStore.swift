@@ -84,6 +84,13 @@ public struct LayerStore: Sendable {
     var changes = ChangeTracker()
     /// World transforms from the last `updateWorld()`, if any.
     var worldCache: WorldTransforms?
+    /// Per layer, a conservative box around its subtree, and spatial indexes of wide
+    /// layers: what the output-sensitive queries skip subtrees by (built on first use).
+    var subtreeBounds = SubtreeBounds()
+    /// The sublayer lists in drawing order, re-sorted per list as lists change.
+    var drawOrderCache = DrawOrderCache()
+    /// The culled hit test's stack, kept between queries.
+    var walkScratch = WalkScratch()
     /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
     /// `updateWorld()` keeps both current for the layers it does not mark dirty).
     var worldPlan: WorldPlan?
@@ -137,6 +144,7 @@ public struct LayerStore: Sendable {
         previousSiblings.reserveCapacity(capacity)
         changes.reserveCapacity(capacity)
         generations.reserveCapacity(capacity)
+        subtreeBounds.reserveCapacity(capacity)
     }
 
     /// The check every index-taking accessor makes; its message survives release builds.

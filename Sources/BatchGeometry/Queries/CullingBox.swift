@@ -1,0 +1,122 @@
+// Conservative boxes for the output-sensitive queries (visibleLayers, the culled hit
+// test): a box may be larger than what it bounds, never smaller. Exact answers come from
+// the same expressions the full passes use; boxes only decide what to skip.
+
+extension RectEdges {
+    /// Every point: the extent of a subtree that cannot be bounded (3D under a transform
+    /// layer, a corner at or behind the eye, non-finite values).
+    static let unbounded = RectEdges(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+
+    /// The smallest box holding both; the null rect is the identity. Neither may hold NaN.
+    @inline(__always)
+    func union(_ other: RectEdges) -> RectEdges {
+        if isNull { return other }
+        if other.isNull { return self }
+        return RectEdges(
+            minX: Swift.min(minX, other.minX), minY: Swift.min(minY, other.minY),
+            maxX: Swift.max(maxX, other.maxX), maxY: Swift.max(maxY, other.maxY))
+    }
+
+    /// The two boxes share a region of positive area (touching edges do not count).
+    @inline(__always)
+    func overlapsOpenly(_ other: RectEdges) -> Bool {
+        !isNull && !other.isNull && minX < other.maxX && other.minX < maxX && minY < other.maxY
+            && other.minY < maxY
+    }
+
+    /// The two boxes meet, edges included.
+    @inline(__always)
+    func meets(_ other: RectEdges) -> Bool {
+        !isNull && !other.isNull && minX <= other.maxX && other.minX <= maxX && minY <= other.maxY
+            && other.minY <= maxY
+    }
+
+    /// `point` lies in the box, edges included.
+    @inline(__always)
+    func containsClosed(_ point: Point) -> Bool {
+        !isNull && minX <= point.x && point.x <= maxX && minY <= point.y && point.y <= maxY
+    }
+}
+
+/// The plane part of a 4×4 transform: how a point `(x, y, 0, 1)` maps to `(X, Y, W)`
+/// (rows and columns 1, 2 and 4; the z column does not reach a flattened plane or the
+/// screen).
+struct PlaneMap {
+    var m11, m12, m14, m21, m22, m24, m41, m42, m44: Double
+
+    @inline(__always)
+    init(_ m: Transform3D) {
+        (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.m11, m.m12, m.m14, m.m21, m.m22, m.m24, m.m41, m.m42, m.m44)
+    }
+
+    @inline(__always)
+    init(_ m: AffineTransform) {
+        (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.a, m.b, 0, m.c, m.d, 0, m.tx, m.ty, 1)
+    }
+
+    /// True when inverting the map loses few digits: |det| is not tiny next to the
+    /// entries' scale, so a point unprojected through it is accurate enough to prune with.
+    var isWellConditioned: Bool {
+        let scale = Swift.max(
+            Swift.max(Swift.max(abs(m11), abs(m12)), Swift.max(abs(m14), abs(m21))),
+            Swift.max(Swift.max(abs(m22), abs(m24)), Swift.max(Swift.max(abs(m41), abs(m42)), abs(m44))))
+        let det = m11 * (m22 * m44 - m24 * m42) - m12 * (m21 * m44 - m24 * m41) + m14 * (m21 * m42 - m22 * m41)
+        return det.isFinite && scale.isFinite && abs(det) >= 0x1p-24 * scale * scale * scale
+    }
+}
+
+/// Relative slack added around every mapped box. One map step rounds each coordinate by
+/// a few ulps of its largest term; the kernels associate the same products differently
+/// (matrix times matrix, then the corners), so a box is widened by far more than that
+/// (2^-40 of the terms' magnitude, rounded up to a power of two), at every level it
+/// passes through.
+let cullingSlack = 0x1p-40
+
+/// The box around the image of `box` under `map`, widened by `cullingSlack`: the null
+/// rect stays null; `.unbounded` when a corner maps to `W <= 0` (at or behind the eye,
+/// where the image is not the quad of the corners) or anything is non-finite. No
+/// allocation.
+@inline(__always)
+func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
+    if box.isNull { return .null }
+    guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else { return .unbounded }
+    var out = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    var magnitude = 0.0
+    var bounded = true
+    @inline(__always) func corner(_ x: Double, _ y: Double) {
+        let xa = x * map.m11
+        let ya = y * map.m21
+        let xb = x * map.m12
+        let yb = y * map.m22
+        let xw = x * map.m14
+        let yw = y * map.m24
+        let w = (xw + yw) + map.m44
+        guard w > 0 else {
+            bounded = false
+            return
+        }
+        let px = ((xa + ya) + map.m41) / w
+        let py = ((xb + yb) + map.m42) / w
+        guard px.isFinite, py.isFinite else {
+            bounded = false
+            return
+        }
+        let terms =
+            (abs(xa) + abs(ya) + abs(map.m41) + abs(xb) + abs(yb) + abs(map.m42)
+                + (abs(px) + abs(py)) * (abs(xw) + abs(yw) + abs(map.m44))) / w
+        magnitude = Swift.max(magnitude, terms)
+        out.minX = Swift.min(out.minX, px)
+        out.maxX = Swift.max(out.maxX, px)
+        out.minY = Swift.min(out.minY, py)
+        out.maxY = Swift.max(out.maxY, py)
+    }
+    corner(box.minX, box.minY)
+    corner(box.minX, box.maxY)
+    corner(box.maxX, box.minY)
+    corner(box.maxX, box.maxY)
+    // A power of two: an edit that moves a box by less than its magnitude's binade (a
+    // scroll) leaves the slack, and so the box's growth, unchanged.
+    let pad = magnitude > 0 ? Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) * cullingSlack : 0
+    guard bounded, pad.isFinite else { return .unbounded }
+    return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
+}

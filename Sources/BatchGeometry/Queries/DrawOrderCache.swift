@@ -1,0 +1,85 @@
+// Drawing order cached per superlayer: each sublayer list sorted by zPosition once, and
+// again only after a zPosition change or a structure edit in that list.
+
+/// The sublayer lists in drawing order (`SiblingLinks`), valid for every superlayer not
+/// marked dirty. Built the first time it is needed while some list is out of zPosition
+/// order; from then on the link primitives and `setZPosition` mark the superlayers whose
+/// lists change (O(1)), and `refresh` re-sorts only those.
+struct DrawOrderCache: Sendable {
+    var links = SiblingLinks(first: [], next: [])
+    var isBuilt = false
+    /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
+    private var dirty: [Bool] = []
+    private var dirtyLayers: [Int32] = []
+    /// Scratch for re-sorting one list.
+    private var siblings: [Int32] = []
+
+    /// Marks `layer`'s sublayer list as changed. O(1); nothing before the first build
+    /// (new slots are covered by `refresh`, which re-sorts every slot it has not seen).
+    @inline(__always)
+    mutating func markDirty(_ layer: Int) {
+        guard isBuilt, layer < dirty.count, !dirty[layer] else { return }
+        dirty[layer] = true
+        dirtyLayers.append(Int32(truncatingIfNeeded: layer))
+    }
+
+    /// True when `links` is the drawing order of a store with `count` slots.
+    func isCurrent(count: Int) -> Bool { isBuilt && dirtyLayers.isEmpty && links.first.count == count }
+
+    /// Brings `links` up to date with `store`: O(count log w) the first time, then
+    /// O(w log w) per marked list.
+    mutating func refresh(_ store: LayerStore) {
+        let count = store.count
+        guard isBuilt else {
+            links = store.sortedDrawOrderLinks()
+            dirty = Array(repeating: false, count: count)
+            dirtyLayers.removeAll()
+            isBuilt = true
+            return
+        }
+        for layer in links.first.count..<Swift.max(count, links.first.count) {
+            links.first.append(-1)
+            links.next.append(-1)
+            dirty.append(false)
+            markDirty(layer)
+        }
+        for layer in dirtyLayers {
+            sortList(of: Int(layer), store)
+            dirty[Int(layer)] = false
+        }
+        dirtyLayers.removeAll(keepingCapacity: true)
+    }
+
+    /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
+    /// as `sortedDrawOrderLinks` does. O(w) when already in order, else O(w log w).
+    private mutating func sortList(of layer: Int, _ store: LayerStore) {
+        siblings.removeAll(keepingCapacity: true)
+        var current = store.firstSublayers[layer]
+        var sorted = true
+        while current >= 0 {
+            if let last = siblings.last, store.zInversion(last, current) == 1 { sorted = false }
+            siblings.append(current)
+            current = store.nextSiblings[Int(current)]
+        }
+        if !sorted {
+            let keys = siblings.map { drawOrderKey(store.zPositions[Int($0)]) }
+            let order = siblings.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+            siblings = order.map { siblings[$0] }
+        }
+        links.first[layer] = siblings.first ?? -1
+        for k in siblings.indices { links.next[Int(siblings[k])] = k + 1 < siblings.count ? siblings[k + 1] : -1 }
+    }
+}
+
+extension LayerStore {
+    /// Brings the cached drawing order up to date when some sublayer list is out of
+    /// zPosition order (or the cache exists). O(marked lists × w log w).
+    mutating func refreshDrawOrder() {
+        guard zOrderInversions > 0 || drawOrderCache.isBuilt else { return }
+        if drawOrderCache.isCurrent(count: count) { return }
+        var cache = drawOrderCache
+        drawOrderCache = DrawOrderCache()  // unshare before writing
+        cache.refresh(self)
+        drawOrderCache = cache
+    }
+}

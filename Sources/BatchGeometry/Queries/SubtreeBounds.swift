@@ -1,0 +1,111 @@
+// Hierarchical bounds (Flutter's paint bounds, Chromium's property trees): per layer, a
+// conservative box around everything its subtree can draw or be hit in, kept in the
+// superlayer's bounds space. A layer's own scroll offset (bounds.origin) and transform
+// move its box as a whole, so scrolling a masking list changes one box, not the list's
+// content; a change updates the ancestors' boxes up to the first that does not change.
+
+/// The boxes, the layers whose boxes are out of date, and the spatial indexes of wide
+/// layers. Built on the first output-sensitive query; from then on every edit marks what
+/// it affects (O(1)) and the next query brings the marked boxes up to date.
+struct SubtreeBounds: Sendable {
+    /// Per layer, in its bounds space: the union of its sublayers' `extents` (null: no
+    /// sublayer can draw).
+    var content: [RectEdges] = []
+    /// Per layer, in its superlayer's bounds space (the world for a root): its own bounds
+    /// when they have a positive area, plus `content` unless it masks to bounds, mapped by
+    /// `transformToSuperlayer`. Null when the layer is hidden, a detached root or draws
+    /// nothing; `.unbounded` when its subtree cannot be bounded in a plane.
+    var extent: [RectEdges] = []
+    /// Per layer: the `Mark` bits waiting for the next refresh, plus `indexed`.
+    var state: [UInt8] = []
+    /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none).
+    var indexEntry: [Int32] = []
+    /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
+    /// sublayers, by layer.
+    var indexes: [Int32: SublayerIndex] = [:]
+    /// Marked layers, each once (the `queued` bit).
+    var queue: [Int32] = []
+    /// Scratch for the refresh: (depth << 32 | layer), a max-heap.
+    var heap: [UInt64] = []
+    /// False until the first full build; marks are ignored until then.
+    var isBuilt = false
+    /// How many layers the last refresh redid (a test hook for the cost of an edit).
+    var lastRefreshVisits = 0
+
+    enum Mark {
+        /// The layer's own inputs changed: recompute its extent.
+        static let extent: UInt8 = 1
+        /// A sublayer's extent changed: recompute the union.
+        static let content: UInt8 = 2
+        /// The sublayer list changed: rebuild the index or recount.
+        static let sublayerList: UInt8 = 4
+        /// The layer's sublayer adjustments changed: every sublayer's extent is stale.
+        static let allSublayers: UInt8 = 8
+        /// A sublayer's zPosition changed: drawing ranks in the index are stale.
+        static let drawOrder: UInt8 = 16
+        /// In `queue`.
+        static let queued: UInt8 = 32
+        /// Has an entry in `indexes` (kept across refreshes).
+        static let indexed: UInt8 = 64
+        static let pending: UInt8 = extent | content | sublayerList | allSublayers | drawOrder
+    }
+
+    /// Records that `layer` needs `bits` redone. O(1); nothing before the first build.
+    @inline(__always)
+    mutating func mark(_ layer: Int, _ bits: UInt8) {
+        guard isBuilt else { return }
+        let old = state[layer]
+        state[layer] = old | bits | Mark.queued
+        if old & Mark.queued == 0 { queue.append(Int32(truncatingIfNeeded: layer)) }
+    }
+
+    /// A new slot at the end of the store.
+    mutating func appendLayer() {
+        guard isBuilt else { return }
+        content.append(.null)
+        extent.append(.null)
+        state.append(0)
+        indexEntry.append(-1)
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard isBuilt else { return }
+        content.reserveCapacity(capacity)
+        extent.reserveCapacity(capacity)
+        state.reserveCapacity(capacity)
+        indexEntry.reserveCapacity(capacity)
+    }
+}
+
+// MARK: The max-heap of the refresh (children before their superlayers)
+
+extension SubtreeBounds {
+    mutating func pushHeap(_ key: UInt64) {
+        heap.append(key)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[parent] < heap[child] else { break }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    mutating func popHeap() -> UInt64? {
+        guard let last = heap.popLast() else { return nil }
+        guard !heap.isEmpty else { return last }
+        let top = heap[0]
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { break }
+            var larger = left
+            if left + 1 < heap.count && heap[left + 1] > heap[left] { larger = left + 1 }
+            guard heap[parent] < heap[larger] else { break }
+            heap.swapAt(parent, larger)
+            parent = larger
+        }
+        return top
+    }
+}

@@ -1,0 +1,122 @@
+// The frame query: the layers a viewport shows, in drawing order, with their world
+// transforms, world rects and clip rects, visiting only what the subtree bounds cannot
+// rule out.
+
+/// What `LayerStore.visibleLayers(in:into:)` writes: the visible layers in drawing order
+/// (GEOMETRY.md section 6) and, at the same position, each one's world transform, world
+/// rect and clip rect. Keep one and pass it every frame: its arrays keep their capacity,
+/// so a warmed-up frame loop allocates nothing.
+public struct VisibleLayers: Sendable {
+    /// The visible layers, back to front.
+    public private(set) var layers: [LayerHandle] = []
+    /// `ToWorld` of each visible layer (the same bits as `worldTransforms()`'s).
+    public private(set) var worldTransforms: [Transform3D] = []
+    /// The world rect of each (as `worldRect(of:in:)`).
+    public private(set) var worldRects: [RectEdges] = []
+    /// The clip rect of each (as `clipRects(worldRects:)`): nil when no ancestor masks.
+    public private(set) var clipRects: [RectEdges?] = []
+    /// How many layers the last query computed a world transform for: the visible ones
+    /// plus those it had to look at to rule out their subtrees. A measure of its cost.
+    public internal(set) var visitedLayerCount = 0
+
+    // Scratch, kept for the next query.
+    var frames: [VisitFrame] = []
+    var candidates: [UInt64] = []
+
+    /// An empty result, to pass to `visibleLayers(in:into:)`.
+    public init() {}
+
+    /// The number of visible layers.
+    public var count: Int { layers.count }
+
+    mutating func removeAll() {
+        layers.removeAll(keepingCapacity: true)
+        worldTransforms.removeAll(keepingCapacity: true)
+        worldRects.removeAll(keepingCapacity: true)
+        clipRects.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        candidates.removeAll(keepingCapacity: true)
+        visitedLayerCount = 0
+    }
+
+    mutating func append(_ layer: LayerHandle, _ world: Transform3D, _ rect: RectEdges, _ clip: RectEdges?) {
+        layers.append(layer)
+        worldTransforms.append(world)
+        worldRects.append(rect)
+        clipRects.append(clip)
+    }
+}
+
+/// A layer whose sublayers a walk is going through.
+struct VisitFrame {
+    var layer: Int32
+    var step: WorldStep
+    /// The clip rect its sublayers get.
+    var clip: RectEdges?
+    /// Where a sublayer must reach to matter: the viewport within `clip` (frame query).
+    var cull: RectEdges
+    /// The point in the layer's bounds space, when it can prune sublayers (hit testing).
+    var point: Point?
+    /// The layer itself contains the point (hit testing).
+    var inside: Bool
+    /// The next sublayer to look at (-1: none left), or, when `fromCandidates`, the next
+    /// position in the walk's candidate list, up to `end`.
+    var next: Int32
+    var start: Int32 = 0
+    var end: Int32 = 0
+    var fromCandidates = false
+}
+
+extension LayerStore {
+    /// The layers `viewport` (world space) shows, in drawing order, each with its world
+    /// transform, world rect and clip rect, written into `result` (replacing what it
+    /// held). Exactly the layers whose entry in `visibility(worldRects:clipRects:viewport:)`
+    /// is true, in `drawOrder()`'s order, with the same values as the full passes.
+    ///
+    /// Only the layers the subtree bounds cannot rule out are visited (their world
+    /// transforms computed on the way down), and a wide layer's sublayers are found
+    /// through its spatial index. Mutating: it first brings the cached subtree bounds and
+    /// drawing order up to date with the edits made since the last query.
+    ///
+    /// Complexity: O(visible + visited) plus O(changed × depth) for the edits since the
+    /// last query; the first call builds the caches in O(count). Allocates nothing once
+    /// `result` and the caches have grown to the scene (a structure edit under a wide
+    /// layer rebuilds that layer's index).
+    public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
+        refreshDrawOrder()
+        refreshSubtreeBounds()
+        result.removeAll()
+        let view = viewport.edges
+        guard view.hasPositiveArea else { return }
+        var root = firstRoot
+        while root >= 0 {
+            let top = Int(root)
+            root = nextSiblings[top]
+            // A root's extent is in world space already.
+            guard !flags[top].contains(.detached), subtreeBounds.extent[top].overlapsOpenly(view) else { continue }
+            collectVisible(from: top, view: view, into: &result)
+        }
+    }
+
+    /// `visibleLayers(in:into:)` into a new result.
+    public mutating func visibleLayers(in viewport: Rect) -> VisibleLayers {
+        var result = VisibleLayers()
+        visibleLayers(in: viewport, into: &result)
+        return result
+    }
+
+    /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
+    /// depth works).
+    private func collectVisible(from top: Int, view: RectEdges, into result: inout VisibleLayers) {
+        let links = currentDrawOrderLinks
+        enterVisible(top, under: nil, view: view, links, into: &result)
+        while let depth = result.frames.indices.last {
+            if let sublayer = nextCandidate(&result.frames[depth], result.candidates, links) {
+                enterVisible(sublayer, under: depth, view: view, links, into: &result)
+            } else {
+                let frame = result.frames.removeLast()
+                if frame.fromCandidates { result.candidates.removeLast(Int(frame.end - frame.start)) }
+            }
+        }
+    }
+}

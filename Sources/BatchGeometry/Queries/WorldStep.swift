@@ -1,0 +1,39 @@
+// One layer's world transform from its superlayer's, for the queries that compute world
+// transforms only for the layers they visit.
+
+/// A layer's world matrix and its world-plan mode bits (`WorldMode`), which decide how
+/// its sublayers' world matrices are formed.
+struct WorldStep {
+    var mode: UInt8
+    var matrix: Transform3D
+}
+
+extension LayerStore {
+    /// `ToWorld(layer)` from its superlayer's step (nil for a root), by the full pass's
+    /// expressions: the plan entry decides between the planar product of the cached
+    /// local (`planarProduct`) and the 4×4 reference product, as `propagateWorld` and
+    /// `SubtreeRecompute` do, so the matrix has the same bits as `worldTransforms()`'s
+    /// whenever that pass is finite. (A planar product that is not finite falls back to
+    /// the 4×4 product here; the full pass then recomputes the whole store by the
+    /// reference, which agrees to 1e-12.) O(1).
+    @inline(__always)
+    func worldStep(of layer: Int, under superlayer: WorldStep?) -> WorldStep {
+        guard let superlayer else {
+            let local = transformToSuperlayer(of: layer)
+            let mode = WorldMode.general | (leavesSublayersPlanar(local) ? WorldMode.eligible : 0)
+            return WorldStep(mode: mode, matrix: local)
+        }
+        let entry = planEntry(layer, superlayerMode: superlayer.mode)
+        if entry.mode & WorldMode.general == 0 {
+            let l = entry.local
+            let w = superlayer.matrix
+            let p = planarProduct(l.a, l.b, l.c, l.d, l.tx, l.ty, w.m11, w.m12, w.m21, w.m22, w.m41, w.m42)
+            if p.a.isFinite && p.b.isFinite && p.c.isFinite && p.d.isFinite && p.tx.isFinite && p.ty.isFinite {
+                return WorldStep(
+                    mode: entry.mode, matrix: Transform3D(planarA: p.a, b: p.b, c: p.c, d: p.d, tx: p.tx, ty: p.ty))
+            }
+        }
+        let matrix = transformToSuperlayer(of: layer).concatenating(superlayer.matrix)
+        return WorldStep(mode: entry.mode | WorldMode.general, matrix: matrix)
+    }
+}
