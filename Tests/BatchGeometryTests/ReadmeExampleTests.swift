@@ -37,4 +37,31 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(store.bounds(of: card).size, Size(width: 475, height: 100))
         XCTAssertEqual(store.position(of: card), Point(337.5, 150))
     }
+
+    /// The README's frame-query example, on the store of the first example.
+    func testTheFrameQueryExample() throws {
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setFrame(Rect(0, 0, 375, 812), of: window)
+        let card = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(100, 100, 100, 100), of: card)
+        store.setAffineTransform(.scale(x: 2, y: 2), of: card)
+
+        var drawn: [(LayerHandle, Transform3D, RectEdges?)] = []
+        func draw(_ layer: LayerHandle, _ transform: Transform3D, clip: RectEdges?) {
+            drawn.append((layer, transform, clip))
+        }
+        var visible = VisibleLayers()  // keep it: its storage is reused
+        store.visibleLayers(in: Rect(0, 0, 375, 812), into: &visible)
+        for k in 0..<visible.count {  // back to front
+            draw(visible.layers[k], visible.worldTransforms[k], clip: visible.clipRects[k])
+        }
+        let touched = store.hitTest(Point(120, 200))  // card: the frontmost layer there
+        XCTAssertEqual(drawn.map(\.0), [window, card])
+        // The card's world transform: scale 2 about its centre (150, 150): x -> 2x - 50.
+        XCTAssertEqual(drawn[1].1.projectPoint(Point(0, 0)), Point(50, 50))
+        XCTAssertEqual(drawn.map(\.2), [nil, nil])
+        XCTAssertEqual(touched, card)
+        XCTAssertEqual(store.hitTest(Point(20, 20)), window)
+    }
 }

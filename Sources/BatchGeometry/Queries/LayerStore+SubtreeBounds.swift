@@ -10,11 +10,7 @@ extension LayerStore {
     mutating func refreshSubtreeBounds() {
         var bounds = subtreeBounds
         subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
-        if bounds.isBuilt {
-            refresh(&bounds)
-        } else {
-            build(&bounds)
-        }
+        if !bounds.isBuilt || !refresh(&bounds) { build(&bounds) }
         subtreeBounds = bounds
     }
 
@@ -27,6 +23,7 @@ extension LayerStore {
         bounds.indexEntry = Array(repeating: -1, count: count)
         bounds.indexes = [:]
         bounds.queue.removeAll()
+        bounds.lastRefreshVisits = count
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
@@ -34,11 +31,21 @@ extension LayerStore {
         bounds.isBuilt = true
     }
 
-    /// Redoes the marked layers, deepest first.
-    private func refresh(_ bounds: inout SubtreeBounds) {
+    /// Redoes the marked layers, deepest first. False (nothing done) when finding their
+    /// depths would cost more than a full build: many marks, or marks deep in a chain.
+    private func refresh(_ bounds: inout SubtreeBounds) -> Bool {
         bounds.lastRefreshVisits = 0
-        guard !bounds.queue.isEmpty else { return }
-        for layer in bounds.queue { bounds.pushHeap(UInt64(depth(of: Int(layer))) << 32 | UInt64(UInt32(layer))) }
+        guard !bounds.queue.isEmpty else { return true }
+        var budget = count
+        for layer in bounds.queue {
+            let depth = depth(of: Int(layer), limit: budget)
+            guard depth < budget else {
+                bounds.heap.removeAll(keepingCapacity: true)
+                return false
+            }
+            budget -= depth + 1
+            bounds.pushHeap(UInt64(depth) << 32 | UInt64(UInt32(layer)))
+        }
         bounds.queue.removeAll(keepingCapacity: true)
         while let key = bounds.popHeap() {
             let layer = Int(UInt32(truncatingIfNeeded: key))
@@ -68,13 +75,15 @@ extension LayerStore {
                 bounds.pushHeap((depth - 1) << 32 | UInt64(superlayer))
             }
         }
+        return true
     }
 
-    /// The number of ancestors of `layer`. O(depth).
-    func depth(of layer: Int) -> Int {
+    /// The number of ancestors of `layer`, or `limit` when it has at least that many.
+    /// O(min(depth, limit)).
+    func depth(of layer: Int, limit: Int = .max) -> Int {
         var depth = 0
         var current = parents[layer]
-        while current >= 0 {
+        while current >= 0 && depth < limit {
             depth += 1
             current = parents[Int(current)]
         }

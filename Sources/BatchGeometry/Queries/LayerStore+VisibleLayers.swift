@@ -98,12 +98,20 @@ extension LayerStore {
         else { return nil }
         let homography = Homography(matrix)
         var region = RectEdges.null
-        for (x, y) in [(rect.minX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.minY), (rect.maxX, rect.maxY)] {
+        var found = true
+        // Four calls, not a loop over an array literal: no allocation per query.
+        func include(_ x: Double, _ y: Double) {
             guard let p = homography.unprojectInFrontOfEye(Point(x: x, y: y)), p.x.isFinite, p.y.isFinite else {
-                return nil
+                found = false
+                return
             }
             region = region.union(RectEdges(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y))
         }
+        include(rect.minX, rect.minY)
+        include(rect.minX, rect.maxY)
+        include(rect.maxX, rect.minY)
+        include(rect.maxX, rect.maxY)
+        guard found else { return nil }
         let scale = Swift.max(
             Swift.max(abs(region.minX), abs(region.maxX)), Swift.max(abs(region.minY), abs(region.maxY)))
         let pad = scale * 0x1p-30
