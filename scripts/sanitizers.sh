@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # sanitizer and use no code path the others do not.
 threaded="FrameKernel|WorldKernel|Incremental|BatchQuer|Conformance|ValueSemantics|TransformKindPath|IndexOrderPass"
 thread_filter="${BATCHGEOMETRY_SANITIZER_FILTER:-$threaded|HierarchyEditing}"
-address_filter="${BATCHGEOMETRY_SANITIZER_FILTER:-$threaded|HierarchyEditing|StoreError|NonFinite}"
+address_filter="${BATCHGEOMETRY_SANITIZER_FILTER:-$threaded|HierarchyEditing|StoreError|NonFinite|FrameQuery}"
 which="${1:-all}"
 
 if [ "$which" = all ] || [ "$which" = thread ]; then

@@ -10,6 +10,10 @@
 //   non-finite inputs depend on operation order, which backends may choose).
 // - batch queries (world rects, hit tests, conversions) equal the one-at-a-time API.
 // - drawOrder lists each visible layer once; clip rects and visibility do not trap.
+// - the output-sensitive queries (visibleLayers, the culled hitTest), before and after a
+//   random edit, equal the full passes (visible layers in drawing order, world
+//   transforms bit for bit, world rects, clip rects; hits) whenever the full pass is
+//   finite everywhere; otherwise they only must not trap.
 
 let allOptions: [KernelOptions] = Backend.allCases.flatMap { backend in
     (1...4).map { KernelOptions(backend: backend, threads: $0) }
@@ -26,7 +30,10 @@ public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     checkWorld(
         store, wild, change: (input.int(below: Swift.max(1, store.count)), Point(input.moderate(), input.moderate())))
     // Queries go point by point; a large store adds nothing but time there.
-    if store.count < 1_000 { checkQueries(store, &input) }
+    if store.count < 1_000 {
+        checkQueries(store, &input)
+        checkOutputSensitiveQueries(store, &input)
+    }
     return 0
 }
 
@@ -127,5 +134,49 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
             current = store.superlayer(of: l)
         }
         if shown != seen[layer] { fuzzFailure("drawOrder and hidden disagree for layer \(layer)") }
+    }
+}
+
+func checkOutputSensitiveQueries(_ original: LayerStore, _ input: inout FuzzInput) {
+    var store = original
+    let viewport = Rect(input.moderate(), input.moderate(), abs(input.moderate()) + 1, abs(input.moderate()) + 1)
+    var result = VisibleLayers()
+    for round in 0..<2 {
+        store.visibleLayers(in: viewport, into: &result)
+        let world = store.worldTransforms()
+        let points = [Point(0, 0), Point(10, 10), Point(input.moderate(), input.moderate())]
+        let hits = HitTestRule.allCases.flatMap { rule in points.map { store.hitTest($0, rule: rule) } }
+        let finite = (0..<world.count).allSatisfy { world[$0].rowMajor.allSatisfy(\.isFinite) }
+        if finite {
+            let rects = store.worldRects(in: world)
+            let clips = store.clipRects(worldRects: rects)
+            let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)
+            let expected = store.drawOrderIndices().filter { visible[$0] }
+            if result.layers.map(\.index) != expected {
+                fuzzFailure("round \(round): visibleLayers \(result.layers.map(\.index)) vs \(expected)")
+            }
+            for (k, layer) in expected.enumerated() where k < result.count {
+                if result.worldTransforms[k].rowMajor.map(\.bitPattern) != world[layer].rowMajor.map(\.bitPattern)
+                    || !sameBits(result.worldRects[k], rects[layer]) || !sameBits(result.clipRects[k], clips[layer])
+                {
+                    fuzzFailure(
+                        "round \(round): visibleLayers entry \(k) (layer \(layer)) differs from the full passes")
+                }
+            }
+            let expectedHits = HitTestRule.allCases.flatMap { rule in
+                points.map { store.hitTest($0, in: world, rule: rule) }
+            }
+            if hits != expectedHits { fuzzFailure("round \(round): culled hits \(hits) vs \(expectedHits)") }
+        }
+        // An edit between the rounds: the second round runs on refreshed bounds.
+        guard store.count > 0 else { return }
+        let layer = input.int(below: store.count)
+        guard store.isLiveSlot(layer) else { return }
+        switch input.int(below: 4) {
+        case 0: store.setPosition(Point(input.moderate(), input.moderate()), of: layer)
+        case 1: store.setContentOffset(Point(input.moderate(), input.moderate()), of: layer)
+        case 2: store.setZPosition(input.moderate(), of: layer)
+        default: try? store.insertSublayer(layer, into: input.int(below: store.count))
+        }
     }
 }

@@ -227,4 +227,28 @@ final class FrameQueryTests: XCTestCase {
             XCTAssertEqual(store.drawOrderIndices(), expected, "round \(round), after the refresh")
         }
     }
+
+    /// Huge, infinite and NaN geometry makes extents unbounded (never a trap: a magnitude
+    /// of infinity once overflowed the slack's exponent, found by the fuzzer); the
+    /// answers still match the full passes wherever those are finite, and the sibling
+    /// with ordinary values is still found.
+    func testExtremeValuesGiveUnboundedExtentsNotTraps() {
+        for value in [1e308, -1e308, .infinity, -.infinity, .nan] {
+            var store = LayerStore()
+            let window = store.addViewWithFrame(Rect(0, 0, 400, 800))
+            let wild = store.addViewWithFrame(Rect(10, 10, 100, 100), parent: window)
+            store.setBounds(Rect(0, 0, value, 100), of: wild)
+            store.setAffineTransform(.scale(x: 10, y: 10), of: wild)
+            _ = store.addViewWithFrame(Rect(1, 1, 5, 5), parent: wild)
+            let plain = store.addViewWithFrame(Rect(200, 300, 50, 50), parent: window)
+            var result = VisibleLayers()
+            store.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
+            XCTAssertTrue(result.layers.contains(plain), "\(value)")
+            XCTAssertEqual(store.hitTest(Point(225, 325)), plain, "\(value)")
+            let world = store.worldTransforms()
+            if (0..<world.count).allSatisfy({ world[$0].rowMajor.allSatisfy(\.isFinite) }) {
+                Self.assertMatches(result, Self.expectedVisible(store, viewport: Rect(0, 0, 400, 800)), "\(value)")
+            }
+        }
+    }
 }

@@ -116,7 +116,8 @@ func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
     corner(box.maxX, box.maxY)
     // A power of two: an edit that moves a box by less than its magnitude's binade (a
     // scroll) leaves the slack, and so the box's growth, unchanged.
+    guard bounded, magnitude.isFinite else { return .unbounded }
     let pad = magnitude > 0 ? Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) * cullingSlack : 0
-    guard bounded, pad.isFinite else { return .unbounded }
+    guard pad.isFinite else { return .unbounded }
     return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
 }
