@@ -31,10 +31,11 @@ extension RectEdges {
             && other.minY <= maxY
     }
 
-    /// `point` lies in the box, edges included.
+    /// `point` lies in the box widened by `margin`, edges included.
     @inline(__always)
-    func containsClosed(_ point: Point) -> Bool {
-        !isNull && minX <= point.x && point.x <= maxX && minY <= point.y && point.y <= maxY
+    func containsClosed(_ point: Point, margin: Double = 0) -> Bool {
+        !isNull && minX - margin <= point.x && point.x <= maxX + margin && minY - margin <= point.y
+            && point.y <= maxY + margin
     }
 }
 
@@ -54,14 +55,24 @@ struct PlaneMap {
         (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.a, m.b, 0, m.c, m.d, 0, m.tx, m.ty, 1)
     }
 
-    /// True when inverting the map loses few digits: |det| is not tiny next to the
-    /// entries' scale, so a point unprojected through it is accurate enough to prune with.
-    var isWellConditioned: Bool {
-        let scale = Swift.max(
-            Swift.max(Swift.max(abs(m11), abs(m12)), Swift.max(abs(m14), abs(m21))),
-            Swift.max(Swift.max(abs(m22), abs(m24)), Swift.max(Swift.max(abs(m41), abs(m42)), abs(m44))))
-        let det = m11 * (m22 * m44 - m24 * m42) - m12 * (m21 * m44 - m24 * m41) + m14 * (m21 * m42 - m22 * m41)
-        return det.isFinite && scale.isFinite && abs(det) >= 0x1p-24 * scale * scale * scale
+    /// How far a point unprojected through this map (from the world point `p`) may be
+    /// from the exact plane point, widened far past the rounding: nil when the map is
+    /// too close to singular to prune with. For an affine map only the 2×2 part decides
+    /// (a translation shifts points, it does not amplify their errors); the error bound
+    /// is a few ulps of `(|p| + |t|) · ‖A⁻¹‖` plus of the result. A projective map (a
+    /// layer under perspective) gets no margin and is not pruned by: its few sublayers are
+    /// tried one by one.
+    func unprojectionMargin(of p: Point, result q: Point) -> Double? {
+        if m14 == 0 && m24 == 0 && m44 == 1 {
+            let scale = Swift.max(Swift.max(abs(m11), abs(m12)), Swift.max(abs(m21), abs(m22)))
+            let det = m11 * m22 - m12 * m21
+            guard det.isFinite, scale.isFinite, abs(det) >= 0x1p-24 * scale * scale else { return nil }
+            let inverseNorm = 2 * scale / abs(det)
+            let margin =
+                0x1p-36 * ((abs(p.x) + abs(p.y) + abs(m41) + abs(m42)) * inverseNorm + abs(q.x) + abs(q.y))
+            return margin.isFinite ? margin : nil
+        }
+        return nil
     }
 }
 

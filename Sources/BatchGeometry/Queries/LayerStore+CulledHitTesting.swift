@@ -87,14 +87,16 @@ extension LayerStore {
         let entersSublayers =
             rule == .layer ? inside || !flags[layer].contains(.masksToBounds) : inside
         guard entersSublayers, firstSublayers[layer] >= 0 else { return inside ? layer : nil }
-        // Prune by the point in this layer's plane only when it is accurate.
-        let prunePoint = local.flatMap { PlaneMap(step.matrix).isWellConditioned ? $0 : nil }
+        // Prune by the point in this layer's plane only when it is accurate, and then
+        // with a margin for its rounding.
+        let margin = local.flatMap { PlaneMap(step.matrix).unprojectionMargin(of: point, result: $0) }
+        let prunePoint = margin == nil ? nil : local
         var frame = VisitFrame(
-            layer: Int32(layer), step: step, clip: nil, cull: .null, point: prunePoint, inside: inside,
-            next: lastSublayers[layer])
-        if let prunePoint, subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
+            layer: Int32(layer), step: step, clip: nil, cull: .null, point: prunePoint, pointMargin: margin ?? 0,
+            inside: inside, next: lastSublayers[layer])
+        if let prunePoint, let margin, subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
             pushCandidates(of: layer, into: &scratch.candidates, frame: &frame, byDrawRank: rule == .layer) {
-                $0.containsClosed(prunePoint)
+                $0.containsClosed(prunePoint, margin: margin)
             }
             frame.next = frame.end
         } else if rule == .layer && zOrderInversions > 0 {
@@ -137,7 +139,7 @@ extension LayerStore {
             let extent = subtreeBounds.extent[sublayer]
             // Null: hidden, or nothing in the subtree has an area to be hit in.
             if extent.isNull { continue }
-            if let point = frame.point, !extent.containsClosed(point) { continue }
+            if let point = frame.point, !extent.containsClosed(point, margin: frame.pointMargin) { continue }
             return sublayer
         }
     }

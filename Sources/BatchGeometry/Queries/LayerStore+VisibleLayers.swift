@@ -45,9 +45,12 @@ extension LayerStore {
 
     /// The next sublayer of `frame`'s layer whose extent, mapped to the world, reaches
     /// into the frame's cull rect; nil when none is left.
-    func nextCandidate(_ frame: inout VisitFrame, _ candidates: [UInt64], _ links: SiblingLinks) -> Int? {
+    func nextCandidate(
+        _ frame: inout VisitFrame, _ candidates: [UInt64], tested: inout Int, _ links: SiblingLinks
+    ) -> Int? {
         let map = PlaneMap(frame.step.matrix)
         while let sublayer = nextSublayer(&frame, candidates, links.next) {
+            tested += 1
             if mappedBox(subtreeBounds.extent[sublayer], through: map).overlapsOpenly(frame.cull) { return sublayer }
         }
         return nil
@@ -88,13 +91,16 @@ extension LayerStore {
     }
 
     /// The box in `matrix`'s plane that holds every plane point whose image lies in
-    /// `rect`, widened; nil when it cannot be found exactly enough to prune with (the
-    /// map is not axis-aligned, so an image's bounding box can reach where the image
-    /// does not, or it is ill-conditioned, or a corner of `rect` lies beyond the horizon).
+    /// `rect`, widened past the rounding of the unprojection; nil when it cannot be used
+    /// to prune: the map is not axis-aligned (an image's bounding box can then reach where
+    /// the image does not), it is too close to singular, or a corner lies beyond the
+    /// horizon.
     func planeRegion(of rect: RectEdges, under matrix: Transform3D) -> RectEdges? {
         let map = PlaneMap(matrix)
-        guard map.m12 == 0, map.m21 == 0, map.m14 == 0, map.m24 == 0, map.m44 == 1, map.m11 != 0, map.m22 != 0,
-            map.isWellConditioned
+        guard map.m12 == 0, map.m21 == 0, map.m14 == 0, map.m24 == 0, map.m44 == 1,
+            let margin = map.unprojectionMargin(
+                of: Point(x: Swift.max(abs(rect.minX), abs(rect.maxX)), y: Swift.max(abs(rect.minY), abs(rect.maxY))),
+                result: Point(x: 0, y: 0))
         else { return nil }
         let homography = Homography(matrix)
         var region = RectEdges.null
@@ -112,9 +118,10 @@ extension LayerStore {
         include(rect.maxX, rect.minY)
         include(rect.maxX, rect.maxY)
         guard found else { return nil }
-        let scale = Swift.max(
-            Swift.max(abs(region.minX), abs(region.maxX)), Swift.max(abs(region.minY), abs(region.maxY)))
-        let pad = scale * 0x1p-30
+        let pad =
+            margin + 0x1p-36
+            * Swift.max(Swift.max(abs(region.minX), abs(region.maxX)), Swift.max(abs(region.minY), abs(region.maxY)))
+        guard pad.isFinite else { return nil }
         return RectEdges(
             minX: region.minX - pad, minY: region.minY - pad, maxX: region.maxX + pad, maxY: region.maxY + pad)
     }

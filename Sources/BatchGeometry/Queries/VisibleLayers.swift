@@ -16,8 +16,12 @@ public struct VisibleLayers: Sendable {
     /// The clip rect of each (as `clipRects(worldRects:)`): nil when no ancestor masks.
     public private(set) var clipRects: [RectEdges?] = []
     /// How many layers the last query computed a world transform for: the visible ones
-    /// plus those it had to look at to rule out their subtrees. A measure of its cost.
+    /// plus those it entered to find them. A measure of its cost.
     public internal(set) var visitedLayerCount = 0
+    /// How many sublayers' subtree bounds the last query tested against the viewport
+    /// (those of the entered layers that a wide layer's index did not rule out first):
+    /// the other measure of its cost.
+    public internal(set) var testedSublayerCount = 0
 
     // Scratch, kept for the next query.
     var frames: [VisitFrame] = []
@@ -37,6 +41,7 @@ public struct VisibleLayers: Sendable {
         frames.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         visitedLayerCount = 0
+        testedSublayerCount = 0
     }
 
     mutating func append(_ layer: LayerHandle, _ world: Transform3D, _ rect: RectEdges, _ clip: RectEdges?) {
@@ -57,6 +62,8 @@ struct VisitFrame {
     var cull: RectEdges
     /// The point in the layer's bounds space, when it can prune sublayers (hit testing).
     var point: Point?
+    /// How far `point` may be from the exact plane point (`unprojectionMargin`).
+    var pointMargin = 0.0
     /// The layer itself contains the point (hit testing).
     var inside: Bool
     /// The next sublayer to look at (-1: none left), or, when `fromCandidates`, the next
@@ -111,7 +118,9 @@ extension LayerStore {
         let links = currentDrawOrderLinks
         enterVisible(top, under: nil, view: view, links, into: &result)
         while let depth = result.frames.indices.last {
-            if let sublayer = nextCandidate(&result.frames[depth], result.candidates, links) {
+            if let sublayer = nextCandidate(
+                &result.frames[depth], result.candidates, tested: &result.testedSublayerCount, links)
+            {
                 enterVisible(sublayer, under: depth, view: view, links, into: &result)
             } else {
                 let frame = result.frames.removeLast()
