@@ -27,7 +27,7 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
     /// scrolled lists of cards (a card, its icon, label and badge) and a strip of 12
     /// cards flipping in 3D under a perspective sublayerTransform. Unlike the other
     /// shapes, its layers do not use the shared recipe: `AppLayout.recipe(of:)` gives
-    /// each one's geometry, and about 500 layers are on screen at any size.
+    /// each one's geometry, and about 430 layers are visible at any size.
     /// `FrameScript` has its per-frame edits and touches.
     case app
 

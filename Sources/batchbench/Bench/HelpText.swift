@@ -81,7 +81,7 @@ let helpText = """
                                      mostly identity or translate, rare scales/rotations
                            app       a UI app: a 1920x1080 window, 20 masking scrolled
                                      lists of cards (card, icon, label, badge), a strip
-                                     of 12 cards flipping in 3D; ~500 layers on screen
+                                     of 12 cards flipping in 3D; ~430 layers visible
       --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
                          at least 5 samples (3 when one call takes over a third of it)
       --points N         points per hit-test call (default: 10,000, capped at
