@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark smoke run for CI: every kernel, backend and workload at small sizes on 1 and 2
-# threads (run itself checks every output against the scalar reference and exits 1 on a
-# wrong one), the JSON report's shape checked with python3, compare of a report with itself
+# Benchmark smoke run for CI: every kernel (the opt-in frame and single-point hit-test
+# kernels included), backend and workload at small sizes on 1 and 2 threads (run itself
+# checks every output against the scalar reference, and the frame kernel its new path
+# against its old one, and exits 1 on a wrong one), the JSON report's shape checked with python3, compare of a report with itself
 # (exit 0) and with a made-up slower copy (exit 1), and the CLI's error exits (status 2).
 # No timing thresholds: it checks that batchbench works, not how fast. Well under a minute.
 # usage: scripts/bench-smoke.sh [path/to/batchbench]   (default .build/release/batchbench)
@@ -13,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "bench-smoke: run (all kernels, backends, workloads; 1,2 threads; small sizes)"
 "$bin" run --kernels all --backends scalar,simd,c --threads 1,2 --layers 500,3000 \
-  --workload standard,3d,chain,wide,random,ui --points 20 --min-time 0.01 --quiet --format json > "$work/run.json"
+  --workload standard,3d,chain,wide,random,ui,app --points 20 --min-time 0.01 --quiet --format json > "$work/run.json"
 
 python3 - "$work/run.json" <<'PY'
 import json, sys
@@ -27,12 +28,15 @@ need(machine, "cpu", str, "machine"); need(machine, "cores", int, "machine")
 assert need(machine, "cBackend", str, "machine") in ("avx512", "avx2", "neon", "portable"), machine["cBackend"]
 assert need(need(report, "ceiling", dict, "report"), "copyBytesPerSecond", (int, float), "ceiling") > 0
 results = need(report, "results", list, "report")
-kernels = {"frames", "world", "world-incremental", "world-full-update", "world-rects", "hit-test", "convert"}
-workloads = {"standard", "3d", "chain", "wide", "random", "ui"}
+kernels = {"frames", "world", "world-incremental", "world-full-update", "world-rects", "hit-test", "convert",
+           "frame"}
+workloads = {"standard", "3d", "chain", "wide", "random", "ui", "app"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
-# autoresize ignores backend and threads: timed once, at the first of each asked for.
-expected |= {(w, "autoresize", "scalar", n, 1) for w in workloads for n in (500, 3000)}
+# autoresize and the single-point hit tests ignore backend and threads: timed once, at
+# the first of each asked for.
+expected |= {(w, k, "scalar", n, 1) for w in workloads for n in (500, 3000)
+             for k in ("autoresize", "hit-test-point", "hit-test-culled")}
 seen = set()
 for i, r in enumerate(results):
     where = f"results[{i}]"
@@ -42,6 +46,21 @@ for i, r in enumerate(results):
         value = need(r, field, (int, float), where)
         assert value > 0, f"{where}.{field} = {value} is not positive"
     assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
+    if key[1] == "frame":
+        frame = need(r, "frame", dict, where)
+        for field in ("frames", "touches", "visibleLayers", "visitedLayers", "changedLayers"):
+            need(frame, field, int, f"{where}.frame")
+        assert frame["frames"] >= 9 and frame["touches"] == 5, frame
+        for path, steps in (("old", ("updateWorldSeconds", "rectsClipsVisibilitySeconds", "hitTestSeconds",
+                                     "drawOrderSeconds", "totalSeconds")),
+                            ("new", ("visibleLayersSeconds", "hitTestSeconds", "totalSeconds"))):
+            for step in steps:
+                assert need(need(frame, path, dict, f"{where}.frame"), step, (int, float), f"{where}.frame.{path}") > 0
+        assert frame["new"]["totalSeconds"] == r["medianSeconds"], "frame: medianSeconds is the new path's total"
+        if key[0] == "app":
+            assert frame["visibleLayers"] > 100 and frame["changedLayers"] > 100, frame
+    else:
+        assert "frame" not in r, f"{where}: only the frame kernel reports frame steps"
     seen.add(key)
 assert seen == expected, f"missing results: {sorted(expected - seen)[:5]} extra: {sorted(seen - expected)[:5]}"
 baselines = need(report, "baselines", list, "report")
@@ -67,6 +86,10 @@ status=$?
 set -e
 [ "$status" -eq 1 ] || { echo "error: compare of a slower report exited $status, expected 1" >&2; exit 1; }
 tail -1 "$work/slower.txt"
+
+echo "bench-smoke: the default run leaves out the opt-in kernels (frame, hit-test-point, hit-test-culled)"
+"$bin" --backends c --layers 200 --threads 1 --min-time 0.01 -q --no-baseline --format json > "$work/default.json"
+python3 -c "import json,sys; k={r['kernel'] for r in json.load(open(sys.argv[1]))['results']}; assert k=={'frames','world','world-incremental','world-full-update','world-rects','hit-test','convert','autoresize'}, k" "$work/default.json"
 
 echo "bench-smoke: csv and table formats"
 "$bin" --kernels frames --backends c --layers 200 --threads 1 --min-time 0.01 -q --format csv > "$work/run.csv"

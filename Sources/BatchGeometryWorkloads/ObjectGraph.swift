@@ -12,6 +12,9 @@ public final class ObjectLayer {
     public var zPosition: Double = 0
     public var anchorPointZ: Double = 0
     public var transform: Transform3D
+    /// The sublayerTransform, nil for the identity (every workload layer but the `app`
+    /// strip), so the common case costs one check.
+    public var sublayerTransform: Transform3D?
     /// `unowned(unsafe)`, the cheapest reference Swift offers (what `CALayer`'s
     /// non-retaining `superlayer` is), so the baseline is not slowed down by weak
     /// references and the speed-up shown over it is not inflated.
@@ -67,9 +70,10 @@ public final class ObjectLayer {
         return Rect(x: minX + position.x, y: minY + position.y, width: maxX - minX, height: maxY - minY)
     }
 
-    /// `Local(L)` of GEOMETRY.md section 5; then, under a superlayer, flattened (`Flat`)
-    /// and followed by the superlayer's `ToWorld`. Workload superlayers have no
-    /// sublayerTransform and are not flipped, so `Adjust(S)` is the identity here.
+    /// `Local(L)` of GEOMETRY.md section 5; then, under a superlayer, its sublayerTransform
+    /// about its anchor point (`Sub(S)`), flattened (`Flat`) and followed by the
+    /// superlayer's `ToWorld`. Workload superlayers are not flipped, so `Flip(S)` is the
+    /// identity here.
     func computeWorld() {
         let anchorX = bounds.origin.x + anchorPoint.x * bounds.size.width
         let anchorY = bounds.origin.y + anchorPoint.y * bounds.size.height
@@ -81,6 +85,14 @@ public final class ObjectLayer {
             return
         }
         var flattened = local
+        if let sublayerTransform = superlayer.sublayerTransform {
+            let s = superlayer
+            let pivotX = s.bounds.origin.x + s.anchorPoint.x * s.bounds.size.width
+            let pivotY = s.bounds.origin.y + s.anchorPoint.y * s.bounds.size.height
+            flattened = local.concatenating(.translation(x: -pivotX, y: -pivotY, z: -s.anchorPointZ))
+                .concatenating(sublayerTransform)
+                .concatenating(.translation(x: pivotX, y: pivotY, z: s.anchorPointZ))
+        }
         flattened.m13 = 0
         flattened.m23 = 0
         flattened.m33 = 0

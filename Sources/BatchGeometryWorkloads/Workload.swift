@@ -23,6 +23,13 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
     /// translate locals (about 74%), about 19% a scale, about 6% a rotation: the case
     /// the world kernels' translate and scale-translate paths are for.
     case ui
+    /// A UI app's tree (issue 12's scene, `AppLayout`): a 1920×1080 window, 20 masking,
+    /// scrolled lists of cards (a card, its icon, label and badge) and a strip of 12
+    /// cards flipping in 3D under a perspective sublayerTransform. Unlike the other
+    /// shapes, its layers do not use the shared recipe: `AppLayout.recipe(of:)` gives
+    /// each one's geometry, and about 430 layers are visible at any size.
+    /// `FrameScript` has its per-frame edits and touches.
+    case app
 
     public var description: String { rawValue }
 }
@@ -38,7 +45,8 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
 /// degrees (radians = `Double(i%360) * .pi / 180`), 9 identity. Three shapes differ:
 /// `3d` (see `WorkloadShape.threeD`), `ui` (see `WorkloadShape.ui`), and `chain`,
 /// whose scales are `(1.25, 0.8)` for 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
-/// (the standard scales would overflow to infinity after about 1,800 levels).
+/// (the standard scales would overflow to infinity after about 1,800 levels). `app` has
+/// its own layout and recipe (`AppLayout`).
 public struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// The hierarchy (see `WorkloadShape`).
     public var shape: WorkloadShape
@@ -79,11 +87,15 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
         case .random:
             var generator = SplitMix64(seed: seed)
             return (0..<n).map { $0 == 0 ? nil : generator.next(below: $0) }
+        case .app:
+            let layout = AppLayout(layerCount: n)
+            return (0..<n).map { layout.superlayer(of: $0) }
         }
     }
 
     /// The geometry of layer `i` (see the type's documentation). O(1).
     public func recipe(of i: Int) -> LayerRecipe {
+        if shape == .app { return AppLayout(layerCount: layerCount).recipe(of: i) }
         let bounds = Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30))
         let position = Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89)))
         let anchorPoint = i % 7 == 0 ? Point(x: 0, y: 0) : Point(x: 0.5, y: 0.5)
@@ -161,6 +173,12 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
             store.setAnchorPoint(recipe.anchorPoint, of: layer)
             store.setPosition(recipe.position, of: layer)
             if recipe.transform != .identity { store.setTransform(recipe.transform, of: layer) }
+            if recipe.sublayerTransform != .identity { store.setSublayerTransform(recipe.sublayerTransform, of: layer) }
+            if recipe.masksToBounds { store.setMasksToBounds(true, of: layer) }
+            if recipe.isHidden { store.setHidden(true, of: layer) }
+            if let contentSize = recipe.contentSize {
+                store.setScrollView(ScrollViewState(contentSize: contentSize), of: layer)
+            }
             if autoresizing { store.setAutoresizingMask(autoresizingMask(of: i), of: layer) }
         }
         return store
@@ -176,6 +194,7 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
             let layer = ObjectLayer(
                 bounds: recipe.bounds, position: recipe.position,
                 anchorPoint: recipe.anchorPoint, transform: recipe.transform)
+            if recipe.sublayerTransform != .identity { layer.sublayerTransform = recipe.sublayerTransform }
             if autoresizing { layer.autoresizingMask = autoresizingMask(of: i) }
             if let parent { layers[parent].addSublayer(layer) }
             layers.append(layer)
@@ -192,6 +211,15 @@ public struct LayerRecipe: Sendable, Hashable {
     public var position: Point
     /// Anchor point in unit coordinates of the bounds.
     public var anchorPoint: Point
-    /// The layer's transform (affine except in the `3d` workload).
+    /// The layer's transform (affine except in the `3d` workload and the `app` strip).
     public var transform: Transform3D
+    /// The rest is set only by the `app` shape (`AppLayout`): the transform applied to
+    /// the sublayers, about the anchor point (the strip's perspective).
+    public var sublayerTransform: Transform3D = .identity
+    /// Clips the sublayers (the lists).
+    public var masksToBounds = false
+    /// Hidden with its subtree (some badges).
+    public var isHidden = false
+    /// Makes the layer a scroll view with this content size (the lists).
+    public var contentSize: Size?
 }

@@ -119,9 +119,8 @@ enum RunCommand {
                             progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
                             fixture.prepare(kernel, options: kernelOptions)
-                            let timing = measure(minTime: options.minTime) {
-                                fixture.run(kernel, options: kernelOptions)
-                            }
+                            let (timing, frameDetail) = fixture.time(
+                                kernel, options: kernelOptions, minTime: options.minTime)
                             let problem = fixture.verify(kernel, options: kernelOptions)
                             if let problem {
                                 printError(
@@ -135,7 +134,7 @@ enum RunCommand {
                                 .init(
                                     workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
                                     layers: layers, threads: threads,
-                                    points: kernel == .hitTest ? points : (kernel == .convert ? layers : nil),
+                                    points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: points),
                                     medianSeconds: timing.medianSeconds,
                                     minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
                                     madSeconds: timing.madSeconds,
@@ -143,7 +142,8 @@ enum RunCommand {
                                     layersPerSecond: perSecond, bytesPerLayer: bytes,
                                     bytesPerSecond: perSecond * Double(bytes),
                                     ceilingFraction: perSecond * Double(bytes) / ceilingRate,
-                                    speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil))
+                                    speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil,
+                                    frame: frameDetail))
                         }
                     }
                 }
@@ -163,6 +163,19 @@ enum RunCommand {
                 copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
                 threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines)
+    }
+
+    /// The `points` a result reports: hit-test's points per call, convert's (one per
+    /// layer), the frame kernel's touches per frame, and the distinct points the
+    /// single-point hit tests cycle through; nil for the other kernels.
+    private static func pointsPerCall(_ kernel: BenchKernel, fixture: KernelFixture, hitTestPoints: Int) -> Int? {
+        switch kernel {
+        case .hitTest: return hitTestPoints
+        case .convert: return fixture.workload.layerCount
+        case .frame: return FrameScript.touchCount
+        case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
+        default: return nil
+        }
     }
 
     /// Times frames and world (and autoresize, when it is measured) through one class

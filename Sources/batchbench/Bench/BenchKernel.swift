@@ -24,11 +24,39 @@ enum BenchKernel: String, CaseIterable {
     /// autoresizing mask (`Workload.autoresizingMask(of:)`), alternating between two
     /// sizes: every layer is resized (a window resize). Serial whatever the options.
     case autoresize
+    /// One frame of an app (issue 12), both ways, on two copies of the workload given
+    /// the same edits (`FrameScript`): the old path (updateWorld, worldRects + clipRects +
+    /// visibility, hitTest(points:in:rule:) of the frame's 5 touches, drawOrder), each
+    /// step timed, and the output-sensitive path (visibleLayers(in:into:) and 5 culled
+    /// hitTest(_:rule:)); the median over frames. The new path's visible list and hits
+    /// are checked against the old path's every frame. Opt-in (`--kernels frame`).
+    case frame
+    /// One point per call through `hitTest(_:in:rule:)` on a world snapshot: the walk
+    /// over every layer no mask rules out; the median over points. Opt-in.
+    case hitTestPoint = "hit-test-point"
+    /// One point per call through the culled `hitTest(_:rule:)` (no snapshot); the
+    /// median over points. Opt-in.
+    case hitTestCulled = "hit-test-culled"
+
+    /// What a run measures when `--kernels` is not given: the kernels that fit in the
+    /// default run's minute on 2 cores. `--kernels all` adds the opt-in ones.
+    static let defaultKernels: [BenchKernel] = allCases.filter { !$0.isOptIn }
+
+    /// Run only when asked for: the frame kernel builds two more copies of the workload
+    /// and runs whole frames, and one snapshot walk per point costs as much as a
+    /// hit-test call of many points.
+    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled }
 
     /// Whether the backend and thread count change how the kernel runs. A kernel that
-    /// ignores them (autoresize: setters, one thread) is timed once per workload and
-    /// size, at the first backend and thread count asked for.
-    var usesKernelOptions: Bool { self != .autoresize }
+    /// ignores them (autoresize: setters, one thread; the single-point hit tests, which
+    /// take no options) is timed once per workload and size, at the first backend and
+    /// thread count asked for. The frame kernel passes them to the old path's calls
+    /// (the new path has no options: one thread, Swift).
+    var usesKernelOptions: Bool { self != .autoresize && self != .hitTestPoint && self != .hitTestCulled }
+
+    /// Kernels timed one call at a time (each call is one point), reporting the median
+    /// over calls rather than over samples of many calls.
+    var timesEachCall: Bool { self == .hitTestPoint || self == .hitTestCulled }
 
     /// What one unit of "layers" in this kernel's layers per second is.
     var unitNote: String? {
@@ -45,6 +73,15 @@ enum BenchKernel: String, CaseIterable {
         case .autoresize:
             return
                 "autoresize: layers resized per second (the top layer resized, every layer masked; one thread whatever --threads says)"
+        case .frame:
+            return
+                "frame: the new path per frame (visibleLayers(in:into:) + 5 culled hit tests, one thread); rate = the store's layers per second of frames, bytes as if a full world pass; both paths' steps are listed below"
+        case .hitTestPoint:
+            return
+                "hit-test-point: one point per call, hitTest(_:in:rule:) on a snapshot (median over points); rate = the store's layers per second"
+        case .hitTestCulled:
+            return
+                "hit-test-culled: one point per call, the culled hitTest(_:rule:) (median over points); rate = the store's layers per second, as if each were tested (compare with hit-test-point)"
         default: return nil
         }
     }
@@ -59,12 +96,13 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental:
+        case .world, .worldIncremental, .frame:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the
             // standard tree) and stays in cache. In `3d`, every tenth layer carries a
             // full 4x4 instead (16 doubles read and written): 2 × 10 × 8 / 10 more.
+            // (world-incremental and frame: as if a full pass, which they avoid.)
             let planar = 6 * double + 1 + 4 + 6 * double
             return planar + (threeD ? 16 : 0)
         case .worldFullUpdate:
@@ -79,10 +117,11 @@ enum BenchKernel: String, CaseIterable {
             // Read the planar world transform (6 doubles + mode byte) and bounds (4);
             // write RectEdges (4).
             return 6 * double + 1 + 4 * double + 4 * double
-        case .hitTest:
+        case .hitTest, .hitTestPoint, .hitTestCulled:
             // Per layer test: the layer's inverted (x, y, w) homography, made once per
             // batch (9 cofactors + determinant), bounds (4), flags (1 byte),
-            // first-sublayer and next-sibling links (2 × Int32).
+            // first-sublayer and next-sibling links (2 × Int32). (The single-point
+            // kernels: per layer of the store, as if every layer were tested.)
             return (10 + 4) * double + 1 + 2 * 4
         case .convert:
             // Read a Point; write a Point?.

@@ -33,7 +33,8 @@ let helpText = """
 
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
-                         hit-test, convert, autoresize, or all (default: all)
+                         hit-test, convert, autoresize, frame, hit-test-point,
+                         hit-test-culled, or all (default: all but the last three)
                            frames             computeFrames(into:options:), every frame
                            world              computeWorldTransforms(into:options:), the
                                               per-frame full pass (cached locals)
@@ -49,10 +50,25 @@ let helpText = """
                            autoresize         setBounds(_:of:) on the top layer, every layer
                                               masked, so all are resized; serial: timed once
                                               (first backend and thread count asked for)
+                           frame              opt-in: one frame of an app both ways, on two
+                                              copies of the workload given the same edits
+                                              (FrameScript: scrolls, ~300 layers, 5 touches):
+                                              old = updateWorld, worldRects + clipRects +
+                                              visibility, hitTest(points:in:rule:),
+                                              drawOrder; new = visibleLayers(in:into:) + 5
+                                              culled hitTest(_:rule:); each step's median
+                                              over frames, new checked against old every
+                                              frame; rate = store layers per second of new
+                                              frames. Meant for --workload app
+                           hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
+                                              on a snapshot; median over points
+                           hit-test-culled    opt-in: one point per call, the culled
+                                              hitTest(_:rule:); median over points (both
+                                              rates: the store's layers per second)
       --backends LIST    scalar, simd, c, or all (default: all)
       --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
       --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
-      --workload LIST    standard, 3d, chain, wide, random, ui, or all (default: standard)
+      --workload LIST    standard, 3d, chain, wide, random, ui, app, or all (default: standard)
                            standard  complete 8-ary tree, breadth-first (parent (i-1)/8),
                                      the issue's per-layer bounds/position/anchor/transform
                            3d        standard, every tenth layer rotated about y under
@@ -63,6 +79,9 @@ let helpText = """
                            random    seeded random tree (parent uniform among earlier)
                            ui        standard tree, transforms as in a UIKit view tree:
                                      mostly identity or translate, rare scales/rotations
+                           app       a UI app: a 1920x1080 window, 20 masking scrolled
+                                     lists of cards (card, icon, label, badge), a strip
+                                     of 12 cards flipping in 3D; ~430 layers visible
       --min-time SECONDS sampling time per measurement after the warm-up (default: 0.3);
                          at least 5 samples (3 when one call takes over a third of it)
       --points N         points per hit-test call (default: 10,000, capped at
@@ -81,12 +100,17 @@ let helpText = """
       json: {machine: {cpu, cores, cBackend, os, architecture}, ceiling: {copyBytesPerSecond,
       layers, threads, bytesPerLayer, measurements}, results: [{workload, kernel, backend, layers, threads,
       points, medianSeconds, minSeconds, maxSeconds, madSeconds, samples, layersPerSecond, bytesPerLayer,
-      bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified}],
+      bytesPerSecond, ceilingFraction, speedupOverObjectGraph, speedupOverScalar, verified,
+      frame (frame kernel only: {frames, viewport, touches, changedLayers, visibleLayers,
+      visitedLayers, old: {updateWorldSeconds, rectsClipsVisibilitySeconds, hitTestSeconds,
+      drawOrderSeconds, totalSeconds}, new: {visibleLayersSeconds, hitTestSeconds,
+      totalSeconds}, speedup})}],
       baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-      per point, autoresize 91. Progress goes to standard error.
+      per point, autoresize 91; frame as world, hit-test-point and hit-test-culled as
+      hit-test, per layer of the store. Progress goes to standard error.
 
     COMPARE
       batchbench compare OLD.json NEW.json [--threshold PERCENT]

@@ -60,7 +60,37 @@ extension KernelFixture {
             return nil
         case .autoresize:
             return verifyAutoresize()
+        case .frame:
+            guard let frameFixture else { return "no frame was run" }
+            return frameFixture.problem
+        case .hitTestPoint, .hitTestCulled:
+            return verifySinglePoints(kernel)
         }
+    }
+
+    /// Up to 32 of the points answered in the timed calls, evenly spread: hit-test-point's
+    /// answers against the batch form (`hitTest(points:in:rule:)`, with its unprojection
+    /// table) on the same snapshot; hit-test-culled's against the snapshot walk
+    /// (`hitTest(_:in:rule:)`) on a fresh snapshot of the store. (At 1M layers one
+    /// snapshot walk costs ~15 ms, so not every point.)
+    private func verifySinglePoints(_ kernel: BenchKernel) -> String? {
+        let answered = singlePoints.indices.filter { singleAnswered[$0] }
+        guard !answered.isEmpty else { return "no point was answered" }
+        let step = (answered.count + 31) / 32
+        let checked = Swift.stride(from: 0, to: answered.count, by: step).map { answered[$0] }
+        let points = checked.map { singlePoints[$0] }
+        let expected: [LayerHandle?]
+        if kernel == .hitTestPoint {
+            expected = store.hitTest(points: points, in: pointWorld!, rule: .layer, options: .serial(.scalar))
+        } else {
+            let world = store.worldTransforms(options: .serial(.scalar))
+            expected = points.map { store.hitTest($0, in: world, rule: .layer) }
+        }
+        for (index, (k, point)) in zip(checked, points).enumerated() where singleHits[k] != expected[index] {
+            return
+                "point \(point) hit \(singleHits[k].map { "\($0)" } ?? "nothing"), the reference hits \(expected[index].map { "\($0)" } ?? "nothing")"
+        }
+        return nil
     }
 
     /// Two checks. The timed store scales uniformly (every part of every layer is

@@ -30,6 +30,15 @@ final class KernelFixture {
     /// whether the top layer has its larger size now.
     private(set) var autoresizeStore: LayerStore?
     private var autoresizeGrown = false
+    /// The frame kernel's two stores and frame loop, built by `prepare`.
+    private(set) var frameFixture: FrameFixture?
+    /// The single-point hit tests' points (`FrameScript.touches(frames:)`, cycled), the
+    /// snapshot hit-test-point walks (taken by `prepare` from the store as it is then),
+    /// and the answer each point got, for `verify`.
+    private(set) var singlePoints: [Point] = []
+    private(set) var pointWorld: WorldTransforms?
+    private(set) var singleHits: [LayerHandle?] = []
+    private(set) var singleAnswered: [Bool] = []
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
 
@@ -60,6 +69,7 @@ final class KernelFixture {
     func units(of kernel: BenchKernel) -> Double {
         switch kernel {
         case .hitTest: return Double(hitTestPoints.count) * Double(store.count)
+        // frame: the store's layers per frame; the single-point hit tests: per point.
         default: return Double(store.count)
         }
     }
@@ -106,13 +116,50 @@ final class KernelFixture {
             autoresizeStore!.setBounds(
                 Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
             sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
+        case .frame:
+            sink += Double(frameFixture!.runFrame(options: options).visible)
+        case .hitTestPoint, .hitTestCulled:
+            runSinglePoint(kernel, call: 0)
+        }
+    }
+
+    /// One point of a single-point hit-test kernel: point `call` (cycling).
+    func runSinglePoint(_ kernel: BenchKernel, call: Int) {
+        let k = call % singlePoints.count
+        let hit: LayerHandle?
+        if kernel == .hitTestCulled {
+            hit = store.hitTest(singlePoints[k], rule: .layer)
+        } else {
+            hit = store.hitTest(singlePoints[k], in: pointWorld!, rule: .layer)
+        }
+        singleHits[k] = hit
+        singleAnswered[k] = true
+        sink += Double(hit?.index ?? -1)
+    }
+
+    /// Times `kernel`: `measure` (samples of many calls), one call at a time for the
+    /// single-point hit tests, and frame by frame (with every step's times) for frame.
+    func time(_ kernel: BenchKernel, options: KernelOptions, minTime: Double) -> (
+        Timing, BenchReport.FrameDetail?
+    ) {
+        switch kernel {
+        case .frame:
+            let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime)
+            sink += frameFixture!.sink
+            return (timing, detail)
+        case .hitTestPoint, .hitTestCulled:
+            return (measureEach(minTime: minTime) { runSinglePoint(kernel, call: $0) }, nil)
+        default:
+            return (measure(minTime: minTime) { run(kernel, options: options) }, nil)
         }
     }
 
     /// Work a kernel needs done before its timed calls: world-incremental starts from an
     /// updated world cache rather than timing one full pass in its first sample; the
     /// autoresize kernel's masked store is built (its world cache brought up to date, so
-    /// the setters record their changes as in an app's frame loop).
+    /// the setters record their changes as in an app's frame loop); the frame kernel's
+    /// stores are built (once per workload and size: later backends and thread counts
+    /// go on with the next frames); the single-point hit tests get their points.
     func prepare(_ kernel: BenchKernel, options: KernelOptions) {
         switch kernel {
         case .worldIncremental: sink += store.updateWorld(options: options)[0].m41
@@ -120,6 +167,19 @@ final class KernelFixture {
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
             autoresizeStore = masked
+        case .frame where frameFixture == nil:
+            frameFixture = FrameFixture(workload: workload)
+        case .hitTestPoint, .hitTestCulled:
+            // The points of 200 frames, and a snapshot of the store as it is now (other
+            // kernels may have moved layers); the culled walk's caches built once.
+            singlePoints = FrameScript(workload).touches(frames: 200)
+            singleHits = Array(repeating: nil, count: singlePoints.count)
+            singleAnswered = Array(repeating: false, count: singlePoints.count)
+            if kernel == .hitTestPoint {
+                pointWorld = store.worldTransforms(options: .serial(.scalar))
+            } else {
+                sink += Double(store.hitTest(singlePoints[0], rule: .layer)?.index ?? -1)
+            }
         default: break
         }
     }

@@ -67,6 +67,48 @@ struct BenchReport: Codable {
         var speedupOverScalar: Double?
         /// The last timed call's output matched the reference (see `KernelFixture.verify`).
         var verified: Bool?
+        /// The frame kernel's steps, both paths; nil (absent) for the other kernels.
+        var frame: FrameDetail? = nil
+    }
+
+    /// What one frame cost, the old way and the output-sensitive way (the `frame`
+    /// kernel): each step's median over the timed frames, in seconds, and what the new
+    /// path saw. The result's `medianSeconds` is `new.totalSeconds`.
+    struct FrameDetail: Codable {
+        /// Frames timed (after the warm-up frames, which build the caches).
+        var frames: Int
+        /// The viewport asked for, x, y, width, height.
+        var viewport: [Double]
+        /// Touches hit-tested per frame.
+        var touches: Int
+        /// Layers the frame's edits set (median).
+        var changedLayers: Int
+        /// Layers in the visible list (median).
+        var visibleLayers: Int
+        /// `VisibleLayers.visitedLayerCount` (median): layers whose world transform the
+        /// frame query computed.
+        var visitedLayers: Int
+        var old: OldPath
+        var new: NewPath
+        /// `old.totalSeconds / new.totalSeconds`.
+        var speedup: Double
+
+        /// updateWorld, then worldRects + clipRects + visibility, hitTest(points:in:rule:)
+        /// of the touches, drawOrder; `totalSeconds` is the median of the per-frame sums.
+        struct OldPath: Codable {
+            var updateWorldSeconds: Double
+            var rectsClipsVisibilitySeconds: Double
+            var hitTestSeconds: Double
+            var drawOrderSeconds: Double
+            var totalSeconds: Double
+        }
+
+        /// visibleLayers(in:into:), then one culled hitTest(_:rule:) per touch.
+        struct NewPath: Codable {
+            var visibleLayersSeconds: Double
+            var hitTestSeconds: Double
+            var totalSeconds: Double
+        }
     }
 
     /// The object-graph baseline (one class instance per layer, one thread).

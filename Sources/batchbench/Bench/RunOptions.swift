@@ -5,7 +5,7 @@ import Foundation
 /// What `batchbench run` measures, parsed by hand from the command line (no package
 /// dependencies). Every list option takes comma-separated values.
 struct RunOptions {
-    var kernels: [BenchKernel] = BenchKernel.allCases
+    var kernels: [BenchKernel] = BenchKernel.defaultKernels
     var backends: [Backend] = Backend.allCases
     var layerCounts: [Int] = [100_000]
     var threadCounts: [Int] = RunOptions.defaultThreadCounts

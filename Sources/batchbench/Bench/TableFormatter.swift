@@ -66,6 +66,20 @@ enum TableFormatter {
             )
             for ratio in incremental { line("  " + ratio) }
         }
+        let frames = frameLines(report)
+        if !frames.isEmpty {
+            line()
+            line(
+                "Frames, median per frame (old: updateWorld + worldRects/clipRects/visibility + hitTest(points:in:) + drawOrder; new: visibleLayers(in:into:) + culled hitTest(_:rule:) per touch):"
+            )
+            for frame in frames { line("  " + frame) }
+        }
+        let singlePoints = singlePointRatios(report)
+        if !singlePoints.isEmpty {
+            line()
+            line("One hit-test point (median over points), the snapshot walk against the culled walk:")
+            for ratio in singlePoints { line("  " + ratio) }
+        }
         let notes = kernelsRun.compactMap(\.unitNote)
         if !notes.isEmpty {
             line()
@@ -104,6 +118,46 @@ enum TableFormatter {
                 "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
                 + "\(duration(r.medianSeconds)); " + ratios.joined(separator: ", ")
         }
+    }
+
+    /// For every frame result: both paths' steps, their totals, the speed-up, and what
+    /// the frame query saw.
+    static func frameLines(_ report: BenchReport) -> [String] {
+        report.results.compactMap { r in
+            guard let f = r.frame else { return nil }
+            let o = f.old
+            let n = f.new
+            return
+                "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
+                + "old \(duration(o.totalSeconds)) (updateWorld \(duration(o.updateWorldSeconds)), rects+clips+visibility "
+                + "\(duration(o.rectsClipsVisibilitySeconds)), hitTest \(f.touches) points \(duration(o.hitTestSeconds)), "
+                + "drawOrder \(duration(o.drawOrderSeconds))); new \(duration(n.totalSeconds)) (visibleLayers "
+                + "\(duration(n.visibleLayersSeconds)), \(f.touches) hitTests \(duration(n.hitTestSeconds))); "
+                + "\(ratioText(f.speedup)) faster; "
+                + "\(f.visibleLayers) visible, \(f.visitedLayers) visited, \(f.changedLayers) changed a frame, \(f.frames) frames"
+        }
+    }
+
+    /// For every hit-test-culled result, the hit-test-point result of the same workload
+    /// and size: one point each way and the ratio.
+    static func singlePointRatios(_ report: BenchReport) -> [String] {
+        report.results.filter { $0.kernel == BenchKernel.hitTestCulled.rawValue }.compactMap { culled in
+            guard
+                let snapshot = report.results.first(where: {
+                    $0.kernel == BenchKernel.hitTestPoint.rawValue && $0.workload == culled.workload
+                        && $0.layers == culled.layers
+                })
+            else { return nil }
+            return "\(culled.workload) \(si(Double(culled.layers))) layers: snapshot walk "
+                + "\(duration(snapshot.medianSeconds)), culled \(duration(culled.medianSeconds)) "
+                + "(\(ratioText(snapshot.medianSeconds / culled.medianSeconds)))"
+        }
+    }
+
+    /// `12×`, `3.4×`, `0.52×`: three significant digits at most, none after the point
+    /// from 10 on.
+    static func ratioText(_ ratio: Double) -> String {
+        String(format: ratio >= 10 ? "%.0f×" : (ratio >= 1 ? "%.1f×" : "%.2f×"), ratio)
     }
 
     private static func spreadPercent(_ r: BenchReport.Result) -> Double {

@@ -44,14 +44,52 @@ func measure(minTime: Double, _ body: () -> Void) -> Timing {
         samples: samples.count, callsPerSample: callsPerSample)
 }
 
-private func medianOf(_ values: [Double]) -> Double {
+/// Times `body(call)` one call at a time (`call` counts from 0, warm-up included): a
+/// warm-up (at least one call and a tenth of `minTime`), then single calls until there
+/// are at least `minimumCalls` and `minTime` has passed (at most 100,000). For calls
+/// that differ (one point each): the median is over calls, not over samples of many.
+func measureEach(minTime: Double, minimumCalls: Int = 9, _ body: (Int) -> Void) -> Timing {
+    let clock = ContinuousClock()
+    var call = 0
+    let warmUpStart = clock.now
+    repeat {
+        body(call)
+        call += 1
+    } while seconds(since: warmUpStart, clock) < minTime * 0.1 && call < 10_000
+    var samples: [Double] = []
+    let start = clock.now
+    while samples.count < minimumCalls || (seconds(since: start, clock) < minTime && samples.count < 100_000) {
+        let callStart = clock.now
+        body(call)
+        samples.append(seconds(since: callStart, clock))
+        call += 1
+    }
+    return summarize(samples)
+}
+
+/// The median, extremes and median absolute deviation of per-call times (one call per
+/// sample).
+func summarize(_ samples: [Double]) -> Timing {
+    let median = medianOf(samples)
+    return Timing(
+        medianSeconds: median, minSeconds: samples.min() ?? 0, maxSeconds: samples.max() ?? 0,
+        madSeconds: medianOf(samples.map { abs($0 - median) }), samples: samples.count, callsPerSample: 1)
+}
+
+func medianOf(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
 private func seconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
-    let elapsed = clock.now - start
+    seconds(from: start, to: clock.now)
+}
+
+/// The seconds from `start` to `end`.
+func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+    let elapsed = end - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 }
 
