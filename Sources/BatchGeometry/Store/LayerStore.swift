@@ -168,6 +168,14 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
     /// visibility with its subtree.
     static let detached = LayerFlags(rawValue: 1 << 5)
+
+    // Combinations the per-layer passes test, as constants: an option-set literal such
+    // as `[.hidden, .detached]` builds an array (a heap allocation) per use in
+    // unoptimized builds.
+    /// `[.hidden, .detached]`: left out of drawing and visibility with the subtree.
+    static let hiddenOrDetached = LayerFlags(rawValue: hidden.rawValue | detached.rawValue)
+    /// `[.geometryFlipped, .transformLayer]`: flags that change the sublayers' plan entries.
+    static let adjustingSublayers = LayerFlags(rawValue: geometryFlipped.rawValue | transformLayer.rawValue)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).
