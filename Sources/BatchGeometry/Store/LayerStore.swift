@@ -87,6 +87,9 @@ public struct LayerStore: Sendable {
     /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
     /// `updateWorld()` keeps both current for the layers it does not mark dirty).
     var worldPlan: WorldPlan?
+    /// The arrays an incremental `updateWorld()` fills and empties, kept between updates
+    /// so that a frame loop's updates allocate nothing once they have grown.
+    var incrementalScratch = IncrementalScratch()
     /// How the last `updateWorld()` that did any work brought the cache up to date: a
     /// test hook, so tests can tell the incremental paths apart (their results agree).
     var lastWorldUpdatePath: WorldUpdatePath = .none
