@@ -25,9 +25,13 @@ let package = Package(
         // Misuses the API on purpose, one case per run, so tests can read the messages
         // (debug: MisuseMessageTests; release: scripts/misuse-messages.sh). Not a product.
         .executableTarget(name: "misuse-messages", dependencies: ["BatchGeometry"], path: "Tests/MisuseMessages"),
+        // Counts the process's heap allocations for the frame-loop allocation test, by
+        // interposing malloc and friends (Linux with glibc, no sanitizer). Only the tests
+        // depend on it. Not a product.
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
         .testTarget(
             name: "BatchGeometryTests",
-            dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages"],
+            dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages", "AllocationCounter"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -134,4 +134,36 @@ final class IndexOrderPassTests: XCTestCase {
         _ = tree.updateWorld(options: .serial(.c))
         XCTAssertFalse(tree.worldPlan!.chainedParents)
     }
+
+    /// A depth-first build under a perspective layer: 600 general layers in a row in index
+    /// order, more than one batch of the index-order pass's general kernel calls (128),
+    /// between planar layers. Same bits on every backend, agreeing with the reference.
+    func testLongRunsOfGeneralLayersInIndexOrder() throws {
+        var store = LayerStore()
+        let root = try store.addLayer(superlayer: nil)
+        store.setBounds(Rect(x: 0, y: 0, width: 400, height: 400), of: root)
+        for block in 0..<3 {
+            let planar = try store.addLayer(superlayer: root)
+            store.setPosition(Point(x: Double(block * 10), y: 5), of: planar)
+            let card = try store.addLayer(superlayer: root)
+            store.setBounds(Rect(x: 0, y: 0, width: 100, height: 80), of: card)
+            store.setTransform(.perspective(distance: 300 + Double(block) * 50), of: card)
+            for k in 0..<300 {
+                let child = try store.addLayer(superlayer: card)
+                store.setBounds(Rect(x: 0, y: 0, width: 20, height: 10), of: child)
+                store.setPosition(Point(x: Double(k % 17), y: Double(k % 13)), of: child)
+                let leaf = try store.addLayer(superlayer: child)
+                store.setAffineTransform(.rotation(radians: Double(k) * 0.01), of: leaf)
+            }
+        }
+        XCTAssertTrue(store.parentsPrecedeChildren)
+        _ = store.updateWorld(options: .serial(.c))
+        XCTAssertNotNil(store.worldPlan!.order, "a depth-first build is not breadth first")
+        XCTAssertGreaterThan(store.worldPlan!.generalPositions?.count ?? 0, 1_800)
+        let expected = store.worldTransforms(options: .serial(.scalar))
+        assertWorldsAgree(expected, store.referenceWorldTransforms(), "scalar")
+        for backend in Backend.allCases {
+            XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: .serial(backend)), expected), "\(backend)")
+        }
+    }
 }

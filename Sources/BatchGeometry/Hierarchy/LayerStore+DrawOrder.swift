@@ -14,8 +14,32 @@ extension LayerStore {
     /// subtree; roots in list order whatever their zPosition; hidden subtrees left out.
     /// O(count) when every sublayer list is already in zPosition order (tracked as
     /// layers are edited), else O(count log sublayers); no recursion.
+    /// The convenient form of `drawOrder(into:scratch:)`, returning a new array.
     public func drawOrder() -> [LayerHandle] {
-        drawOrderIndices().map { handle(atSlot: $0) }
+        var order: [LayerHandle] = []
+        var scratch = QueryScratch()
+        drawOrder(into: &order, scratch: &scratch)
+        return order
+    }
+
+    /// Writes the painter's order (see `drawOrder()`) into `order`, replacing its
+    /// contents (one entry per drawn layer, so fewer than `count` when some are hidden,
+    /// detached or free) and keeping its storage. While some sublayer list is out of
+    /// zPosition order, the lists sorted into drawing order are built in `scratch`.
+    /// Serial (no options): a walk of the sublayer lists.
+    ///
+    /// Allocates nothing once `order` has the capacity for `count` entries (it reserves
+    /// that much) and `scratch` has grown to `count`, when neither shares its storage.
+    /// Complexity: O(count) when every sublayer list is in zPosition order, else
+    /// O(count log sublayers); no recursion.
+    public func drawOrder(into order: inout [LayerHandle], scratch: inout QueryScratch) {
+        order.removeAll(keepingCapacity: true)
+        order.reserveCapacity(count)
+        walkPreorder(drawOrderLinks(reusing: &scratch)) { layer in
+            if flags[layer].contains(.hidden) { return false }
+            order.append(handle(atSlot: layer))
+            return true
+        }
     }
 
     /// The slots of `drawOrder()`.

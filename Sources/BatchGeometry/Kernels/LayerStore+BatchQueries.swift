@@ -3,18 +3,39 @@
 // returns (the same expressions, in the same order).
 
 extension LayerStore {
-    /// The world rect of every layer (see `worldRect(of:in:)`), over `options.threads`.
-    /// Backend `.scalar` calls `worldRect(of:in:)` per layer; the others take a planar
-    /// fast path for layers whose world matrix is planar and whose bounds corners are
-    /// finite (there `W = 1` for every corner, so the projection divides by one and no
-    /// corner is clipped) and `worldRect(of:in:)` for the rest. Same bits either way.
+    /// The world rect of every layer (see `worldRect(of:in:)`), over `options.threads`: the
+    /// convenient form of `computeWorldRects(in:into:options:)`, returning a new array.
     /// - Precondition: `world` was computed for the store's current structure (else the
     ///   program stops with a message naming both structures).
     /// Complexity: O(count), reading 32 bytes of bounds and 48 of world per planar layer.
     public func worldRects(in world: WorldTransforms, options: KernelOptions = .default) -> [RectEdges] {
+        var rects: [RectEdges] = []
+        computeWorldRects(in: world, into: &rects, options: options)
+        return rects
+    }
+
+    /// Computes the world rect of every layer (see `worldRect(of:in:)`) into `rects`, in
+    /// world units: `rects` is resized to `count` (entry `handle.index` is the layer's)
+    /// and every entry overwritten, its storage reused. Backend `.scalar` calls
+    /// `worldRect(of:in:)`'s projection per layer; the others take a planar fast path for
+    /// layers whose world matrix is planar and whose bounds corners are finite (there
+    /// `W = 1` for every corner, so the projection divides by one and no corner is
+    /// clipped) and the projection for the rest. Same bits on every backend and thread
+    /// count.
+    ///
+    /// Allocates nothing when `options.threads` is 1 and `rects` has the capacity for
+    /// `count` entries and does not share its storage (after a first call on a store as
+    /// large). Over more threads, a store of 16,384 layers or more is split, and
+    /// `DispatchQueue.concurrentPerform` then allocates a few blocks per call.
+    /// - Precondition: `world` was computed for the store's current structure (else the
+    ///   program stops with a message naming both structures).
+    /// Complexity: O(count), reading 32 bytes of bounds and 48 of world per planar layer.
+    public func computeWorldRects(
+        in world: WorldTransforms, into rects: inout [RectEdges], options: KernelOptions = .default
+    ) {
         checkSnapshot(world)
-        var result = [RectEdges](repeating: .null, count: count)
-        result.withUnsafeMutableBufferPointer { output in
+        rects.resize(to: count, filler: .null)
+        rects.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
             forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
@@ -25,8 +46,7 @@ extension LayerStore {
                 }
             }
         }
-        if detachedLayerCount > 0 { nullDetachedSubtrees(&result) }
-        return result
+        if detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
     }
 
     /// Detached subtrees have no world rect. O(roots + the detached subtrees).
@@ -54,33 +74,66 @@ extension LayerStore {
         let d = world.d[layer]
         let tx = world.tx[layer]
         let ty = world.ty[layer]
-        // The corners in the spec's order, as Transform3D.applyHomogeneous maps them.
-        var boxMinX = Double.infinity
-        var boxMinY = Double.infinity
-        var boxMaxX = -Double.infinity
-        var boxMaxY = -Double.infinity
-        for (x, y) in [(minX, minY), (minX, maxY), (maxX, minY), (maxX, maxY)] {
-            let cornerX = x * a + y * c + tx
-            let cornerY = x * b + y * d + ty
-            boxMinX = selectMin(boxMinX, cornerX)
-            boxMaxX = selectMax(boxMaxX, cornerX)
-            boxMinY = selectMin(boxMinY, cornerY)
-            boxMaxY = selectMax(boxMaxY, cornerY)
-        }
-        return RectEdges(minX: boxMinX, minY: boxMinY, maxX: boxMaxX, maxY: boxMaxY)
+        // The corners in the spec's order, as Transform3D.applyHomogeneous maps them
+        // (one call each: a literal array of corners, or a local function that updates
+        // a captured variable, allocates in unoptimized builds).
+        let matrix = (a, b, c, d, tx, ty)
+        var box = RectEdges(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+        includeCorner(&box, minX, minY, matrix)
+        includeCorner(&box, minX, maxY, matrix)
+        includeCorner(&box, maxX, minY, matrix)
+        includeCorner(&box, maxX, maxY, matrix)
+        return box
     }
 
-    /// Hit-tests many world-space points (touches, cursor samples) at once; entry k is
-    /// the layer hit by `points[k]`, or nil. Same rules and answers as
-    /// `hitTest(_:in:rule:)`. Points are spread over `options.threads` (every backend
-    /// runs the same Swift code here).
+    /// Hit-tests many world-space points (touches, cursor samples) at once: the
+    /// convenient form of `hitTest(points:in:rule:into:scratch:options:)`, returning a
+    /// new array (and using a new `QueryScratch`). Entry k is the layer hit by
+    /// `points[k]`, or nil; same rules and answers as `hitTest(_:in:rule:)`.
     /// - Precondition: `world` was computed for the store's current structure.
     /// Complexity: O(points × count) in the worst case.
     public func hitTest(
         points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
         options: KernelOptions = .default
     ) -> [LayerHandle?] {
-        hitTestIndices(points: points, in: world, rule: rule, options: options).map { $0.map { handle(atSlot: $0) } }
+        var hits: [LayerHandle?] = []
+        var scratch = QueryScratch()
+        hitTest(points: points, in: world, rule: rule, into: &hits, scratch: &scratch, options: options)
+        return hits
+    }
+
+    /// Hit-tests many world-space points (touches, cursor samples) at once into `hits`:
+    /// `hits` is resized to `points.count` and entry k overwritten with the layer hit by
+    /// `points[k]` (world space, points), or nil. Same rules and answers as
+    /// `hitTest(_:in:rule:)`; points are spread over `options.threads` (every backend
+    /// runs the same Swift code here). With 4 points or more, each layer's unprojection
+    /// is computed once (O(count)) into `scratch` and shared by all the points; when
+    /// some sublayer list is out of zPosition order, the layer rule's sorted lists are
+    /// built in `scratch` too.
+    ///
+    /// Allocates nothing when `options.threads` is 1 and `hits` and `scratch` have grown
+    /// to `points.count` and the store's `count` (after a first call with as many points
+    /// on a store as large, with the same rule) and do not share their storage. Over
+    /// more threads, the points (and, from 16,384 layers, the unprojections) are split,
+    /// and `DispatchQueue.concurrentPerform` then allocates a few blocks per split.
+    /// - Precondition: `world` was computed for the store's current structure.
+    /// Complexity: O(points × count) in the worst case, plus O(count) for the
+    /// unprojections and O(count log sublayers) for unsorted lists.
+    public func hitTest(
+        points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
+        into hits: inout [LayerHandle?], scratch: inout QueryScratch, options: KernelOptions = .default
+    ) {
+        hits.resize(to: points.count, filler: nil)
+        hits.withUnsafeMutableBufferPointer { output in
+            let out = output.baseAddress.map { SendablePointer($0) }
+            forEachHit(points: points, in: world, rule: rule, scratch: &scratch, options: options) { k, slot in
+                if let slot {
+                    out!.pointer[k] = handle(atSlot: slot)
+                } else {
+                    out!.pointer[k] = nil
+                }
+            }
+        }
     }
 
     /// The slots of `hitTest(points:in:rule:options:)`'s answers.
@@ -88,44 +141,61 @@ extension LayerStore {
         points: [Point], in world: WorldTransforms, rule: HitTestRule = .layer,
         options: KernelOptions = .default
     ) -> [Int?] {
-        checkSnapshot(world)
         var result = [Int?](repeating: nil, count: points.count)
-        // Every point unprojects into the same layers: with enough points, invert each
-        // layer's homography once (the point-independent cofactors of
-        // `Transform3D.unprojectPoint`) and reuse it for every point.
-        let table: [Homography]? = points.count >= 4 ? unprojectionTable(world, options) : nil
-        let links = hitTestLinks(rule)
+        var scratch = QueryScratch()
         result.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
-            let out = SendablePointer(base)
-            // One point costs a tree walk: split even small batches when the tree is big.
-            let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
-            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: minimum) { range in
-                if let table {
-                    table.withUnsafeBufferPointer { table in
-                        for k in range {
-                            let point = points[k]
-                            out.pointer[k] = hitTestWalk(rule: rule, links: links) {
-                                table[$0].unprojectInFrontOfEye(point)
-                            }
-                        }
-                    }
-                } else {
-                    for k in range {
-                        let point = points[k]
-                        out.pointer[k] = hitTestWalk(rule: rule, links: links) {
-                            world[$0].unprojectPointInFrontOfEye(point)
-                        }
-                    }
-                }
+            let out = output.baseAddress.map { SendablePointer($0) }
+            forEachHit(points: points, in: world, rule: rule, scratch: &scratch, options: options) { k, slot in
+                out!.pointer[k] = slot
             }
         }
         return result
     }
 
-    /// Each layer's unprojection, over `options.threads`. O(count).
-    private func unprojectionTable(_ world: WorldTransforms, _ options: KernelOptions) -> [Homography] {
-        var table = [Homography](repeating: Homography(.identity), count: count)
+    /// The batch hit test: calls `record(k, slot)` once for each point k with the slot
+    /// of the layer it hits (nil: none), over `options.threads`, so `record` may be
+    /// called from several threads at once (for different k). The storage around the
+    /// walk: the unprojection table and the sorted sublayer lists live in `scratch`;
+    /// the walk itself is `hitTestWalk`.
+    func forEachHit(
+        points: [Point], in world: WorldTransforms, rule: HitTestRule, scratch: inout QueryScratch,
+        options: KernelOptions, _ record: (Int, Int?) -> Void
+    ) {
+        checkSnapshot(world)
+        guard !points.isEmpty else { return }
+        // Every point unprojects into the same layers: with enough points, invert each
+        // layer's homography once (the point-independent cofactors of
+        // `Transform3D.unprojectPoint`) and reuse it for every point.
+        let useTable = points.count >= 4
+        if useTable { computeUnprojections(world, into: &scratch.unprojections, options) }
+        let links =
+            rule == .layer
+            ? drawOrderLinks(reusing: &scratch) : SiblingLinks(first: firstSublayers, next: nextSiblings)
+        // One point costs a tree walk: split even small batches when the tree is big.
+        let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
+        scratch.unprojections.withUnsafeBufferPointer { table in
+            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: minimum) { range in
+                if useTable {
+                    for k in range {
+                        let point = points[k]
+                        record(k, hitTestWalk(rule: rule, links: links) { table[$0].unprojectInFrontOfEye(point) })
+                    }
+                } else {
+                    for k in range {
+                        let point = points[k]
+                        record(k, hitTestWalk(rule: rule, links: links) { world[$0].unprojectPointInFrontOfEye(point) })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each layer's unprojection into `table` (resized to `count`), over
+    /// `options.threads`. O(count).
+    private func computeUnprojections(
+        _ world: WorldTransforms, into table: inout [Homography], _ options: KernelOptions
+    ) {
+        table.resize(to: count, filler: Homography(.identity))
         table.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
@@ -133,7 +203,6 @@ extension LayerStore {
                 for layer in range { out.pointer[layer] = Homography(world[layer]) }
             }
         }
-        return table
     }
 
     /// Converts many points from `source`'s bounds space to `destination`'s (nil = world
@@ -180,4 +249,19 @@ extension LayerStore {
         }
         return result
     }
+}
+
+/// Grows `box` to the corner `(x, y)` mapped by the planar `matrix` (a, b, c, d, tx,
+/// ty), as `fastWorldRect` takes each corner.
+@inline(__always)
+private func includeCorner(
+    _ box: inout RectEdges, _ x: Double, _ y: Double,
+    _ matrix: (a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double)
+) {
+    let cornerX = x * matrix.a + y * matrix.c + matrix.tx
+    let cornerY = x * matrix.b + y * matrix.d + matrix.ty
+    box.minX = selectMin(box.minX, cornerX)
+    box.maxX = selectMax(box.maxX, cornerX)
+    box.minY = selectMin(box.minY, cornerY)
+    box.maxY = selectMax(box.maxY, cornerY)
 }

@@ -14,7 +14,10 @@ extension LayerStore {
     }
 
     /// Computes the frames of all layers into `frames`, reusing its storage (resized to
-    /// `count` if needed) so a frame loop allocates nothing.
+    /// `count` if needed). Allocates nothing when `frames` has `count` entries and does not
+    /// share its storage, and `options.threads` is 1 (over more threads, a store of
+    /// 32,768 layers or more is split, and `DispatchQueue.concurrentPerform` then
+    /// allocates a few blocks per call).
     public func computeFrames(into frames: inout FrameColumns, options: KernelOptions = .default) {
         if frames.count != count { frames = FrameColumns(count: count) }
         let n = count
@@ -84,11 +87,13 @@ struct FrameKernelColumns: @unchecked Sendable {
     func computeSIMD(_ range: Range<Int>) {
         var i = range.lowerBound
         let vectorEnd = range.lowerBound + (range.count & ~3)
+        // Pointers come offset by the caller: a local function that read `i` would box
+        // it on the heap in unoptimized builds (a frame loop there allocates nothing).
         @inline(__always) func load(_ p: UnsafePointer<Double>) -> SIMD4<Double> {
-            UnsafeRawPointer(p + i).loadUnaligned(as: SIMD4<Double>.self)
+            UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self)
         }
         @inline(__always) func store(_ v: SIMD4<Double>, _ p: UnsafeMutablePointer<Double>) {
-            UnsafeMutableRawPointer(p + i).storeBytes(of: v, as: SIMD4<Double>.self)
+            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Double>.self)
         }
         // MIN(p, q) = q < p ? q : p, lane by lane (never pointwiseMin, whose NaN rule differs).
         @inline(__always) func minimum(_ p: SIMD4<Double>, _ q: SIMD4<Double>) -> SIMD4<Double> {
@@ -101,16 +106,16 @@ struct FrameKernelColumns: @unchecked Sendable {
         // `-w` does; times -1 is the exact negation, signed zeros included.
         let minusOne = SIMD4<Double>(repeating: -1)
         while i < vectorEnd {
-            let w = load(width)
-            let h = load(height)
-            let ax = load(anchorX)
-            let ay = load(anchorY)
-            let a = load(self.a)
-            let b = load(self.b)
-            let c = load(self.c)
-            let d = load(self.d)
-            let tx = load(self.tx)
-            let ty = load(self.ty)
+            let w = load(width + i)
+            let h = load(height + i)
+            let ax = load(anchorX + i)
+            let ay = load(anchorY + i)
+            let a = load(self.a + i)
+            let b = load(self.b + i)
+            let c = load(self.c + i)
+            let d = load(self.d + i)
+            let tx = load(self.tx + i)
+            let ty = load(self.ty + i)
             let rx = (minusOne * w) * ax
             let ry = (minusOne * h) * ay
             let xMax = rx + w
@@ -127,10 +132,10 @@ struct FrameKernelColumns: @unchecked Sendable {
             let minY = minimum(minimum(minimum(y0, y1), y2), y3)
             let maxX = maximum(maximum(maximum(x0, x1), x2), x3)
             let maxY = maximum(maximum(maximum(y0, y1), y2), y3)
-            store(minX + load(positionX), frameX)
-            store(minY + load(positionY), frameY)
-            store(maxX - minX, frameWidth)
-            store(maxY - minY, frameHeight)
+            store(minX + load(positionX + i), frameX + i)
+            store(minY + load(positionY + i), frameY + i)
+            store(maxX - minX, frameWidth + i)
+            store(maxY - minY, frameHeight + i)
             i += 4
         }
         if i < range.upperBound { computeScalar(i..<range.upperBound) }

@@ -39,12 +39,29 @@ extension LayerStore {
     }
 
     /// Computes `ToWorld` of every layer into `world`, reusing its storage (resized to
-    /// `count` if needed) so a frame loop allocates nothing; otherwise the same as
-    /// `worldTransforms(options:)`. O(count).
+    /// `count` if needed); otherwise the same as `worldTransforms(options:)`.
+    ///
+    /// Allocates nothing when `options.threads` is 1, the store's cached plan is current
+    /// (`updateWorld()` has run since the last change), and `world` already has `count`
+    /// layers and does not share its storage. Otherwise it may first build the local
+    /// transforms from the layer properties (an O(count) plan it allocates and does not
+    /// keep), and over more threads the pass's splits allocate (`DispatchQueue
+    /// .concurrentPerform`). `world` keeps its own copy of the per-layer mode bytes, so
+    /// it never holds on to the store's cache. O(count).
     public func computeWorldTransforms(into world: inout WorldTransforms, options: KernelOptions = .default) {
         let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
         if world.count != count { world = WorldTransforms(uninitializedCount: count) }
-        if !propagateWorld(plan: plan, into: &world, options: options) { world = referenceWorldTransforms() }
+        // The pass shares the plan's mode bytes with `world`: copy them into `world`'s
+        // own array instead, or the next `updateWorld()` would copy the plan's (an
+        // allocation per frame) while `world` lives.
+        var modes: [UInt8] = []
+        swap(&modes, &world.modes)
+        if !propagateWorld(plan: plan, into: &world, options: options) {
+            world = referenceWorldTransforms()
+        } else {
+            modes.overwrite(with: world.modes)
+            swap(&modes, &world.modes)
+        }
         world.structureVersion = structureVersion
     }
 
@@ -52,17 +69,32 @@ extension LayerStore {
     /// of layers changed since the last update are recomputed, unless the hierarchy
     /// changed (layers added, removed or reparented) or many layers did (more than a
     /// quarter): then it is one full pass. Changing `masksToBounds` or `hidden` does not
-    /// dirty anything.
+    /// dirty anything. It also brings the cached drawing order up to date (re-sorting
+    /// only the sublayer lists whose zPositions or members changed; O(1) while every list
+    /// is in order), so `drawOrder()` and the hit tests then sort nothing.
     ///
     /// Copy-on-write: the result shares storage with the store's cache. Discarding it
     /// (`_ = store.updateWorld()` once per frame) keeps the next update copy-free; a
     /// caller that keeps the previous result alive while updating makes that update copy
     /// the cache once (O(count)), after which the kept snapshot stays unchanged.
     ///
+    /// Allocation: an incremental update allocates nothing once the arrays it keeps in
+    /// the store have grown to what the frame's dirty layers need, when `options.threads`
+    /// is 1 and no earlier result is kept alive (see above). Except where it walks layer
+    /// by layer, which allocates: when a changed layer's world turned between planar and
+    /// 3D, or the layer reaches its sublayers' locals (a geometry flip, a
+    /// sublayerTransform, a transform layer), or the store has 65,536 layers or more and
+    /// no level of 32,768 (the subtree layout). A full pass (the first update, a
+    /// structural edit, `invalidateWorld()`, more than a quarter of the layers changed)
+    /// allocates.
+    ///
     /// Complexity: O(size of the dirty subtrees + dirty layers × depth), or O(count) for a
     /// full pass.
     @discardableResult
     public mutating func updateWorld(options: KernelOptions = .default) -> WorldTransforms {
+        // The per-frame call: it also re-sorts the sublayer lists whose drawing order
+        // changed, so `drawOrder` and hit tests read a current cache.
+        refreshDrawOrder()
         if let cached = worldCache, !changes.hasChanges { return cached }
         if !changes.needsFullUpdate, worldCache != nil, worldPlan != nil,
             changes.dirtyLayers.count <= count / 4, updateDirtySubtrees(options: options)

@@ -165,8 +165,11 @@ struct PlanarPropagation: @unchecked Sendable {
             let p1 = Int(parents[i1])
             let p2 = Int(parents[i2])
             let p3 = Int(parents[i3])
+            // A copy for the local functions: one that captured the `var` would box it on
+            // the heap in unoptimized builds.
+            let first = position
             @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
-                if order == nil { return UnsafeRawPointer(column + position).loadUnaligned(as: SIMD4<Double>.self) }
+                if order == nil { return UnsafeRawPointer(column + first).loadUnaligned(as: SIMD4<Double>.self) }
                 return SIMD4(column[i0], column[i1], column[i2], column[i3])
             }
             @inline(__always) func parent(_ column: UnsafeMutablePointer<Double>) -> SIMD4<Double> {
@@ -174,7 +177,7 @@ struct PlanarPropagation: @unchecked Sendable {
             }
             @inline(__always) func store(_ value: SIMD4<Double>, _ column: UnsafeMutablePointer<Double>) {
                 if order == nil {
-                    UnsafeMutableRawPointer(column + position).storeBytes(of: value, as: SIMD4<Double>.self)
+                    UnsafeMutableRawPointer(column + first).storeBytes(of: value, as: SIMD4<Double>.self)
                 } else {
                     column[i0] = value[0]
                     column[i1] = value[1]

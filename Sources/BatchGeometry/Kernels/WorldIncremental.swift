@@ -17,7 +17,12 @@ extension LayerStore {
         }
         var needsSubtreeWalk = true
         if let index = plan.subtreeRanges {
-            let result = updateDirtyRanges(plan: &plan, world: &world, index: index, options: options)
+            // The walk's arrays: the store's, moved out for the update and back after.
+            var scratch = IncrementalScratch()
+            swap(&scratch, &incrementalScratch)
+            let result = updateDirtyRanges(
+                plan: &plan, world: &world, index: index, scratch: &scratch, options: options)
+            swap(&scratch, &incrementalScratch)
             switch result {
             case .done:
                 needsSubtreeWalk = false

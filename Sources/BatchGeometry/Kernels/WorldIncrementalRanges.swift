@@ -22,6 +22,21 @@ struct SubtreeRangeIndex: Sendable {
     var walkCosts: [Int32]
 }
 
+/// The arrays an incremental update fills and empties on every `updateWorld()`, kept by
+/// the store between updates (`LayerStore.incrementalScratch`) so that a frame loop's
+/// updates allocate nothing once they have grown: the dirty positions, which of them
+/// only moved, the range walk's per-level lists, and sorting space.
+struct IncrementalScratch: Sendable {
+    var dirty: [Int32] = []
+    var movedOnly: [Bool] = []
+    var sortSpace: [Int32] = []
+    var levelLayers: [Int32] = []
+    var levelGeneralSlots: [Range<Int>] = []
+    var levelMovedLayers: [Int32] = []
+    var runs: [Int32] = []
+    var nextRuns: [Int32] = []
+}
+
 /// What the range walk did.
 enum RangeUpdateResult {
     /// The dirty subtrees are up to date.
@@ -110,11 +125,14 @@ extension LayerStore {
     ///
     /// Stages: `dirtyPositions`, then `DirtyEntryRefresh` (the dirty layers' own
     /// entries and the walk's cost estimate), then `RangeWalk` (the subtrees' worlds).
+    /// Their arrays come from `scratch` and go back to it (no allocation once grown).
     func updateDirtyRanges(
-        plan: inout WorldPlan, world: inout WorldTransforms, index: SubtreeRangeIndex, options: KernelOptions
+        plan: inout WorldPlan, world: inout WorldTransforms, index: SubtreeRangeIndex,
+        scratch: inout IncrementalScratch, options: KernelOptions
     ) -> RangeUpdateResult {
         let n = plan.count
-        let dirty = dirtyPositions(index)
+        dirtyPositions(index, into: &scratch)
+        let dirty = scratch.dirty
         if plan.generalPositions == nil {
             plan.generalPositions = (0..<n).filter { plan.modes[plan.layer(atPosition: $0)] & WorldMode.general != 0 }
         }
@@ -134,10 +152,17 @@ extension LayerStore {
                     index.walkCosts.withUnsafeBufferPointer { walkCosts in
                         var refresh = DirtyEntryRefresh(
                             columns: columns, output: columns.planOutput(keepingUnpositioned: true), inputs: inputs,
-                            dirtyStates: dirtyStates.baseAddress!, walkCosts: walkCosts.baseAddress!,
-                            movedOnly: [Bool](repeating: false, count: dirty.count))
+                            dirtyStates: dirtyStates.baseAddress!, walkCosts: walkCosts.baseAddress!)
+                        // Moved in and out (a swap, not a copy that would share storage).
+                        swap(&refresh.movedOnly, &scratch.movedOnly)
+                        // Grown, never shrunk (entries past `dirty.count` are not read).
+                        if refresh.movedOnly.count < dirty.count {
+                            refresh.movedOnly.resize(to: dirty.count, filler: false)
+                        }
+                        for k in 0..<dirty.count { refresh.movedOnly[k] = false }
                         let estimate = refresh.run(dirty, store: self)
                         generalChanged = refresh.generalChanged
+                        defer { swap(&refresh.movedOnly, &scratch.movedOnly) }
                         guard !refresh.needsSubtreeWalk else { return RangeUpdateResult.needsSubtreeWalk }
                         // When the estimate says so, the walk is not started at all.
                         guard estimate <= workBudget || refresh.walkCost(dirty) <= workBudget else {
@@ -148,7 +173,7 @@ extension LayerStore {
                                 columns: columns, parents: inputs.parents, dirty: dirty, movedOnly: refresh.movedOnly,
                                 levelStarts: levelStarts, generalPositions: generalPositions, workBudget: workBudget,
                                 options: options),
-                            index: index, general: &general)
+                            index: index, general: &general, scratch: &scratch)
                     }
                 }
             }
@@ -158,27 +183,29 @@ extension LayerStore {
     }
 
     /// The dirty layers' positions in the plan's order, ascending (usually already:
-    /// setters in index order).
-    private func dirtyPositions(_ index: SubtreeRangeIndex) -> [Int32] {
-        var dirty: [Int32]
+    /// setters in index order), into `scratch.dirty`.
+    private func dirtyPositions(_ index: SubtreeRangeIndex, into scratch: inout IncrementalScratch) {
+        let layers = changes.dirtyLayers
+        scratch.dirty.removeAll(keepingCapacity: true)
         if let positions = index.positions {
-            dirty = changes.dirtyLayers.map { positions[Int($0)] }
+            for k in 0..<layers.count { scratch.dirty.append(positions[Int(layers[k])]) }
         } else {
-            dirty = changes.dirtyLayers
+            scratch.dirty.append(contentsOf: layers)
         }
         var sorted = true
-        for i in dirty.indices.dropFirst() where dirty[i - 1] > dirty[i] {
-            sorted = false
-            break
+        var k = 1
+        while k < scratch.dirty.count && sorted {
+            sorted = scratch.dirty[k - 1] <= scratch.dirty[k]
+            k += 1
         }
-        if !sorted { dirty.sort() }
-        return dirty
+        if !sorted { stableSort(&scratch.dirty, space: &scratch.sortSpace) { $0 < $1 } }
     }
 
     /// Gathers the range walk's kernels (the pointers of `withIncrementalColumns`, the
     /// range index and the general table) and walks the dirty subtrees.
     private func walkRanges(
-        _ walkInputs: RangeWalkInputs, index: SubtreeRangeIndex, general: inout GeneralMatrices
+        _ walkInputs: RangeWalkInputs, index: SubtreeRangeIndex, general: inout GeneralMatrices,
+        scratch: inout IncrementalScratch
     ) -> RangeUpdateResult {
         let columns = walkInputs.columns
         return index.childStart.withUnsafeBufferPointer { childStart in
@@ -196,6 +223,8 @@ extension LayerStore {
                     var walk = RangeWalk(
                         inputs: walkInputs, kernel: kernel, general: generalKernel, generalPositions: generalList,
                         childStart: childStart.baseAddress!)
+                    walk.borrowLists(from: &scratch)
+                    defer { walk.returnLists(to: &scratch) }
                     return walk.run(store: self)
                 }
             }
@@ -212,10 +241,10 @@ struct DirtyEntryRefresh {
     let inputs: PlanInputs
     let dirtyStates: UnsafePointer<UInt8>
     let walkCosts: UnsafePointer<Int32>
-    /// Per dirty position: a planar layer whose only change was its position (the
-    /// shortcut), so its world's linear part (a, b, c, d) stays what it was unless its
-    /// superlayer's world changes too.
-    var movedOnly: [Bool]
+    /// Per dirty position (entry k for `dirty[k]`; the array may be longer): a planar
+    /// layer whose only change was its position (the shortcut), so its world's linear
+    /// part (a, b, c, d) stays what it was unless its superlayer's world changes too.
+    var movedOnly: [Bool] = []
     var generalChanged = false
     var needsSubtreeWalk = false
 
@@ -224,7 +253,9 @@ struct DirtyEntryRefresh {
     /// dirty subtrees counted apart, so this errs high; see `walkCost`).
     mutating func run(_ dirty: [Int32], store: LayerStore) -> Int {
         var walkEstimate = 0
-        for (index, position) in dirty.enumerated() {
+        // By index: an array's for-in allocates per element in unoptimized builds.
+        for index in 0..<dirty.count {
+            let position = dirty[index]
             // The dirty layers are scattered: ask for the lines of the one a few
             // entries ahead, so that many misses are in flight (no effect on results).
             if index + LayerStore.prefetchDistance < dirty.count {
@@ -282,7 +313,8 @@ struct DirtyEntryRefresh {
     /// when the estimate of `run` is over budget).
     func walkCost(_ dirty: [Int32]) -> Int {
         var cost = 0
-        for position in dirty {
+        for k in 0..<dirty.count {
+            let position = dirty[k]
             let superlayer = Int(inputs.parents[columns.layer(Int(position))])
             if superlayer < 0 || dirtyStates[superlayer] == ChangeTracker.clean {
                 cost += Int(walkCosts[Int(position)])
@@ -346,6 +378,28 @@ struct RangeWalk {
         self.general = general
         self.generalPositions = generalPositions
         self.childStart = childStart
+    }
+
+    /// Takes `scratch`'s lists for the walk's (emptied, their storage kept), leaving the
+    /// walk's empty ones there.
+    mutating func borrowLists(from scratch: inout IncrementalScratch) {
+        exchangeLists(with: &scratch)
+        levelLayers.removeAll(keepingCapacity: true)
+        levelGeneralSlots.removeAll(keepingCapacity: true)
+        levelMovedLayers.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        nextRuns.removeAll(keepingCapacity: true)
+    }
+
+    /// Gives the lists' storage back to `scratch` after the walk.
+    mutating func returnLists(to scratch: inout IncrementalScratch) { exchangeLists(with: &scratch) }
+
+    private mutating func exchangeLists(with scratch: inout IncrementalScratch) {
+        swap(&levelLayers, &scratch.levelLayers)
+        swap(&levelGeneralSlots, &scratch.levelGeneralSlots)
+        swap(&levelMovedLayers, &scratch.levelMovedLayers)
+        swap(&runs, &scratch.runs)
+        swap(&nextRuns, &scratch.nextRuns)
     }
 
     /// Walks every level that has runs or dirty positions.
@@ -479,9 +533,9 @@ struct RangeWalk {
             if !finite { allFinite = false }
             levelLayers.removeAll(keepingCapacity: true)
         }
-        for slots in levelGeneralSlots {
+        for k in 0..<levelGeneralSlots.count {
             store.computeGenerals(
-                slots, of: generalPositions, general, cachedLocals: inputs.columns.generalLocals != nil,
+                levelGeneralSlots[k], of: generalPositions, general, cachedLocals: inputs.columns.generalLocals != nil,
                 backend: backend)
         }
         levelGeneralSlots.removeAll(keepingCapacity: true)

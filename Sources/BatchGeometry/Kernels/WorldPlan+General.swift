@@ -58,8 +58,10 @@ extension LayerStore {
     /// The highest layer index among `positions` (-1 when empty): the general world table
     /// must have room up to it before a pass writes through raw pointers. O(count).
     func highestLayer(atPositions positions: [Int], of plan: WorldPlan) -> Int {
-        guard plan.order != nil else { return positions.last ?? -1 }
-        return positions.reduce(-1) { Swift.max($0, plan.layer(atPosition: $1)) }
+        guard plan.order != nil else { return positions.isEmpty ? -1 : positions[positions.count - 1] }
+        var highest = -1
+        for k in 0..<positions.count { highest = Swift.max(highest, plan.layer(atPosition: positions[k])) }
+        return highest
     }
 
     /// A general layer's world when its local matrix is not cached: the reference

@@ -275,7 +275,7 @@ extension LayerStore {
     func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
         let entry = planEntryWithoutAdjustBit(layer, superlayerMode: superlayerMode)
         let adjusts =
-            !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            !flags[layer].isDisjoint(with: .adjustingSublayers)
             || sublayerTransforms.kind(at: layer) != .identity
         return (entry.mode | (adjusts ? WorldMode.adjustsSublayers : 0), entry.local)
     }
@@ -425,7 +425,7 @@ struct PlanInputs {
     func writeCommonEntry(_ layer: Int, to output: PlanOutput) -> Bool {
         let superlayer = Int(parents[layer])
         guard superlayer >= 0, kinds[layer] <= .affine,
-            flags[superlayer].isDisjoint(with: [.geometryFlipped, .transformLayer]),
+            flags[superlayer].isDisjoint(with: .adjustingSublayers),
             sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
             zPositions[layer].isFinite, anchorPointZs[layer].isFinite
         else { return false }
@@ -453,7 +453,7 @@ struct PlanInputs {
         }
         let superMode = output.modes[superlayer]
         let adjusts =
-            !flags[layer].isDisjoint(with: [.geometryFlipped, .transformLayer])
+            !flags[layer].isDisjoint(with: .adjustingSublayers)
             || (sublayerKinds.map { $0[layer] != .identity } ?? false)
         output.modes[layer] =
             sumBit | (adjusts ? WorldMode.adjustsSublayers : 0) | WorldMode.eligible

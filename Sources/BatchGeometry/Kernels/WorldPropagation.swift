@@ -175,9 +175,10 @@ extension LayerStore {
     }
 }
 
-/// The first index of the ascending `values` whose value is `>= key`.
+/// The first index of the ascending `values` whose value is `>= key`. (Not generic: a
+/// generic collection's subscript allocates per call in unoptimized builds.)
 @inline(__always)
-func lowerBound<C: RandomAccessCollection>(_ values: C, _ key: Int) -> Int where C.Element == Int, C.Index == Int {
+func lowerBound(_ values: UnsafeBufferPointer<Int>, _ key: Int) -> Int {
     var low = 0
     var high = values.count
     while low < high {

@@ -157,32 +157,41 @@ extension LayerStore {
     /// build): locals and worlds stream instead of being gathered through the order,
     /// leaving the superlayers' worlds as the only scattered reads. Serial loops only
     /// (SIMD runs its scalar lane code: same bits).
+    ///
+    /// The general layers are found in index order from the modes (the set
+    /// `generalPositions` lists in level order), eight bytes at a time, and each run of
+    /// consecutive ones goes to the general kernel in one call (in batches of up to 128,
+    /// listed in stack memory): no allocation.
     func runInIndexOrder(_ pass: WorldPass) -> Bool {
         var planar = pass.planar
         planar.order = nil
         var generals = pass.general
         generals.columns.order = nil
         let backend = pass.backend == .simd ? Backend.scalar : pass.backend
-        let layers = pass.generalPositions.map { pass.planar.layer($0) }.sorted()
+        let modes = pass.general.columns.modes!
+        let n = count
         var allFinite = true
         var start = 0
-        var g = 0
-        while g < layers.count {
-            if !planar.run(backend, start..<layers[g]) { allFinite = false }
-            // Consecutive general layers in one call (it takes them in order).
-            var end = g + 1
-            while end < layers.count && layers[end] == layers[end - 1] + 1 { end += 1 }
-            if pass.cachedLocals {
-                layers.withUnsafeBufferPointer {
-                    generals.run(pass.backend, UnsafeBufferPointer(rebasing: $0[g..<end]))
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 128) { batch in
+            while true {
+                let first = nextGeneralLayer(modes, from: start, count: n)
+                if first == n { break }
+                if !planar.run(backend, start..<first) { allFinite = false }
+                // Consecutive general layers in one call (it takes them in order).
+                var end = first
+                while end < n && end - first < batch.count && modes[end] & WorldMode.general != 0 {
+                    batch[end - first] = end
+                    end += 1
                 }
-            } else {
-                for slot in g..<end { computeGeneralFromProperties(layers[slot], generals) }
+                if pass.cachedLocals {
+                    generals.run(pass.backend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
+                } else {
+                    for layer in first..<end { computeGeneralFromProperties(layer, generals) }
+                }
+                start = end
             }
-            start = layers[end - 1] + 1
-            g = end
         }
-        if !planar.run(backend, start..<count) { allFinite = false }
+        if !planar.run(backend, start..<n) { allFinite = false }
         return allFinite
     }
 
@@ -191,4 +200,19 @@ extension LayerStore {
         computeGenerals(
             slots, of: pass.generalPositions, pass.general, cachedLocals: pass.cachedLocals, backend: pass.backend)
     }
+}
+
+/// The first layer at or after `start` whose mode has `WorldMode.general`, or `count`:
+/// eight mode bytes per step while none has it.
+@inline(__always)
+private func nextGeneralLayer(_ modes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+    let mask = UInt64(WorldMode.general) &* 0x0101_0101_0101_0101
+    var layer = start
+    while layer + 8 <= count
+        && UnsafeRawPointer(modes + layer).loadUnaligned(as: UInt64.self) & mask == 0
+    {
+        layer += 8
+    }
+    while layer < count && modes[layer] & WorldMode.general == 0 { layer += 1 }
+    return layer
 }

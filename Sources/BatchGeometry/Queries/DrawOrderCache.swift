@@ -11,8 +11,9 @@ struct DrawOrderCache: Sendable {
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
     private var dirty: [Bool] = []
     private var dirtyLayers: [Int32] = []
-    /// Scratch for re-sorting one list.
+    /// Scratch for re-sorting one list (the list, and the merge sort's space).
     private var siblings: [Int32] = []
+    private var sortSpace: [Int32] = []
 
     /// Marks `layer`'s sublayer list as changed. O(1); nothing before the first build
     /// (new slots are covered by `refresh`, which re-sorts every slot it has not seen).
@@ -62,9 +63,11 @@ struct DrawOrderCache: Sendable {
             current = store.nextSiblings[Int(current)]
         }
         if !sorted {
-            let keys = siblings.map { drawOrderKey(store.zPositions[Int($0)]) }
-            let order = siblings.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
-            siblings = order.map { siblings[$0] }
+            // The same stable merge sort as the scratch path: no allocation once grown.
+            let zPositions = store.zPositions
+            stableSort(&siblings, space: &sortSpace) {
+                drawOrderKey(zPositions[Int($0)]) < drawOrderKey(zPositions[Int($1)])
+            }
         }
         links.first[layer] = siblings.first ?? -1
         for k in siblings.indices { links.next[Int(siblings[k])] = k + 1 < siblings.count ? siblings[k + 1] : -1 }

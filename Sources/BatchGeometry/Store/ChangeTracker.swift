@@ -52,7 +52,8 @@ struct ChangeTracker: Sendable {
 
     /// Forgets every mark, after a world update.
     mutating func clear() {
-        for layer in dirtyLayers { dirtyStates[Int(layer)] = Self.clean }
+        // By index: an array's for-in allocates per element in unoptimized builds.
+        for k in 0..<dirtyLayers.count { dirtyStates[Int(dirtyLayers[k])] = Self.clean }
         dirtyLayers.removeAll(keepingCapacity: true)
         needsFullUpdate = false
         hierarchyChanged = false

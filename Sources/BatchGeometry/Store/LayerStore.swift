@@ -94,6 +94,9 @@ public struct LayerStore: Sendable {
     /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
     /// `updateWorld()` keeps both current for the layers it does not mark dirty).
     var worldPlan: WorldPlan?
+    /// The arrays an incremental `updateWorld()` fills and empties, kept between updates
+    /// so that a frame loop's updates allocate nothing once they have grown.
+    var incrementalScratch = IncrementalScratch()
     /// How the last `updateWorld()` that did any work brought the cache up to date: a
     /// test hook, so tests can tell the incremental paths apart (their results agree).
     var lastWorldUpdatePath: WorldUpdatePath = .none
@@ -176,6 +179,14 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
     /// visibility with its subtree.
     static let detached = LayerFlags(rawValue: 1 << 5)
+
+    // Combinations the per-layer passes test, as constants: an option-set literal such
+    // as `[.hidden, .detached]` builds an array (a heap allocation) per use in
+    // unoptimized builds.
+    /// `[.hidden, .detached]`: left out of drawing and visibility with the subtree.
+    static let hiddenOrDetached = LayerFlags(rawValue: hidden.rawValue | detached.rawValue)
+    /// `[.geometryFlipped, .transformLayer]`: flags that change the sublayers' plan entries.
+    static let adjustingSublayers = LayerFlags(rawValue: geometryFlipped.rawValue | transformLayer.rawValue)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).

@@ -1,0 +1,250 @@
+import AllocationCounter
+import XCTest
+
+@testable import BatchGeometry
+
+/// A frame loop that keeps its storage allocates nothing once warmed up (issue 10): the
+/// process's heap allocations, on every thread, are counted (`Tests/AllocationCounter`
+/// interposes malloc and friends) while N frames set a few properties, update the world
+/// and run every per-frame query into caller-owned storage, and every step must count
+/// zero. It runs in the unoptimized build `swift test` makes, which allocates more
+/// readily than a release build (array for-in loops, option-set literals and local
+/// functions that capture a `var` allocate there), and skips where nothing is counted
+/// (a sanitizer's runtime owns malloc; other platforms).
+final class FrameLoopAllocationTests: XCTestCase {
+    /// The frame loop's steps, in order; `AllocationTally` counts each one apart.
+    enum Step: Int, CaseIterable {
+        case setters, updateWorld, computeWorldTransforms, computeFrames, computeWorldRects, computeClipRects
+        case computeVisibility, hitTest, drawOrder
+    }
+
+    /// Skips unless allocations are counted in this build, and checks that they are: a
+    /// fresh array's first append must count, so the zeros below cannot pass vacuously.
+    static func requireAllocationCounter() throws {
+        guard BGAllocationCounterIsActive() != 0 else {
+            let reason = BGAllocationCounterInactiveReason().map { String(cString: $0) } ?? "unknown"
+            throw XCTSkip("heap allocations are not counted in this build: \(reason)")
+        }
+        let before = BGAllocationCount()
+        var fresh: [Int64] = []
+        fresh.append(before)
+        let counted = BGAllocationCount() - before
+        withExtendedLifetime(fresh) {}
+        XCTAssertGreaterThan(counted, 0, "a fresh array's append was not counted: the counter does not see malloc")
+    }
+
+    /// With `BATCHGEOMETRY_ALLOCATION_TRACE=1` in the environment, every allocation
+    /// counted while tracing is on prints its call stack to standard error (addresses in
+    /// the test executable: `llvm-symbolizer --obj=<xctest> <address - 1>` names them).
+    static func traceAllocations(_ on: Bool) {
+        if getenv("BATCHGEOMETRY_ALLOCATION_TRACE") != nil { BGAllocationTraceSetEnabled(on ? 1 : 0) }
+    }
+
+    /// The store every frame works on: a window with a masking scroll view of 300 cells
+    /// of 8 items each (every third cell's items in reverse zPosition order, some items
+    /// hidden), a container scrolled by its bounds origin, a card in perspective with a
+    /// 3D-rotated badge (general layers), and a hidden overlay. 2,726 layers.
+    struct Scene {
+        var store = LayerStore()
+        var scrollView = LayerHandle(rawValue: 0)
+        var container = LayerHandle(rawValue: 0)
+        var cells: [LayerHandle] = []
+        var items: [LayerHandle] = []
+        /// Touches (world space): on cells, items, the card, and outside everything.
+        var points: [Point] = []
+
+        init() throws {
+            let window = try store.addLayer()
+            store.setFrame(Rect(0, 0, 375, 812), of: window)
+            scrollView = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(0, 100, 375, 600), of: scrollView)
+            store.setScrollView(ScrollViewState(contentSize: Size(375, 18_000)), of: scrollView)
+            store.setMasksToBounds(true, of: scrollView)
+            for row in 0..<300 {
+                let cell = try store.addLayer(superlayer: scrollView)
+                store.setFrame(Rect(0, Double(row) * 60, 375, 60), of: cell)
+                if row % 10 == 0 { store.setMasksToBounds(true, of: cell) }
+                cells.append(cell)
+                for k in 0..<8 {
+                    let item = try store.addLayer(superlayer: cell)
+                    store.setFrame(Rect(Double(k) * 45 + 5, 5, 50, 50), of: item)
+                    if row % 3 == 0 { store.setZPosition(Double(8 - k), of: item) }
+                    if (row + k) % 17 == 0 { store.setHidden(true, of: item) }
+                    items.append(item)
+                }
+            }
+            container = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(0, 700, 375, 112), of: container)
+            store.setMasksToBounds(true, of: container)
+            for k in 0..<12 {
+                let tab = try store.addLayer(superlayer: container)
+                store.setFrame(Rect(Double(k) * 60, 10, 56, 90), of: tab)
+            }
+            let card = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(40, 20, 200, 70), of: card)
+            var perspective = Transform3D.identity
+            perspective.m34 = -1 / 500
+            store.setSublayerTransform(perspective, of: card)
+            let badge = try store.addLayer(superlayer: card)
+            store.setFrame(Rect(10, 10, 50, 50), of: badge)
+            store.setTransform(.rotation(radians: 0.5, x: 0, y: 1, z: 0), of: badge)
+            let overlay = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(0, 0, 375, 812), of: overlay)
+            store.setHidden(true, of: overlay)
+            for k in 0..<8 {
+                let child = try store.addLayer(superlayer: overlay)
+                store.setFrame(Rect(Double(k) * 40, 300, 30, 30), of: child)
+            }
+            for k in 0..<16 {
+                points.append(Point(Double(k) * 23 + 7, Double(k) * 47 + 110))
+            }
+            points.append(Point(60, 50))  // the card's badge
+            points.append(Point(-10, -10))  // nothing
+        }
+
+        /// Frame `n`'s property changes: two items and a cell move, an item changes its
+        /// zPosition (its sublayer list goes in and out of order), the container scrolls
+        /// by its bounds origin, and every other frame the scroll view scrolls (its whole
+        /// content is then dirty: the update propagates over the cached plan).
+        mutating func change(frame n: Int) {
+            store.setZPosition(Double(n % 3), of: items[(n * 29 + 3) % items.count])
+            store.setPosition(Point(Double(n % 7) * 3 + 30, 30), of: items[(n * 37) % items.count])
+            store.setPosition(Point(Double(n % 5) * 2 + 80, 28), of: items[(n * 53 + 11) % items.count])
+            store.setPosition(Point(187.5 + Double(n % 3), Double((n * 13) % 300) * 60 + 30), of: cells[(n * 13) % 300])
+            store.setBounds(Rect(Double(n % 4) * 20, 0, 375, 112), of: container)
+            if n % 2 == 0 { store.setContentOffset(Point(0, Double(n) * 12.5), of: scrollView) }
+        }
+    }
+
+    /// Every array a frame writes, kept from frame to frame.
+    struct FrameStorage {
+        var frames = FrameColumns(count: 0)
+        var world = WorldTransforms()
+        var rects: [RectEdges] = []
+        var clips: [RectEdges?] = []
+        var visible: [Bool] = []
+        var hits: [LayerHandle?] = []
+        var order: [LayerHandle] = []
+        var scratch = QueryScratch()
+    }
+
+    /// Allocations per step, summed over frames (storage allocated before counting).
+    struct AllocationTally {
+        var counts = [Int64](repeating: 0, count: Step.allCases.count)
+        var last = BGAllocationCount()
+
+        /// Starts counting the next step from now.
+        mutating func start() { last = BGAllocationCount() }
+
+        /// Adds what was allocated since the previous mark to `step`.
+        mutating func mark(_ step: Step) {
+            let now = BGAllocationCount()
+            counts[step.rawValue] += now - last
+            last = BGAllocationCount()
+        }
+
+        var description: String {
+            Step.allCases.map { "\($0): \(counts[$0.rawValue])" }.joined(separator: ", ")
+        }
+    }
+
+    /// One frame: the changes, the world update, then every query into `storage`.
+    static func runFrame(
+        _ n: Int, _ scene: inout Scene, _ storage: inout FrameStorage, _ tally: inout AllocationTally,
+        options: KernelOptions
+    ) {
+        tally.start()
+        scene.change(frame: n)
+        tally.mark(.setters)
+        let world = scene.store.updateWorld(options: options)
+        tally.mark(.updateWorld)
+        // A second snapshot, in storage the caller keeps (the plan is current, so this is
+        // one pass over it); the queries alternate between the two.
+        scene.store.computeWorldTransforms(into: &storage.world, options: options)
+        tally.mark(.computeWorldTransforms)
+        scene.store.computeFrames(into: &storage.frames, options: options)
+        tally.mark(.computeFrames)
+        let snapshot = n % 2 == 0 ? world : storage.world
+        scene.store.computeWorldRects(in: snapshot, into: &storage.rects, options: options)
+        tally.mark(.computeWorldRects)
+        scene.store.computeClipRects(worldRects: storage.rects, into: &storage.clips, options: options)
+        tally.mark(.computeClipRects)
+        scene.store.computeVisibility(
+            worldRects: storage.rects, clipRects: storage.clips, viewport: Rect(0, 0, 375, 812),
+            into: &storage.visible, options: options)
+        tally.mark(.computeVisibility)
+        scene.store.hitTest(
+            points: scene.points, in: snapshot, rule: n % 3 == 0 ? .view : .layer, into: &storage.hits,
+            scratch: &storage.scratch, options: options)
+        tally.mark(.hitTest)
+        scene.store.drawOrder(into: &storage.order, scratch: &storage.scratch)
+        tally.mark(.drawOrder)
+    }
+
+    /// One warm-up frame, then 12 counted frames, on one thread with each backend: no
+    /// step allocates. The frames take both incremental paths of `updateWorld()` (the
+    /// range walk, and the dirty entries then the full pass over the cached plan).
+    func testFrameLoopAllocatesNothingOnOneThread() throws {
+        try Self.requireAllocationCounter()
+        for backend in Backend.allCases {
+            var scene = try Scene()
+            XCTAssertGreaterThan(scene.store.zOrderInversions, 0, "some sublayer lists should be out of z order")
+            scene.store.updateWorld(options: .serial(backend))
+            var storage = FrameStorage()
+            var tally = AllocationTally()
+            // Warm-up: one frame of each kind (a scroll, then moves only), so that every
+            // array has grown to what such a frame needs.
+            for n in 0..<2 { Self.runFrame(n, &scene, &storage, &tally, options: .serial(backend)) }
+            tally = AllocationTally()
+            var paths = [WorldUpdatePath](repeating: .none, count: 12)
+            Self.traceAllocations(true)
+            for n in 2..<14 {
+                Self.runFrame(n, &scene, &storage, &tally, options: .serial(backend))
+                paths[n - 2] = scene.store.lastWorldUpdatePath
+            }
+            Self.traceAllocations(false)
+            XCTAssertEqual(
+                tally.counts, Array(repeating: 0, count: Step.allCases.count), "\(backend): \(tally.description)")
+            XCTAssertTrue(paths.contains(.rangeWalk), "\(backend): \(paths)")
+            XCTAssertTrue(paths.contains(.dirtyEntriesThenFullPropagation), "\(backend): \(paths)")
+            // The storage holds real answers: the same as the convenient forms'.
+            let world = scene.store.updateWorld(options: .serial(backend))
+            XCTAssertEqual(storage.rects, scene.store.worldRects(in: world, options: .serial(backend)))
+            XCTAssertEqual(storage.order, scene.store.drawOrder())
+            XCTAssertTrue(storage.visible.contains(true) && storage.hits.contains { $0 != nil }, "\(backend)")
+        }
+    }
+
+    /// A wide store (40,000 layers, its last level wider than 32,768) whose batch calls
+    /// are split over threads: on one thread its frames allocate nothing either; over two
+    /// threads, the allocations `DispatchQueue.concurrentPerform` and the level-parallel
+    /// paths make are measured and reported (not asserted: they depend on libdispatch).
+    func testWideStoreFrameLoopOverThreads() throws {
+        try Self.requireAllocationCounter()
+        var scene = try Scene()
+        scene.store = makeWideStore(count: 40_000)
+        for i in stride(from: 3, to: 40_000, by: 97) { scene.store.setMasksToBounds(true, of: i) }
+        for i in stride(from: 11, to: 40_000, by: 389) { scene.store.setHidden(true, of: i) }
+        for i in stride(from: 5, to: 40_000, by: 23) { scene.store.setZPosition(Double(i % 5), of: i) }
+        scene.scrollView = scene.store.handle(atSlot: 1)
+        scene.container = scene.store.handle(atSlot: 2)
+        scene.cells = (3..<300).map { scene.store.handle(atSlot: $0) }
+        scene.items = (5_000..<5_200).map { scene.store.handle(atSlot: $0) }
+        var report: [String] = []
+        for threads in [1, 2] {
+            let options = KernelOptions(backend: .c, threads: threads)
+            var storage = FrameStorage()
+            var tally = AllocationTally()
+            for n in 0..<2 { Self.runFrame(n, &scene, &storage, &tally, options: options) }
+            tally = AllocationTally()
+            if threads == 1 { Self.traceAllocations(true) }
+            for n in 2..<6 { Self.runFrame(n, &scene, &storage, &tally, options: options) }
+            Self.traceAllocations(false)
+            report.append("\(threads) thread(s), 4 frames: \(tally.description)")
+            if threads == 1 {
+                XCTAssertEqual(tally.counts, Array(repeating: 0, count: Step.allCases.count), tally.description)
+            }
+        }
+        print("FrameLoopAllocationTests, wide store of 40,000 layers:\n  " + report.joined(separator: "\n  "))
+    }
+}
