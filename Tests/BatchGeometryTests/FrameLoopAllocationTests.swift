@@ -247,4 +247,48 @@ final class FrameLoopAllocationTests: XCTestCase {
         }
         print("FrameLoopAllocationTests, wide store of 40,000 layers:\n  " + report.joined(separator: "\n  "))
     }
+
+    /// The output-sensitive frame (issue 12): edits (scrolls, positions, zPositions,
+    /// hidden flags), then `visibleLayers(in:into:)` and culled hit tests, allocate
+    /// nothing once warmed up, on a tree with a wide list (its R-tree refitted in place)
+    /// and a sublayer list out of zPosition order.
+    func testOutputSensitiveFrameAllocatesNothing() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 400, 800), of: window)
+        let list = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(0, 0, 400, 800), of: list)
+        store.setMasksToBounds(true, of: list)
+        var cards: [LayerHandle] = []
+        for k in 0..<500 {
+            let card = try store.addLayer(superlayer: list)
+            store.setFrame(Rect(0, Double(k) * 100, 400, 90), of: card)
+            store.setZPosition(Double(k % 3), of: card)
+            cards.append(card)
+        }
+        var visible = VisibleLayers()
+        var hits: [LayerHandle?] = []
+        let points = [Point(10, 10), Point(200, 450), Point(390, 790)]
+        func frame(_ n: Int) {
+            store.setContentOffset(Point(0, Double(n * 37 % 4000)), of: list)
+            store.setPosition(Point(200, Double(n * 100 + 45)), of: cards[n % 500])
+            store.setZPosition(Double(n % 4), of: cards[(n * 7) % 500])
+            store.setHidden(n % 2 == 0, of: cards[(n * 11) % 500])
+            store.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
+            store.hitTest(points: points, rule: .layer, into: &hits)
+            _ = store.hitTest(Point(100, 100), rule: .view)
+        }
+        for n in 0..<20 { frame(n) }
+        // BG_TRACE_FRAME=1 prints the call stack of each allocation of one frame.
+        if ProcessInfo.processInfo.environment["BG_TRACE_FRAME"] != nil {
+            BGAllocationTraceSetEnabled(1)
+            frame(20)
+            BGAllocationTraceSetEnabled(0)
+        }
+        let before = BGAllocationCount()
+        for n in 20..<60 { frame(n) }
+        XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames")
+        XCTAssertGreaterThan(visible.count, 2)
+    }
 }

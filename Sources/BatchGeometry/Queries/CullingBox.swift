@@ -91,10 +91,33 @@ let cullingSlack = 0x1p-40
 func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
     if box.isNull { return .null }
     guard box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite else { return .unbounded }
-    var out = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    // A struct's mutating method, not a local function: a local function that captures
+    // mutable locals gets a heap-allocated context in unoptimized builds.
+    var image = CornerImage()
+    image.add(box.minX, box.minY, map)
+    image.add(box.minX, box.maxY, map)
+    image.add(box.maxX, box.minY, map)
+    image.add(box.maxX, box.maxY, map)
+    guard image.bounded, image.magnitude.isFinite else { return .unbounded }
+    // A power of two: an edit that moves a box by less than its magnitude's binade (a
+    // scroll) leaves the slack, and so the box's growth, unchanged.
+    let magnitude = image.magnitude
+    let pad = magnitude > 0 ? Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) * cullingSlack : 0
+    guard pad.isFinite else { return .unbounded }
+    let out = image.box
+    return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
+}
+
+/// The projected corners of a box, gathered one at a time by `mappedBox`.
+struct CornerImage {
+    var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    /// The largest magnitude of the terms that rounded into a corner.
     var magnitude = 0.0
+    /// False once a corner maps to W <= 0 or to a non-finite point.
     var bounded = true
-    @inline(__always) func corner(_ x: Double, _ y: Double) {
+
+    @inline(__always)
+    mutating func add(_ x: Double, _ y: Double, _ map: PlaneMap) {
         let xa = x * map.m11
         let ya = y * map.m21
         let xb = x * map.m12
@@ -116,19 +139,9 @@ func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
             (abs(xa) + abs(ya) + abs(map.m41) + abs(xb) + abs(yb) + abs(map.m42)
                 + (abs(px) + abs(py)) * (abs(xw) + abs(yw) + abs(map.m44))) / w
         magnitude = Swift.max(magnitude, terms)
-        out.minX = Swift.min(out.minX, px)
-        out.maxX = Swift.max(out.maxX, px)
-        out.minY = Swift.min(out.minY, py)
-        out.maxY = Swift.max(out.maxY, py)
+        box.minX = Swift.min(box.minX, px)
+        box.maxX = Swift.max(box.maxX, px)
+        box.minY = Swift.min(box.minY, py)
+        box.maxY = Swift.max(box.maxY, py)
     }
-    corner(box.minX, box.minY)
-    corner(box.minX, box.maxY)
-    corner(box.maxX, box.minY)
-    corner(box.maxX, box.maxY)
-    // A power of two: an edit that moves a box by less than its magnitude's binade (a
-    // scroll) leaves the slack, and so the box's growth, unchanged.
-    guard bounded, magnitude.isFinite else { return .unbounded }
-    let pad = magnitude > 0 ? Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) * cullingSlack : 0
-    guard pad.isFinite else { return .unbounded }
-    return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
 }

@@ -35,6 +35,11 @@ struct DrawOrderCache: Sendable {
             links = store.sortedDrawOrderLinks()
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
+            // Room for the worst case now (4 bytes a layer each), so that no later frame
+            // allocates: any number of lists may change, each up to every layer long.
+            dirtyLayers.reserveCapacity(count)
+            siblings.reserveCapacity(count)
+            sortSpace.reserveCapacity(count)
             isBuilt = true
             return
         }
@@ -44,9 +49,13 @@ struct DrawOrderCache: Sendable {
             dirty.append(false)
             markDirty(layer)
         }
-        for layer in dirtyLayers {
-            sortList(of: Int(layer), store)
-            dirty[Int(layer)] = false
+        // Index loops: an unoptimized build allocates in the generic iterator.
+        var k = 0
+        while k < dirtyLayers.count {
+            let layer = Int(dirtyLayers[k])
+            sortList(of: layer, store)
+            dirty[layer] = false
+            k += 1
         }
         dirtyLayers.removeAll(keepingCapacity: true)
     }
@@ -54,23 +63,34 @@ struct DrawOrderCache: Sendable {
     /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
     /// as `sortedDrawOrderLinks` does. O(w) when already in order, else O(w log w).
     private mutating func sortList(of layer: Int, _ store: LayerStore) {
+        // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
+        // into each call, an allocation per sublayer.
+        let nextSiblings = store.nextSiblings
+        let zPositions = store.zPositions
         siblings.removeAll(keepingCapacity: true)
         var current = store.firstSublayers[layer]
         var sorted = true
+        var previous: Int32 = -1
         while current >= 0 {
-            if let last = siblings.last, store.zInversion(last, current) == 1 { sorted = false }
+            if previous >= 0 && drawOrderKey(zPositions[Int(current)]) < drawOrderKey(zPositions[Int(previous)]) {
+                sorted = false
+            }
+            previous = current
             siblings.append(current)
-            current = store.nextSiblings[Int(current)]
+            current = nextSiblings[Int(current)]
         }
         if !sorted {
             // The same stable merge sort as the scratch path: no allocation once grown.
-            let zPositions = store.zPositions
             stableSort(&siblings, space: &sortSpace) {
                 drawOrderKey(zPositions[Int($0)]) < drawOrderKey(zPositions[Int($1)])
             }
         }
-        links.first[layer] = siblings.first ?? -1
-        for k in siblings.indices { links.next[Int(siblings[k])] = k + 1 < siblings.count ? siblings[k + 1] : -1 }
+        links.first[layer] = siblings.isEmpty ? -1 : siblings[0]
+        var k = 0
+        while k < siblings.count {
+            links.next[Int(siblings[k])] = k + 1 < siblings.count ? siblings[k + 1] : -1
+            k += 1
+        }
     }
 }
 

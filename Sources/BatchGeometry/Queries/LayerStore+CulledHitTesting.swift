@@ -40,7 +40,11 @@ extension LayerStore {
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
-        for point in points { results.append(culledHitTest(point, rule: rule, &scratch).map { handle(atSlot: $0) }) }
+        var k = 0
+        while k < points.count {  // not `for in`: its iterator allocates unoptimized
+            results.append(culledHitTest(points[k], rule: rule, &scratch).map { handle(atSlot: $0) })
+            k += 1
+        }
     }
 
     /// The slot hit at `point`; the caches must be current.
@@ -62,7 +66,8 @@ extension LayerStore {
     /// layer that contains the point wins. Explicit stack, any depth.
     private func hitSubtree(of top: Int, _ point: Point, _ rule: HitTestRule, _ scratch: inout WalkScratch) -> Int? {
         if let hit = enterHit(top, under: nil, point, rule, &scratch) { return hit }
-        while let depth = scratch.frames.indices.last {
+        while !scratch.frames.isEmpty {
+            let depth = scratch.frames.count - 1
             if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates) {
                 if let hit = enterHit(sublayer, under: depth, point, rule, &scratch) { return hit }
             } else {

@@ -21,7 +21,9 @@ extension LayerStore {
         bounds.extent = Array(repeating: .null, count: count)
         bounds.state = Array(repeating: 0, count: count)
         bounds.indexEntry = Array(repeating: -1, count: count)
-        bounds.indexes = [:]
+        bounds.indexes = []
+        bounds.indexSlot = Array(repeating: -1, count: count)
+        bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count
         for layer in preorderIndices().reversed() {
@@ -37,7 +39,10 @@ extension LayerStore {
         bounds.lastRefreshVisits = 0
         guard !bounds.queue.isEmpty else { return true }
         var budget = count
-        for layer in bounds.queue {
+        var k = 0
+        while k < bounds.queue.count {  // not `for in`: its iterator allocates unoptimized
+            let layer = bounds.queue[k]
+            k += 1
             let depth = depth(of: Int(layer), limit: budget)
             guard depth < budget else {
                 bounds.heap.removeAll(keepingCapacity: true)
@@ -67,7 +72,7 @@ extension LayerStore {
             let superlayer = Int(parents[layer])
             guard superlayer >= 0 else { continue }
             if bounds.indexEntry[layer] >= 0, bounds.state[superlayer] & SubtreeBounds.Mark.indexed != 0 {
-                bounds.indexes[Int32(superlayer)]?.refit(leaf: Int(bounds.indexEntry[layer]), to: extent)
+                bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry[layer]), to: extent)
             }
             let old = bounds.state[superlayer]
             bounds.state[superlayer] = old | SubtreeBounds.Mark.content | SubtreeBounds.Mark.queued
@@ -108,7 +113,7 @@ extension LayerStore {
         let content: RectEdges
         if indexed && !list && !all {
             if ranks { rankSublayers(of: layer, &bounds) }
-            content = bounds.indexes[Int32(layer)]?.bounds ?? .null
+            content = bounds.index(of: layer).bounds
         } else {
             content = rebuildSublayerIndex(of: layer, &bounds)
         }
@@ -132,14 +137,14 @@ extension LayerStore {
         guard sublayerCount >= SublayerIndex.minimumSublayers else {
             if bounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
                 bounds.state[layer] &= ~SubtreeBounds.Mark.indexed
-                bounds.indexes[Int32(layer)] = nil
+                bounds.setIndex(nil, of: layer)
             }
             return union
         }
         let extents = bounds.extent
         let index = SublayerIndex(sublayers: siblingSlots(startingAt: firstSublayers[layer])) { extents[$0] }
         index.forEachLeaf { slot, leaf in bounds.indexEntry[slot] = Int32(leaf) }
-        bounds.indexes[Int32(layer)] = index
+        bounds.setIndex(index, of: layer)
         bounds.state[layer] |= SubtreeBounds.Mark.indexed
         rankSublayers(of: layer, &bounds)
         return index.bounds
@@ -161,14 +166,18 @@ extension LayerStore {
     private func rankSublayers(of layer: Int, _ bounds: inout SubtreeBounds) {
         let first = zOrderInversions > 0 ? drawOrderCache.links.first : firstSublayers
         let next = zOrderInversions > 0 ? drawOrderCache.links.next : nextSiblings
+        let slot = Int(bounds.indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &bounds.indexes[slot])
         var rank: Int32 = 0
         var sublayer = first[layer]
         while sublayer >= 0 {
             let leaf = Int(bounds.indexEntry[Int(sublayer)])
-            if leaf >= 0 { bounds.indexes[Int32(layer)]?.drawRanks[leaf] = rank }
+            if leaf >= 0 { index.drawRanks[leaf] = rank }
             rank += 1
             sublayer = next[Int(sublayer)]
         }
+        swap(&index, &bounds.indexes[slot])
     }
 
     /// `layer`'s extent from its properties and its (current) content. Null when nothing

@@ -77,7 +77,8 @@ extension LayerStore {
         of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame, byDrawRank: Bool,
         _ accepts: (RectEdges) -> Bool
     ) {
-        guard let index = subtreeBounds.indexes[Int32(layer)] else { return }
+        guard subtreeBounds.indexSlot[layer] >= 0 else { return }
+        let index = subtreeBounds.index(of: layer)
         let start = candidates.count
         index.forEachCandidate(accepts) { leaf in
             let rank = byDrawRank ? index.drawRanks[leaf] : index.listRanks[leaf]
@@ -104,19 +105,21 @@ extension LayerStore {
         else { return nil }
         let homography = Homography(matrix)
         var region = RectEdges.null
-        var found = true
-        // Four calls, not a loop over an array literal: no allocation per query.
-        func include(_ x: Double, _ y: Double) {
-            guard let p = homography.unprojectInFrontOfEye(Point(x: x, y: y)), p.x.isFinite, p.y.isFinite else {
-                found = false
-                return
-            }
-            region = region.union(RectEdges(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y))
-        }
-        include(rect.minX, rect.minY)
-        include(rect.minX, rect.maxY)
-        include(rect.maxX, rect.minY)
-        include(rect.maxX, rect.maxY)
+        // Four corners, written out: no array literal, no capturing local function (both
+        // allocate in unoptimized builds).
+        let corners = (
+            homography.unprojectInFrontOfEye(Point(x: rect.minX, y: rect.minY)),
+            homography.unprojectInFrontOfEye(Point(x: rect.minX, y: rect.maxY)),
+            homography.unprojectInFrontOfEye(Point(x: rect.maxX, y: rect.minY)),
+            homography.unprojectInFrontOfEye(Point(x: rect.maxX, y: rect.maxY))
+        )
+        guard let c0 = corners.0, let c1 = corners.1, let c2 = corners.2, let c3 = corners.3 else { return nil }
+        region = RectEdges(
+            minX: Swift.min(Swift.min(c0.x, c1.x), Swift.min(c2.x, c3.x)),
+            minY: Swift.min(Swift.min(c0.y, c1.y), Swift.min(c2.y, c3.y)),
+            maxX: Swift.max(Swift.max(c0.x, c1.x), Swift.max(c2.x, c3.x)),
+            maxY: Swift.max(Swift.max(c0.y, c1.y), Swift.max(c2.y, c3.y)))
+        let found = region.minX.isFinite && region.minY.isFinite && region.maxX.isFinite && region.maxY.isFinite
         guard found else { return nil }
         let pad =
             margin + 0x1p-36
@@ -133,7 +136,9 @@ func sortInPlace(_ values: inout [UInt64], from start: Int) {
     let count = values.count - start
     guard count > 1 else { return }
     if count <= 24 {
-        for k in (start + 1)..<values.count {
+        var k = start + 1
+        while k < values.count {
+            defer { k += 1 }
             let value = values[k]
             var position = k
             while position > start && values[position - 1] > value {
@@ -152,13 +157,23 @@ func sortInPlace(_ values: inout [UInt64], from start: Int) {
             var larger = left
             if left + 1 < end && values[start + left + 1] > values[start + left] { larger = left + 1 }
             guard values[start + parent] < values[start + larger] else { return }
-            values.swapAt(start + parent, start + larger)
+            let swapped = values[start + parent]
+            values[start + parent] = values[start + larger]
+            values[start + larger] = swapped
             parent = larger
         }
     }
-    for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(root, count) }
-    for end in stride(from: count - 1, to: 0, by: -1) {
-        values.swapAt(start, start + end)
+    var root = count / 2 - 1
+    while root >= 0 {
+        siftDown(root, count)
+        root -= 1
+    }
+    var end = count - 1
+    while end > 0 {
+        defer { end -= 1 }
+        let swapped = values[start]
+        values[start] = values[start + end]
+        values[start + end] = swapped
         siftDown(0, end)
     }
 }

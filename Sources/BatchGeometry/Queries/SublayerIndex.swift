@@ -21,8 +21,11 @@ struct SublayerIndex: Sendable {
     /// Where each level starts in `boxes`.
     private(set) var levelStarts: [Int] = []
 
+    /// An empty index (no sublayers).
+    init() {}
+
     /// The union of every sublayer's extent. O(1).
-    var bounds: RectEdges { boxes.last ?? .null }
+    var bounds: RectEdges { boxes.isEmpty ? .null : boxes[boxes.count - 1] }
 
     /// Builds the tree over `sublayers` (in sublayer order) with `extents(slot)`; the
     /// leaf of sublayer k is `leafOf[k]` afterwards (`listRanks[leaf] == k`).
@@ -74,8 +77,12 @@ struct SublayerIndex: Sendable {
     /// `level` with `count` boxes.
     private func union(level: Int, count: Int, node: Int) -> RectEdges {
         var box = RectEdges.null
-        let first = node * Self.fanout
-        for k in first..<Swift.min(count, first + Self.fanout) { box = box.union(boxes[level + k]) }
+        var k = node * Self.fanout
+        let end = Swift.min(count, k + Self.fanout)
+        while k < end {  // not `for in`: its generic iterator allocates in unoptimized builds
+            box = box.union(boxes[level + k])
+            k += 1
+        }
         return box
     }
 
@@ -116,9 +123,11 @@ struct SublayerIndex: Sendable {
             return
         }
         let childCount = levelStarts[level] - levelStarts[level - 1]
-        let first = node * Self.fanout
-        for child in first..<Swift.min(childCount, first + Self.fanout) {
+        var child = node * Self.fanout
+        let end = Swift.min(childCount, child + Self.fanout)
+        while child < end {
             visit(level: level - 1, node: child, overlaps, body)
+            child += 1
         }
     }
 }

@@ -22,7 +22,13 @@ struct SubtreeBounds: Sendable {
     var indexEntry: [Int32] = []
     /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
     /// sublayers, by layer.
-    var indexes: [Int32: SublayerIndex] = [:]
+    /// (An array with a slot per indexed layer, not a dictionary: a dictionary's in-place
+    /// update allocates in unoptimized builds, on every refit.)
+    var indexes: [SublayerIndex] = []
+    /// Per layer: its index's position in `indexes` (-1: none).
+    var indexSlot: [Int32] = []
+    /// Positions in `indexes` that no layer uses.
+    var freeIndexSlots: [Int32] = []
     /// Marked layers, each once (the `queued` bit).
     var queue: [Int32] = []
     /// Scratch for the refresh: (depth << 32 | layer), a max-heap.
@@ -66,6 +72,7 @@ struct SubtreeBounds: Sendable {
         extent.append(.null)
         state.append(0)
         indexEntry.append(-1)
+        indexSlot.append(-1)
     }
 
     mutating func reserveCapacity(_ capacity: Int) {
@@ -74,10 +81,46 @@ struct SubtreeBounds: Sendable {
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
         indexEntry.reserveCapacity(capacity)
+        indexSlot.reserveCapacity(capacity)
+    }
+
+    /// The index of `layer`, which must have one. O(1).
+    func index(of layer: Int) -> SublayerIndex { indexes[Int(indexSlot[layer])] }
+
+    /// Sets leaf `leaf` of `layer`'s index to `box` (see `SublayerIndex.refit`). The
+    /// index is moved out and back, so it is updated in place.
+    mutating func refitIndex(of layer: Int, leaf: Int, to box: RectEdges) {
+        let slot = Int(indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        index.refit(leaf: leaf, to: box)
+        swap(&index, &indexes[slot])
+    }
+
+    /// Stores `index` as `layer`'s (nil: drops it).
+    mutating func setIndex(_ index: SublayerIndex?, of layer: Int) {
+        let slot = indexSlot[layer]
+        guard let index else {
+            guard slot >= 0 else { return }
+            indexes[Int(slot)] = SublayerIndex()
+            freeIndexSlots.append(slot)
+            indexSlot[layer] = -1
+            return
+        }
+        if slot >= 0 {
+            indexes[Int(slot)] = index
+        } else if let free = freeIndexSlots.popLast() {
+            indexes[Int(free)] = index
+            indexSlot[layer] = free
+        } else {
+            indexSlot[layer] = Int32(indexes.count)
+            indexes.append(index)
+        }
     }
 }
 
-// MARK: The max-heap of the refresh (children before their superlayers)
+// MARK: The max-heap of the refresh (children before their superlayers); element
+// swaps written out, since `swapAt` allocates in unoptimized builds.
 
 extension SubtreeBounds {
     mutating func pushHeap(_ key: UInt64) {
@@ -86,7 +129,7 @@ extension SubtreeBounds {
         while child > 0 {
             let parent = (child - 1) / 2
             guard heap[parent] < heap[child] else { break }
-            heap.swapAt(parent, child)
+            (heap[parent], heap[child]) = (heap[child], heap[parent])
             child = parent
         }
     }
@@ -103,7 +146,7 @@ extension SubtreeBounds {
             var larger = left
             if left + 1 < heap.count && heap[left + 1] > heap[left] { larger = left + 1 }
             guard heap[parent] < heap[larger] else { break }
-            heap.swapAt(parent, larger)
+            (heap[parent], heap[larger]) = (heap[larger], heap[parent])
             parent = larger
         }
         return top

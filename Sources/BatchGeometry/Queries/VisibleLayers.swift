@@ -117,7 +117,8 @@ extension LayerStore {
     private func collectVisible(from top: Int, view: RectEdges, into result: inout VisibleLayers) {
         let links = currentDrawOrderLinks
         enterVisible(top, under: nil, view: view, links, into: &result)
-        while let depth = result.frames.indices.last {
+        while !result.frames.isEmpty {
+            let depth = result.frames.count - 1
             if let sublayer = nextCandidate(
                 &result.frames[depth], result.candidates, tested: &result.testedSublayerCount, links)
             {
