@@ -11,10 +11,18 @@ let package = Package(
     products: [
         .library(name: "BatchGeometry", targets: ["BatchGeometry"]),
         .executable(name: "batchbench", targets: ["batchbench"]),
+        // The C interface (batchgeometry.h in Sources/CBatchGeometry/include), for C and C++
+        // engines: a shared library for linking and dlopen/FFI, and the same as a static one.
+        .library(name: "BatchGeometryC", type: .dynamic, targets: ["BatchGeometryC"]),
+        .library(name: "BatchGeometryCStatic", type: .static, targets: ["BatchGeometryC"]),
     ],
     targets: [
         .target(name: "CAffineKernels"),
         .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
+        // The C interface: the header (a C target, so that Swift can import and check it)
+        // and the @_cdecl functions that implement it over the Swift API.
+        .target(name: "CBatchGeometry"),
+        .target(name: "BatchGeometryC", dependencies: ["BatchGeometry", "CBatchGeometry"]),
         // The benchmark scenes, shared by batchbench and the performance tests (not a product).
         .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
         // Scene pictures and benchmark charts as SVG (batchbench render, show --format svg); a
