@@ -33,6 +33,12 @@ let package = Package(
         // Misuses the API on purpose, one case per run, so tests can read the messages
         // (debug: MisuseMessageTests; release: scripts/misuse-messages.sh). Not a product.
         .executableTarget(name: "misuse-messages", dependencies: ["BatchGeometry"], path: "Tests/MisuseMessages"),
+        // The C interface's overhead over the Swift API, in one process (scripts/c-examples.sh
+        // --bench; Benchmarks/README.md, "C interface overhead"). Not a product.
+        .executableTarget(
+            name: "c-interface-bench",
+            dependencies: ["BatchGeometry", "BatchGeometryWorkloads", "BatchGeometryC", "CBatchGeometry"],
+            path: "Tests/CInterfaceBench"),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages"],

@@ -96,6 +96,28 @@ public func bgStoreWorldTransforms(
     }
 }
 
+/// `bg_store_world_affine_transforms`: the affine part of the current world, 6 doubles per slot.
+@_cdecl("bg_store_world_affine_transforms")
+public func bgStoreWorldAffineTransforms(
+    _ store: OpaquePointer?, _ affine: UnsafeMutablePointer<Double>?, _ exact: UnsafeMutablePointer<Bool>?,
+    _ capacity: Int
+) -> Int32 {
+    cCall("bg_store_world_affine_transforms") {
+        let box = try CStore.from(store)
+        let count = box.store.count
+        if count > 0 && affine == nil { throw CFailure.null("affine") }
+        try checkCapacity(capacity, needed: count)
+        guard let affine else { return }
+        let world = box.currentWorld()
+        for slot in 0..<count {
+            let matrix = world[slot]
+            matrix.affinePart.write(to: affine + 6 * slot)
+            // A point (x, y, 0, 1) has W = x*m14 + y*m24 + m44: 1 everywhere only then.
+            exact?[slot] = matrix.m14 == 0 && matrix.m24 == 0 && matrix.m44 == 1
+        }
+    }
+}
+
 /// `bg_layer_get_world_transform`: `ToWorld` of one layer from the current world.
 @_cdecl("bg_layer_get_world_transform")
 public func bgLayerGetWorldTransform(_ store: OpaquePointer?, _ layer: UInt64, _ out: UnsafeMutablePointer<Double>?)

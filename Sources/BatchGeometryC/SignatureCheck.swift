@@ -18,6 +18,7 @@ func checkSignaturesBatch() {
     same(CBatchGeometry.bg_store_invalidate_world, bgStoreInvalidateWorld)
     same(CBatchGeometry.bg_store_compute_world, bgStoreComputeWorld)
     same(CBatchGeometry.bg_store_world_transforms, bgStoreWorldTransforms)
+    same(CBatchGeometry.bg_store_world_affine_transforms, bgStoreWorldAffineTransforms)
     same(CBatchGeometry.bg_layer_get_world_transform, bgLayerGetWorldTransform)
     same(CBatchGeometry.bg_store_world_rects, bgStoreWorldRects)
     same(CBatchGeometry.bg_layer_get_world_rect, bgLayerGetWorldRect)

@@ -134,6 +134,7 @@ ADAPTER(a_update_world, bg_store_update_world(S))
 ADAPTER(a_invalidate_world, bg_store_invalidate_world(S))
 ADAPTER(a_compute_world, bg_store_compute_world(S))
 ADAPTER(a_world_transforms, bg_store_world_transforms(S, D, 4))
+ADAPTER(a_world_affine_transforms, bg_store_world_affine_transforms(S, D, B, 4))
 ADAPTER(a_get_world_transform, bg_layer_get_world_transform(S, L, D))
 ADAPTER(a_world_rects, bg_store_world_rects(S, D, 4))
 ADAPTER(a_get_world_rect, bg_layer_get_world_rect(S, L, D))
@@ -227,6 +228,7 @@ static const struct table_row {
     {"bg_store_invalidate_world", a_invalidate_world, NO_LAYER},
     {"bg_store_compute_world", a_compute_world, NO_LAYER},
     {"bg_store_world_transforms", a_world_transforms, NO_LAYER},
+    {"bg_store_world_affine_transforms", a_world_affine_transforms, NO_LAYER},
     {"bg_layer_get_world_transform", a_get_world_transform, ACCESSOR},
     {"bg_store_world_rects", a_world_rects, NO_LAYER},
     {"bg_layer_get_world_rect", a_get_world_rect, ACCESSOR},
@@ -350,6 +352,7 @@ ADAPTER(n_columns_count,
         bg_store_frames_columns(S, (const double **)(void *)H, (const double **)(void *)H, (const double **)(void *)H,
                                 (const double **)(void *)H, NULL))
 ADAPTER(n_world_transforms, bg_store_world_transforms(S, NULL, 4))
+ADAPTER(n_world_affine_transforms, bg_store_world_affine_transforms(S, NULL, B, 4))
 ADAPTER(n_get_world_transform, bg_layer_get_world_transform(S, L, NULL))
 ADAPTER(n_world_rects, bg_store_world_rects(S, NULL, 4))
 ADAPTER(n_get_world_rect, bg_layer_get_world_rect(S, L, NULL))
@@ -429,6 +432,7 @@ static const struct null_row {
     {n_columns_x, "bg_store_frames_columns: x is NULL"},
     {n_columns_count, "bg_store_frames_columns: count is NULL"},
     {n_world_transforms, "bg_store_world_transforms: transforms is NULL"},
+    {n_world_affine_transforms, "bg_store_world_affine_transforms: affine is NULL"},
     {n_get_world_transform, "bg_layer_get_world_transform: out is NULL"},
     {n_world_rects, "bg_store_world_rects: edges is NULL"},
     {n_get_world_rect, "bg_layer_get_world_rect: out is NULL"},
@@ -467,6 +471,7 @@ static void test_null_table(void) {
 
 ADAPTER(b_frames, bg_store_frames(S, D, 3))
 ADAPTER(b_world_transforms, bg_store_world_transforms(S, D, 3))
+ADAPTER(b_world_affine, bg_store_world_affine_transforms(S, D, NULL, 2))
 ADAPTER(b_world_rects, bg_store_world_rects(S, D, 3))
 ADAPTER(b_clip_rects, bg_store_clip_rects(S, D, B, 3))
 ADAPTER(b_visibility, bg_store_visibility(S, V, B, 0))
@@ -483,6 +488,7 @@ static const struct buffer_row {
 } buffer_calls[] = {
     {b_frames, "bg_store_frames: capacity 3 is too small: 4 needed", 0},
     {b_world_transforms, "bg_store_world_transforms: capacity 3 is too small: 4 needed", 0},
+    {b_world_affine, "bg_store_world_affine_transforms: capacity 2 is too small: 4 needed", 0},
     {b_world_rects, "bg_store_world_rects: capacity 3 is too small: 4 needed", 0},
     {b_clip_rects, "bg_store_clip_rects: capacity 3 is too small: 4 needed", 0},
     {b_visibility, "bg_store_visibility: capacity 0 is too small: 4 needed", 0},
@@ -542,6 +548,7 @@ static void test_invalid_arguments(void) {
     EXPECT_OK(bg_store_convert_points(store, NULL, 0, BG_LAYER_NONE, BG_LAYER_NONE, NULL, NULL));
     EXPECT_OK(bg_store_frames(store, NULL, 0));
     EXPECT_OK(bg_store_world_transforms(store, NULL, 0));
+    EXPECT_OK(bg_store_world_affine_transforms(store, NULL, NULL, 0));
     EXPECT_OK(bg_store_world_rects(store, NULL, 0));
     EXPECT_OK(bg_store_clip_rects(store, NULL, NULL, 0));
     EXPECT_OK(bg_store_visibility(store, NULL, NULL, 0));

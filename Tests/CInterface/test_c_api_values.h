@@ -540,6 +540,25 @@ static void test_world(void) {
     EXPECT_DOUBLES(world + 32, 16, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -1320, 0, 1);
     EXPECT_OK(bg_layer_get_world_transform(store, spec_card, one));
     CHECK(memcmp(one, world + 16, sizeof one) == 0);
+    /* The affine parts: m11 m12 m21 m22 m41 m42; exact without perspective. */
+    bool exact[3] = {false, false, false};
+    EXPECT_OK(bg_store_world_affine_transforms(store, again, exact, 3));
+    EXPECT_DOUBLES(again, 18, 1, 0, 0, 1, 0, 0, 2, 0, 0, 2, 187.5, 300, 1, 0, 0, 1, 0, -1320);
+    CHECK(exact[0] && exact[1] && exact[2]);
+    /* On a copy: a perspective sublayer transform leaves the card's plane (z = 0) affine
+     * (its m34 multiplies z only); a transform with m14 != 0 does not. */
+    bg_store *tilted = NULL;
+    EXPECT_OK(bg_store_copy(store, &tilted));
+    const double perspective[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1};
+    const double tilt[16] = {1, 0, 0, 0.001, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    EXPECT_OK(bg_layer_set_sublayer_transform(tilted, spec_window, perspective));
+    EXPECT_OK(bg_store_world_affine_transforms(tilted, again, exact, 3));
+    CHECK(exact[0] && exact[1] && exact[2]);
+    EXPECT_OK(bg_layer_set_transform(tilted, spec_card, tilt));
+    EXPECT_OK(bg_store_world_affine_transforms(tilted, again, NULL, 3));
+    EXPECT_OK(bg_store_world_affine_transforms(tilted, again, exact, 3));
+    CHECK(exact[0] && !exact[1] && exact[2]);
+    bg_store_destroy(tilted);
     /* The full pass gives the same bits as the incremental update, before and after a change. */
     EXPECT_OK(bg_store_compute_world(store));
     EXPECT_OK(bg_store_world_transforms(store, again, 3));

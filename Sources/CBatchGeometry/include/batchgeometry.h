@@ -535,6 +535,16 @@ bg_status bg_store_compute_world(bg_store *store);
  *  Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL. O(n) (plus the update). */
 bg_status bg_store_world_transforms(bg_store *store, double *transforms, size_t capacity);
 
+/**
+ * The affine part of ToWorld of every slot into `affine` (6 doubles per slot: m11 m12 m21
+ * m22 m41 m42, as {a, b, c, d, tx, ty}), from the current world as bg_store_world_transforms
+ * reads it: a third of the memory, for 2D engines. exact[i] (when `exact` is not NULL) is
+ * true when that part maps the layer's plane exactly as the full matrix does (m14 = m24 =
+ * 0 and m44 = 1: no perspective), false where only the 16 doubles are right.
+ * Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL. O(n) (plus the update).
+ */
+bg_status bg_store_world_affine_transforms(bg_store *store, double *affine, bool *exact, size_t capacity);
+
 /** ToWorld of one layer from the current world. Errors: NULL_ARGUMENT; STALE_LAYER. O(1)
  *  plus the update. */
 bg_status bg_layer_get_world_transform(bg_store *store, bg_layer layer, double out[16]);
