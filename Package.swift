@@ -44,6 +44,12 @@ let package = Package(
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages"],
             resources: [.copy("Fixtures")]
         ),
+        // The C interface from Swift: what C cannot reach (the C tests are Tests/CInterface,
+        // built by scripts/c-examples.sh).
+        .testTarget(
+            name: "BatchGeometryCTests",
+            dependencies: ["BatchGeometry", "BatchGeometryC", "CBatchGeometry"]
+        ),
         .testTarget(
             name: "BatchGeometryPicturesTests",
             dependencies: ["BatchGeometry", "BatchGeometryPictures"],
