@@ -144,6 +144,18 @@ if "$CXX" -std=c++17 -pedantic "${warnings[@]}" -I"$include" -I"$root/Examples/c
     "${link[@]}" -o "$work/ui_tree_cpp"
 then run_example "Examples/cpp/ui_tree.cpp (RAII wrapper)" "$work/ui_tree_cpp"; else fail "Examples/cpp compiles"; fi
 run_example "Examples/python/ui_tree.py (ctypes)" python3 "$root/Examples/python/ui_tree.py" "$shared"
+# README.md's C example, as printed there: the frame of seed 001's Q1, the hit, the cycle.
+python3 - "$work/readme.c" <<'PY'
+import re, sys
+section = open("README.md").read().split("## The C interface", 1)[1]
+open(sys.argv[1], "w").write(re.search(r"```c\n(.*?)```", section, flags=re.S).group(1))
+PY
+printf '%s\n' "50 50 200 200" "card" \
+    "making layer 1#0 the superlayer of layer 0#0 would make a cycle (it is inside layer 0#0's subtree)" \
+    >"$work/readme-expected.txt"
+if "$CC" -std=c99 -pedantic "${warnings[@]}" -I"$include" "$work/readme.c" "${link[@]}" -o "$work/readme" &&
+    "$work/readme" >"$work/readme.txt" && cmp -s "$work/readme.txt" "$work/readme-expected.txt"
+then pass "README.md's C example"; else diff "$work/readme-expected.txt" "$work/readme.txt"; fail "README.md's C example"; fi
 # The static library needs the Swift runtime's registration object (swiftrt.o) and libraries.
 runtime=$(swift -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["paths"]["runtimeLibraryPaths"][0])')
 swiftrt=$runtime/$(uname -m)/swiftrt.o
