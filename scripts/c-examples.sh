@@ -61,8 +61,9 @@ printf '#include "batchgeometry.h"\n#include "batchgeometry.h"\nint main(void) {
     >"$work/twice.c"
 if "$CC" -std=c99 -pedantic "${warnings[@]}" -I"$include" -c "$work/alone.c" -o "$work/alone.o"; then
     pass "header as C99"; else fail "header as C99"; fi
-if "$CXX" -std=c++17 -pedantic "${warnings[@]}" -I"$include" -x c++ -c "$work/alone.c" -o "$work/alone-cpp.o"; then
-    pass "header as C++17"; else fail "header as C++17"; fi
+if "$CXX" -std=c++17 -pedantic "${warnings[@]}" -Wold-style-cast -Wconversion -I"$include" -x c++ -c "$work/twice.c" \
+    -o "$work/alone-cpp.o"; then
+    pass "header as C++17 (included twice, -Wold-style-cast -Wconversion)"; else fail "header as C++17"; fi
 if "$CC" -std=c99 -pedantic "${warnings[@]}" -Wconversion -I"$include" -c "$work/twice.c" -o "$work/twice.o"; then
     pass "header included twice, -Wconversion"; else fail "header included twice, -Wconversion"; fi
 

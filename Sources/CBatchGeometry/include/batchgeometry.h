@@ -100,6 +100,9 @@
 
 #ifdef __cplusplus
 extern "C" {
+#define BG_INTERNAL_CAST(type, value) static_cast<type>(value) /* clean under -Wold-style-cast */
+#else
+#define BG_INTERNAL_CAST(type, value) ((type)(value))
 #endif
 
 /* ==== Version ========================================================================= */
@@ -175,12 +178,12 @@ typedef uint64_t bg_layer;
 
 /** No layer: a root's superlayer, a miss, world space. Never the handle of a live layer
  *  (its generation is odd, and live generations are even). */
-#define BG_LAYER_NONE ((bg_layer)UINT64_MAX)
+#define BG_LAYER_NONE BG_INTERNAL_CAST(bg_layer, UINT64_MAX)
 
 /** The slot of `layer`: its index in every per-layer batch output. */
-static inline uint32_t bg_layer_slot(bg_layer layer) { return (uint32_t)(layer & 0xFFFFFFFFu); }
+static inline uint32_t bg_layer_slot(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer & 0xFFFFFFFFu); }
 /** The generation of `layer`: even while the layer lives. */
-static inline uint32_t bg_layer_generation(bg_layer layer) { return (uint32_t)(layer >> 32); }
+static inline uint32_t bg_layer_generation(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer >> 32); }
 
 /** The most layers one store holds (Swift: LayerStore.maximumLayerCount). */
 #define BG_MAX_LAYER_COUNT 2147483646
