@@ -21,7 +21,9 @@
  * exception: BG_ERROR_BUFFER_TOO_SMALL writes the needed count to the `count` output of
  * the functions that have one), and bg_last_error_message() returns one line saying why,
  * the same text the Swift API and `batchbench eval` give for the same mistake
- * (`layer 3#2 is stale: the layer was destroyed and its slot is free`). Nothing traps
+ * (`layer 3#2 is stale: the layer was destroyed and its slot is free`); mistakes only C
+ * can make (NULL pointers, enum values, buffer sizes) name the function
+ * (`bg_store_frames: capacity 3 is too small: 4 needed`). Nothing traps
  * across this interface: a stale handle, a sublayer index out of range, a structure
  * cycle, a NULL pointer, an unknown enum value or a too-small buffer is a status code.
  * What the library cannot detect is undefined behaviour as in any C library: a pointer
@@ -587,9 +589,10 @@ bg_status bg_store_visibility(bg_store *store, const double viewport[4], bool *v
 
 /**
  * The layer's bounds as drawn: its four corners through ToWorld, projected, with the part
- * behind the plane W = near_w cut away (Swift: projectedQuad(of:in:nearW:); near_w > 0,
- * Chromium uses 1e-5). Writes up to 5 points (2 doubles each), going around the bounds
- * from (minX, minY) through (maxX, minY); *count = 0 when it is wholly behind the eye.
+ * behind the plane W = near_w cut away (Swift: projectedQuad(of:in:nearW:); near_w should
+ * be positive, Chromium uses 1e-5, and is not checked, as in Swift). Writes up to 5 points
+ * (2 doubles each), going around the bounds from (minX, minY) through (maxX, minY);
+ * *count = 0 when it is wholly behind the eye.
  * Errors: NULL_ARGUMENT (store, count; out unless capacity is 0); STALE_LAYER;
  * BUFFER_TOO_SMALL (*count = the points needed). O(1).
  */
