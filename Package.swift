@@ -11,10 +11,18 @@ let package = Package(
     products: [
         .library(name: "BatchGeometry", targets: ["BatchGeometry"]),
         .executable(name: "batchbench", targets: ["batchbench"]),
+        // The C interface (batchgeometry.h in Sources/CBatchGeometry/include), for C and C++
+        // engines: a shared library for linking and dlopen/FFI, and the same as a static one.
+        .library(name: "BatchGeometryC", type: .dynamic, targets: ["BatchGeometryC"]),
+        .library(name: "BatchGeometryCStatic", type: .static, targets: ["BatchGeometryC"]),
     ],
     targets: [
         .target(name: "CAffineKernels"),
         .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
+        // The C interface: the header (a C target, so that Swift can import and check it)
+        // and the @_cdecl functions that implement it over the Swift API.
+        .target(name: "CBatchGeometry"),
+        .target(name: "BatchGeometryC", dependencies: ["BatchGeometry", "CBatchGeometry"]),
         // The benchmark scenes, shared by batchbench and the performance tests (not a product).
         .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
         // Scene pictures and benchmark charts as SVG (batchbench render, show --format svg); a
@@ -29,10 +37,22 @@ let package = Package(
         // interposing malloc and friends (Linux with glibc, no sanitizer). Only the tests
         // depend on it. Not a product.
         .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        // The C interface's overhead over the Swift API, in one process (scripts/c-examples.sh
+        // --bench; Benchmarks/README.md, "C interface overhead"). Not a product.
+        .executableTarget(
+            name: "c-interface-bench",
+            dependencies: ["BatchGeometry", "BatchGeometryWorkloads", "BatchGeometryC", "CBatchGeometry"],
+            path: "Tests/CInterfaceBench"),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages", "AllocationCounter"],
             resources: [.copy("Fixtures")]
+        ),
+        // The C interface from Swift: what C cannot reach (the C tests are Tests/CInterface,
+        // built by scripts/c-examples.sh).
+        .testTarget(
+            name: "BatchGeometryCTests",
+            dependencies: ["BatchGeometry", "BatchGeometryC", "CBatchGeometry"]
         ),
         .testTarget(
             name: "BatchGeometryPicturesTests",

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Checks function size in the library (issue 11): no function or initializer in
-Sources/BatchGeometry longer than MAX_LINES lines, and none with more than
-MAX_WITH_UNSAFE `withUnsafe…` calls (nested pointer pyramids belong in one scoped
-helper, not in the stage that uses the pointers).
+Sources/BatchGeometry or its C interface (Sources/BatchGeometryC) longer than MAX_LINES
+lines, and none with more than MAX_WITH_UNSAFE `withUnsafe…` calls (nested pointer
+pyramids belong in one scoped helper, not in the stage that uses the pointers).
 
 A function's lines run from its `func`/`init` line to its closing brace, found by
 brace matching (braces in comments and string literals are skipped). A local function
 counts toward the function around it too. Usage: scripts/function-limits.py [ROOT...]
-(default Sources/BatchGeometry). Exits 1 and lists the offenders when a limit is
-exceeded; prints the largest functions either way.
+(default Sources/BatchGeometry and Sources/BatchGeometryC). Exits 1 and lists the
+offenders when a limit is exceeded; prints the largest functions either way.
 """
 import os
 import re
@@ -112,7 +112,7 @@ def functions(path):
 
 
 def main():
-    roots = sys.argv[1:] or ["Sources/BatchGeometry"]
+    roots = sys.argv[1:] or ["Sources/BatchGeometry", "Sources/BatchGeometryC"]
     found = []
     for root in roots:
         for folder, _, names in os.walk(root):

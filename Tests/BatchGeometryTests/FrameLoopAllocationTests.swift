@@ -280,8 +280,8 @@ final class FrameLoopAllocationTests: XCTestCase {
             _ = store.hitTest(Point(100, 100), rule: .view)
         }
         for n in 0..<20 { frame(n) }
-        // BG_TRACE_FRAME=1 prints the call stack of each allocation of one frame.
-        if ProcessInfo.processInfo.environment["BG_TRACE_FRAME"] != nil {
+        // BATCHGEOMETRY_ALLOCATION_TRACE=1 prints the call stack of each allocation of one frame.
+        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
             BGAllocationTraceSetEnabled(1)
             frame(20)
             BGAllocationTraceSetEnabled(0)

@@ -1,0 +1,112 @@
+// batchgeometry.h, "Hit testing and conversion", "Drawing order" and the projected quad.
+
+import BatchGeometry
+import CBatchGeometry
+
+/// `bg_store_hit_test`: `hitTest(points:in:rule:options:)`.
+@_cdecl("bg_store_hit_test")
+public func bgStoreHitTest(
+    _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ rule: Int32,
+    _ hits: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
+    cCall("bg_store_hit_test") {
+        let box = try CStore.from(store)
+        let count = try pointCount(count)
+        let rule = try hitTestRule(rule)
+        guard count > 0 else { return }
+        let input = try required(points, "points")
+        let hits = try required(hits, "hits")
+        for (k, hit) in box.hitTest(box.points(input, count: count), rule: rule).enumerated() {
+            hits[k] = hit?.rawValue ?? noLayer
+        }
+    }
+}
+
+/// `bg_store_convert_points`: `convert(points:from:to:in:options:)`; nil as NaN.
+@_cdecl("bg_store_convert_points")
+public func bgStoreConvertPoints(
+    _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ from: UInt64, _ to: UInt64,
+    _ out: UnsafeMutablePointer<Double>?, _ converted: UnsafeMutablePointer<Bool>?
+) -> Int32 {
+    cCall("bg_store_convert_points") {
+        let box = try CStore.from(store)
+        let count = try pointCount(count)
+        if count > 0 && (points == nil || out == nil) { throw CFailure.null(points == nil ? "points" : "out") }
+        let source = try box.liveOrNone(from)
+        let destination = try box.liveOrNone(to)
+        guard let points, let out else { return }
+        // The points are copied in first, so `out` may be `points`.
+        let results = box.convert(box.points(points, count: count), from: source, to: destination)
+        for (k, point) in results.enumerated() {
+            (point ?? Point(x: .nan, y: .nan)).write(to: out + 2 * k)
+            converted?[k] = point != nil
+        }
+    }
+}
+
+/// `bg_store_convert_rect`: `convert(_:from:to:in:)` for a rect; nil as NaN.
+@_cdecl("bg_store_convert_rect")
+public func bgStoreConvertRect(
+    _ store: OpaquePointer?, _ rect: UnsafePointer<Double>?, _ from: UInt64, _ to: UInt64,
+    _ out: UnsafeMutablePointer<Double>?, _ converted: UnsafeMutablePointer<Bool>?
+) -> Int32 {
+    cCall("bg_store_convert_rect") {
+        let box = try CStore.from(store)
+        let rect = Rect(c: try required(rect, "rect"))
+        let (out, converted) = (try required(out, "out"), try required(converted, "converted"))
+        let source = try box.liveOrNone(from)
+        let destination = try box.liveOrNone(to)
+        let result = box.store.convert(rect, from: source, to: destination, in: box.currentWorld())
+        (result ?? Rect(x: .nan, y: .nan, width: .nan, height: .nan)).write(to: out)
+        converted.pointee = result != nil
+    }
+}
+
+/// `bg_layer_point_from_world`: `pointInLayer(_:fromWorld:in:)`; nil as NaN.
+@_cdecl("bg_layer_point_from_world")
+public func bgLayerPointFromWorld(
+    _ store: OpaquePointer?, _ layer: UInt64, _ point: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<Double>?,
+    _ converted: UnsafeMutablePointer<Bool>?
+) -> Int32 {
+    cCall("bg_layer_point_from_world") {
+        let box = try CStore.from(store)
+        let point = Point(c: try required(point, "point"))
+        let (out, converted) = (try required(out, "out"), try required(converted, "converted"))
+        let handle = try box.live(layer)
+        let result = box.store.pointInLayer(handle, fromWorld: point, in: box.currentWorld())
+        (result ?? Point(x: .nan, y: .nan)).write(to: out)
+        converted.pointee = result != nil
+    }
+}
+
+/// `bg_layer_get_projected_quad`: `projectedQuad(of:in:nearW:)`.
+@_cdecl("bg_layer_get_projected_quad")
+public func bgLayerGetProjectedQuad(
+    _ store: OpaquePointer?, _ layer: UInt64, _ nearW: Double, _ out: UnsafeMutablePointer<Double>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_layer_get_projected_quad") {
+        let box = try CStore.from(store)
+        let count = try required(count, "count")
+        if capacity != 0 && out == nil { throw CFailure.null("out") }
+        let handle = try box.live(layer)
+        let quad = box.store.projectedQuad(of: handle, in: box.currentWorld(), nearW: nearW)
+        if sizeArgument(capacity) < quad.count {
+            count.pointee = quad.count
+            try checkCapacity(capacity, needed: quad.count)
+        }
+        for (k, point) in quad.enumerated() { point.write(to: out! + 2 * k) }
+        count.pointee = quad.count
+    }
+}
+
+/// `bg_store_draw_order`: `drawOrder()`.
+@_cdecl("bg_store_draw_order")
+public func bgStoreDrawOrder(
+    _ store: OpaquePointer?, _ out: UnsafeMutablePointer<UInt64>?, _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_store_draw_order") {
+        let box = try CStore.from(store)
+        try writeHandles(box.drawOrder(), to: out, capacity: capacity, count: count)
+    }
+}

@@ -1,0 +1,173 @@
+// What the opaque `bg_store *` of batchgeometry.h points at: a `LayerStore`, the options
+// its batch calls use, and the Swift results those calls keep and reuse. Every C call
+// that may change the store goes through `mutate`, which bumps `version`; a cached
+// result is valid while its recorded version is the store's.
+
+import BatchGeometry
+import CBatchGeometry
+
+/// The object behind a `bg_store *` (retained by `bg_store_create`, released by
+/// `bg_store_destroy`). Used by one thread at a time, as the header says.
+final class CStore {
+    /// The layers.
+    private(set) var store: LayerStore
+    /// Backend and threads of every batch call (`bg_store_set_options`).
+    var options: KernelOptions
+    /// Bumped after every call that changed `store`: names its current state.
+    private(set) var version: UInt64 = 0
+
+    /// `computeFrames(into:)`'s storage, reused by every frames call.
+    var frames = FrameColumns(count: 0)
+    /// `computeWorldTransforms(into:)`'s storage (`bg_store_compute_world`), current
+    /// while `worldVersion == version`.
+    private var world = WorldTransforms()
+    private var worldVersion: UInt64?
+    /// World rects and clip rects of state `rectsVersion` / `clipsVersion`, reused by
+    /// clip rects and visibility.
+    private var worldRectsCache: [RectEdges] = []
+    private var rectsVersion: UInt64?
+    private var clipRectsCache: [RectEdges?] = []
+    private var clipsVersion: UInt64?
+    /// Points copied in from a caller's buffer, reused.
+    private var pointBuffer: [Point] = []
+
+    init(store: LayerStore, options: KernelOptions) {
+        self.store = store
+        self.options = options
+    }
+
+    /// The store behind `pointer`; a NULL pointer is `.null(name)`.
+    @inline(__always)
+    static func from(_ pointer: OpaquePointer?, _ name: String = "store") throws -> CStore {
+        guard let pointer else { throw CFailure.null(name) }
+        return Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// A new `bg_store *` for `store`, owned by the caller.
+    static func make(_ store: LayerStore, options: KernelOptions) -> OpaquePointer {
+        OpaquePointer(Unmanaged.passRetained(CStore(store: store, options: options)).toOpaque())
+    }
+
+    /// Runs a change on the store; the caches are stale afterwards. A thrown error left
+    /// the store unchanged (the Swift API's rule), so the version stays.
+    @inline(__always)
+    func mutate<Result>(_ change: (inout LayerStore) throws -> Result) rethrows -> Result {
+        let result = try change(&store)
+        version &+= 1
+        return result
+    }
+
+    /// `raw` as the handle of a live layer, or `.staleLayer` with the message the Swift
+    /// accessors stop with. O(1).
+    @inline(__always)
+    func live(_ raw: bg_layer) throws -> LayerHandle {
+        let handle = LayerHandle(rawValue: raw)
+        guard store.contains(handle) else { throw CFailure.staleLayer(store.staleMessage(handle)) }
+        return handle
+    }
+
+    /// `live(_:)`, with `BG_LAYER_NONE` as nil (world space, no superlayer).
+    @inline(__always)
+    func liveOrNone(_ raw: bg_layer) throws -> LayerHandle? {
+        raw == noLayer ? nil : try live(raw)
+    }
+}
+
+/// `BG_LAYER_NONE`.
+let noLayer: bg_layer = .max
+
+extension CStore {
+    /// The world the queries read: the full pass of `bg_store_compute_world` while the
+    /// store has not changed since, else the store's own cache brought up to date
+    /// (`updateWorld`, incremental). The two are bit-identical (ARCHITECTURE.md, section 3).
+    func currentWorld() -> WorldTransforms {
+        if worldVersion == version { return world }
+        return store.updateWorld(options: options)
+    }
+
+    /// `updateWorld(options:)`, the incremental update (`bg_store_update_world`).
+    func updateWorld() {
+        store.updateWorld(options: options)
+    }
+
+    /// `invalidateWorld()`: the next update is a full pass. Changes no geometry, so the
+    /// cached results stay valid.
+    func invalidateWorld() {
+        store.invalidateWorld()
+    }
+
+    /// `computeWorldTransforms(into:options:)` into the kept storage (`bg_store_compute_world`).
+    func computeWorld() {
+        store.computeWorldTransforms(into: &world, options: options)
+        worldVersion = version
+    }
+
+    /// `computeFrames(into:options:)` into the kept storage.
+    func computeFrames() {
+        store.computeFrames(into: &frames, options: options)
+    }
+
+    // The per-query helpers: each gives the Swift API's result for the current state.
+    // When the Swift API gains caller-owned (`into:`) forms of these queries, each
+    // helper's one call changes to the `into:` form over its kept array.
+
+    /// `worldRects(in:options:)`, kept until the store changes.
+    func worldRects() -> [RectEdges] {
+        if rectsVersion != version {
+            worldRectsCache = store.worldRects(in: currentWorld(), options: options)
+            rectsVersion = version
+        }
+        return worldRectsCache
+    }
+
+    /// `clipRects(worldRects:options:)`, kept until the store changes.
+    func clipRects() -> [RectEdges?] {
+        if clipsVersion != version {
+            clipRectsCache = store.clipRects(worldRects: worldRects(), options: options)
+            clipsVersion = version
+        }
+        return clipRectsCache
+    }
+
+    /// `visibility(worldRects:clipRects:viewport:options:)`.
+    func visibility(viewport: Rect?) -> [Bool] {
+        store.visibility(worldRects: worldRects(), clipRects: clipRects(), viewport: viewport, options: options)
+    }
+
+    /// `hitTest(points:in:rule:options:)`.
+    func hitTest(_ points: [Point], rule: HitTestRule) -> [LayerHandle?] {
+        store.hitTest(points: points, in: currentWorld(), rule: rule, options: options)
+    }
+
+    /// `convert(points:from:to:in:options:)`.
+    func convert(_ points: [Point], from source: LayerHandle?, to destination: LayerHandle?) -> [Point?] {
+        store.convert(points: points, from: source, to: destination, in: currentWorld(), options: options)
+    }
+
+    /// `drawOrder()`.
+    func drawOrder() -> [LayerHandle] {
+        store.drawOrder()
+    }
+
+    /// `count` points read from `pointer` (x, y pairs) into the reused point array.
+    func points(_ pointer: UnsafePointer<Double>, count: Int) -> [Point] {
+        pointBuffer.removeAll(keepingCapacity: true)
+        pointBuffer.reserveCapacity(count)
+        for k in 0..<count { pointBuffer.append(Point(x: pointer[2 * k], y: pointer[2 * k + 1])) }
+        return pointBuffer
+    }
+}
+
+extension LayerStore {
+    /// Why `layer` names no live layer, in the words of the message the Swift accessors
+    /// stop with (`LayerStore.staleHandleMessage`, which is internal; the C interface
+    /// tests compare the two). O(1).
+    func staleMessage(_ layer: LayerHandle) -> String {
+        let slot = layer.index
+        if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
+        guard let current = handle(at: slot) else {
+            return "\(layer) is stale: the layer was destroyed and its slot is free"
+        }
+        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(current.generation)"
+    }
+}

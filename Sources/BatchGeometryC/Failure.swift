@@ -1,0 +1,147 @@
+// Status codes and the thread-local error message of the C interface (batchgeometry.h,
+// "Status codes and errors"). Every entry point runs its body in `cCall`, which turns a
+// thrown `CFailure`, `LayerStoreError` or `SceneError` into a status code and records the
+// message for `bg_last_error_message()` on the calling thread.
+
+import BatchGeometry
+import CBatchGeometry
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a C call failed. Messages of mistakes the Swift API also reports are its messages,
+/// word for word; the others (NULL pointers, sizes, enum values) name the C function.
+enum CFailure: Error {
+    /// A NULL pointer where one is needed: the parameter's name.
+    case null(String)
+    /// An argument outside its domain: what is wrong with it.
+    case invalid(String)
+    /// An output buffer too small: what it needed.
+    case bufferTooSmall(String)
+    /// A handle that names no live layer, with the message the Swift accessors stop with.
+    case staleLayer(String)
+    /// A thrown store error (its `description` is the message).
+    case store(LayerStoreError)
+    /// A malformed scene (its `description`, `<path>: <message>`, is the message).
+    case scene(SceneError)
+    /// An unusable `BATCHGEOMETRY_*` variable (`KernelOptions.environmentProblem`).
+    case environment(String)
+
+    /// The status code and the message, for the C function `function`.
+    func report(in function: StaticString) -> (status: bg_status, message: String) {
+        switch self {
+        case .null(let name): return (Status.nullArgument, "\(function): \(name) is NULL")
+        case .invalid(let text): return (Status.invalidArgument, "\(function): \(text)")
+        case .bufferTooSmall(let text): return (Status.bufferTooSmall, "\(function): \(text)")
+        case .staleLayer(let message): return (Status.staleLayer, message)
+        case .store(let error): return (Status.of(error), error.description)
+        case .scene(let error): return (Status.scene, error.description)
+        case .environment(let problem): return (Status.environment, problem)
+        }
+    }
+}
+
+/// The status codes of batchgeometry.h, read from the header so the two cannot disagree.
+enum Status {
+    static let ok = bg_status(BG_OK)
+    static let nullArgument = bg_status(BG_ERROR_NULL_ARGUMENT)
+    static let invalidArgument = bg_status(BG_ERROR_INVALID_ARGUMENT)
+    static let bufferTooSmall = bg_status(BG_ERROR_BUFFER_TOO_SMALL)
+    static let staleLayer = bg_status(BG_ERROR_STALE_LAYER)
+    static let staleSuperlayer = bg_status(BG_ERROR_STALE_SUPERLAYER)
+    static let cycle = bg_status(BG_ERROR_CYCLE)
+    static let sublayerIndexOutOfRange = bg_status(BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE)
+    static let notAScrollView = bg_status(BG_ERROR_NOT_A_SCROLL_VIEW)
+    static let tooManyLayers = bg_status(BG_ERROR_TOO_MANY_LAYERS)
+    static let invalidDisplayScale = bg_status(BG_ERROR_INVALID_DISPLAY_SCALE)
+    static let scene = bg_status(BG_ERROR_SCENE)
+    static let environment = bg_status(BG_ERROR_ENVIRONMENT)
+
+    /// The code of each `LayerStoreError` case (no `default`: a new case must be mapped).
+    static func of(_ error: LayerStoreError) -> bg_status {
+        switch error {
+        case .staleLayer: return staleLayer
+        case .staleSuperlayer: return staleSuperlayer
+        case .cycle: return cycle
+        case .sublayerIndexOutOfRange: return sublayerIndexOutOfRange
+        case .notAScrollView: return notAScrollView
+        case .tooManyLayers: return tooManyLayers
+        case .invalidDisplayScale: return invalidDisplayScale
+        }
+    }
+
+    /// Each code's name, as `bg_status_name` returns it (index = code).
+    static let names = [
+        "BG_OK", "BG_ERROR_NULL_ARGUMENT", "BG_ERROR_INVALID_ARGUMENT", "BG_ERROR_BUFFER_TOO_SMALL",
+        "BG_ERROR_STALE_LAYER", "BG_ERROR_STALE_SUPERLAYER", "BG_ERROR_CYCLE", "BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE",
+        "BG_ERROR_NOT_A_SCROLL_VIEW", "BG_ERROR_TOO_MANY_LAYERS", "BG_ERROR_INVALID_DISPLAY_SCALE", "BG_ERROR_SCENE",
+        "BG_ERROR_ENVIRONMENT",
+    ]
+}
+
+/// Runs the body of the C function `function`: `BG_OK` when it returns, else the failure's
+/// status, with its message recorded for this thread. Nothing it catches escapes.
+@inline(__always)
+func cCall(_ function: StaticString, _ body: () throws -> Void) -> bg_status {
+    do {
+        try body()
+        return Status.ok
+    } catch {
+        return fail(error, in: function)
+    }
+}
+
+/// The status of a thrown error, its message recorded (out of line: the error path).
+@inline(never)
+func fail(_ error: Error, in function: StaticString) -> bg_status {
+    let failure: CFailure
+    switch error {
+    case let error as CFailure: failure = error
+    case let error as LayerStoreError: failure = .store(error)
+    case let error as SceneError: failure = .scene(error)
+    default: failure = .invalid("\(error)")
+    }
+    let (status, message) = failure.report(in: function)
+    ErrorMessage.record(message)
+    return status
+}
+
+/// The last error message of each thread, a `strdup` copy kept under a pthread key (freed
+/// when it is replaced or the thread ends).
+enum ErrorMessage {
+    /// Nil only if the process has no pthread key left; messages are then not kept.
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, { free($0) }) == 0 ? key : nil
+    }()
+
+    /// "" as a C string, for a thread that has had no error.
+    static let empty = CString.make("")
+
+    /// Makes `message` this thread's last error message.
+    static func record(_ message: String) {
+        guard let key else { return }
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, strdup(message))
+        free(previous)
+    }
+
+    /// This thread's last error message, or "".
+    static var current: UnsafePointer<CChar> {
+        guard let key, let message = pthread_getspecific(key) else { return empty }
+        return UnsafePointer(message.assumingMemoryBound(to: CChar.self))
+    }
+}
+
+/// C strings that live as long as the process (static strings of the interface).
+enum CString {
+    /// A NUL-terminated copy of `text` that is never freed.
+    static func make(_ text: String) -> UnsafePointer<CChar> {
+        UnsafePointer(strdup(text)!)
+    }
+}

@@ -1,0 +1,21 @@
+/*
+ * CBatchGeometry: the C interface's header, batchgeometry.h (in include/), as a SwiftPM C
+ * target, so that the Swift target BatchGeometryC can import it and check every exported
+ * function against it (Sources/BatchGeometryC/SignatureCheck.swift). A C target needs a
+ * source file: this one compiles the header as C with the package's settings and checks
+ * the facts of its ABI that the compiler can check. The library's code is all in
+ * BatchGeometryC.
+ */
+#include "batchgeometry.h"
+
+#include <limits.h>
+
+_Static_assert(sizeof(bg_layer) == 8, "a layer handle is 64 bits: generation << 32 | slot");
+_Static_assert(sizeof(bg_status) == 4, "status codes are 32-bit");
+_Static_assert(BG_LAYER_NONE == UINT64_MAX, "BG_LAYER_NONE is all ones (an odd generation: never live)");
+_Static_assert((BG_LAYER_NONE >> 32) % 2 == 1, "BG_LAYER_NONE's generation is odd");
+_Static_assert(BG_MAX_LAYER_COUNT == INT32_MAX - 1, "slots are stored as Int32 (LayerStore.maximumLayerCount)");
+_Static_assert(BG_AUTORESIZING_ALL == 63, "six autoresizing flags");
+_Static_assert(BG_VERSION == ((BG_VERSION_MAJOR << 16) | (BG_VERSION_MINOR << 8) | BG_VERSION_PATCH),
+               "BG_VERSION packs major, minor, patch");
+_Static_assert(sizeof(size_t) == 8 && sizeof(void *) == 8, "the C interface is built for 64-bit platforms");

@@ -1,0 +1,719 @@
+/*
+ * batchgeometry.h: the C interface of BatchGeometry.
+ *
+ * Core Animation / UIKit layer geometry for millions of layers, for C and C++ engines
+ * (and anything with a C FFI: Python ctypes, Rust, C#, Lua). The library is the SwiftPM
+ * product BatchGeometryC:
+ *
+ *     swift build -c release --product BatchGeometryC      (.build/release/libBatchGeometryC.so)
+ *     cc -I Sources/CBatchGeometry/include app.c -L .build/release -lBatchGeometryC \
+ *        -Wl,-rpath,$PWD/.build/release
+ *
+ * (BatchGeometryCStatic is the same code as a static library.) Every result is the Swift
+ * API's (the `LayerStore` of the BatchGeometry module), which follows docs/GEOMETRY.md;
+ * this header names the Swift call each function runs. The header compiles as C99 and as
+ * C++ (C++17 is tested), with no warnings under -Wall -Wextra.
+ *
+ * CONVENTIONS
+ *
+ * Status codes. Every function that can fail returns a `bg_status`: BG_OK (0), or an
+ * error code. On an error the function has changed nothing: no store, no output (the one
+ * exception: BG_ERROR_BUFFER_TOO_SMALL writes the needed count to the `count` output of
+ * the functions that have one), and bg_last_error_message() returns one line saying why,
+ * the same text the Swift API and `batchbench eval` give for the same mistake
+ * (`layer 3#2 is stale: the layer was destroyed and its slot is free`); mistakes only C
+ * can make (NULL pointers, enum values, buffer sizes) name the function
+ * (`bg_store_frames: capacity 3 is too small: 4 needed`). Nothing traps
+ * across this interface: a stale handle, a sublayer index out of range, a structure
+ * cycle, a NULL pointer, an unknown enum value or a too-small buffer is a status code.
+ * What the library cannot detect is undefined behaviour as in any C library: a pointer
+ * to a destroyed object, or a buffer shorter than the capacity passed with it. Running
+ * out of memory stops the program, as it does in Swift.
+ *
+ * Layers. A layer is named by a `bg_layer`, a 64-bit handle: its slot in the low 32 bits
+ * and its generation in the high 32 (the Swift `LayerHandle.rawValue`). A handle stays
+ * valid while other layers are added, moved, detached or destroyed; bg_layer_destroy
+ * makes the handles of the destroyed layers stale, and a later bg_layer_add may reuse
+ * their slots under a new generation, so a stale handle is always detected (status
+ * BG_ERROR_STALE_LAYER). BG_LAYER_NONE means "no layer": a root's superlayer, a hit test
+ * that hits nothing, world space in conversions. It never names a live layer.
+ *
+ * Slots. Per-layer batch outputs (frames, world transforms, world rects, clip rects,
+ * visibility) have one entry per slot, bg_store_slot_count() entries, and layer L's entry
+ * is at index bg_layer_slot(L). Free slots (of destroyed layers) hold defaults: a zero
+ * frame, an identity world transform, a null world rect, not visible.
+ *
+ * Numbers. Every number is a double, in points (the display scale converts to pixels
+ * only in content offsets). Arrays of doubles, in the order the scene format uses:
+ *   point      double[2]   {x, y}
+ *   size       double[2]   {width, height}
+ *   rect       double[4]   {x, y, width, height}                 (CGRect)
+ *   edges      double[4]   {minX, minY, maxX, maxY}              (a rect as its edges)
+ *   insets     double[4]   {top, left, bottom, right}            (UIEdgeInsets)
+ *   affine     double[6]   {a, b, c, d, tx, ty}                  (CGAffineTransform)
+ *   transform  double[16]  {m11, m12, m13, m14, m21, ..., m44}   (CATransform3D, row-major;
+ *                          row vectors, p' = p * M, translation in m41 m42 m43)
+ * World rects and clip rects are edges, so that a rect that reaches to infinity on one
+ * side (a layer crossing the eye plane) keeps exact edges; the null rect (nothing, as
+ * CGRectNull) has all four edges +infinity. NaN and infinities are accepted wherever the
+ * Swift setters accept them (everywhere but the display scale) and reach only the layers
+ * they touch.
+ *
+ * Buffers. The caller owns every input and output buffer. `capacity` counts entries
+ * (layers, points, handles), not bytes or doubles: a `double *frames` with capacity n
+ * has room for n rects, 4n doubles. A buffer that is too small is BG_ERROR_BUFFER_TOO_SMALL
+ * before anything is written; a buffer may be NULL when its capacity is 0, to ask for the
+ * count. Variable-length results (sublayers, roots, pre-order, drawing order) take
+ * `(out, capacity, count)`: on success *count is the number written; when the buffer is
+ * too small, *count is the number needed, so a second call can succeed.
+ *
+ * Ownership. Objects returned through `bg_store **`, `bg_scene **` and
+ * `bg_evaluation **` belong to the caller, who frees each with its destroy function
+ * (which accepts NULL). Pointers the library returns (messages, frame columns, JSON
+ * text) are borrowed: each function says how long one stays valid.
+ *
+ * Threads. A store is used from one thread at a time: any call on a store, reading calls
+ * included (they may update its caches), must not overlap another call on the same store.
+ * Different stores (copies included: bg_store_copy shares storage copy-on-write, safely)
+ * may be used from many threads at once. Scenes and evaluations are immutable once made:
+ * any number of threads may read one at once. bg_last_error_message() is per thread.
+ * Batch calls may spread their work over the store's worker threads
+ * (bg_store_set_options) and return when all of it is done.
+ *
+ * Complexity. n is the store's slot count; d a layer's depth; p the points of a batch.
+ *
+ * ABI RULE. BG_ABI_VERSION names the binary interface. Within one ABI version a release
+ * only adds: new functions, new constants, new status codes for new functions. The
+ * signature and meaning of an existing function, the layout of bg_layer and of every
+ * array above, the values of existing constants and the ownership and lifetime rules do
+ * not change; anything that would change them increments BG_ABI_VERSION. Message text is
+ * for people and may change in any release: branch on status codes. Treat an unknown
+ * status code as a failure. A program checks bg_abi_version() == BG_ABI_VERSION at start
+ * when the library is loaded at run time (dlopen, FFI) or may be replaced after linking.
+ */
+#ifndef BATCHGEOMETRY_H
+#define BATCHGEOMETRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#define BG_INTERNAL_CAST(type, value) static_cast<type>(value) /* clean under -Wold-style-cast */
+#else
+#define BG_INTERNAL_CAST(type, value) ((type)(value))
+#endif
+
+/* ==== Version ========================================================================= */
+
+/** The library version this header describes: BG_VERSION is major << 16 | minor << 8 | patch. */
+#define BG_VERSION_MAJOR 0
+#define BG_VERSION_MINOR 1
+#define BG_VERSION_PATCH 0
+#define BG_VERSION ((BG_VERSION_MAJOR << 16) | (BG_VERSION_MINOR << 8) | BG_VERSION_PATCH)
+/** The binary interface this header describes (see ABI RULE above). */
+#define BG_ABI_VERSION 1
+
+/** The version of the loaded library, in BG_VERSION's form. Never fails; O(1). */
+uint32_t bg_version(void);
+/** The ABI version of the loaded library; equal to BG_ABI_VERSION when this header fits it.
+ *  Never fails; O(1). */
+uint32_t bg_abi_version(void);
+
+/* ==== Status codes and errors ========================================================= */
+
+/** What a call did: BG_OK, or one of the errors below. */
+typedef int32_t bg_status;
+
+enum {
+    /** Success. */
+    BG_OK = 0,
+    /** A pointer argument that must not be NULL was NULL (the message names it). */
+    BG_ERROR_NULL_ARGUMENT = 1,
+    /** An argument outside its domain: an unknown backend or hit-test rule, a negative
+     *  thread count, a capacity or count larger than a store can hold. */
+    BG_ERROR_INVALID_ARGUMENT = 2,
+    /** An output buffer's capacity is smaller than the result; nothing was written except
+     *  the needed count (where the function has a count output). */
+    BG_ERROR_BUFFER_TOO_SMALL = 3,
+    /** A layer handle names no live layer of this store (destroyed, or never its). */
+    BG_ERROR_STALE_LAYER = 4,
+    /** The same, for a superlayer argument of a structure edit. */
+    BG_ERROR_STALE_SUPERLAYER = 5,
+    /** The structure edit would make a layer its own ancestor. */
+    BG_ERROR_CYCLE = 6,
+    /** A sublayer index outside 0...n (n: the superlayer's other sublayers). */
+    BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE = 7,
+    /** A scroll-view call on a layer without a content size. */
+    BG_ERROR_NOT_A_SCROLL_VIEW = 8,
+    /** The store already holds BG_MAX_LAYER_COUNT layers. */
+    BG_ERROR_TOO_MANY_LAYERS = 9,
+    /** A display scale that is not a positive finite number. */
+    BG_ERROR_INVALID_DISPLAY_SCALE = 10,
+    /** A malformed scene file; the message is `<path>: <problem>`, as batchbench eval
+     *  prints it after `error: `. */
+    BG_ERROR_SCENE = 11,
+    /** A BATCHGEOMETRY_BACKEND, BATCHGEOMETRY_THREADS or BATCHGEOMETRY_C_KERNEL value this
+     *  process cannot use; the message names the variable. */
+    BG_ERROR_ENVIRONMENT = 12
+};
+
+/**
+ * The message of the last call on this thread that returned an error: one line, UTF-8,
+ * NUL-terminated, without `error: `. A successful call leaves it as it was (it is not
+ * cleared); "" before the thread's first error. The pointer stays valid on this thread
+ * until its next failing call, or until the thread ends. Never fails; O(1).
+ */
+const char *bg_last_error_message(void);
+
+/** The name of a status code ("BG_OK", "BG_ERROR_CYCLE", ...), or "BG_UNKNOWN_STATUS"
+ *  for a value this library does not define. A static string. Never fails; O(1). */
+const char *bg_status_name(bg_status status);
+
+/* ==== Layer handles =================================================================== */
+
+/** A layer: generation << 32 | slot (Swift: LayerHandle.rawValue). */
+typedef uint64_t bg_layer;
+
+/** No layer: a root's superlayer, a miss, world space. Never the handle of a live layer
+ *  (its generation is odd, and live generations are even). */
+#define BG_LAYER_NONE BG_INTERNAL_CAST(bg_layer, UINT64_MAX)
+
+/** The slot of `layer`: its index in every per-layer batch output. */
+static inline uint32_t bg_layer_slot(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer & 0xFFFFFFFFu); }
+/** The generation of `layer`: even while the layer lives. */
+static inline uint32_t bg_layer_generation(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer >> 32); }
+
+/** The most layers one store holds (Swift: LayerStore.maximumLayerCount). */
+#define BG_MAX_LAYER_COUNT 2147483646
+
+/* ==== Opaque objects ================================================================== */
+
+/** A layer store: the layers' properties and hierarchy, plus caches of the last results
+ *  (Swift: a LayerStore value and the storage its batch calls reuse). */
+typedef struct bg_store bg_store;
+/** A decoded scene file (Swift: Scene). */
+typedef struct bg_scene bg_scene;
+/** A scene's answers, as `batchbench eval` prints them (Swift: SceneEvaluation). */
+typedef struct bg_evaluation bg_evaluation;
+
+/* ==== Stores ========================================================================== */
+
+/**
+ * Creates an empty store with room for `capacity` layers before its columns grow, using
+ * the process's default backend and threads (BATCHGEOMETRY_BACKEND, BATCHGEOMETRY_THREADS;
+ * the C kernels and every processor when unset). *out receives the store; free it with
+ * bg_store_destroy.
+ * Errors: NULL_ARGUMENT (out); INVALID_ARGUMENT (capacity > BG_MAX_LAYER_COUNT);
+ * ENVIRONMENT (a BATCHGEOMETRY_* variable this process cannot use). O(capacity).
+ */
+bg_status bg_store_create(size_t capacity, bg_store **out);
+
+/** A new store with the same layers, handles, properties, display scale and options as
+ *  `store`; the two then change independently (copy-on-write: O(1) now, each column copied
+ *  on its first change). Errors: NULL_ARGUMENT. */
+bg_status bg_store_copy(const bg_store *store, bg_store **out);
+
+/** Frees a store and its caches. NULL is allowed (nothing happens). Every pointer
+ *  borrowed from the store (frame columns) becomes invalid. O(1) plus the memory freed. */
+void bg_store_destroy(bg_store *store);
+
+/** Reserves room for `capacity` layers in every column (Swift: reserveCapacity).
+ *  Errors: NULL_ARGUMENT; INVALID_ARGUMENT (capacity > BG_MAX_LAYER_COUNT). O(capacity). */
+bg_status bg_store_reserve(bg_store *store, size_t capacity);
+
+/** The number of slots, live layers plus free ones: the length of every per-layer batch
+ *  output (Swift: count). Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_store_slot_count(const bg_store *store, size_t *out);
+
+/** The number of live layers, attached or detached (Swift: layerCount). O(1). */
+bg_status bg_store_layer_count(const bg_store *store, size_t *out);
+
+/** Whether `layer` names a live layer of the store (Swift: contains). Never an error for a
+ *  stale handle: *out is false. Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_store_contains(const bg_store *store, bg_layer layer, bool *out);
+
+/** The handle of the live layer in `slot`, or BG_LAYER_NONE when the slot is out of range
+ *  or free (Swift: handle(at:)). Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_store_handle_at(const bg_store *store, size_t slot, bg_layer *out);
+
+/* ---- Backends and threads ---- */
+
+/** Batch-kernel backends (Swift: Backend). All give bit-identical frames; hierarchical
+ *  results agree to 1e-12 relative. */
+enum {
+    /** The process default: BATCHGEOMETRY_BACKEND, or the C kernels when unset. */
+    BG_BACKEND_DEFAULT = 0,
+    /** Plain Swift, one layer at a time: the reference. */
+    BG_BACKEND_SCALAR = 1,
+    /** Swift SIMD4<Double>. */
+    BG_BACKEND_SIMD = 2,
+    /** The C kernels (AVX-512, AVX2, NEON or portable, chosen at run time). */
+    BG_BACKEND_C = 3
+};
+
+/**
+ * Sets the backend and the number of worker threads the store's batch calls use
+ * (Swift: KernelOptions(backend:threads:)). `backend` is a BG_BACKEND_ constant; `threads`
+ * 0 means the process default (BATCHGEOMETRY_THREADS, or every processor). Results do not
+ * depend on either. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (unknown backend, threads < 0);
+ * ENVIRONMENT (a default was asked for and the variable is unusable). O(1).
+ */
+bg_status bg_store_set_options(bg_store *store, int32_t backend, int32_t threads);
+
+/** The store's backend (never BG_BACKEND_DEFAULT: the resolved one) and thread count.
+ *  Either output may be NULL. Errors: NULL_ARGUMENT (store). O(1). */
+bg_status bg_store_get_options(const bg_store *store, int32_t *backend, int32_t *threads);
+
+/** The instruction set the C backend runs on this machine: "avx512", "avx2", "neon" or
+ *  "portable" (Swift: KernelOptions.cInstructionSet). A static string. Never fails. */
+const char *bg_c_instruction_set(void);
+
+/* ---- Display scale ---- */
+
+/** The store's display scale: points to pixels (1, 2 or 3 on iOS; default 1), used only by
+ *  content offsets. Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_store_get_display_scale(const bg_store *store, double *out);
+
+/** Sets the display scale; changes no geometry by itself (Swift: setDisplayScale).
+ *  Errors: NULL_ARGUMENT; INVALID_DISPLAY_SCALE (not a positive finite number). O(1). */
+bg_status bg_store_set_display_scale(bg_store *store, double scale);
+
+/* ==== Structure ======================================================================= */
+
+/**
+ * Adds a layer with Core Animation's defaults (zero bounds and position, anchor point
+ * (0.5, 0.5), identity transforms, visible) as the last sublayer of `superlayer`, or as the
+ * last root when `superlayer` is BG_LAYER_NONE; *out receives its handle. It takes a free
+ * slot when there is one, else a new slot at the end (Swift: addLayer(superlayer:)).
+ * Errors: NULL_ARGUMENT (store, out); STALE_SUPERLAYER; TOO_MANY_LAYERS. Amortized O(1).
+ */
+bg_status bg_layer_add(bg_store *store, bg_layer superlayer, bg_layer *out);
+
+/**
+ * Moves `layer`, with its subtree, into `superlayer`'s sublayers at position `index`
+ * (0 = back), or among the roots when `superlayer` is BG_LAYER_NONE; a detached layer is
+ * attached again. Handles stay valid (Swift: insertSublayer(_:into:at:)).
+ * Errors, checked in this order: NULL_ARGUMENT; STALE_LAYER; STALE_SUPERLAYER; CYCLE
+ * (`superlayer` is `layer` or inside its subtree); SUBLAYER_INDEX_OUT_OF_RANGE (`index`
+ * outside 0...n, n = the superlayer's sublayers, or the roots, other than `layer`).
+ * O(sublayers + depth).
+ */
+bg_status bg_layer_insert(bg_store *store, bg_layer layer, bg_layer superlayer, int64_t index);
+
+/** bg_layer_insert at the end: `layer` becomes the last (frontmost) sublayer of
+ *  `superlayer`, or the last root. The same errors but the index. O(depth). */
+bg_status bg_layer_move(bg_store *store, bg_layer layer, bg_layer superlayer);
+
+/** Takes `layer` (with its subtree) out of the tree, keeping it, its properties and its
+ *  handle: it is not drawn, hit, clipped or visible until bg_layer_insert / bg_layer_move
+ *  attaches it again; nothing happens when it is already detached
+ *  (Swift: removeFromSuperlayer). Errors: NULL_ARGUMENT; STALE_LAYER. O(1). */
+bg_status bg_layer_detach(bg_store *store, bg_layer layer);
+
+/** Destroys `layer` and its subtree: their handles become stale and their slots free. No
+ *  other handle or slot changes (Swift: destroyLayer). `destroyed` (may be NULL) receives
+ *  how many layers were destroyed. Errors: NULL_ARGUMENT (store); STALE_LAYER. O(subtree). */
+bg_status bg_layer_destroy(bg_store *store, bg_layer layer, size_t *destroyed);
+
+/** Whether `layer` or an ancestor is detached (Swift: isDetached). Errors: NULL_ARGUMENT;
+ *  STALE_LAYER. O(d). */
+bg_status bg_layer_is_detached(const bg_store *store, bg_layer layer, bool *out);
+
+/** The superlayer of `layer`, or BG_LAYER_NONE for a root or a detached layer
+ *  (Swift: superlayer(of:)). Errors: NULL_ARGUMENT; STALE_LAYER. O(1). */
+bg_status bg_layer_get_superlayer(const bg_store *store, bg_layer layer, bg_layer *out);
+
+/** The sublayers of `layer`, back to front in sublayer order (zPosition not applied)
+ *  (Swift: sublayers(of:)). Errors: NULL_ARGUMENT (store, count; out unless capacity is 0);
+ *  STALE_LAYER; BUFFER_TOO_SMALL. O(sublayers). */
+bg_status bg_layer_get_sublayers(const bg_store *store, bg_layer layer, bg_layer *out, size_t capacity,
+                                 size_t *count);
+
+/** The roots (no superlayer, not detached) in order (Swift: roots). Errors as
+ *  bg_layer_get_sublayers but STALE_LAYER. O(roots). */
+bg_status bg_store_roots(const bg_store *store, bg_layer *out, size_t capacity, size_t *count);
+
+/** Every live layer in depth-first pre-order over the roots, then the detached trees;
+ *  each layer after its superlayer (Swift: preorder()). Errors as bg_store_roots. O(n). */
+bg_status bg_store_preorder(const bg_store *store, bg_layer *out, size_t capacity, size_t *count);
+
+/* ==== Layer properties ================================================================ */
+/* Every getter and setter: Errors: NULL_ARGUMENT (store, and the value pointer);
+ * STALE_LAYER. O(1) unless stated. Setters that change a layer's bounds size (bounds,
+ * frame) resize its sublayers that have autoresizing masks (O(the sublayers resized)). */
+
+/** The bounds rect: origin = the scroll offset, size = the layer's size. Setting keeps the
+ *  position, so the frame grows or shrinks about the anchor point; never rounded. */
+bg_status bg_layer_get_bounds(const bg_store *store, bg_layer layer, double out[4]);
+bg_status bg_layer_set_bounds(bg_store *store, bg_layer layer, const double bounds[4]);
+
+/** The position point: where the anchor point sits in the superlayer's space. */
+bg_status bg_layer_get_position(const bg_store *store, bg_layer layer, double out[2]);
+bg_status bg_layer_set_position(bg_store *store, bg_layer layer, const double position[2]);
+
+/** UIView's center: the same as the position. */
+bg_status bg_layer_get_center(const bg_store *store, bg_layer layer, double out[2]);
+bg_status bg_layer_set_center(bg_store *store, bg_layer layer, const double center[2]);
+
+/** The anchor point, in unit coordinates of the bounds (outside 0...1 allowed). Setting
+ *  keeps the position, so the frame moves. */
+bg_status bg_layer_get_anchor_point(const bg_store *store, bg_layer layer, double out[2]);
+bg_status bg_layer_set_anchor_point(bg_store *store, bg_layer layer, const double anchor_point[2]);
+
+/** The z position: toward the eye, and the order among siblings for drawing and for the
+ *  layer rule's hit testing. */
+bg_status bg_layer_get_z_position(const bg_store *store, bg_layer layer, double *out);
+bg_status bg_layer_set_z_position(bg_store *store, bg_layer layer, double z_position);
+
+/** The anchor point's z coordinate. */
+bg_status bg_layer_get_anchor_point_z(const bg_store *store, bg_layer layer, double *out);
+bg_status bg_layer_set_anchor_point_z(bg_store *store, bg_layer layer, double anchor_point_z);
+
+/**
+ * The frame rect, in the superlayer's space: derived from bounds size, anchor point, the
+ * affine part of the transform and position, bit for bit as Core Animation
+ * (GEOMETRY.md section 3). Setting it runs the frame setter (section 4): under a
+ * non-identity transform the size goes through the inverse 2x2 part as a signed vector,
+ * so under a rotation the frame does not read back as set, as on a device.
+ */
+bg_status bg_layer_get_frame(const bg_store *store, bg_layer layer, double out[4]);
+bg_status bg_layer_set_frame(bg_store *store, bg_layer layer, const double frame[4]);
+
+/** The transform (a CATransform3D, row-major), applied about the anchor point. */
+bg_status bg_layer_get_transform(const bg_store *store, bg_layer layer, double out[16]);
+bg_status bg_layer_set_transform(bg_store *store, bg_layer layer, const double transform[16]);
+
+/** The affine part of the transform (UIView.transform): m11 m12 m21 m22 m41 m42. Setting
+ *  it sets the whole transform to the affine one. */
+bg_status bg_layer_get_affine_transform(const bg_store *store, bg_layer layer, double out[6]);
+bg_status bg_layer_set_affine_transform(bg_store *store, bg_layer layer, const double affine[6]);
+
+/** Transform kinds, cheapest first (Swift: TransformKind). */
+enum {
+    BG_TRANSFORM_IDENTITY = 0,
+    BG_TRANSFORM_TRANSLATE = 1,
+    BG_TRANSFORM_SCALE = 2,
+    BG_TRANSFORM_AFFINE = 3,
+    BG_TRANSFORM_THREE_DIMENSIONAL = 4,
+    BG_TRANSFORM_PERSPECTIVE = 5
+};
+/** The kind of the layer's transform, a BG_TRANSFORM_ constant. */
+bg_status bg_layer_get_transform_kind(const bg_store *store, bg_layer layer, int32_t *out);
+
+/** The sublayer transform, applied to the sublayers about this layer's anchor point. */
+bg_status bg_layer_get_sublayer_transform(const bg_store *store, bg_layer layer, double out[16]);
+bg_status bg_layer_set_sublayer_transform(bg_store *store, bg_layer layer, const double transform[16]);
+
+/** geometryFlipped: the sublayers' y axis is mirrored about the middle of the bounds. */
+bg_status bg_layer_get_geometry_flipped(const bg_store *store, bg_layer layer, bool *out);
+bg_status bg_layer_set_geometry_flipped(bg_store *store, bg_layer layer, bool value);
+
+/** masksToBounds: sublayers are clipped to the bounds, for clip rects and hit testing. */
+bg_status bg_layer_get_masks_to_bounds(const bg_store *store, bg_layer layer, bool *out);
+bg_status bg_layer_set_masks_to_bounds(bg_store *store, bg_layer layer, bool value);
+
+/** hidden: the layer and its subtree are not drawn, hit or visible. */
+bg_status bg_layer_get_hidden(const bg_store *store, bg_layer layer, bool *out);
+bg_status bg_layer_set_hidden(bg_store *store, bg_layer layer, bool value);
+
+/** A CATransformLayer: its sublayers keep their z instead of being flattened into it. */
+bg_status bg_layer_get_transform_layer(const bg_store *store, bg_layer layer, bool *out);
+bg_status bg_layer_set_transform_layer(bg_store *store, bg_layer layer, bool value);
+
+/* ---- Autoresizing ---- */
+
+/** UIViewAutoresizing flags (GEOMETRY.md section 2). */
+enum {
+    BG_AUTORESIZING_NONE = 0,
+    BG_AUTORESIZING_FLEXIBLE_LEFT_MARGIN = 1,
+    BG_AUTORESIZING_FLEXIBLE_WIDTH = 2,
+    BG_AUTORESIZING_FLEXIBLE_RIGHT_MARGIN = 4,
+    BG_AUTORESIZING_FLEXIBLE_TOP_MARGIN = 8,
+    BG_AUTORESIZING_FLEXIBLE_HEIGHT = 16,
+    BG_AUTORESIZING_FLEXIBLE_BOTTOM_MARGIN = 32,
+    BG_AUTORESIZING_ALL = 63
+};
+/** The autoresizing mask: which parts of the frame follow the superlayer's size. Setting
+ *  resizes nothing by itself; bits other than the six flags are dropped, as UIKit
+ *  defines none. */
+bg_status bg_layer_get_autoresizing_mask(const bg_store *store, bg_layer layer, uint32_t *out);
+bg_status bg_layer_set_autoresizing_mask(bg_store *store, bg_layer layer, uint32_t mask);
+
+/** autoresizesSubviews (default true): whether a size change resizes the masked sublayers. */
+bg_status bg_layer_get_autoresizes_subviews(const bg_store *store, bg_layer layer, bool *out);
+bg_status bg_layer_set_autoresizes_subviews(bg_store *store, bg_layer layer, bool value);
+
+/* ---- Scroll views (GEOMETRY.md section 8) ---- */
+
+/** The content offset: the bounds origin. Setting it rounds each coordinate to the
+ *  display scale's pixels as UIScrollView does (at 3x, -187.5 becomes
+ *  -187.33333333333334), without clamping. */
+bg_status bg_layer_get_content_offset(const bg_store *store, bg_layer layer, double out[2]);
+bg_status bg_layer_set_content_offset(bg_store *store, bg_layer layer, const double offset[2]);
+
+/**
+ * Whether the layer is a scroll view, and its content size and content insets.
+ * `content_size` and `content_inset` may be NULL; they are written only when the layer
+ * is a scroll view. Errors: NULL_ARGUMENT (store, is_scroll_view); STALE_LAYER.
+ */
+bg_status bg_layer_get_scroll_view(const bg_store *store, bg_layer layer, bool *is_scroll_view,
+                                   double content_size[2], double content_inset[4]);
+
+/** Makes the layer a scroll view with this content size and insets (NULL insets: zero),
+ *  or an ordinary layer when `content_size` is NULL. Errors: NULL_ARGUMENT (store);
+ *  STALE_LAYER. */
+bg_status bg_layer_set_scroll_view(bg_store *store, bg_layer layer, const double content_size[2],
+                                   const double content_inset[4]);
+
+/** The valid content offsets {minX, maxX, minY, maxY}: x in [-left, max(-left, cw + right
+ *  - w)], y likewise; NaN in all four when NaN in the numbers leaves no range.
+ *  Errors: NULL_ARGUMENT; STALE_LAYER; NOT_A_SCROLL_VIEW. */
+bg_status bg_layer_get_scroll_range(const bg_store *store, bg_layer layer, double out[4]);
+
+/** Scrolls to `offset` clamped to the scroll range, then sets it as the content offset
+ *  (so it is rounded); `out` (may be NULL) receives the offset set (Swift: scroll(_:to:)).
+ *  Errors: NULL_ARGUMENT (store, offset); STALE_LAYER; NOT_A_SCROLL_VIEW. */
+bg_status bg_layer_scroll(bg_store *store, bg_layer layer, const double offset[2], double out[2]);
+
+/* ---- Transforms between spaces, one layer at a time ---- */
+
+/** Local(L): from the layer's bounds space to its superlayer's, before the superlayer's
+ *  own adjustments (GEOMETRY.md section 5; Swift: localTransform(of:)). */
+bg_status bg_layer_get_local_transform(const bg_store *store, bg_layer layer, double out[16]);
+/** Adjust(S) = Flip(S) * Sub(S): what the layer applies to all its sublayers
+ *  (Swift: sublayerAdjustment(of:)). */
+bg_status bg_layer_get_sublayer_adjustment(const bg_store *store, bg_layer layer, double out[16]);
+/** Local(L) * Adjust(S) * Flat(S) for a sublayer, Local(L) for a root
+ *  (Swift: transformToSuperlayer(of:)). */
+bg_status bg_layer_get_transform_to_superlayer(const bg_store *store, bg_layer layer, double out[16]);
+
+/* ==== Batches: frames and world transforms ============================================ */
+
+/**
+ * The frame of every slot into `frames` (4 doubles per slot: x, y, width, height; a free
+ * slot's is zero), computed by the store's backend and threads into storage the store
+ * keeps and reuses, then copied (Swift: computeFrames(into:options:)). `capacity` >= the
+ * slot count. Errors: NULL_ARGUMENT (store; frames unless the store has no slots);
+ * BUFFER_TOO_SMALL. O(n), no allocation after the first call at a given slot count.
+ */
+bg_status bg_store_frames(bg_store *store, double *frames, size_t capacity);
+
+/**
+ * The same frames, without the copy: computes them into the store's storage and points
+ * *x, *y, *width, *height at its four columns (entry i = slot i; *count = the slot count).
+ * The pointers are borrowed: valid until the next bg_store_frames or
+ * bg_store_frames_columns on this store, or bg_store_destroy; other calls leave them
+ * valid (and their values as computed). Errors: NULL_ARGUMENT (any argument). O(n).
+ */
+bg_status bg_store_frames_columns(bg_store *store, const double **x, const double **y, const double **width,
+                                  const double **height, size_t *count);
+
+/**
+ * Brings the store's world transforms up to date incrementally: only the subtrees of the
+ * layers changed since the last update, unless the hierarchy changed or more than a
+ * quarter of the layers did (then a full pass) (Swift: updateWorld(options:)). The world
+ * queries below use the result; calling this first is optional (each brings the world up
+ * to date the same way when it is not). Errors: NULL_ARGUMENT. O(dirty subtrees), O(n) for
+ * a full pass.
+ */
+bg_status bg_store_update_world(bg_store *store);
+
+/** Marks every layer changed, so the next update is a full pass (Swift: invalidateWorld).
+ *  Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_store_invalidate_world(bg_store *store);
+
+/**
+ * A full pass of world transforms (ToWorld of every layer, GEOMETRY.md section 5) into
+ * storage the store keeps and reuses; the world queries use it until the store changes
+ * (Swift: computeWorldTransforms(into:options:)). Use bg_store_update_world instead when
+ * few layers changed. Errors: NULL_ARGUMENT. O(n).
+ */
+bg_status bg_store_compute_world(bg_store *store);
+
+/** ToWorld of every slot into `transforms` (16 doubles per slot, row-major; a free slot's
+ *  is the identity), from the current world (brought up to date incrementally unless
+ *  bg_store_compute_world made it since the last change). `capacity` >= the slot count.
+ *  Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL. O(n) (plus the update). */
+bg_status bg_store_world_transforms(bg_store *store, double *transforms, size_t capacity);
+
+/**
+ * The affine part of ToWorld of every slot into `affine` (6 doubles per slot: m11 m12 m21
+ * m22 m41 m42, as {a, b, c, d, tx, ty}), from the current world as bg_store_world_transforms
+ * reads it: a third of the memory, for 2D engines. exact[i] (when `exact` is not NULL) is
+ * true when that part maps the layer's plane exactly as the full matrix does (m14 = m24 =
+ * 0 and m44 = 1: no perspective), false where only the 16 doubles are right.
+ * Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL. O(n) (plus the update).
+ */
+bg_status bg_store_world_affine_transforms(bg_store *store, double *affine, bool *exact, size_t capacity);
+
+/** ToWorld of one layer from the current world. Errors: NULL_ARGUMENT; STALE_LAYER. O(1)
+ *  plus the update. */
+bg_status bg_layer_get_world_transform(bg_store *store, bg_layer layer, double out[16]);
+
+/* ==== Batches: world rects, clip rects, visibility (GEOMETRY.md sections 5, 6) ======== */
+
+/**
+ * The world rect of every slot into `edges` (4 doubles per slot, edges form): the bounds
+ * through ToWorld, projected, with corners behind the eye clipped (the box then reaches to
+ * infinity); null (all +infinity) when every corner is behind the eye, for detached
+ * layers and free slots (Swift: worldRects(in:options:)). Kept until the store changes, so
+ * clip rects and visibility reuse it. Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL. O(n).
+ */
+bg_status bg_store_world_rects(bg_store *store, double *edges, size_t capacity);
+
+/** The world rect of one layer (edges). Errors: NULL_ARGUMENT; STALE_LAYER. O(1), O(d)
+ *  while some layer is detached. */
+bg_status bg_layer_get_world_rect(bg_store *store, bg_layer layer, double out[4]);
+
+/**
+ * The clip rect of every slot into `edges`: the intersection of the world rects of the
+ * ancestors that mask to bounds (Swift: clipRects(worldRects:options:)). A layer no
+ * ancestor masks is unclipped: its entry is the infinite rect (-inf, -inf, +inf, +inf)
+ * and masked[i] (when `masked` is not NULL) is false; a layer masked away entirely has
+ * the null rect. Errors: NULL_ARGUMENT (store, edges); BUFFER_TOO_SMALL. O(n).
+ */
+bg_status bg_store_clip_rects(bg_store *store, double *edges, bool *masked, size_t capacity);
+
+/**
+ * Whether each slot is visible: it and its ancestors are not hidden or detached, its
+ * world rect is not null, and its intersection with the clip rect and the viewport has a
+ * positive area (Swift: visibility(worldRects:clipRects:viewport:options:)). `viewport` is
+ * a rect in world space, or NULL for none. Errors: NULL_ARGUMENT (store, visible);
+ * BUFFER_TOO_SMALL. O(n).
+ */
+bg_status bg_store_visibility(bg_store *store, const double viewport[4], bool *visible, size_t capacity);
+
+/**
+ * The layer's bounds as drawn: its four corners through ToWorld, projected, with the part
+ * behind the plane W = near_w cut away (Swift: projectedQuad(of:in:nearW:); near_w should
+ * be positive, Chromium uses 1e-5, and is not checked, as in Swift). Writes up to 5 points
+ * (2 doubles each), going around the bounds from (minX, minY) through (maxX, minY);
+ * *count = 0 when it is wholly behind the eye.
+ * Errors: NULL_ARGUMENT (store, count; out unless capacity is 0); STALE_LAYER;
+ * BUFFER_TOO_SMALL (*count = the points needed). O(1).
+ */
+bg_status bg_layer_get_projected_quad(bg_store *store, bg_layer layer, double near_w, double *out, size_t capacity,
+                                      size_t *count);
+
+/* ==== Hit testing and conversion (GEOMETRY.md sections 5, 7) ========================== */
+
+/** Hit-test rules (Swift: HitTestRule). */
+enum {
+    /** -[CALayer hitTest:]: sublayers by zPosition, front first; a layer outside its
+     *  superlayer can be hit unless an ancestor masks to bounds. */
+    BG_HIT_TEST_LAYER = 0,
+    /** -[UIView hitTest:withEvent:]: sublayer order; a point outside a layer misses its
+     *  whole subtree. */
+    BG_HIT_TEST_VIEW = 1
+};
+
+/**
+ * Hit-tests `count` world-space points (`points`: 2 doubles each) under `rule`; hits[k]
+ * receives the frontmost layer under point k, or BG_LAYER_NONE
+ * (Swift: hitTest(points:in:rule:options:)). `hits` has room for `count` handles.
+ * Errors: NULL_ARGUMENT (store; points and hits unless count is 0); INVALID_ARGUMENT
+ * (unknown rule, count too large). O(p * n) in the worst case.
+ */
+bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
+
+/**
+ * Converts `count` points (2 doubles each) from the bounds space of `from` to that of `to`
+ * (BG_LAYER_NONE: world space, for either) (Swift: convert(points:from:to:in:options:)).
+ * `out` (2 doubles per point) may be `points` itself. Where `to` is singular the point
+ * cannot be converted: its entry is NaN, NaN and converted[k] (when `converted` is not
+ * NULL) is false. Errors: NULL_ARGUMENT (store; points and out unless count is 0);
+ * STALE_LAYER (from or to); INVALID_ARGUMENT (count too large). O(p).
+ */
+bg_status bg_store_convert_points(bg_store *store, const double *points, size_t count, bg_layer from, bg_layer to,
+                                  double *out, bool *converted);
+
+/**
+ * Converts a rect from `from`'s bounds space to `to`'s: the bounding box of its converted
+ * corners; *converted is false (and `out` NaN) when a corner cannot be converted
+ * (Swift: convert(_:from:to:in:) for a Rect). Errors: NULL_ARGUMENT (store, rect, out,
+ * converted); STALE_LAYER. O(1).
+ */
+bg_status bg_store_convert_rect(bg_store *store, const double rect[4], bg_layer from, bg_layer to, double out[4],
+                                bool *converted);
+
+/** The point of `layer`'s plane under world point `point`, in its bounds space; *converted
+ *  false (out NaN) when the layer is singular (Swift: pointInLayer(_:fromWorld:in:)).
+ *  Errors: NULL_ARGUMENT; STALE_LAYER. O(1). */
+bg_status bg_layer_point_from_world(bg_store *store, bg_layer layer, const double point[2], double out[2],
+                                    bool *converted);
+
+/* ==== Drawing order (GEOMETRY.md section 6) =========================================== */
+
+/**
+ * The painter's order, back to front: each layer, then its sublayers stably sorted by
+ * zPosition, each with its subtree; roots in order; hidden and detached subtrees left out
+ * (Swift: drawOrder()). Errors: NULL_ARGUMENT (store, count; out unless capacity is 0);
+ * BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers) when some
+ * sublayers are out of zPosition order.
+ *
+ * The frame query (visible layers in drawing order for a viewport, being added to the
+ * Swift library) will come here as
+ *     bg_status bg_store_frame_query(bg_store *store, const double viewport[4],
+ *                                    bg_layer *out, size_t capacity, size_t *count);
+ * with this function's buffer rules: an addition, no ABI version change.
+ */
+bg_status bg_store_draw_order(const bg_store *store, bg_layer *out, size_t capacity, size_t *count);
+
+/* ==== Scene files (docs/SCENE-FORMAT.md) ============================================== */
+
+/**
+ * Decodes a scene file (UTF-8 JSON, `length` bytes, no NUL needed) and builds its layers
+ * (Swift: Scene(json:)). Every structural mistake is found here. *out receives the scene;
+ * free it with bg_scene_destroy. `json` may be NULL when `length` is 0.
+ * Errors: NULL_ARGUMENT (out; json when length > 0); SCENE (the message is
+ * `<path>: <problem>`, e.g. `layers[3].transform: expected 6 or 16 numbers, got 5`).
+ * O(length).
+ */
+bg_status bg_scene_load(const void *json, size_t length, bg_scene **out);
+
+/** Frees a scene; NULL is allowed. */
+void bg_scene_destroy(bg_scene *scene);
+
+/** The number of layers in the scene's `layers` array. Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_scene_layer_count(const bg_scene *scene, size_t *out);
+
+/** A new store holding the scene's layers as created, before its operations; scene layer
+ *  k is in slot k (bg_store_handle_at(store, k)). Free it with bg_store_destroy.
+ *  Errors: NULL_ARGUMENT; ENVIRONMENT. O(1) (copy-on-write). */
+bg_status bg_scene_store(const bg_scene *scene, bg_store **out);
+
+/**
+ * Applies the scene's operations to a copy of its layers and answers every query, as
+ * `batchbench eval` does (Swift: Scene.evaluate(options:)), with `backend` and `threads`
+ * as in bg_store_set_options. *out receives the answers; free them with
+ * bg_evaluation_destroy. Errors: NULL_ARGUMENT; INVALID_ARGUMENT; ENVIRONMENT.
+ * O(layers + operations + hit tests * layers).
+ */
+bg_status bg_scene_evaluate(const bg_scene *scene, int32_t backend, int32_t threads, bg_evaluation **out);
+
+/** Frees an evaluation; NULL is allowed. Its JSON text becomes invalid. */
+void bg_evaluation_destroy(bg_evaluation *evaluation);
+
+/** The output document of `batchbench eval`, byte for byte (UTF-8, NUL-terminated;
+ *  *length, when `length` is not NULL, excludes the NUL). Borrowed: valid until
+ *  bg_evaluation_destroy. Errors: NULL_ARGUMENT (evaluation, text). O(1). */
+bg_status bg_evaluation_json(const bg_evaluation *evaluation, const char **text, size_t *length);
+
+/** A new store holding the layers after the operations, to go on with (free it with
+ *  bg_store_destroy). Errors: NULL_ARGUMENT; ENVIRONMENT. O(1) (copy-on-write). */
+bg_status bg_evaluation_store(const bg_evaluation *evaluation, bg_store **out);
+
+/** The handle, in bg_evaluation_store's stores, of scene layer `scene_index`.
+ *  Errors: NULL_ARGUMENT; STALE_LAYER (an operation removed the layer, or the index is
+ *  out of range). O(1). */
+bg_status bg_evaluation_layer(const bg_evaluation *evaluation, size_t scene_index, bg_layer *out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BATCHGEOMETRY_H */

@@ -1,0 +1,108 @@
+// The C interface (batchgeometry.h) checked from Swift, where only Swift can reach: that
+// its copy of the accessors' stale-handle wording stays the library's (the accessors stop
+// the program, so the C layer must say it without calling them), the one error path C
+// cannot reach (2^31 layers), and that the header's constants are the library's values.
+// Everything else is tested from C: Tests/CInterface/test_c_api.c (scripts/c-examples.sh).
+
+import CBatchGeometry
+import XCTest
+
+@testable import BatchGeometry
+@testable import BatchGeometryC
+
+final class CInterfaceTests: XCTestCase {
+    /// A store whose slot 0 is live, slot 2 free, and slot 1 reused twice (generation 4).
+    private func storeWithHistory() throws -> (LayerStore, [LayerHandle]) {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        let freed = try store.addLayer(superlayer: root)
+        let reused = try store.addLayer(superlayer: root)
+        try store.destroyLayer(reused)
+        try store.destroyLayer(freed)
+        let again = try store.addLayer()
+        XCTAssertEqual(again.index, freed.index)
+        try store.destroyLayer(again)
+        let last = try store.addLayer()  // slot 1 again: free slots are reused last freed first
+        XCTAssertEqual(last.rawValue, 4 << 32 | 1)
+        return (store, [root, freed, reused, again])
+    }
+
+    func testStaleMessagesAreTheAccessorsMessages() throws {
+        let (store, handles) = try storeWithHistory()
+        let cases = [
+            handles[1],  // slot 1, generation 0: the slot now holds generation 4
+            handles[2],  // slot 2: destroyed, free
+            handles[3],  // slot 1, generation 2: the slot now holds generation 4
+            LayerHandle(rawValue: 9),  // past the end
+            LayerHandle(rawValue: UInt64.max),  // BG_LAYER_NONE
+            LayerHandle(rawValue: 1 << 32),  // slot 0 with an odd generation
+            LayerHandle(rawValue: 6 << 32),  // slot 0 with a generation it never had
+        ]
+        for handle in cases {
+            XCTAssertFalse(store.contains(handle))
+            XCTAssertEqual(store.staleMessage(handle), store.staleHandleMessage(handle), "\(handle)")
+        }
+    }
+
+    func testTooManyLayersIsAStatusAndChangesNothing() throws {
+        var store = LayerStore()
+        store.layerLimit = 2
+        let root = try store.addLayer()
+        try store.addLayer(superlayer: root)
+        let pointer = CStore.make(store, options: .serial(.scalar))
+        defer { bgStoreDestroy(pointer) }
+        var layer: UInt64 = 7
+        XCTAssertEqual(bgLayerAdd(pointer, root.rawValue, &layer), bg_status(BG_ERROR_TOO_MANY_LAYERS))
+        XCTAssertEqual(String(cString: bgLastErrorMessage()!), "a store holds at most 2 layers")
+        XCTAssertEqual(layer, 7)
+        var count = 0
+        XCTAssertEqual(bgStoreLayerCount(pointer, &count), bg_status(BG_OK))
+        XCTAssertEqual(count, 2)
+        XCTAssertEqual(String(cString: bgStatusName(bg_status(BG_ERROR_TOO_MANY_LAYERS))!), "BG_ERROR_TOO_MANY_LAYERS")
+    }
+
+    func testHeaderConstantsAreTheLibrarysValues() {
+        XCTAssertEqual(Int(BG_MAX_LAYER_COUNT), LayerStore.maximumLayerCount)
+        XCTAssertEqual(
+            [
+                BG_TRANSFORM_IDENTITY, BG_TRANSFORM_TRANSLATE, BG_TRANSFORM_SCALE, BG_TRANSFORM_AFFINE,
+                BG_TRANSFORM_THREE_DIMENSIONAL, BG_TRANSFORM_PERSPECTIVE,
+            ].map { UInt8($0) },
+            TransformKind.allCases.map(\.rawValue))
+        XCTAssertEqual(
+            [
+                BG_AUTORESIZING_FLEXIBLE_LEFT_MARGIN, BG_AUTORESIZING_FLEXIBLE_WIDTH,
+                BG_AUTORESIZING_FLEXIBLE_RIGHT_MARGIN, BG_AUTORESIZING_FLEXIBLE_TOP_MARGIN,
+                BG_AUTORESIZING_FLEXIBLE_HEIGHT, BG_AUTORESIZING_FLEXIBLE_BOTTOM_MARGIN,
+            ].map { UInt($0) },
+            AutoresizingMask.named.map(\.flag.rawValue))
+        XCTAssertEqual(UInt(BG_AUTORESIZING_ALL), AutoresizingMask.all.rawValue)
+        XCTAssertEqual(LayerHandle(rawValue: UInt64.max).generation & 1, 1)  // BG_LAYER_NONE is never live
+        XCTAssertEqual(Status.names.count, Int(BG_ERROR_ENVIRONMENT) + 1)
+        for (code, name) in Status.names.enumerated() {
+            XCTAssertEqual(String(cString: bgStatusName(Int32(code))!), name)
+        }
+        XCTAssertEqual(
+            [bgVersion() >> 16, bgVersion() >> 8 & 0xFF, bgVersion() & 0xFF],
+            [BG_VERSION_MAJOR, BG_VERSION_MINOR, BG_VERSION_PATCH].map { UInt32($0) })
+    }
+
+    /// Every `LayerStoreError` has its own status code and keeps its description.
+    func testEveryStoreErrorHasItsStatus() {
+        let handle = LayerHandle(rawValue: 3)
+        let errors: [(LayerStoreError, Int32)] = [
+            (.staleLayer(handle), Int32(BG_ERROR_STALE_LAYER)),
+            (.staleSuperlayer(handle), Int32(BG_ERROR_STALE_SUPERLAYER)),
+            (.cycle(layer: handle, superlayer: handle), Int32(BG_ERROR_CYCLE)),
+            (.sublayerIndexOutOfRange(index: 4, sublayerCount: 2), Int32(BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE)),
+            (.notAScrollView(layer: handle), Int32(BG_ERROR_NOT_A_SCROLL_VIEW)),
+            (.tooManyLayers(limit: 5), Int32(BG_ERROR_TOO_MANY_LAYERS)),
+            (.invalidDisplayScale(0), Int32(BG_ERROR_INVALID_DISPLAY_SCALE)),
+        ]
+        for (error, status) in errors {
+            let report = CFailure.store(error).report(in: "bg_test")
+            XCTAssertEqual(report.status, status)
+            XCTAssertEqual(report.message, error.description)
+        }
+    }
+}
