@@ -165,19 +165,33 @@ struct PlanarPropagation: @unchecked Sendable {
             let p1 = Int(parents[i1])
             let p2 = Int(parents[i2])
             let p3 = Int(parents[i3])
-            // A copy for the local functions: one that captured the `var` would box it on
-            // the heap in unoptimized builds.
+            // Unoptimized builds: a copy for the local functions, since one that captured
+            // the `var` would box it on the heap (an allocation per step). Optimized builds
+            // capture `position` itself: the copy measured 10-17% slower there (the SIMD
+            // world pass at 100k layers), and no box is made.
+            #if DEBUG
             let first = position
+            #endif
             @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
-                if order == nil { return UnsafeRawPointer(column + first).loadUnaligned(as: SIMD4<Double>.self) }
+                #if DEBUG
+                let offset = first
+                #else
+                let offset = position
+                #endif
+                if order == nil { return UnsafeRawPointer(column + offset).loadUnaligned(as: SIMD4<Double>.self) }
                 return SIMD4(column[i0], column[i1], column[i2], column[i3])
             }
             @inline(__always) func parent(_ column: UnsafeMutablePointer<Double>) -> SIMD4<Double> {
                 SIMD4(column[p0], column[p1], column[p2], column[p3])
             }
             @inline(__always) func store(_ value: SIMD4<Double>, _ column: UnsafeMutablePointer<Double>) {
+                #if DEBUG
+                let offset = first
+                #else
+                let offset = position
+                #endif
                 if order == nil {
-                    UnsafeMutableRawPointer(column + first).storeBytes(of: value, as: SIMD4<Double>.self)
+                    UnsafeMutableRawPointer(column + offset).storeBytes(of: value, as: SIMD4<Double>.self)
                 } else {
                     column[i0] = value[0]
                     column[i1] = value[1]
