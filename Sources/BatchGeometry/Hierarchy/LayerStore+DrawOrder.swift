@@ -69,7 +69,7 @@ extension LayerStore {
 
     /// The sublayer lists in drawing order computed from scratch: a copy of the store's
     /// links with each unsorted list stably sorted by zPosition key. O(count log w). The
-    /// cache's first build, and the reference it is tested against.
+    /// reference the cache (`DrawOrderCache`) is tested against.
     func sortedDrawOrderLinks() -> SiblingLinks {
         var links = SiblingLinks(first: firstSublayers, next: nextSiblings)
         guard zOrderInversions > 0 else { return links }

@@ -21,11 +21,18 @@ extension LayerStore {
     /// The world rect from the bounds and `world` alone (detachment not considered).
     @inline(__always)
     func projectedWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
+        projectedWorldRect(of: layer, through: world[layer])
+    }
+
+    /// The world rect from the bounds and the layer's world matrix (the frame query
+    /// computes that matrix itself).
+    @inline(__always)
+    func projectedWorldRect(of layer: Int, through matrix: Transform3D) -> RectEdges {
         let minX = boundsX[layer]
         let minY = boundsY[layer]
         return projectedBox(
             minX: minX, minY: minY, maxX: minX + boundsWidth[layer], maxY: minY + boundsHeight[layer],
-            through: world[layer])
+            through: matrix)
     }
 
     /// World rects of every layer, one `worldRect(of:in:)` at a time: the reference the

@@ -362,10 +362,12 @@ extension LayerStore {
     }
 
     /// True when sublayers of a layer with world matrix `m` get planar world matrices:
-    /// every entry finite and m13 = m23 = m14 = m24 = m43 = 0, m44 = 1.
+    /// every entry finite and m13 = m23 = m14 = m24 = m43 = 0, m44 = 1. Entry by entry,
+    /// not through `rowMajor` (an array): the frame query calls it per visited root.
     func leavesSublayersPlanar(_ m: Transform3D) -> Bool {
-        m.rowMajor.allSatisfy { $0.isFinite }
-            && m.m13 == 0 && m.m23 == 0 && m.m14 == 0 && m.m24 == 0 && m.m43 == 0 && m.m44 == 1
+        guard m.m13 == 0, m.m23 == 0, m.m14 == 0, m.m24 == 0, m.m43 == 0, m.m44 == 1 else { return false }
+        return m.m11.isFinite && m.m12.isFinite && m.m21.isFinite && m.m22.isFinite && m.m31.isFinite
+            && m.m32.isFinite && m.m33.isFinite && m.m34.isFinite && m.m41.isFinite && m.m42.isFinite
     }
 }
 

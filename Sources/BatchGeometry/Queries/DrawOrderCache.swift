@@ -31,8 +31,9 @@ struct DrawOrderCache: Sendable {
     /// O(w log w) per marked list.
     mutating func refresh(_ store: LayerStore) {
         let count = store.count
-        guard isBuilt else {
-            links = store.sortedDrawOrderLinks()
+        if !isBuilt {
+            // The store's lists, with every unsorted one marked: the loop below sorts them.
+            links = SiblingLinks(first: store.firstSublayers, next: store.nextSiblings)
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
@@ -41,7 +42,11 @@ struct DrawOrderCache: Sendable {
             siblings.reserveCapacity(count)
             sortSpace.reserveCapacity(count)
             isBuilt = true
-            return
+            for layer in 0..<count where store.parents[layer] >= 0 {
+                if store.zInversion(store.previousSiblings[layer], Int32(layer)) == 1 {
+                    markDirty(Int(store.parents[layer]))
+                }
+            }
         }
         for layer in links.first.count..<Swift.max(count, links.first.count) {
             links.first.append(-1)
@@ -61,7 +66,7 @@ struct DrawOrderCache: Sendable {
     }
 
     /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
-    /// as `sortedDrawOrderLinks` does. O(w) when already in order, else O(w log w).
+    /// as `sortedDrawOrderLinks` (the reference tests compare with) does. O(w) when already in order, else O(w log w).
     private mutating func sortList(of layer: Int, _ store: LayerStore) {
         // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
         // into each call, an allocation per sublayer.

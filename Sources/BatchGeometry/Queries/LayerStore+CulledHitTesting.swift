@@ -114,7 +114,7 @@ extension LayerStore {
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
     /// backwards).
     private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame) {
-        let links = drawOrderCache.links
+        let links = drawOrderLinks()
         let start = candidates.count
         var sublayer = links.first[layer]
         while sublayer >= 0 {

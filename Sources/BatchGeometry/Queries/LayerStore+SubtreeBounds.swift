@@ -164,8 +164,9 @@ extension LayerStore {
     /// Writes each indexed sublayer's drawing rank (its position in `drawOrderLinks`'s
     /// list, which must be current). O(w).
     private func rankSublayers(of layer: Int, _ bounds: inout SubtreeBounds) {
-        let first = zOrderInversions > 0 ? drawOrderCache.links.first : firstSublayers
-        let next = zOrderInversions > 0 ? drawOrderCache.links.next : nextSiblings
+        let links = drawOrderLinks()
+        let first = links.first
+        let next = links.next
         let slot = Int(bounds.indexSlot[layer])
         var index = SublayerIndex()
         swap(&index, &bounds.indexes[slot])

@@ -1,12 +1,6 @@
 // The steps of the frame query's walk (`visibleLayers(in:into:)`).
 
 extension LayerStore {
-    /// The drawing-order links after `refreshDrawOrder()`: the cache while some list is
-    /// out of zPosition order, else the store's own lists. O(1), no copy.
-    var currentDrawOrderLinks: SiblingLinks {
-        zOrderInversions > 0 ? drawOrderCache.links : SiblingLinks(first: firstSublayers, next: nextSiblings)
-    }
-
     /// Visits `layer` (its superlayer's frame at `depth`, nil for a root): its world
     /// transform, world rect and clip rect, by the full passes' expressions; appends it
     /// when visible; pushes a frame for its sublayers unless none can be visible.
@@ -15,9 +9,7 @@ extension LayerStore {
     ) {
         let step = worldStep(of: layer, under: depth.map { result.frames[$0].step })
         result.visitedLayerCount += 1
-        let rect = projectedBox(
-            minX: boundsX[layer], minY: boundsY[layer], maxX: boundsX[layer] + boundsWidth[layer],
-            maxY: boundsY[layer] + boundsHeight[layer], through: step.matrix)
+        let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }
         if !rect.isNull {
             // visibility(worldRects:clipRects:viewport:)'s expression.

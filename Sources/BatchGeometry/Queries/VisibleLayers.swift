@@ -115,7 +115,7 @@ extension LayerStore {
     /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
     /// depth works).
     private func collectVisible(from top: Int, view: RectEdges, into result: inout VisibleLayers) {
-        let links = currentDrawOrderLinks
+        let links = drawOrderLinks()  // current after refreshDrawOrder(): O(1), no copy
         enterVisible(top, under: nil, view: view, links, into: &result)
         while !result.frames.isEmpty {
             let depth = result.frames.count - 1

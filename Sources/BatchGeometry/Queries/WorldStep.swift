@@ -20,7 +20,7 @@ extension LayerStore {
     func worldStep(of layer: Int, under superlayer: WorldStep?) -> WorldStep {
         guard let superlayer else {
             let local = transformToSuperlayer(of: layer)
-            let mode = WorldMode.general | (leavesPlanar(local) ? WorldMode.eligible : 0)
+            let mode = WorldMode.general | (leavesSublayersPlanar(local) ? WorldMode.eligible : 0)
             return WorldStep(mode: mode, matrix: local)
         }
         let entry = planEntry(layer, superlayerMode: superlayer.mode)
@@ -36,13 +36,4 @@ extension LayerStore {
         let matrix = transformToSuperlayer(of: layer).concatenating(superlayer.matrix)
         return WorldStep(mode: entry.mode | WorldMode.general, matrix: matrix)
     }
-}
-
-/// `LayerStore.leavesSublayersPlanar` without building the row-major array (which
-/// allocates): every entry finite and m13 = m23 = m14 = m24 = m43 = 0, m44 = 1.
-@inline(__always)
-func leavesPlanar(_ m: Transform3D) -> Bool {
-    guard m.m13 == 0, m.m23 == 0, m.m14 == 0, m.m24 == 0, m.m43 == 0, m.m44 == 1 else { return false }
-    return m.m11.isFinite && m.m12.isFinite && m.m21.isFinite && m.m22.isFinite && m.m31.isFinite
-        && m.m32.isFinite && m.m33.isFinite && m.m34.isFinite && m.m41.isFinite && m.m42.isFinite
 }
