@@ -1,7 +1,7 @@
 import BatchGeometryWorkloads
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// `measure { }` for each batch kernel on the standard workload (100,000 layers in a
 /// release build, 10,000 in a debug one), with the default options (C backend, every

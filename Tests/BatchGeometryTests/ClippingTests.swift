@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// clipRect and visible (GEOMETRY.md section 6), by hand.
 final class ClippingTests: XCTestCase {

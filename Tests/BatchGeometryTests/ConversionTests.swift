@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Point and rect conversion (GEOMETRY.md section 5).
 final class ConversionTests: XCTestCase {

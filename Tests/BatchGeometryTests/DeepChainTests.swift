@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// A chain of 1,000,000 layers, each the only sublayer of the previous one. Every query
 /// must work without recursion (a recursive walk would overflow the stack and crash the

@@ -1,7 +1,7 @@
 import CAffineKernels
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// The general (4×4) layers' world pass: each general layer's cached local matrix times
 /// its superlayer's world, through every backend and C instruction set.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// geometryFlipped (GEOMETRY.md section 5): sublayers' y mirrored about the middle of the
 /// superlayer's bounds, bounds.origin included, applied before the sublayerTransform.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// An independent model of the hierarchy, keyed by the handles the store hands out: a
 /// superlayer and an ordered sublayer list per live layer, the store's root list (roots

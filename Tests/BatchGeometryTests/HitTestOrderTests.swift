@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Hit-test order (GEOMETRY.md section 7, section 9 X3): the layer rule tries sublayers in
 /// reverse drawing order, so zPosition counts; the view rule keeps sublayer order.

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Hit testing (GEOMETRY.md section 7): both rules, by hand.
 final class HitTestingTests: XCTestCase {

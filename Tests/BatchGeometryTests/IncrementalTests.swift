@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 final class IncrementalTests: XCTestCase {
     /// A full pass from scratch on a copy (plan rebuilt from the properties).

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Trees whose superlayers come before their sublayers in index order but are not
 /// breadth-first (built depth first, or a random recursive tree): the plan keeps a level

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Misuse of the API is reported, not answered wrongly: a snapshot of another structure
 /// (layers added, removed or moved since, or another store), an index out of range. The

@@ -263,6 +263,49 @@ final class NonFiniteTests: XCTestCase {
         }
     }
 
+    /// When a planar chain overflows, the world pass redoes the store as full 4×4
+    /// products (`propagateWorldInFull`): every entry of every layer, and which layers are
+    /// stored as 4×4 matrices, must then be the scalar reference's, bit for bit, on every
+    /// entry point (`worldTransforms`, `computeWorldTransforms(into:)`, `updateWorld`) and
+    /// backend. A planar result would differ: it has no `0 × inf` NaNs in its z entries.
+    func testNonFinitePassIsTheReferenceBitForBit() {
+        var fellBack = 0
+        for input in Self.inputs {
+            for value in [Double.nan, .infinity, -.infinity] {
+                for touched in [Self.touchedRoot, Self.touchedInner] {
+                    var store = Self.makeTree()
+                    input.set(&store, touched, value)
+                    let reference = store.referenceWorldTransforms()
+                    let context = "\(input.name) = \(value) on layer \(touched)"
+                    for options in Self.allOptions {
+                        let plan = store.makeWorldPlan()
+                        var probe = WorldTransforms(uninitializedCount: store.count)
+                        guard !store.propagateWorld(plan: plan, into: &probe, options: options) else { continue }
+                        fellBack += 1
+                        var into = WorldTransforms()
+                        store.computeWorldTransforms(into: &into, options: options)
+                        var updated = store
+                        let results = [
+                            ("worldTransforms", store.worldTransforms(options: options)), ("into", into),
+                            ("updateWorld", updated.updateWorld(options: options)),
+                        ]
+                        for (name, world) in results {
+                            for layer in 0..<store.count {
+                                XCTAssertEqual(
+                                    Self.bits(world[layer]), Self.bits(reference[layer]),
+                                    "\(name), layer \(layer), \(options), \(context)")
+                                XCTAssertEqual(
+                                    world.isPlanar(layer), reference.isPlanar(layer),
+                                    "\(name), storage of layer \(layer), \(options), \(context)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(fellBack, 0, "no input made a planar chain overflow: the test checks nothing")
+    }
+
     /// A NaN in a large store, across the chunks that threads split it into: every
     /// backend and thread count gives the scalar bits, and only that layer is NaN.
     func testNonFiniteValuesAcrossThreadChunks() {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// 3D: perspective (m34 = -1/500), zPosition and anchorPointZ, transform layers versus
 /// flattening, and what lies behind the eye. Hand-derived values.

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Structure operations in scene files (SCENE-FORMAT.md): moves with an index, removals;
 /// a layer's scene index is its identity through every edit; removed layers print null.

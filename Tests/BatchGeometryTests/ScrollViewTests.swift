@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Scroll views (GEOMETRY.md section 8): the range, clamping, errors.
 final class ScrollViewTests: XCTestCase {

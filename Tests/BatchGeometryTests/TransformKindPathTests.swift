@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// The translate and scale-translate paths of world propagation (`LocalKind`, chosen per
 /// block of 64 layers) against the affine kernel they replace: the same bits whichever

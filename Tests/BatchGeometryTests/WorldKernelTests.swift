@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// The kernel tests' draws: special values mixed into ordinary ones.
 extension SplitMix64 {

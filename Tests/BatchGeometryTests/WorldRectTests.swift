@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// World rects (GEOMETRY.md section 5) in 2D; perspective cases are in PerspectiveTests.
 final class WorldRectTests: XCTestCase {

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// `ToWorld` (GEOMETRY.md section 5): the seed 000 worked examples by hand, the
 /// sublayerTransform pivot, flattening, and agreement with the test's point walk.

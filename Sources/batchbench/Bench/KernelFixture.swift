@@ -1,4 +1,4 @@
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 import BatchGeometryWorkloads
 
 /// One workload at one size, built once, with everything the kernels need prepared

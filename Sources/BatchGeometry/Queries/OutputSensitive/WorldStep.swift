@@ -14,8 +14,8 @@ extension LayerStore {
     /// local (`planarProduct`) and the 4×4 reference product, as `propagateWorld` and
     /// `SubtreeRecompute` do, so the matrix has the same bits as `worldTransforms()`'s
     /// whenever that pass is finite. (A planar product that is not finite falls back to
-    /// the 4×4 product here; the full pass then recomputes the whole store by the
-    /// reference, which agrees to 1e-12.) O(1).
+    /// the 4×4 product here; the full pass then recomputes the whole store as 4×4
+    /// products, `propagateWorldInFull`, which agrees to 1e-12.) O(1).
     @inline(__always)
     func worldStep(of layer: Int, under superlayer: WorldStep?) -> WorldStep {
         guard let superlayer else {

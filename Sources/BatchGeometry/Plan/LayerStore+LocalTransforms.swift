@@ -3,7 +3,8 @@
 //   Adjust(S) = Flip(S) * Sub(S)
 //   Flat(S)   = diag(1, 1, 0, 1) unless S is a transform layer
 //   ToWorld(L) = Local(L) * Adjust(S) * Flat(S) * ToWorld(S)
-// This file is the scalar reference; the batch kernels compute the same products.
+// Every world path starts from these: the plan caches them (WorldPlan.swift), and the
+// non-finite full pass and the scalar references (Reference/) multiply them out.
 
 extension LayerStore {
     /// `Local(L)`: from the layer's bounds space to its superlayer's bounds space, before

@@ -67,40 +67,6 @@ extension LayerStore {
         return cache.links
     }
 
-    /// The sublayer lists in drawing order computed from scratch: a copy of the store's
-    /// links with each unsorted list stably sorted by zPosition key. O(count log w). The
-    /// reference the cache (`DrawOrderCache`) is tested against.
-    func sortedDrawOrderLinks() -> SiblingLinks {
-        var links = SiblingLinks(first: firstSublayers, next: nextSiblings)
-        guard zOrderInversions > 0 else { return links }
-        var unsorted: [Int32] = []
-        for layer in 0..<count where parents[layer] >= 0 && zInversion(previousSiblings[layer], Int32(layer)) == 1 {
-            unsorted.append(parents[layer])
-        }
-        var siblings: [Int32] = []
-        var previousParent: Int32 = -1
-        for parent in unsorted.sorted() where parent != previousParent {
-            previousParent = parent
-            siblings.removeAll(keepingCapacity: true)
-            var current = firstSublayers[Int(parent)]
-            while current >= 0 {
-                siblings.append(current)
-                current = nextSiblings[Int(current)]
-            }
-            // Stable: by (key, position in the sublayer list), a strict total order.
-            let sorted = siblings.indices.sorted { lhs, rhs in
-                let lz = drawOrderKey(zPositions[Int(siblings[lhs])])
-                let rz = drawOrderKey(zPositions[Int(siblings[rhs])])
-                return lz < rz || (lz == rz && lhs < rhs)
-            }
-            links.first[Int(parent)] = siblings[sorted[0]]
-            for k in 0..<sorted.count {
-                links.next[Int(siblings[sorted[k]])] = k + 1 < sorted.count ? siblings[sorted[k + 1]] : -1
-            }
-        }
-        return links
-    }
-
     /// Visits every layer of the drawn tree in depth-first pre-order over `links` (roots
     /// first to last, detached ones left out with their subtrees); `visit` returns
     /// whether to enter the layer's sublayers. No recursion.

@@ -21,7 +21,7 @@ extension LayerStore {
     /// Fills `world` for every layer from `plan`, with the chosen backend and threads.
     /// `world` must have `count` entries; its `modes` become `plan.modes`. Returns false
     /// when some planar chain produced a non-finite value (then `world` is incomplete
-    /// and the caller redoes the pass with the 4×4 reference). O(count).
+    /// and the caller redoes the pass with `propagateWorldInFull`, WorldFallback.swift). O(count).
     func propagateWorld(plan: WorldPlan, into world: inout WorldTransforms, options: KernelOptions) -> Bool {
         let n = count
         world.modes = plan.modes

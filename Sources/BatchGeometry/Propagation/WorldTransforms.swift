@@ -123,40 +123,6 @@ public struct WorldTransforms: Sendable {
     }
 }
 
-extension LayerStore {
-    /// `ToWorld` for every layer, by the scalar reference: one pass in an order where
-    /// every superlayer comes before its sublayers (index order when that holds, else a
-    /// depth-first pre-order), no recursion, full 4×4 products (every IEEE operation of
-    /// GEOMETRY.md section 5, structural zeros included). O(count).
-    ///
-    /// The batch backends (`worldTransforms(options:)`) agree with it to 1e-12 relative,
-    /// NaN where it has NaN (see `Benchmarks/KERNELS.md`, "non-finite input").
-    public func referenceWorldTransforms() -> WorldTransforms {
-        var world = WorldTransforms(count: count)
-        world.structureVersion = structureVersion
-        if parentsPrecedeChildren {
-            for layer in 0..<count { computeWorld(layer, into: &world) }
-        } else {
-            for layer in preorderIndices() { computeWorld(layer, into: &world) }
-        }
-        return world
-    }
-
-    @inline(__always)
-    private func computeWorld(_ layer: Int, into world: inout WorldTransforms) {
-        world[layer] = generalWorld(of: layer, superlayerWorld: world)
-    }
-
-    /// `ToWorld(layer)` from its superlayer's finished world matrix, as a plain 4×4
-    /// product (the reference expression; the general path of every backend uses it).
-    @inline(__always)
-    func generalWorld(of layer: Int, superlayerWorld world: WorldTransforms) -> Transform3D {
-        let toSuperlayer = transformToSuperlayer(of: layer)
-        let superlayer = parents[layer]
-        return superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[Int(superlayer)])
-    }
-}
-
 extension Transform3D {
     /// The planar world form `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]` (an affine
     /// map whose third column `Flat` has zeroed): what six world columns stand for.

@@ -24,7 +24,7 @@ extension LayerStore {
     /// before sublayers, no recursion (any depth works). Chains of 2D affine transforms
     /// under flattening superlayers are propagated as six doubles per layer with
     /// `options.backend` over `options.threads` (level by level); other layers take the
-    /// 4×4 reference expression. Agrees with `referenceWorldTransforms()` to 1e-12
+    /// 4×4 product. Agrees with the scalar reference (`referenceWorldTransforms()`) to 1e-12
     /// relative (NaN where it has NaN), identically for every thread count.
     ///
     /// When `updateWorld()` has run and nothing changed since, the cached local
@@ -34,8 +34,10 @@ extension LayerStore {
         let plan = (changes.hasChanges ? nil : worldPlan) ?? makeWorldPlan()
         var world = WorldTransforms(uninitializedCount: count)
         world.structureVersion = structureVersion
-        if propagateWorld(plan: plan, into: &world, options: options) { return world }
-        return referenceWorldTransforms()
+        if !propagateWorld(plan: plan, into: &world, options: options) {
+            propagateWorldInFull(plan: plan, into: &world)
+        }
+        return world
     }
 
     /// Computes `ToWorld` of every layer into `world`, reusing its storage (resized to
@@ -57,7 +59,7 @@ extension LayerStore {
         var modes: [UInt8] = []
         swap(&modes, &world.modes)
         if !propagateWorld(plan: plan, into: &world, options: options) {
-            world = referenceWorldTransforms()
+            propagateWorldInFull(plan: plan, into: &world)
         } else {
             modes.overwrite(with: world.modes)
             swap(&modes, &world.modes)
@@ -134,9 +136,10 @@ extension LayerStore {
             worldPlan = plan
             worldCache = world
         } else {
-            // Non-finite values reached a planar chain: keep the reference result and no
-            // plan, so the next update is a full pass again.
-            worldCache = referenceWorldTransforms()
+            // Non-finite values reached a planar chain: keep the 4×4 result and no plan,
+            // so the next update is a full pass again.
+            propagateWorldInFull(plan: plan, into: &world)
+            worldCache = world
         }
     }
 }
