@@ -297,35 +297,31 @@ struct JSONReader {
         let end = offset
         offset += 1  // the closing quote
         let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if !hasEscapes {
-            guard let text = String(validating: raw, as: UTF8.self) else {
-                offset = start
-                throw syntaxError("invalid UTF-8 in a string", path)
+        let text: String?
+        if hasEscapes {
+            var decoded: [UInt8] = []
+            decoded.reserveCapacity(raw.count)
+            if let (index, detail) = Self.decodeEscapes(raw, into: &decoded) {
+                offset = start + index
+                throw syntaxError(detail, path)
             }
-            return text
+            text = String(validating: decoded, as: UTF8.self)
+        } else {
+            text = String(validating: raw, as: UTF8.self)
         }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(raw.count)
+        guard let text else {
+            offset = start
+            throw syntaxError("invalid UTF-8 in a string", path)
+        }
+        return text
+    }
+
+    /// Appends the bytes of the string body `raw` to `decoded` with its escapes decoded.
+    /// Returns nil, or the offset in `raw` of a bad escape and what is wrong with it.
+    private static func decodeEscapes(
+        _ raw: UnsafeBufferPointer<UInt8>, into decoded: inout [UInt8]
+    ) -> (index: Int, detail: String)? {
         var index = 0
-        func fail(_ detail: String) -> SceneError {
-            offset = start + index
-            return syntaxError(detail, path)
-        }
-        func hex4(at position: Int) -> UInt32? {
-            guard position + 4 <= raw.count else { return nil }
-            var value: UInt32 = 0
-            for byte in raw[position..<position + 4] {
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value * 16 + UInt32(digit)
-            }
-            return value
-        }
         while index < raw.count {
             let byte = raw[index]
             guard byte == UInt8(ascii: "\\") else {
@@ -333,7 +329,7 @@ struct JSONReader {
                 index += 1
                 continue
             }
-            guard index + 1 < raw.count else { throw fail("invalid escape") }
+            guard index + 1 < raw.count else { return (index, "invalid escape") }
             let escape = raw[index + 1]
             switch escape {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(escape)
@@ -343,39 +339,69 @@ struct JSONReader {
             case UInt8(ascii: "r"): decoded.append(0x0D)
             case UInt8(ascii: "t"): decoded.append(0x09)
             case UInt8(ascii: "u"):
-                guard var scalarValue = hex4(at: index + 2) else {
-                    throw fail("invalid \\u escape (expected 4 hex digits)")
+                switch unicodeEscape(raw, at: index) {
+                case .success(let (scalar, length)):
+                    decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    index += length
+                    continue
+                case .failure(let problem): return (index, problem.detail)
                 }
-                var length = 6
-                if (0xD800...0xDBFF).contains(scalarValue) {
-                    guard index + 12 <= raw.count, raw[index + 6] == UInt8(ascii: "\\"),
-                        raw[index + 7] == UInt8(ascii: "u"),
-                        let low = hex4(at: index + 8), (0xDC00...0xDFFF).contains(low)
-                    else {
-                        throw fail("unpaired surrogate in a \\u escape")
-                    }
-                    scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
-                    length = 12
-                }
-                guard let scalar = Unicode.Scalar(scalarValue) else { throw fail("unpaired surrogate in a \\u escape") }
-                decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
-                index += length
-                continue
             default:
                 // Quote the byte only when it is printable ASCII: a raw newline or tab here
                 // would break the one-line error contract (found by the scene fuzzer).
                 if escape > 0x20 && escape < 0x7F {
-                    throw fail("invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
+                    return (index, "invalid escape '\\\(Character(Unicode.Scalar(escape)))'")
                 }
-                throw fail("invalid escape: '\\' followed by byte 0x\(String(escape, radix: 16, uppercase: true))")
+                return (index, "invalid escape: '\\' followed by byte 0x\(String(escape, radix: 16, uppercase: true))")
             }
             index += 2
         }
-        guard let text = String(validating: decoded, as: UTF8.self) else {
-            offset = start
-            throw syntaxError("invalid UTF-8 in a string", path)
+        return nil
+    }
+
+    private struct EscapeProblem: Error {
+        let detail: String
+    }
+
+    /// The scalar of the `\u` escape at `index` of `raw` (a surrogate pair joined) and the
+    /// escape's length in bytes (6, or 12 for a pair).
+    private static func unicodeEscape(
+        _ raw: UnsafeBufferPointer<UInt8>, at index: Int
+    ) -> Result<(Unicode.Scalar, Int), EscapeProblem> {
+        guard var value = hex4(raw, at: index + 2) else {
+            return .failure(EscapeProblem(detail: "invalid \\u escape (expected 4 hex digits)"))
         }
-        return text
+        var length = 6
+        if (0xD800...0xDBFF).contains(value) {
+            guard index + 12 <= raw.count, raw[index + 6] == UInt8(ascii: "\\"), raw[index + 7] == UInt8(ascii: "u"),
+                let low = hex4(raw, at: index + 8), (0xDC00...0xDFFF).contains(low)
+            else {
+                return .failure(EscapeProblem(detail: "unpaired surrogate in a \\u escape"))
+            }
+            value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+            length = 12
+        }
+        guard let scalar = Unicode.Scalar(value) else {
+            return .failure(EscapeProblem(detail: "unpaired surrogate in a \\u escape"))
+        }
+        return .success((scalar, length))
+    }
+
+    /// The four hex digits at `position` of `raw` as a number, or nil.
+    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt32? {
+        guard position + 4 <= raw.count else { return nil }
+        var value: UInt32 = 0
+        for byte in raw[position..<position + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value * 16 + UInt32(digit)
+        }
+        return value
     }
 }
 
