@@ -9,7 +9,7 @@ import CAffineKernels
 //
 // The pass is three stages: `propagateWorld` lists the general layers, then
 // `runWorldPass(plan:world:…)` gathers every pointer the pass needs into one `WorldPass`, then
-// `runWorldPass` picks a strategy (WorldStrategies.swift) that calls the kernels.
+// `WorldPass.run` picks a strategy (WorldStrategies.swift) that calls the kernels.
 
 extension LayerStore {
     /// Layers per thread below which a level is not split (the hand-off costs more).
@@ -35,43 +35,20 @@ extension LayerStore {
         return runWorldPass(plan: plan, world: &world, generalPositions: generalPositions, options: options)
     }
 
-    /// Picks the strategy for a full pass and runs it: subtree-parallel, index order,
-    /// level-parallel for the wide levels, serial for the rest. True when every planar
-    /// value written is finite.
-    func runWorldPass(_ pass: WorldPass) -> Bool {
-        let threaded = pass.threads > 1
-        if threaded, !pass.subtreeBlocks.isEmpty, let finite = runSubtreesInParallel(pass) { return finite }
-        let levelStarts = pass.levelStarts
-        // The levels split over threads (none on one thread or in the subtree layout).
-        let wideLevels =
-            threaded && pass.subtreeBlocks.isEmpty
-            ? levelStarts.indices.dropLast().filter {
-                levelStarts[$0 + 1] - levelStarts[$0] >= 2 * Self.worldParallelCutoff
-            } : []
-        if pass.planar.order != nil, pass.subtreeBlocks.isEmpty, wideLevels.isEmpty, parentsPrecedeChildren {
-            return runInIndexOrder(pass)
-        }
-        var allFinite = true
-        var runStart = 0
-        for level in wideLevels {
-            let start = levelStarts[level]
-            let end = levelStarts[level + 1]
-            if !runSerial(runStart..<start, pass) { allFinite = false }
-            if !runLevelInParallel(start..<end, pass) { allFinite = false }
-            runStart = end
-        }
-        if !runSerial(runStart..<count, pass) { allFinite = false }
-        return allFinite
-    }
-
     /// Gathers the pointers of a full pass (the plan's locals, modes, kinds and general
     /// locals; `world`'s columns and general table; the superlayer links) into one
-    /// `WorldPass` and runs `runWorldPass(_:)` with it; the pointers live until it returns.
-    /// (It calls the stage itself rather than taking it as a closure: such a closure
-    /// captured the store by value, a copy of some 40 column references per pass.)
+    /// `WorldPass` and runs it; the pointers live until it returns. No closure here
+    /// captures the store: that would copy its 40-odd column references (the release
+    /// build retains and releases each, about 1 µs a pass).
     func runWorldPass(
         plan: WorldPlan, world: inout WorldTransforms, generalPositions: [Int], options: KernelOptions
     ) -> Bool {
+        let computesGenerals = plan.cachesGeneralLocals || !writeGeneralRoots(generalPositions, of: plan, into: &world)
+        // (A plan without cached locals whose general layers are not all roots is not
+        // made by makeWorldPlan or the incremental update; cache them for this pass.)
+        let locals =
+            computesGenerals && !plan.cachesGeneralLocals
+            ? makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: []) : plan.generalLocals
         // Move the world columns out so their pointers and the general table can be used
         // side by side (no overlapping access to `world`), then move them back.
         var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)
@@ -83,18 +60,20 @@ extension LayerStore {
             world.general = general
         }
         // Room for every general layer first: the pass writes the table through raw
-        // pointers, from several threads when the locals are cached.
+        // pointers, from several threads.
         general.reserve(layers: highestLayer(atPositions: generalPositions, of: plan) + 1)
         let n = count
         let useKinds =
             options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !plan.blockKinds.isEmpty
             && plan.blockKinds.count == LocalKind.blockCount(n)
+        let indexOrderWorks = plan.order != nil && plan.subtreeBlocks.isEmpty && parentsPrecedeChildren
+        let parents = self.parents
         return withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
             withAffinePointers(&columns.0, &columns.1, &columns.2, &columns.3, &columns.4, &columns.5) { worldColumns in
                 parents.withUnsafeBufferPointer { parents in
                     plan.modes.withUnsafeBufferPointer { modes in
                         plan.blockKinds.withUnsafeBufferPointer { blockKinds in
-                            plan.generalLocals.withUnsafeBufferPointer { locals in
+                            locals.withUnsafeBufferPointer { locals in
                                 generalPositions.withUnsafeBufferPointer { generalList in
                                     general.withUnsafeMutablePointers { generalWorld, present in
                                         withOptionalBuffer(plan.order) { order in
@@ -103,19 +82,19 @@ extension LayerStore {
                                                 order: order, blockKinds: useKinds ? blockKinds.baseAddress : nil)
                                             planar.prefetchParents = plan.scatteredParents
                                             planar.chainedParents = plan.chainedParents
-                                            let cachedLocals = plan.cachesGeneralLocals
                                             let generalKernel = GeneralPropagation(
                                                 columns: CAGeneralWorld(
-                                                    locals: cachedLocals ? locals.baseAddress : nil,
+                                                    locals: computesGenerals ? locals.baseAddress : nil,
                                                     parent: parents.baseAddress!, order: order,
                                                     modes: modes.baseAddress!, world: worldColumns.columns,
                                                     generalWorld: generalWorld, present: present))
-                                            return runWorldPass(
-                                                WorldPass(
-                                                    planar: planar, general: generalKernel,
-                                                    generalPositions: generalList, cachedLocals: cachedLocals,
-                                                    backend: options.backend, threads: options.threads,
-                                                    levelStarts: plan.levelStarts, subtreeBlocks: plan.subtreeBlocks))
+                                            return WorldPass(
+                                                planar: planar, general: generalKernel,
+                                                generalPositions: generalList, computesGenerals: computesGenerals,
+                                                backend: options.backend, threads: options.threads, count: n,
+                                                indexOrderWorks: indexOrderWorks, levelStarts: plan.levelStarts,
+                                                subtreeBlocks: plan.subtreeBlocks
+                                            ).run()
                                         }
                                     }
                                 }
@@ -125,6 +104,56 @@ extension LayerStore {
                 }
             }
         }
+    }
+
+    /// When the plan caches no 4×4 locals, only roots are general (`makeGeneralLocals`),
+    /// and a root's world is its local: writes those worlds into `world` before the pass,
+    /// which then leaves the general layers alone. False, writing nothing, when some
+    /// general layer has a superlayer after all. O(general layers).
+    private func writeGeneralRoots(_ positions: [Int], of plan: WorldPlan, into world: inout WorldTransforms) -> Bool {
+        for k in 0..<positions.count where parents[plan.layer(atPosition: positions[k])] >= 0 { return false }
+        for k in 0..<positions.count {
+            let layer = plan.layer(atPosition: positions[k])
+            let matrix = transformToSuperlayer(of: layer)
+            world.general[Int32(truncatingIfNeeded: layer)] = matrix
+            // The planar columns hold the affine part, as `GeneralPropagation.store` writes it.
+            world.a[layer] = matrix.m11
+            world.b[layer] = matrix.m12
+            world.c[layer] = matrix.m21
+            world.d[layer] = matrix.m22
+            world.tx[layer] = matrix.m41
+            world.ty[layer] = matrix.m42
+        }
+        return true
+    }
+}
+
+extension WorldPass {
+    /// Picks the strategy for a full pass and runs it: subtree-parallel, index order,
+    /// level-parallel for the wide levels, serial for the rest. True when every planar
+    /// value written is finite.
+    func run() -> Bool {
+        let threaded = threads > 1
+        if threaded, !subtreeBlocks.isEmpty, let finite = runSubtreesInParallel() { return finite }
+        let levelStarts = self.levelStarts
+        // The levels split over threads (none on one thread or in the subtree layout).
+        let wideLevels =
+            threaded && subtreeBlocks.isEmpty
+            ? levelStarts.indices.dropLast().filter {
+                levelStarts[$0 + 1] - levelStarts[$0] >= 2 * LayerStore.worldParallelCutoff
+            } : []
+        if indexOrderWorks, wideLevels.isEmpty { return runInIndexOrder() }
+        var allFinite = true
+        var runStart = 0
+        for level in wideLevels {
+            let start = levelStarts[level]
+            let end = levelStarts[level + 1]
+            if !runSerial(runStart..<start) { allFinite = false }
+            if !runLevelInParallel(start..<end) { allFinite = false }
+            runStart = end
+        }
+        if !runSerial(runStart..<count) { allFinite = false }
+        return allFinite
     }
 }
 
@@ -137,11 +166,16 @@ struct WorldPass: @unchecked Sendable {
     var general: GeneralPropagation
     /// The positions (in the order) of the general layers, ascending.
     let generalPositions: UnsafeBufferPointer<Int>
-    /// The general layers' locals are cached in the plan (else computed from the
-    /// layer properties, serially).
-    let cachedLocals: Bool
+    /// False when the general layers were written before the pass (roots whose locals
+    /// the plan does not cache); the strategies then leave them alone.
+    let computesGenerals: Bool
     let backend: Backend
     let threads: Int
+    /// The store's layer count.
+    let count: Int
+    /// The plan has a level order, no subtree layout, and every superlayer precedes its
+    /// sublayers in index order (`runInIndexOrder` may run, if no level is split).
+    let indexOrderWorks: Bool
     /// The plan's `levelStarts` and `subtreeBlocks`.
     let levelStarts: [Int]
     let subtreeBlocks: [Range<Int>]
@@ -161,7 +195,8 @@ struct WorldPass: @unchecked Sendable {
 extension LayerStore {
     /// The general layers at `slots` of `positions` (ascending positions in `general`'s
     /// order): one kernel call when their locals are cached, else each from its layer's
-    /// properties. Used by the full pass and the incremental range walk.
+    /// properties. Used by the incremental range walk (the full pass writes roots
+    /// without cached locals first, `writeGeneralRoots`).
     func computeGenerals(
         _ slots: Range<Int>, of positions: UnsafeBufferPointer<Int>, _ general: GeneralPropagation,
         cachedLocals: Bool, backend: Backend

@@ -1,7 +1,8 @@
 import Dispatch
 
-// The strategies of a full world pass (`runWorldPass` picks one), each over the
-// pointers of one `WorldPass`:
+// The strategies of a full world pass (`WorldPass.run` picks one), each a method of the
+// `WorldPass` whose pointers it uses (none needs the store, so gathering the pointers
+// copies nothing of it):
 //
 //   runSerial             every layer in order, levels merged where the backend allows
 //   runLevelInParallel    one wide level split over threads
@@ -11,22 +12,22 @@ import Dispatch
 // Every strategy gives the same bits: a layer's world is the same product of the same
 // operands whichever strategy, chunk or thread computes it.
 
-extension LayerStore {
+extension WorldPass {
     /// Every layer of `range` in order: in the level layout, level by level (levels
     /// without general layers merged into one call on the serial backends); else general
     /// layers between planar runs (the subtree layout's prefix). True when finite.
-    func runSerial(_ range: Range<Int>, _ pass: WorldPass) -> Bool {
+    func runSerial(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
-        guard pass.subtreeBlocks.isEmpty else { return runSerialWithGenerals(range, pass) }
-        let levelStarts = pass.levelStarts
-        let simd = pass.backend == .simd
+        guard subtreeBlocks.isEmpty else { return runSerialWithGenerals(range) }
+        let levelStarts = levelStarts
+        let simd = backend == .simd
         // Levels without general layers: the serial backends take them in one call (a
         // superlayer comes earlier in the order), which matters for deep trees (a chain
         // is one layer per level). SIMD needs levels, except narrow ones, which it would
         // run as scalar tails anyway: a stretch of those goes to the scalar loop (same
         // bits).
         func mergeable(_ segment: Range<Int>) -> Bool {
-            !pass.hasGeneral(segment) && (!simd || segment.count < Self.narrowLevelWidth)
+            !hasGeneral(segment) && (!simd || segment.count < LayerStore.narrowLevelWidth)
         }
         var allFinite = true
         var level = levelIndex(containing: range.lowerBound, levelStarts)
@@ -35,7 +36,7 @@ extension LayerStore {
             var end = Swift.min(range.upperBound, levelStarts[level + 1])
             level += 1
             guard mergeable(start..<end) else {
-                if !runLevelSegment(start..<end, pass, includeGenerals: true) { allFinite = false }
+                if !runLevelSegment(start..<end, includeGenerals: true) { allFinite = false }
                 start = end
                 continue
             }
@@ -45,7 +46,7 @@ extension LayerStore {
                 end = next
                 level += 1
             }
-            if !pass.planar.run(simd ? .scalar : pass.backend, start..<end) { allFinite = false }
+            if !planar.run(simd ? .scalar : backend, start..<end) { allFinite = false }
             start = end
         }
         return allFinite
@@ -53,13 +54,13 @@ extension LayerStore {
 
     /// The subtree layout's serial part: planar runs between the general layers, each
     /// run of consecutive general layers in one call.
-    private func runSerialWithGenerals(_ range: Range<Int>, _ pass: WorldPass) -> Bool {
-        let generalPositions = pass.generalPositions
+    private func runSerialWithGenerals(_ range: Range<Int>) -> Bool {
+        let generalPositions = generalPositions
         var allFinite = true
         var start = range.lowerBound
-        var g = pass.firstGeneral(atOrAfter: range.lowerBound)
+        var g = firstGeneral(atOrAfter: range.lowerBound)
         while g < generalPositions.count && generalPositions[g] < range.upperBound {
-            if !runPlanarInSubtreeLayout(start..<generalPositions[g], pass) { allFinite = false }
+            if !runPlanarInSubtreeLayout(start..<generalPositions[g]) { allFinite = false }
             // A run of consecutive general positions: nothing planar between them.
             var end = g + 1
             while end < generalPositions.count && generalPositions[end] == generalPositions[end - 1] + 1
@@ -67,74 +68,69 @@ extension LayerStore {
             {
                 end += 1
             }
-            computeGenerals(g..<end, pass)
+            computeGenerals(g..<end)
             start = generalPositions[end - 1] + 1
             g = end
         }
-        if !runPlanarInSubtreeLayout(start..<range.upperBound, pass) { allFinite = false }
+        if !runPlanarInSubtreeLayout(start..<range.upperBound) { allFinite = false }
         return allFinite
     }
 
     /// Planar layers of `range` in the subtree layout, which has dependences inside any
     /// range: one layer at a time (SIMD runs its scalar lane code: same bits).
-    private func runPlanarInSubtreeLayout(_ range: Range<Int>, _ pass: WorldPass) -> Bool {
+    private func runPlanarInSubtreeLayout(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
-        guard pass.backend == .simd else { return pass.planar.run(pass.backend, range) }
-        return pass.planar.runScalar(range)
+        guard backend == .simd else { return planar.run(backend, range) }
+        return planar.runScalar(range)
     }
 
     /// Part of one level: its planar layers, then its general layers (no layer of a
     /// level depends on another). `includeGenerals` false leaves those out.
-    func runLevelSegment(_ range: Range<Int>, _ pass: WorldPass, includeGenerals: Bool) -> Bool {
-        let generalPositions = pass.generalPositions
+    func runLevelSegment(_ range: Range<Int>, includeGenerals: Bool) -> Bool {
+        let generalPositions = generalPositions
         var start = range.lowerBound
-        let first = pass.firstGeneral(atOrAfter: range.lowerBound)
+        let first = firstGeneral(atOrAfter: range.lowerBound)
         var g = first
         var finite = true
         while g < generalPositions.count && generalPositions[g] < range.upperBound {
-            if !pass.planar.run(pass.backend, start..<generalPositions[g]) { finite = false }
+            if !planar.run(backend, start..<generalPositions[g]) { finite = false }
             start = generalPositions[g] + 1
             g += 1
         }
-        if !pass.planar.run(pass.backend, start..<range.upperBound) { finite = false }
-        if includeGenerals { computeGenerals(first..<g, pass) }
+        if !planar.run(backend, start..<range.upperBound) { finite = false }
+        if includeGenerals { computeGenerals(first..<g) }
         return finite
     }
 
-    /// One wide level: planar layers over threads, then its general layers (each chunk
-    /// computes its own when their locals are cached).
-    func runLevelInParallel(_ range: Range<Int>, _ pass: WorldPass) -> Bool {
-        let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: pass.threads)
+    /// One wide level over threads: each chunk its planar layers, then its general ones.
+    func runLevelInParallel(_ range: Range<Int>) -> Bool {
+        let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: threads)
         chunkFinite.initialize(repeating: true)
         defer { chunkFinite.deallocate() }
         let flags = SendablePointer(chunkFinite.baseAddress!)
-        forEachIndexedChunk(count: range.count, threads: pass.threads, minimumPerThread: Self.worldParallelCutoff) {
+        forEachIndexedChunk(count: range.count, threads: threads, minimumPerThread: LayerStore.worldParallelCutoff) {
             slot, chunk in
             let start = range.lowerBound + chunk.lowerBound
             let end = range.lowerBound + chunk.upperBound
-            if !runLevelSegment(start..<end, pass, includeGenerals: pass.cachedLocals) { flags.pointer[slot] = false }
+            if !runLevelSegment(start..<end, includeGenerals: true) { flags.pointer[slot] = false }
         }
-        let allFinite = !chunkFinite.contains(false)
-        guard !pass.cachedLocals else { return allFinite }
-        computeGenerals(
-            pass.firstGeneral(atOrAfter: range.lowerBound)..<pass.firstGeneral(atOrAfter: range.upperBound), pass)
-        return allFinite
+        return !chunkFinite.contains(false)
     }
 
     /// Subtree layout: the prefix serially, then the independent subtrees over threads,
     /// each one sequentially (so SIMD runs its scalar lane code). Nil, having run
     /// nothing, when a general layer lies outside the prefix (general layers write the
     /// shared table: only in the serial prefix); else true when finite.
-    func runSubtreesInParallel(_ pass: WorldPass) -> Bool? {
-        let prefixEnd = pass.subtreeBlocks[0].lowerBound
-        guard pass.generalPositions.last.map({ $0 < prefixEnd }) ?? true else { return nil }
-        var allFinite = runSerial(0..<prefixEnd, pass)
-        let backend = pass.backend == .simd ? Backend.scalar : pass.backend
+    func runSubtreesInParallel() -> Bool? {
+        let prefixEnd = subtreeBlocks[0].lowerBound
+        guard generalPositions.last.map({ $0 < prefixEnd }) ?? true else { return nil }
+        var allFinite = runSerial(0..<prefixEnd)
+        let serialBackend = backend == .simd ? Backend.scalar : backend
         // Largest first into the least loaded bin; a layer's value does not depend on
         // the binning.
-        var bins = [[Range<Int>]](repeating: [], count: pass.threads)
-        var load = [Int](repeating: 0, count: pass.threads)
-        for block in pass.subtreeBlocks.sorted(by: { $0.count > $1.count }) {
+        var bins = [[Range<Int>]](repeating: [], count: threads)
+        var load = [Int](repeating: 0, count: threads)
+        for block in subtreeBlocks.sorted(by: { $0.count > $1.count }) {
             let bin = load.indices.min(by: { load[$0] < load[$1] })!
             bins[bin].append(block)
             load[bin] += block.count
@@ -144,9 +140,9 @@ extension LayerStore {
         defer { binFinite.deallocate() }
         let flags = SendablePointer(binFinite.baseAddress!)
         let sharedBins = bins
-        let planar = pass.planar
+        let planar = planar
         DispatchQueue.concurrentPerform(iterations: sharedBins.count) { bin in
-            for block in sharedBins[bin] where !planar.run(backend, block) { flags.pointer[bin] = false }
+            for block in sharedBins[bin] where !planar.run(serialBackend, block) { flags.pointer[bin] = false }
         }
         if binFinite.contains(false) { allFinite = false }
         return allFinite
@@ -162,13 +158,13 @@ extension LayerStore {
     /// `generalPositions` lists in level order), eight bytes at a time, and each run of
     /// consecutive ones goes to the general kernel in one call (in batches of up to 128,
     /// listed in stack memory): no allocation.
-    func runInIndexOrder(_ pass: WorldPass) -> Bool {
-        var planar = pass.planar
+    func runInIndexOrder() -> Bool {
+        var planar = planar
         planar.order = nil
-        var generals = pass.general
+        var generals = general
         generals.columns.order = nil
-        let backend = pass.backend == .simd ? Backend.scalar : pass.backend
-        let modes = pass.general.columns.modes!
+        let serialBackend = backend == .simd ? Backend.scalar : backend
+        let modes = general.columns.modes!
         let n = count
         var allFinite = true
         var start = 0
@@ -176,29 +172,28 @@ extension LayerStore {
             while true {
                 let first = nextGeneralLayer(modes, from: start, count: n)
                 if first == n { break }
-                if !planar.run(backend, start..<first) { allFinite = false }
+                if !planar.run(serialBackend, start..<first) { allFinite = false }
                 // Consecutive general layers in one call (it takes them in order).
                 var end = first
                 while end < n && end - first < batch.count && modes[end] & WorldMode.general != 0 {
                     batch[end - first] = end
                     end += 1
                 }
-                if pass.cachedLocals {
-                    generals.run(pass.backend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
-                } else {
-                    for layer in first..<end { computeGeneralFromProperties(layer, generals) }
+                if computesGenerals {
+                    generals.run(backend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
                 }
                 start = end
             }
         }
-        if !planar.run(backend, start..<n) { allFinite = false }
+        if !planar.run(serialBackend, start..<n) { allFinite = false }
         return allFinite
     }
 
-    /// The general layers at `slots` of the pass's `generalPositions`.
-    private func computeGenerals(_ slots: Range<Int>, _ pass: WorldPass) {
-        computeGenerals(
-            slots, of: pass.generalPositions, pass.general, cachedLocals: pass.cachedLocals, backend: pass.backend)
+    /// The general layers at `slots` of `generalPositions`, in one kernel call; nothing
+    /// when they were written before the pass (`computesGenerals` false).
+    private func computeGenerals(_ slots: Range<Int>) {
+        guard computesGenerals, !slots.isEmpty else { return }
+        general.run(backend, UnsafeBufferPointer(rebasing: generalPositions[slots]))
     }
 }
 
