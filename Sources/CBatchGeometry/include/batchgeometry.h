@@ -651,9 +651,9 @@ bg_status bg_layer_point_from_world(bg_store *store, bg_layer layer, const doubl
 /**
  * The painter's order, back to front: each layer, then its sublayers stably sorted by
  * zPosition, each with its subtree; roots in order; hidden and detached subtrees left out
- * (Swift: drawOrder()). Errors: NULL_ARGUMENT (store, count; out unless capacity is 0);
- * BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers) when some
- * sublayers are out of zPosition order.
+ * (Swift: drawOrder(into:scratch:)). Errors: NULL_ARGUMENT (store, count; out unless
+ * capacity is 0); BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers)
+ * when some sublayers are out of zPosition order. No allocation once warmed up.
  *
  * The frame query (visible layers in drawing order for a viewport, being added to the
  * Swift library) will come here as
