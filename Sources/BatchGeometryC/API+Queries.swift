@@ -3,7 +3,8 @@
 import BatchGeometry
 import CBatchGeometry
 
-/// `bg_store_hit_test`: `hitTest(points:in:rule:options:)`.
+/// `bg_store_hit_test`: `hitTest(points:rule:into:)`, the culled walk (the answers of
+/// `hitTest(points:in:rule:options:)`).
 @_cdecl("bg_store_hit_test")
 public func bgStoreHitTest(
     _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ rule: Int32,

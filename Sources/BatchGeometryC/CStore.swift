@@ -151,10 +151,13 @@ extension CStore {
         return visibleFlags
     }
 
-    /// `hitTest(points:in:rule:into:scratch:options:)`.
+    /// `hitTest(points:rule:into:)`: the culled hit test, which answers what
+    /// `hitTest(points:in:rule:into:scratch:options:)` answers (`FrameQueryTests`) while
+    /// visiting only the subtrees under each point, and needs no world snapshot.
+    /// It brings the store's subtree bounds and cached drawing order up to date, which
+    /// changes no geometry: `version` stays, and with it every cached result.
     func hitTest(_ points: [Point], rule: HitTestRule) -> [LayerHandle?] {
-        let world = currentWorld()
-        store.hitTest(points: points, in: world, rule: rule, into: &hits, scratch: &scratch, options: options)
+        store.hitTest(points: points, rule: rule, into: &hits)
         return hits
     }
 

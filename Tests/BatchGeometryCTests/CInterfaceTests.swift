@@ -106,3 +106,88 @@ final class CInterfaceTests: XCTestCase {
         }
     }
 }
+
+/// What `bg_store_hit_test` answers since it runs the culled walk, against the Swift API's
+/// walk over every layer, on random trees with what C tests build less easily: 3D
+/// rotations, perspective, transform layers, flipped geometry, masks, hidden and detached
+/// subtrees, zPositions out of order.
+final class CInterfaceQueryTests: XCTestCase {
+    /// xorshift64: the same trees on every run.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func chance(_ oneIn: UInt64) -> Bool { next() % oneIn == 0 }
+    }
+
+    static func randomStore(seed: UInt64) throws -> LayerStore {
+        var random = Random(state: seed)
+        var store = LayerStore()
+        var layers: [LayerHandle] = []
+        for k in 0..<300 {
+            let parent = k == 0 || random.chance(40) ? nil : layers[Int(random.next() % UInt64(min(k, 60)))]
+            let layer = try store.addLayer(superlayer: parent)
+            store.setFrame(
+                Rect(random.unit() * 300 - 50, random.unit() * 600 - 50, random.unit() * 200, random.unit() * 120),
+                of: layer)
+            switch random.next() % 16 {
+            case 0: store.setAffineTransform(.rotation(radians: random.unit() * 6), of: layer)
+            case 1: store.setTransform(.rotation(radians: random.unit() - 0.5, x: 0, y: 1, z: 0), of: layer)
+            case 2: store.setSublayerTransform(.perspective(distance: 500 + random.unit() * 500), of: layer)
+            case 3: store.setTransformLayer(true, of: layer)
+            case 4: store.setGeometryFlipped(true, of: layer)
+            default: break
+            }
+            if random.chance(6) { store.setZPosition(Double(random.next() % 5) - 2, of: layer) }
+            if random.chance(7) { store.setMasksToBounds(true, of: layer) }
+            if random.chance(25) { store.setHidden(true, of: layer) }
+            layers.append(layer)
+        }
+        for _ in 0..<3 { try store.removeFromSuperlayer(layers[Int(random.next() % 300)]) }
+        return store
+    }
+
+    /// `bg_store_hit_test` on `pointer` against `hitTest(points:in:rule:)` with a fresh
+    /// world of the store behind it, both rules; returns the hits.
+    func assertHitsMatch(_ pointer: OpaquePointer, _ points: [Point], _ label: String) throws -> Int {
+        let store = try CStore.from(pointer).store
+        let world = store.worldTransforms()
+        let coordinates = points.flatMap { [$0.x, $0.y] }
+        var hits = 0
+        for (rule, constant) in [(HitTestRule.layer, BG_HIT_TEST_LAYER), (.view, BG_HIT_TEST_VIEW)] {
+            var answers = [UInt64](repeating: 7, count: points.count)
+            XCTAssertEqual(
+                bgStoreHitTest(pointer, coordinates, points.count, Int32(constant), &answers), bg_status(BG_OK))
+            let expected = store.hitTest(points: points, in: world, rule: rule)
+            XCTAssertEqual(answers, expected.map { $0?.rawValue ?? UInt64.max }, "\(label), \(rule)")
+            hits += expected.filter { $0 != nil }.count
+        }
+        return hits
+    }
+
+    func testHitTestAnswersTheWalkOverEveryLayer() throws {
+        var hits = 0
+        for seed in UInt64(1)...4 {
+            let pointer = CStore.make(try Self.randomStore(seed: seed &* 0x9E37_79B9_7F4A_7C15), options: .serial(.c))
+            defer { bgStoreDestroy(pointer) }
+            var random = Random(state: seed)
+            let points = (0..<300).map { _ in Point(x: random.unit() * 500 - 100, y: random.unit() * 900 - 100) }
+            hits += try assertHitsMatch(pointer, points, "seed \(seed)")
+            // Edits through C between hit tests: the culled walk's caches follow them.
+            for _ in 0..<30 {
+                let layer = UInt64(random.next() % 300)  // slot k holds layer k#0: nothing was destroyed
+                let position = [random.unit() * 300, random.unit() * 600]
+                XCTAssertEqual(bgLayerSetPosition(pointer, layer, position), bg_status(BG_OK))
+                XCTAssertEqual(bgLayerSetZPosition(pointer, layer, random.unit() * 4 - 2), bg_status(BG_OK))
+            }
+            XCTAssertEqual(bgLayerSetHidden(pointer, UInt64(random.next() % 300), true), bg_status(BG_OK))
+            hits += try assertHitsMatch(pointer, points, "seed \(seed), after edits")
+        }
+        XCTAssertGreaterThan(hits, 600, "the points must hit something (873 hits as written)")
+    }
+}

@@ -613,10 +613,19 @@ enum {
 
 /**
  * Hit-tests `count` world-space points (`points`: 2 doubles each) under `rule`; hits[k]
- * receives the frontmost layer under point k, or BG_LAYER_NONE
- * (Swift: hitTest(points:in:rule:options:)). `hits` has room for `count` handles.
- * Errors: NULL_ARGUMENT (store; points and hits unless count is 0); INVALID_ARGUMENT
- * (unknown rule, count too large). O(p * n) in the worst case.
+ * receives the frontmost layer under point k, or BG_LAYER_NONE. `hits` has room for
+ * `count` handles. The answers are those of the walk over every layer
+ * (Swift: hitTest(points:in:rule:options:)), found by the culled walk
+ * (Swift: hitTest(points:rule:into:)): only the subtrees whose subtree bounds hold the
+ * point are visited, back to front, with world transforms computed on the way down, so
+ * the world need not be up to date first. It brings the store's internal caches (subtree
+ * bounds, sorted sublayer lists) up to date with the edits made since the last hit test
+ * and changes nothing else; it runs on the calling thread (the store's thread option does
+ * not apply). Errors: NULL_ARGUMENT (store; points and hits unless count is 0);
+ * INVALID_ARGUMENT (unknown rule, count too large). O(p * (d + visited)), visited being
+ * the layers under or near the point (O(p * n) at worst), plus O(changed * d) for the
+ * edits since the last hit test; the first builds the caches, O(n). No allocation once
+ * warmed up to `count` points.
  */
 bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
 
