@@ -38,6 +38,12 @@ final class CStore {
     private var hits: [LayerHandle?] = []
     private var order: [LayerHandle] = []
     private var scratch = QueryScratch()
+    /// The frame query's result (`visibleLayers(in:into:)`), reused by every frame query.
+    private var visible = VisibleLayers()
+    /// `visitedLayerCount` and `testedSublayerCount` of the last frame query that
+    /// succeeded (`bg_store_get_frame_query_cost`); set by the C function on success, so
+    /// that a failing call leaves them as they were.
+    var frameQueryCost = (visited: 0, tested: 0)
 
     init(store: LayerStore, options: KernelOptions) {
         self.store = store
@@ -159,6 +165,13 @@ extension CStore {
     func hitTest(_ points: [Point], rule: HitTestRule) -> [LayerHandle?] {
         store.hitTest(points: points, rule: rule, into: &hits)
         return hits
+    }
+
+    /// `visibleLayers(in:into:)`, the frame query, into the kept result. Like `hitTest`,
+    /// it refreshes the store's internal caches only, so `version` stays.
+    func visibleLayers(in viewport: Rect) -> VisibleLayers {
+        store.visibleLayers(in: viewport, into: &visible)
+        return visible
     }
 
     /// `convert(points:from:to:in:options:)`, which has no caller-owned form: it

@@ -107,10 +107,10 @@ final class CInterfaceTests: XCTestCase {
     }
 }
 
-/// What `bg_store_hit_test` answers since it runs the culled walk, against the Swift API's
-/// walk over every layer, on random trees with what C tests build less easily: 3D
-/// rotations, perspective, transform layers, flipped geometry, masks, hidden and detached
-/// subtrees, zPositions out of order.
+/// What `bg_store_hit_test` and `bg_store_frame_query_geometry` answer through the culled
+/// walks, against the Swift API's full passes, on random trees with what C tests build
+/// less easily: 3D rotations, perspective, transform layers, flipped geometry, masks,
+/// hidden and detached subtrees, zPositions out of order.
 final class CInterfaceQueryTests: XCTestCase {
     /// xorshift64: the same trees on every run.
     struct Random {
@@ -189,5 +189,74 @@ final class CInterfaceQueryTests: XCTestCase {
             hits += try assertHitsMatch(pointer, points, "seed \(seed), after edits")
         }
         XCTAssertGreaterThan(hits, 600, "the points must hit something (873 hits as written)")
+    }
+
+    func testFrameQueryAnswersTheFullPasses() throws {
+        var shown = 0
+        for seed in UInt64(1)...4 {
+            let store = try Self.randomStore(seed: seed &* 0xD1B5_4A32_D192_ED03)
+            let world = store.worldTransforms()
+            let rects = store.worldRects(in: world)
+            let clips = store.clipRects(worldRects: rects)
+            let pointer = CStore.make(store, options: .serial(.c))
+            defer { bgStoreDestroy(pointer) }
+            for viewport in [Rect(0, 0, 375, 812), Rect(-200, -200, 900, 1400), Rect(100, 300, 30, 30)] {
+                let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)
+                let expected = store.drawOrder().filter { visible[$0.index] }
+                let n = store.count
+                var layers = [UInt64](repeating: 0, count: n)
+                var transforms = [Double](repeating: 0, count: 16 * n)
+                var edges = [Double](repeating: 0, count: 4 * n)
+                var clipEdges = [Double](repeating: 0, count: 4 * n)
+                var masked = [Bool](repeating: false, count: n)
+                var count = 0
+                let status = bgStoreFrameQueryGeometry(
+                    pointer, [viewport.x, viewport.y, viewport.width, viewport.height], &layers, &transforms, &edges,
+                    &clipEdges, &masked, n, &count)
+                XCTAssertEqual(status, bg_status(BG_OK))
+                XCTAssertEqual(Array(layers[0..<count]), expected.map(\.rawValue), "seed \(seed), \(viewport)")
+                guard count == expected.count else { continue }
+                for (k, layer) in expected.enumerated() {
+                    let clip = clips[layer.index]
+                    let expectedValues =
+                        world[layer].rowMajor + [rects[layer.index].minX, rects[layer.index].minY]
+                        + [rects[layer.index].maxX, rects[layer.index].maxY]
+                        + [clip?.minX ?? -.infinity, clip?.minY ?? -.infinity, clip?.maxX ?? .infinity]
+                        + [clip?.maxY ?? .infinity]
+                    let got =
+                        transforms[(16 * k)..<(16 * k + 16)] + edges[(4 * k)..<(4 * k + 4)]
+                        + clipEdges[(4 * k)..<(4 * k + 4)]
+                    XCTAssertEqual(got.map(\.bitPattern), expectedValues.map(\.bitPattern), "seed \(seed), \(layer)")
+                    XCTAssertEqual(masked[k], clip != nil)
+                }
+                shown += count
+            }
+        }
+        XCTAssertGreaterThan(shown, 200, "the random trees must show something (363 layers as written)")
+    }
+
+    /// The queries that refresh the store's caches leave its version, so the cached world
+    /// rects stay; an edit still makes them stale.
+    func testCullingQueriesKeepTheCachedResults() throws {
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setFrame(Rect(0, 0, 100, 100), of: window)
+        let pointer = CStore.make(store, options: .serial(.c))
+        defer { bgStoreDestroy(pointer) }
+        let box = try CStore.from(pointer)
+        var edges = [Double](repeating: 0, count: 4)
+        var hit: UInt64 = 0
+        var count = 0
+        XCTAssertEqual(bgStoreWorldRects(pointer, &edges, 1), bg_status(BG_OK))
+        let version = box.version
+        XCTAssertEqual(bgStoreHitTest(pointer, [5, 5], 1, Int32(BG_HIT_TEST_LAYER), &hit), bg_status(BG_OK))
+        XCTAssertEqual(bgStoreFrameQuery(pointer, [0, 0, 10, 10], &hit, 1, &count), bg_status(BG_OK))
+        XCTAssertEqual(box.version, version)
+        XCTAssertEqual(hit, window.rawValue)
+        XCTAssertEqual(bgLayerSetPosition(pointer, window.rawValue, [150, 50]), bg_status(BG_OK))
+        XCTAssertEqual(bgStoreFrameQuery(pointer, [0, 0, 10, 10], &hit, 1, &count), bg_status(BG_OK))
+        XCTAssertEqual(count, 0)
+        XCTAssertEqual(bgStoreWorldRects(pointer, &edges, 1), bg_status(BG_OK))
+        XCTAssertEqual(edges, [100, 0, 200, 100])
     }
 }

@@ -618,14 +618,13 @@ enum {
  * (Swift: hitTest(points:in:rule:options:)), found by the culled walk
  * (Swift: hitTest(points:rule:into:)): only the subtrees whose subtree bounds hold the
  * point are visited, back to front, with world transforms computed on the way down, so
- * the world need not be up to date first. It brings the store's internal caches (subtree
- * bounds, sorted sublayer lists) up to date with the edits made since the last hit test
- * and changes nothing else; it runs on the calling thread (the store's thread option does
- * not apply). Errors: NULL_ARGUMENT (store; points and hits unless count is 0);
- * INVALID_ARGUMENT (unknown rule, count too large). O(p * (d + visited)), visited being
- * the layers under or near the point (O(p * n) at worst), plus O(changed * d) for the
- * edits since the last hit test; the first builds the caches, O(n). No allocation once
- * warmed up to `count` points.
+ * the world need not be up to date first. Like bg_store_frame_query, it brings the
+ * store's internal caches up to date and changes nothing else; it runs on the calling
+ * thread (the store's thread option does not apply). Errors: NULL_ARGUMENT (store; points
+ * and hits unless count is 0); INVALID_ARGUMENT (unknown rule, count too large).
+ * O(p * (d + visited)), visited being the layers under or near the point (O(p * n) at
+ * worst), plus O(changed * d) for the edits since the last frame query or hit test; the
+ * first builds the caches, O(n). No allocation once warmed up to `count` points.
  */
 bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
 
@@ -662,15 +661,60 @@ bg_status bg_layer_point_from_world(bg_store *store, bg_layer layer, const doubl
  * zPosition, each with its subtree; roots in order; hidden and detached subtrees left out
  * (Swift: drawOrder(into:scratch:)). Errors: NULL_ARGUMENT (store, count; out unless
  * capacity is 0); BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers)
- * when some sublayers are out of zPosition order. No allocation once warmed up.
- *
- * The frame query (visible layers in drawing order for a viewport, being added to the
- * Swift library) will come here as
- *     bg_status bg_store_frame_query(bg_store *store, const double viewport[4],
- *                                    bg_layer *out, size_t capacity, size_t *count);
- * with this function's buffer rules: an addition, no ABI version change.
+ * when some sublayers are out of zPosition order (O(n) again once a frame query, hit test
+ * or world update has cached the sorted lists). No allocation once warmed up.
  */
 bg_status bg_store_draw_order(const bg_store *store, bg_layer *out, size_t capacity, size_t *count);
+
+/**
+ * The frame query: the layers that `viewport` (a rect in world space) shows, back to
+ * front. Exactly the layers bg_store_visibility marks visible for this viewport, in
+ * bg_store_draw_order's order (Swift: visibleLayers(in:into:)), but found by visiting only
+ * the layers that the store's subtree bounds cannot rule out, with their world transforms
+ * computed on the way down: a frame costs what is on screen, not the store's size, and the
+ * world need not be up to date first. Infinite edges are fine ({-1e308, -1e308, INFINITY,
+ * INFINITY} shows every visible layer), but a viewport without a positive area shows
+ * nothing, and so does one with a NaN edge (a NaN number, or x = -INFINITY with an
+ * infinite width), where bg_store_visibility ignores the NaN edges instead. `out`,
+ * `capacity` and `count` follow bg_store_draw_order's rules (a capacity of
+ * bg_store_slot_count() always suffices; after BUFFER_TOO_SMALL a second call runs the
+ * query again).
+ *
+ * The store keeps the result's storage and reuses it: a frame loop allocates nothing once
+ * warmed up. The query first brings the store's internal caches (subtree bounds, sorted
+ * sublayer lists) up to date with the edits made since the last one, hence the non-const
+ * store; no layer and no other result changes.
+ * Errors: NULL_ARGUMENT (store, viewport, count; out unless capacity is 0);
+ * BUFFER_TOO_SMALL (*count = the layers needed). O(visible + visited) (see
+ * bg_store_get_frame_query_cost) plus O(changed * d) for the edits since the last frame
+ * query or hit test; the first call builds the caches, O(n).
+ */
+bg_status bg_store_frame_query(bg_store *store, const double viewport[4], bg_layer *out, size_t capacity,
+                               size_t *count);
+
+/**
+ * bg_store_frame_query with what drawing each layer takes, entry k describing out[k]:
+ * its world transform (16 doubles, row-major, as bg_store_world_transforms), its world
+ * rect and its clip rect (edges, as bg_store_world_rects and bg_store_clip_rects: a layer
+ * no ancestor masks has the infinite clip rect and masked[k] false). The values are the
+ * full passes' (world transforms bit for bit wherever they are finite). Each of
+ * `world_transforms`, `world_rects`, `clip_rects` and `masked` may be NULL when not
+ * wanted; each one given has room for `capacity` entries (16, 4, 4 doubles or 1 bool
+ * each). On an error none is written. Errors and complexity as bg_store_frame_query.
+ */
+bg_status bg_store_frame_query_geometry(bg_store *store, const double viewport[4], bg_layer *out,
+                                        double *world_transforms, double *world_rects, double *clip_rects,
+                                        bool *masked, size_t capacity, size_t *count);
+
+/**
+ * What the store's last successful frame query cost: *visited, the layers it computed a
+ * world transform for (the visible ones and those it entered to find them); *tested, the
+ * sublayers whose subtree bounds it tested against the viewport (Swift:
+ * VisibleLayers.visitedLayerCount, testedSublayerCount). Both 0 before the store's first
+ * frame query (a copy starts there too). Either output may be NULL.
+ * Errors: NULL_ARGUMENT (store). O(1).
+ */
+bg_status bg_store_get_frame_query_cost(const bg_store *store, size_t *visited, size_t *tested);
 
 /* ==== Scene files (docs/SCENE-FORMAT.md) ============================================== */
 
