@@ -7,13 +7,16 @@
  * handle in every form (a freed slot, a slot past the end, BG_LAYER_NONE), a NULL for
  * every other pointer, a too-small buffer; each row also runs the call with good input.
  * The other cases check results against docs/GEOMETRY.md's worked examples and against
- * values computed here by hand from its formulas. scripts/c-examples.sh checks that every
- * function and status code of the header appears in this file.
+ * values computed here by hand from its formulas. A frame loop of every per-frame call
+ * must allocate nothing once warmed up (allocations.h counts malloc and friends).
+ * scripts/c-examples.sh checks that every function and status code of the header appears
+ * in this file.
  *
  * usage: test_c_api SCENE.json EXPECTED-OUTPUT.json   (the example of docs/SCENE-FORMAT.md)
  * The last line is "N passed, M failed"; the exit status is 1 when M > 0.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, pthreads */
+#include "allocations.h"
 #include "check.h"
 
 #include <pthread.h>
@@ -729,6 +732,7 @@ int main(int argc, char **argv) {
         {"drawing order", test_draw_order},
         {"frame query", test_frame_query},
         {"frame query = full passes", test_frame_query_matches_full_passes},
+        {"frame loop allocations", test_frame_loop_allocations},
         {"scenes", test_scenes},
         {"options and environment", test_options_and_environment},
         {"non-finite input", test_non_finite},

@@ -1002,6 +1002,93 @@ static void test_frame_query_matches_full_passes(void) {
     CHECK(shown > 1200); /* the random trees show plenty (1,946 as written) */
 }
 
+/* ==== A frame loop allocates nothing once warmed up ==================================== */
+
+/* The calls of one frame as an engine makes them, each counted apart (allocations.h). */
+static const char *const frame_steps[] = {
+    "bg_layer_set_content_offset", "bg_layer_set_position", "bg_store_update_world",
+    "bg_store_frames",             "bg_store_world_transforms", "bg_store_world_rects",
+    "bg_store_clip_rects",         "bg_store_visibility",    "bg_store_hit_test",
+    "bg_store_draw_order",         "bg_store_frame_query_geometry", "bg_store_frame_query",
+    "bg_store_get_frame_query_cost",
+};
+enum { LOOP_SLOTS = 1024 };
+static long long step_allocations[COUNT(frame_steps)];
+static bg_layer loop_layers[LOOP_SLOTS], loop_out[LOOP_SLOTS];
+static double loop_doubles[LOOP_SLOTS * 16], loop_rects[LOOP_SLOTS * 4], loop_clips[LOOP_SLOTS * 4];
+static bool loop_flags[LOOP_SLOTS];
+
+#define STEP(k, call)                                                                                \
+    do {                                                                                             \
+        long long start_ = allocations();                                                            \
+        ok &= (call) == BG_OK;                                                                       \
+        step_allocations[k] += allocations() - start_;                                               \
+    } while (0)
+
+/* Frame `frame`: scroll the list, move one item, then every per-frame query. */
+static int loop_frame(bg_store *store, bg_layer list, int frame) {
+    const double offset[2] = {0, 10.0 * (frame % 50)}, position[2] = {30 + frame % 7, 25};
+    const double viewport[4] = {0, 0, 375, 812};
+    const double points[16] = {10, 10, 100, 200, 200, 300, 30, 500, 300, 700, 5, 805, 400, 10, 187, 406};
+    size_t count = 0, visited = 0, tested = 0;
+    int ok = 1;
+    STEP(0, bg_layer_set_content_offset(store, list, offset));
+    STEP(1, bg_layer_set_position(store, loop_layers[10 + frame % 100], position));
+    STEP(2, bg_store_update_world(store));
+    STEP(3, bg_store_frames(store, loop_doubles, LOOP_SLOTS));
+    STEP(4, bg_store_world_transforms(store, loop_doubles, LOOP_SLOTS));
+    STEP(5, bg_store_world_rects(store, loop_rects, LOOP_SLOTS));
+    STEP(6, bg_store_clip_rects(store, loop_clips, loop_flags, LOOP_SLOTS));
+    STEP(7, bg_store_visibility(store, viewport, loop_flags, LOOP_SLOTS));
+    STEP(8, bg_store_hit_test(store, points, 8, BG_HIT_TEST_LAYER, loop_out));
+    STEP(9, bg_store_draw_order(store, loop_out, LOOP_SLOTS, &count));
+    STEP(10, bg_store_frame_query_geometry(store, viewport, loop_out, loop_doubles, loop_rects, loop_clips,
+                                           loop_flags, LOOP_SLOTS, &count));
+    STEP(11, bg_store_frame_query(store, viewport, loop_out, LOOP_SLOTS, &count));
+    STEP(12, bg_store_get_frame_query_cost(store, &visited, &tested));
+    return ok && count > 0 && visited >= count;
+}
+
+static void test_frame_loop_allocations(void) {
+    if (!BG_TEST_COUNTS_ALLOCATIONS) {
+        printf("  (skipped: allocations are counted only on Linux with glibc, without a sanitizer)\n");
+        return;
+    }
+    /* The counter sees the library's allocations: a new store allocates. */
+    long long before = allocations();
+    bg_store *store = NULL;
+    EXPECT_OK(bg_store_create(0, &store));
+    CHECK(allocations() > before);
+    /* A window with a masking list of 200 rows of 2 items (every third row's items in
+     * reverse zPosition order), scrolled every frame: 602 layers. */
+    const double content[2] = {375, 12000};
+    int n = 0;
+    bg_layer window = add_layer(store, BG_LAYER_NONE, 0, 0, 375, 812);
+    bg_layer list = add_layer(store, window, 0, 100, 375, 700);
+    EXPECT_OK(bg_layer_set_masks_to_bounds(store, list, true));
+    EXPECT_OK(bg_layer_set_scroll_view(store, list, content, NULL));
+    for (int row = 0; row < 200; row++) {
+        bg_layer cell = add_layer(store, list, 0, 60.0 * row, 375, 60);
+        for (int k = 0; k < 2; k++) {
+            loop_layers[n] = add_layer(store, cell, 10 + 180.0 * k, 5, 170, 50);
+            if (row % 3 == 0) EXPECT_OK(bg_layer_set_z_position(store, loop_layers[n], 2.0 - k));
+            n++;
+        }
+    }
+    EXPECT_OK(bg_store_set_options(store, BG_BACKEND_C, 1));
+    int ok = 1;
+    for (int frame = 0; frame < 3; frame++) ok &= loop_frame(store, list, frame); /* warm-up */
+    for (size_t k = 0; k < COUNT(frame_steps); k++) step_allocations[k] = 0;
+    for (int frame = 3; frame < 40; frame++) ok &= loop_frame(store, list, frame);
+    CHECK(ok);
+    for (size_t k = 0; k < COUNT(frame_steps); k++) {
+        check_at(step_allocations[k] == 0,
+                 fmt("%s allocated %lld times in 37 warmed-up frames", frame_steps[k], step_allocations[k]),
+                 __LINE__);
+    }
+    bg_store_destroy(store);
+}
+
 /* ==== Scenes: docs/SCENE-FORMAT.md ==================================================== */
 
 static char *read_file(const char *path, size_t *length) {
