@@ -41,7 +41,8 @@
  * Slots. Per-layer batch outputs (frames, world transforms, world rects, clip rects,
  * visibility) have one entry per slot, bg_store_slot_count() entries, and layer L's entry
  * is at index bg_layer_slot(L). Free slots (of destroyed layers) hold defaults: a zero
- * frame, an identity world transform, a null world rect, not visible.
+ * frame, an identity world transform, a null world rect, not visible. (The frame query's
+ * outputs are the exception: one entry per layer it shows, in drawing order.)
  *
  * Numbers. Every number is a double, in points (the display scale converts to pixels
  * only in content offsets). Arrays of doubles, in the order the scene format uses:
@@ -63,9 +64,9 @@
  * (layers, points, handles), not bytes or doubles: a `double *frames` with capacity n
  * has room for n rects, 4n doubles. A buffer that is too small is BG_ERROR_BUFFER_TOO_SMALL
  * before anything is written; a buffer may be NULL when its capacity is 0, to ask for the
- * count. Variable-length results (sublayers, roots, pre-order, drawing order) take
- * `(out, capacity, count)`: on success *count is the number written; when the buffer is
- * too small, *count is the number needed, so a second call can succeed.
+ * count. Variable-length results (sublayers, roots, pre-order, drawing order, the frame
+ * query) take `(out, capacity, count)`: on success *count is the number written; when
+ * the buffer is too small, *count is the number needed, so a second call can succeed.
  *
  * Ownership. Objects returned through `bg_store **`, `bg_scene **` and
  * `bg_evaluation **` belong to the caller, who frees each with its destroy function
@@ -672,8 +673,8 @@ bg_status bg_store_draw_order(const bg_store *store, bg_layer *out, size_t capac
  * bg_store_draw_order's order (Swift: visibleLayers(in:into:)), but found by visiting only
  * the layers that the store's subtree bounds cannot rule out, with their world transforms
  * computed on the way down: a frame costs what is on screen, not the store's size, and the
- * world need not be up to date first. Infinite edges are fine ({-1e308, -1e308, INFINITY,
- * INFINITY} shows every visible layer), but a viewport without a positive area shows
+ * world need not be up to date first. Infinite edges are fine ({0, 0, INFINITY, INFINITY}
+ * is the whole quadrant x, y >= 0), but a viewport without a positive area shows
  * nothing, and so does one with a NaN edge (a NaN number, or x = -INFINITY with an
  * infinite width), where bg_store_visibility ignores the NaN edges instead. `out`,
  * `capacity` and `count` follow bg_store_draw_order's rules (a capacity of
