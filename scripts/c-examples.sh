@@ -9,8 +9,8 @@
 #      SignatureCheck.swift are the same set, and the C tests call every function and
 #      name every status code;
 #   3. Tests/CInterface/test_c_api.c (every function with good and bad input, every error
-#      path's status and message; docs/SCENE-FORMAT.md's example scene and output are its
-#      input) passes;
+#      path's status and message, a warmed-up frame loop that must allocate nothing;
+#      docs/SCENE-FORMAT.md's example scene and output are its input) passes;
 #   4. the examples (Examples/c, Examples/cpp with its RAII wrapper, Examples/python with
 #      ctypes) print Examples/expected-output.txt, the C one also linked statically;
 #   5. with --asan, the C example once more under AddressSanitizer (and UBSan).

@@ -1,8 +1,8 @@
 /*
  * ui_tree.c: BatchGeometry from C. Builds a small UI tree (a window with a header, a card
  * scaled 2x with a button in it, and a scrolled list that clips its rows), runs three
- * frames that move the card, then hit-tests, converts and prints the drawing order and
- * what is visible. scripts/c-examples.sh builds it and compares its output with
+ * frames that move the card and ask the frame query what to draw, then hit-tests,
+ * converts and prints the drawing order and what is visible. scripts/c-examples.sh builds it and compares its output with
  * Examples/expected-output.txt, whose values are worked out by hand there.
  *
  *   swift build -c release --product BatchGeometryC
@@ -63,19 +63,31 @@ int main(void) {
     printf("card frame: %g %g %g %g\n", frame[0], frame[1], frame[2], frame[3]);
     printf("list content offset: %g %g\n", offset[0], offset[1]);
 
-    /* Three frames: move the card, bring the world up to date, read frames and world rects
-     * in batch (one entry per slot; a layer's entry is at bg_layer_slot(layer)). */
+    /* Three frames: move the card, read the frames in batch (one entry per slot; a layer's
+     * entry is at bg_layer_slot(layer)), then ask the frame query what the window shows:
+     * the visible layers back to front, each with its world transform, world rect and clip
+     * rect (only the rects are asked for here), visiting only what can be on screen. */
+    const double window[4] = {0, 0, 375, 812};
     double frames[LAYERS * 4], rects[LAYERS * 4];
+    bg_layer drawn[LAYERS];
     for (int k = 1; k <= 3; k++) {
         double position[2];
         check(bg_layer_get_position(store, layers[CARD], position), "position");
         position[0] += 10;
         check(bg_layer_set_position(store, layers[CARD], position), "position");
-        check(bg_store_update_world(store), "update");
         check(bg_store_frames(store, frames, LAYERS), "frames");
-        check(bg_store_world_rects(store, rects, LAYERS), "world rects");
+        check(bg_store_frame_query_geometry(store, window, drawn, NULL, rects, NULL, NULL, LAYERS, &count),
+              "frame query");
         const double *card = frames + 4 * bg_layer_slot(layers[CARD]);
-        const double *button = rects + 4 * bg_layer_slot(layers[BUTTON]);
+        const double *button = NULL;
+        for (size_t d = 0; d < count; d++) {
+            if (drawn[d] == layers[BUTTON]) button = rects + 4 * d;
+        }
+        if (button == NULL) {
+            fprintf(stderr, "frame %d: the button is not visible\n", k);
+            bg_store_destroy(store);
+            return 1;
+        }
         printf("frame %d: card frame %g %g %g %g, button world rect %g %g %g %g\n", k, card[0], card[1], card[2],
                card[3], button[0], button[1], button[2], button[3]);
     }
@@ -98,9 +110,8 @@ int main(void) {
     for (size_t k = 0; k < count; k++) printf(" %s", name_of(order[k]));
     printf("\n");
 
-    const double viewport[4] = {0, 0, 375, 812};
     bool visible[LAYERS];
-    check(bg_store_visibility(store, viewport, visible, LAYERS), "visibility");
+    check(bg_store_visibility(store, window, visible, LAYERS), "visibility");
     printf("visible:");
     for (int k = 0; k < LAYERS; k++) {
         if (visible[bg_layer_slot(layers[k])]) printf(" %s", names[k]);

@@ -1,9 +1,11 @@
-// batchgeometry.h, "Hit testing and conversion", "Drawing order" and the projected quad.
+// batchgeometry.h, "Hit testing and conversion", "Drawing order" (with the frame query)
+// and the projected quad.
 
 import BatchGeometry
 import CBatchGeometry
 
-/// `bg_store_hit_test`: `hitTest(points:in:rule:options:)`.
+/// `bg_store_hit_test`: `hitTest(points:rule:into:)`, the culled walk (the answers of
+/// `hitTest(points:in:rule:options:)`).
 @_cdecl("bg_store_hit_test")
 public func bgStoreHitTest(
     _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ rule: Int32,
@@ -109,4 +111,90 @@ public func bgStoreDrawOrder(
         let box = try CStore.from(store)
         try writeHandles(box.drawOrder(), to: out, capacity: capacity, count: count)
     }
+}
+
+/// `bg_store_frame_query`: `visibleLayers(in:into:)`, the layers only.
+@_cdecl("bg_store_frame_query")
+public func bgStoreFrameQuery(
+    _ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<UInt64>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_store_frame_query") {
+        try frameQuery(store, viewport, FrameQueryOutputs(layers: out), capacity: capacity, count: count)
+    }
+}
+
+/// `bg_store_frame_query_geometry`: `visibleLayers(in:into:)`, with each layer's world
+/// transform, world rect and clip rect where asked for.
+@_cdecl("bg_store_frame_query_geometry")
+public func bgStoreFrameQueryGeometry(
+    _ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<UInt64>?,
+    _ worldTransforms: UnsafeMutablePointer<Double>?, _ worldRects: UnsafeMutablePointer<Double>?,
+    _ clipRects: UnsafeMutablePointer<Double>?, _ masked: UnsafeMutablePointer<Bool>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_store_frame_query_geometry") {
+        let outputs = FrameQueryOutputs(
+            layers: out, worldTransforms: worldTransforms, worldRects: worldRects, clipRects: clipRects,
+            masked: masked)
+        try frameQuery(store, viewport, outputs, capacity: capacity, count: count)
+    }
+}
+
+/// `bg_store_get_frame_query_cost`: the cost counters of the last successful frame query.
+@_cdecl("bg_store_get_frame_query_cost")
+public func bgStoreGetFrameQueryCost(
+    _ store: OpaquePointer?, _ visited: UnsafeMutablePointer<Int>?, _ tested: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_store_get_frame_query_cost") {
+        let box = try CStore.from(store)
+        visited?.pointee = box.frameQueryCost.visited
+        tested?.pointee = box.frameQueryCost.tested
+    }
+}
+
+/// The caller's buffers of a frame query: the handles (NULL only when the capacity is 0)
+/// and the optional per-layer outputs.
+struct FrameQueryOutputs {
+    var layers: UnsafeMutablePointer<bg_layer>?
+    var worldTransforms: UnsafeMutablePointer<Double>? = nil
+    var worldRects: UnsafeMutablePointer<Double>? = nil
+    var clipRects: UnsafeMutablePointer<Double>? = nil
+    var masked: UnsafeMutablePointer<Bool>? = nil
+
+    /// Writes entry k of each wanted output for `result`'s layer k; the buffers hold
+    /// `result.count` entries. A clip of nil (no masking ancestor) is the infinite rect,
+    /// with `masked` false, as `bg_store_clip_rects` writes it.
+    func write(_ result: VisibleLayers) {
+        for k in 0..<result.count {
+            layers![k] = result.layers[k].rawValue
+            if let worldTransforms { result.worldTransforms[k].write(to: worldTransforms + 16 * k) }
+            if let worldRects { result.worldRects[k].write(to: worldRects + 4 * k) }
+            let clip = result.clipRects[k]
+            if let clipRects { (clip ?? .unclipped).write(to: clipRects + 4 * k) }
+            masked?[k] = clip != nil
+        }
+    }
+}
+
+/// The frame query behind both C functions: checks the arguments, runs the query into
+/// the store's kept result, and writes it with `bg_store_draw_order`'s buffer rules (a
+/// too-small buffer gets nothing but `*count`, the layers needed). Then, and only on
+/// success, records the query's cost.
+private func frameQuery(
+    _ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?, _ outputs: FrameQueryOutputs, capacity: Int,
+    count: UnsafeMutablePointer<Int>?
+) throws {
+    let box = try CStore.from(store)
+    let viewport = Rect(c: try required(viewport, "viewport"))
+    let count = try required(count, "count")
+    if capacity != 0 && outputs.layers == nil { throw CFailure.null("out") }
+    let result = box.visibleLayers(in: viewport)
+    if sizeArgument(capacity) < result.count {
+        count.pointee = result.count
+        try checkCapacity(capacity, needed: result.count)
+    }
+    outputs.write(result)
+    count.pointee = result.count
+    box.frameQueryCost = (result.visitedLayerCount, result.testedSublayerCount)
 }

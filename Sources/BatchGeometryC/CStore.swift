@@ -1,7 +1,10 @@
 // What the opaque `bg_store *` of batchgeometry.h points at: a `LayerStore`, the options
 // its batch calls use, and the Swift results those calls keep and reuse. Every C call
 // that may change the store goes through `mutate`, which bumps `version`; a cached
-// result is valid while its recorded version is the store's.
+// result is valid while its recorded version is the store's. Each query runs the Swift
+// API's caller-owned (`into:`) form over storage kept here (all but point conversion,
+// which has none), so that a frame loop through the C interface allocates nothing in
+// Swift once that storage has grown to the store.
 
 import BatchGeometry
 import CBatchGeometry
@@ -30,6 +33,17 @@ final class CStore {
     private var clipsVersion: UInt64?
     /// Points copied in from a caller's buffer, reused.
     private var pointBuffer: [Point] = []
+    /// The storage the other queries' `into:` forms write, each reused by its query.
+    private var visibleFlags: [Bool] = []
+    private var hits: [LayerHandle?] = []
+    private var order: [LayerHandle] = []
+    private var scratch = QueryScratch()
+    /// The frame query's result (`visibleLayers(in:into:)`), reused by every frame query.
+    private var visible = VisibleLayers()
+    /// `visitedLayerCount` and `testedSublayerCount` of the last frame query that
+    /// succeeded (`bg_store_get_frame_query_cost`); set by the C function on success, so
+    /// that a failing call leaves them as they were.
+    var frameQueryCost = (visited: 0, tested: 0)
 
     init(store: LayerStore, options: KernelOptions) {
         self.store = store
@@ -107,46 +121,69 @@ extension CStore {
         store.computeFrames(into: &frames, options: options)
     }
 
-    // The per-query helpers: each gives the Swift API's result for the current state.
-    // When the Swift API gains caller-owned (`into:`) forms of these queries, each
-    // helper's one call changes to the `into:` form over its kept array.
+    // The per-query helpers: each gives the Swift API's result for the current state,
+    // through its caller-owned (`into:`) form over an array kept above. The result is
+    // returned sharing that array's storage: the C function copies it out and drops it
+    // before the next call writes the array again (else that call would copy it). Each
+    // reads the world (or anything else that may update the store) in a statement of its
+    // own, before the query's call begins its access to `store`.
 
-    /// `worldRects(in:options:)`, kept until the store changes.
+    /// `computeWorldRects(in:into:options:)`, kept until the store changes.
     func worldRects() -> [RectEdges] {
         if rectsVersion != version {
-            worldRectsCache = store.worldRects(in: currentWorld(), options: options)
+            let world = currentWorld()
+            store.computeWorldRects(in: world, into: &worldRectsCache, options: options)
             rectsVersion = version
         }
         return worldRectsCache
     }
 
-    /// `clipRects(worldRects:options:)`, kept until the store changes.
+    /// `computeClipRects(worldRects:into:options:)`, kept until the store changes.
     func clipRects() -> [RectEdges?] {
         if clipsVersion != version {
-            clipRectsCache = store.clipRects(worldRects: worldRects(), options: options)
+            let rects = worldRects()
+            store.computeClipRects(worldRects: rects, into: &clipRectsCache, options: options)
             clipsVersion = version
         }
         return clipRectsCache
     }
 
-    /// `visibility(worldRects:clipRects:viewport:options:)`.
+    /// `computeVisibility(worldRects:clipRects:viewport:into:options:)`.
     func visibility(viewport: Rect?) -> [Bool] {
-        store.visibility(worldRects: worldRects(), clipRects: clipRects(), viewport: viewport, options: options)
+        let rects = worldRects()
+        let clips = clipRects()
+        store.computeVisibility(
+            worldRects: rects, clipRects: clips, viewport: viewport, into: &visibleFlags, options: options)
+        return visibleFlags
     }
 
-    /// `hitTest(points:in:rule:options:)`.
+    /// `hitTest(points:rule:into:)`: the culled hit test, which answers what
+    /// `hitTest(points:in:rule:into:scratch:options:)` answers (`FrameQueryTests`) while
+    /// visiting only the subtrees under each point, and needs no world snapshot.
+    /// It brings the store's subtree bounds and cached drawing order up to date, which
+    /// changes no geometry: `version` stays, and with it every cached result.
     func hitTest(_ points: [Point], rule: HitTestRule) -> [LayerHandle?] {
-        store.hitTest(points: points, in: currentWorld(), rule: rule, options: options)
+        store.hitTest(points: points, rule: rule, into: &hits)
+        return hits
     }
 
-    /// `convert(points:from:to:in:options:)`.
+    /// `visibleLayers(in:into:)`, the frame query, into the kept result. Like `hitTest`,
+    /// it refreshes the store's internal caches only, so `version` stays.
+    func visibleLayers(in viewport: Rect) -> VisibleLayers {
+        store.visibleLayers(in: viewport, into: &visible)
+        return visible
+    }
+
+    /// `convert(points:from:to:in:options:)`, which has no caller-owned form: it
+    /// allocates its result array on every call.
     func convert(_ points: [Point], from source: LayerHandle?, to destination: LayerHandle?) -> [Point?] {
         store.convert(points: points, from: source, to: destination, in: currentWorld(), options: options)
     }
 
-    /// `drawOrder()`.
+    /// `drawOrder(into:scratch:)`.
     func drawOrder() -> [LayerHandle] {
-        store.drawOrder()
+        store.drawOrder(into: &order, scratch: &scratch)
+        return order
     }
 
     /// `count` points read from `pointer` (x, y pairs) into the reused point array.

@@ -66,6 +66,9 @@ func checkSignaturesQueries() {
     same(CBatchGeometry.bg_layer_point_from_world, bgLayerPointFromWorld)
     same(CBatchGeometry.bg_layer_get_projected_quad, bgLayerGetProjectedQuad)
     same(CBatchGeometry.bg_store_draw_order, bgStoreDrawOrder)
+    same(CBatchGeometry.bg_store_frame_query, bgStoreFrameQuery)
+    same(CBatchGeometry.bg_store_frame_query_geometry, bgStoreFrameQueryGeometry)
+    same(CBatchGeometry.bg_store_get_frame_query_cost, bgStoreGetFrameQueryCost)
 }
 
 /// The functions of API+Scene.swift.

@@ -106,3 +106,157 @@ final class CInterfaceTests: XCTestCase {
         }
     }
 }
+
+/// What `bg_store_hit_test` and `bg_store_frame_query_geometry` answer through the culled
+/// walks, against the Swift API's full passes, on random trees with what C tests build
+/// less easily: 3D rotations, perspective, transform layers, flipped geometry, masks,
+/// hidden and detached subtrees, zPositions out of order.
+final class CInterfaceQueryTests: XCTestCase {
+    /// xorshift64: the same trees on every run.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        mutating func chance(_ oneIn: UInt64) -> Bool { next() % oneIn == 0 }
+    }
+
+    static func randomStore(seed: UInt64) throws -> LayerStore {
+        var random = Random(state: seed)
+        var store = LayerStore()
+        var layers: [LayerHandle] = []
+        for k in 0..<300 {
+            let parent = k == 0 || random.chance(40) ? nil : layers[Int(random.next() % UInt64(min(k, 60)))]
+            let layer = try store.addLayer(superlayer: parent)
+            store.setFrame(
+                Rect(random.unit() * 300 - 50, random.unit() * 600 - 50, random.unit() * 200, random.unit() * 120),
+                of: layer)
+            switch random.next() % 16 {
+            case 0: store.setAffineTransform(.rotation(radians: random.unit() * 6), of: layer)
+            case 1: store.setTransform(.rotation(radians: random.unit() - 0.5, x: 0, y: 1, z: 0), of: layer)
+            case 2: store.setSublayerTransform(.perspective(distance: 500 + random.unit() * 500), of: layer)
+            case 3: store.setTransformLayer(true, of: layer)
+            case 4: store.setGeometryFlipped(true, of: layer)
+            default: break
+            }
+            if random.chance(6) { store.setZPosition(Double(random.next() % 5) - 2, of: layer) }
+            if random.chance(7) { store.setMasksToBounds(true, of: layer) }
+            if random.chance(25) { store.setHidden(true, of: layer) }
+            layers.append(layer)
+        }
+        for _ in 0..<3 { try store.removeFromSuperlayer(layers[Int(random.next() % 300)]) }
+        return store
+    }
+
+    /// `bg_store_hit_test` on `pointer` against `hitTest(points:in:rule:)` with a fresh
+    /// world of the store behind it, both rules; returns the hits.
+    func assertHitsMatch(_ pointer: OpaquePointer, _ points: [Point], _ label: String) throws -> Int {
+        let store = try CStore.from(pointer).store
+        let world = store.worldTransforms()
+        let coordinates = points.flatMap { [$0.x, $0.y] }
+        var hits = 0
+        for (rule, constant) in [(HitTestRule.layer, BG_HIT_TEST_LAYER), (.view, BG_HIT_TEST_VIEW)] {
+            var answers = [UInt64](repeating: 7, count: points.count)
+            XCTAssertEqual(
+                bgStoreHitTest(pointer, coordinates, points.count, Int32(constant), &answers), bg_status(BG_OK))
+            let expected = store.hitTest(points: points, in: world, rule: rule)
+            XCTAssertEqual(answers, expected.map { $0?.rawValue ?? UInt64.max }, "\(label), \(rule)")
+            hits += expected.filter { $0 != nil }.count
+        }
+        return hits
+    }
+
+    func testHitTestAnswersTheWalkOverEveryLayer() throws {
+        var hits = 0
+        for seed in UInt64(1)...4 {
+            let pointer = CStore.make(try Self.randomStore(seed: seed &* 0x9E37_79B9_7F4A_7C15), options: .serial(.c))
+            defer { bgStoreDestroy(pointer) }
+            var random = Random(state: seed)
+            let points = (0..<300).map { _ in Point(x: random.unit() * 500 - 100, y: random.unit() * 900 - 100) }
+            hits += try assertHitsMatch(pointer, points, "seed \(seed)")
+            // Edits through C between hit tests: the culled walk's caches follow them.
+            for _ in 0..<30 {
+                let layer = UInt64(random.next() % 300)  // slot k holds layer k#0: nothing was destroyed
+                let position = [random.unit() * 300, random.unit() * 600]
+                XCTAssertEqual(bgLayerSetPosition(pointer, layer, position), bg_status(BG_OK))
+                XCTAssertEqual(bgLayerSetZPosition(pointer, layer, random.unit() * 4 - 2), bg_status(BG_OK))
+            }
+            XCTAssertEqual(bgLayerSetHidden(pointer, UInt64(random.next() % 300), true), bg_status(BG_OK))
+            hits += try assertHitsMatch(pointer, points, "seed \(seed), after edits")
+        }
+        XCTAssertGreaterThan(hits, 600, "the points must hit something (873 hits as written)")
+    }
+
+    func testFrameQueryAnswersTheFullPasses() throws {
+        var shown = 0
+        for seed in UInt64(1)...4 {
+            let store = try Self.randomStore(seed: seed &* 0xD1B5_4A32_D192_ED03)
+            let world = store.worldTransforms()
+            let rects = store.worldRects(in: world)
+            let clips = store.clipRects(worldRects: rects)
+            let pointer = CStore.make(store, options: .serial(.c))
+            defer { bgStoreDestroy(pointer) }
+            for viewport in [Rect(0, 0, 375, 812), Rect(-200, -200, 900, 1400), Rect(100, 300, 30, 30)] {
+                let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)
+                let expected = store.drawOrder().filter { visible[$0.index] }
+                let n = store.count
+                var layers = [UInt64](repeating: 0, count: n)
+                var transforms = [Double](repeating: 0, count: 16 * n)
+                var edges = [Double](repeating: 0, count: 4 * n)
+                var clipEdges = [Double](repeating: 0, count: 4 * n)
+                var masked = [Bool](repeating: false, count: n)
+                var count = 0
+                let status = bgStoreFrameQueryGeometry(
+                    pointer, [viewport.x, viewport.y, viewport.width, viewport.height], &layers, &transforms, &edges,
+                    &clipEdges, &masked, n, &count)
+                XCTAssertEqual(status, bg_status(BG_OK))
+                XCTAssertEqual(Array(layers[0..<count]), expected.map(\.rawValue), "seed \(seed), \(viewport)")
+                guard count == expected.count else { continue }
+                for (k, layer) in expected.enumerated() {
+                    let clip = clips[layer.index]
+                    let expectedValues =
+                        world[layer].rowMajor + [rects[layer.index].minX, rects[layer.index].minY]
+                        + [rects[layer.index].maxX, rects[layer.index].maxY]
+                        + [clip?.minX ?? -.infinity, clip?.minY ?? -.infinity, clip?.maxX ?? .infinity]
+                        + [clip?.maxY ?? .infinity]
+                    let got =
+                        transforms[(16 * k)..<(16 * k + 16)] + edges[(4 * k)..<(4 * k + 4)]
+                        + clipEdges[(4 * k)..<(4 * k + 4)]
+                    XCTAssertEqual(got.map(\.bitPattern), expectedValues.map(\.bitPattern), "seed \(seed), \(layer)")
+                    XCTAssertEqual(masked[k], clip != nil)
+                }
+                shown += count
+            }
+        }
+        XCTAssertGreaterThan(shown, 200, "the random trees must show something (363 layers as written)")
+    }
+
+    /// The queries that refresh the store's caches leave its version, so the cached world
+    /// rects stay; an edit still makes them stale.
+    func testCullingQueriesKeepTheCachedResults() throws {
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setFrame(Rect(0, 0, 100, 100), of: window)
+        let pointer = CStore.make(store, options: .serial(.c))
+        defer { bgStoreDestroy(pointer) }
+        let box = try CStore.from(pointer)
+        var edges = [Double](repeating: 0, count: 4)
+        var hit: UInt64 = 0
+        var count = 0
+        XCTAssertEqual(bgStoreWorldRects(pointer, &edges, 1), bg_status(BG_OK))
+        let version = box.version
+        XCTAssertEqual(bgStoreHitTest(pointer, [5, 5], 1, Int32(BG_HIT_TEST_LAYER), &hit), bg_status(BG_OK))
+        XCTAssertEqual(bgStoreFrameQuery(pointer, [0, 0, 10, 10], &hit, 1, &count), bg_status(BG_OK))
+        XCTAssertEqual(box.version, version)
+        XCTAssertEqual(hit, window.rawValue)
+        XCTAssertEqual(bgLayerSetPosition(pointer, window.rawValue, [150, 50]), bg_status(BG_OK))
+        XCTAssertEqual(bgStoreFrameQuery(pointer, [0, 0, 10, 10], &hit, 1, &count), bg_status(BG_OK))
+        XCTAssertEqual(count, 0)
+        XCTAssertEqual(bgStoreWorldRects(pointer, &edges, 1), bg_status(BG_OK))
+        XCTAssertEqual(edges, [100, 0, 200, 100])
+    }
+}

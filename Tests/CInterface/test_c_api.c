@@ -7,13 +7,16 @@
  * handle in every form (a freed slot, a slot past the end, BG_LAYER_NONE), a NULL for
  * every other pointer, a too-small buffer; each row also runs the call with good input.
  * The other cases check results against docs/GEOMETRY.md's worked examples and against
- * values computed here by hand from its formulas. scripts/c-examples.sh checks that every
- * function and status code of the header appears in this file.
+ * values computed here by hand from its formulas. A frame loop of every per-frame call
+ * must allocate nothing once warmed up (allocations.h counts malloc and friends).
+ * scripts/c-examples.sh checks that every function and status code of the header appears
+ * in this file.
  *
  * usage: test_c_api SCENE.json EXPECTED-OUTPUT.json   (the example of docs/SCENE-FORMAT.md)
  * The last line is "N passed, M failed"; the exit status is 1 when M > 0.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv, pthreads */
+#include "allocations.h"
 #include "check.h"
 
 #include <pthread.h>
@@ -63,6 +66,8 @@ typedef bg_status (*api_call)(void);
 static const double P2[2] = {1, 2}, R4[4] = {1, 2, 30, 40}, A6[6] = {1, 0, 0, 1, 5, 6};
 static const double M16[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 3, 4, 0, 1};
 static const double *V = NULL; /* no viewport */
+/* The fixture's window: it shows root and L (child has no area). */
+static const double VP[4] = {0, 0, 375, 812};
 
 ADAPTER(a_slot_count, bg_store_slot_count(S, &N))
 ADAPTER(a_layer_count, bg_store_layer_count(S, &N))
@@ -148,6 +153,9 @@ ADAPTER(a_convert_rect_from, bg_store_convert_rect(S, R4, L, BG_LAYER_NONE, D, B
 ADAPTER(a_convert_rect_to, bg_store_convert_rect(S, R4, root, L, D, B))
 ADAPTER(a_point_from_world, bg_layer_point_from_world(S, L, P2, D, B))
 ADAPTER(a_draw_order, bg_store_draw_order(S, H, 8, &N))
+ADAPTER(a_frame_query, bg_store_frame_query(S, VP, H, 8, &N))
+ADAPTER(a_frame_query_geometry, bg_store_frame_query_geometry(S, VP, H, D, D + 32, D + 40, B, 2, &N))
+ADAPTER(a_get_frame_query_cost, bg_store_get_frame_query_cost(S, &N, NULL))
 
 /* How a row reports a stale L: as the accessors do (the wording of
  * LayerStore+Handles.swift), as the structure edits do (LayerStoreError.staleLayer), as a
@@ -242,6 +250,9 @@ static const struct table_row {
     {"bg_store_convert_rect", a_convert_rect_to, SPACE},
     {"bg_layer_point_from_world", a_point_from_world, ACCESSOR},
     {"bg_store_draw_order", a_draw_order, NO_LAYER},
+    {"bg_store_frame_query", a_frame_query, NO_LAYER},
+    {"bg_store_frame_query_geometry", a_frame_query_geometry, NO_LAYER},
+    {"bg_store_get_frame_query_cost", a_get_frame_query_cost, NO_LAYER},
 };
 
 /* The message for a stale L of this kind, for the fixture's store (4 slots, slot 3 free). */
@@ -372,6 +383,12 @@ ADAPTER(n_point_from_world_out, bg_layer_point_from_world(S, L, P2, NULL, B))
 ADAPTER(n_point_from_world_converted, bg_layer_point_from_world(S, L, P2, D, NULL))
 ADAPTER(n_draw_order_out, bg_store_draw_order(S, NULL, 8, &N))
 ADAPTER(n_draw_order_count, bg_store_draw_order(S, H, 8, NULL))
+ADAPTER(n_frame_query_viewport, bg_store_frame_query(S, NULL, H, 8, &N))
+ADAPTER(n_frame_query_out, bg_store_frame_query(S, VP, NULL, 8, &N))
+ADAPTER(n_frame_query_count, bg_store_frame_query(S, VP, H, 8, NULL))
+ADAPTER(n_frame_geometry_viewport, bg_store_frame_query_geometry(S, NULL, H, D, NULL, NULL, NULL, 2, &N))
+ADAPTER(n_frame_geometry_out, bg_store_frame_query_geometry(S, VP, NULL, D, D + 32, D + 40, B, 2, &N))
+ADAPTER(n_frame_geometry_count, bg_store_frame_query_geometry(S, VP, H, D, D + 32, D + 40, B, 2, NULL))
 ADAPTER(n_scene_load_out, bg_scene_load("{}", 2, NULL))
 ADAPTER(n_scene_load_json, bg_scene_load(NULL, 2, (bg_scene **)(void *)H))
 
@@ -452,6 +469,12 @@ static const struct null_row {
     {n_point_from_world_converted, "bg_layer_point_from_world: converted is NULL"},
     {n_draw_order_out, "bg_store_draw_order: out is NULL"},
     {n_draw_order_count, "bg_store_draw_order: count is NULL"},
+    {n_frame_query_viewport, "bg_store_frame_query: viewport is NULL"},
+    {n_frame_query_out, "bg_store_frame_query: out is NULL"},
+    {n_frame_query_count, "bg_store_frame_query: count is NULL"},
+    {n_frame_geometry_viewport, "bg_store_frame_query_geometry: viewport is NULL"},
+    {n_frame_geometry_out, "bg_store_frame_query_geometry: out is NULL"},
+    {n_frame_geometry_count, "bg_store_frame_query_geometry: count is NULL"},
     {n_scene_load_out, "bg_scene_load: out is NULL"},
     {n_scene_load_json, "bg_scene_load: json is NULL"},
 };
@@ -480,6 +503,9 @@ ADAPTER(b_roots, bg_store_roots(S, NULL, 0, &N))
 ADAPTER(b_preorder, bg_store_preorder(S, H, 2, &N))
 ADAPTER(b_draw_order, bg_store_draw_order(S, H, 1, &N))
 ADAPTER(b_quad, bg_layer_get_projected_quad(S, L, 1e-5, D, 3, &N))
+ADAPTER(b_frame_query, bg_store_frame_query(S, VP, H, 1, &N))
+ADAPTER(b_frame_query_none, bg_store_frame_query(S, VP, NULL, 0, &N))
+ADAPTER(b_frame_query_geometry, bg_store_frame_query_geometry(S, VP, H, D, D + 16, D + 20, B, 1, &N))
 
 static const struct buffer_row {
     api_call call;
@@ -497,6 +523,9 @@ static const struct buffer_row {
     {b_preorder, "bg_store_preorder: capacity 2 is too small: 3 needed", 3},
     {b_draw_order, "bg_store_draw_order: capacity 1 is too small: 3 needed", 3},
     {b_quad, "bg_layer_get_projected_quad: capacity 3 is too small: 4 needed", 4},
+    {b_frame_query, "bg_store_frame_query: capacity 1 is too small: 2 needed", 2},
+    {b_frame_query_none, "bg_store_frame_query: capacity 0 is too small: 2 needed", 2},
+    {b_frame_query_geometry, "bg_store_frame_query_geometry: capacity 1 is too small: 2 needed", 2},
 };
 
 static void test_buffer_table(void) {
@@ -504,6 +533,8 @@ static void test_buffer_table(void) {
     for (size_t row = 0; row < COUNT(buffer_calls); row++) {
         make_fixture();
         for (size_t k = 0; k < COUNT(D); k++) D[k] = -7;
+        for (size_t k = 0; k < COUNT(H); k++) H[k] = 77;
+        for (size_t k = 0; k < COUNT(B); k++) B[k] = true;
         N = 12345;
         unsigned long long before = fingerprint(S);
         EXPECT(buffer_calls[row].call(), BG_ERROR_BUFFER_TOO_SMALL, buffer_calls[row].message);
@@ -511,6 +542,8 @@ static void test_buffer_table(void) {
         CHECK(buffer_calls[row].needed == 0 ? N == 12345 : N == buffer_calls[row].needed);
         int untouched = 1;
         for (size_t k = 0; k < COUNT(D); k++) untouched &= D[k] == -7;
+        for (size_t k = 0; k < COUNT(H); k++) untouched &= H[k] == 77;
+        for (size_t k = 0; k < COUNT(B); k++) untouched &= B[k];
         CHECK(untouched);
         free_fixture();
     }
@@ -554,6 +587,9 @@ static void test_invalid_arguments(void) {
     EXPECT_OK(bg_store_visibility(store, NULL, NULL, 0));
     size_t count = 99;
     EXPECT_OK(bg_store_draw_order(store, NULL, 0, &count));
+    CHECK(count == 0);
+    count = 99;
+    EXPECT_OK(bg_store_frame_query(store, VP, NULL, 0, &count));
     CHECK(count == 0);
     /* The display scale: a positive finite number (LayerStoreError.invalidDisplayScale). */
     EXPECT(bg_store_set_display_scale(store, 0), BG_ERROR_INVALID_DISPLAY_SCALE,
@@ -694,6 +730,9 @@ int main(int argc, char **argv) {
         {"rects, clips, visibility", test_rects_clips_visibility},
         {"hit testing and conversion", test_hit_testing_and_conversion},
         {"drawing order", test_draw_order},
+        {"frame query", test_frame_query},
+        {"frame query = full passes", test_frame_query_matches_full_passes},
+        {"frame loop allocations", test_frame_loop_allocations},
         {"scenes", test_scenes},
         {"options and environment", test_options_and_environment},
         {"non-finite input", test_non_finite},

@@ -766,6 +766,329 @@ static void test_draw_order(void) {
     bg_store_destroy(store);
 }
 
+/* ==== The frame query: visible layers in drawing order, with their geometry ========== */
+
+/* Examples/c/ui_tree.c's tree, plus a layer far outside the window and a hidden one:
+ * window (0, 0, 375, 812) > header (0, 0, 375, 100); card (100, 200, 100, 100) scaled 2x
+ * about its centre > button (10, 10, 30, 20); list (0, 450, 375, 300), masking, a scroll
+ * view scrolled to (0, 700) > row0 (0, 0, 375, 50), row1 (0, 720, 375, 50); far (1000,
+ * 1000, 10, 10); hidden (0, 0, 10, 10). By hand (Examples/README.md): the card maps (x, y)
+ * to (2x + 50, 2y + 150), so its world rect is (50, 150)...(250, 350) and the button's
+ * (70, 170)...(130, 210); the list shifts its sublayers by -700, so row0 lies at y
+ * -250...-200, outside the list's clip (0, 450)...(375, 750), and row1 at 470...520. */
+enum { F_WINDOW, F_HEADER, F_CARD, F_BUTTON, F_LIST, F_ROW0, F_ROW1, F_FAR, F_HIDDEN, F_LAYERS };
+static bg_layer fq[F_LAYERS];
+
+static bg_store *frame_scene(void) {
+    bg_store *store = NULL;
+    const double scale2[6] = {2, 0, 0, 2, 0, 0}, content[2] = {375, 1000}, scroll_to[2] = {0, 700};
+    EXPECT_OK(bg_store_create(0, &store));
+    fq[F_WINDOW] = add_layer(store, BG_LAYER_NONE, 0, 0, 375, 812);
+    fq[F_HEADER] = add_layer(store, fq[F_WINDOW], 0, 0, 375, 100);
+    fq[F_CARD] = add_layer(store, fq[F_WINDOW], 100, 200, 100, 100);
+    fq[F_BUTTON] = add_layer(store, fq[F_CARD], 10, 10, 30, 20);
+    fq[F_LIST] = add_layer(store, fq[F_WINDOW], 0, 450, 375, 300);
+    fq[F_ROW0] = add_layer(store, fq[F_LIST], 0, 0, 375, 50);
+    fq[F_ROW1] = add_layer(store, fq[F_LIST], 0, 720, 375, 50);
+    fq[F_FAR] = add_layer(store, fq[F_WINDOW], 1000, 1000, 10, 10);
+    fq[F_HIDDEN] = add_layer(store, fq[F_WINDOW], 0, 0, 10, 10);
+    EXPECT_OK(bg_layer_set_affine_transform(store, fq[F_CARD], scale2));
+    EXPECT_OK(bg_layer_set_masks_to_bounds(store, fq[F_LIST], true));
+    EXPECT_OK(bg_layer_set_scroll_view(store, fq[F_LIST], content, NULL));
+    EXPECT_OK(bg_layer_scroll(store, fq[F_LIST], scroll_to, NULL));
+    EXPECT_OK(bg_layer_set_hidden(store, fq[F_HIDDEN], true));
+    return store;
+}
+
+/* Checks that `got` (count entries) names the frame scene's layers `want` (-1 ends it). */
+static void expect_frame_at(const bg_layer *got, size_t count, const int *want, const char *what, int line) {
+    size_t wanted = 0;
+    while (want[wanted] >= 0) wanted++;
+    int same = count == wanted;
+    for (size_t k = 0; same && k < count; k++) same = got[k] == fq[want[k]];
+    check_at(same, fmt("%s: %zu layers, expected %zu in the order given", what, count, wanted), line);
+}
+#define EXPECT_FRAME(got, count, ...)                                                                \
+    do {                                                                                             \
+        const int wanted_[] = {__VA_ARGS__, -1};                                                     \
+        expect_frame_at((got), (count), wanted_, #got, __LINE__);                                    \
+    } while (0)
+
+static void test_frame_query(void) {
+    bg_store *store = frame_scene();
+    bg_layer out[F_LAYERS];
+    double transforms[F_LAYERS * 16], rects[F_LAYERS * 4], clips[F_LAYERS * 4], full[F_LAYERS * 16];
+    bool masked[F_LAYERS];
+    size_t count = 0, visited = 99, tested = 99;
+    const double window[4] = {0, 0, 375, 812}, top[4] = {0, 0, 375, 120}, touch[4] = {60, 160, 20, 20};
+    const double far_away[4] = {995, 995, 10, 10}, flipped[4] = {375, 812, -375, -812};
+    /* Nothing measured before the first query. */
+    EXPECT_OK(bg_store_get_frame_query_cost(store, &visited, &tested));
+    CHECK(visited == 0 && tested == 0);
+    /* The window shows everything but row0 (masked away), far and hidden, in drawing order. */
+    EXPECT_OK(bg_store_frame_query_geometry(store, window, out, transforms, rects, clips, masked, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_WINDOW, F_HEADER, F_CARD, F_BUTTON, F_LIST, F_ROW1);
+    EXPECT_DOUBLES(rects, 24, 0, 0, 375, 812, 0, 0, 375, 100, 50, 150, 250, 350, 70, 170, 130, 210, 0, 450, 375, 750,
+                   0, 470, 375, 520);
+    CHECK(!masked[0] && !masked[1] && !masked[2] && !masked[3] && !masked[4] && masked[5]);
+    EXPECT_DOUBLES(clips, 8, -INFINITY, -INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, INFINITY, INFINITY);
+    EXPECT_DOUBLES(clips + 20, 4, 0, 450, 375, 750);
+    /* ToWorld: m11, m22, m41, m42 by hand; all 16 against the full pass, bit for bit. */
+    const double *card = transforms + 2 * 16, *button = transforms + 3 * 16, *row1 = transforms + 5 * 16;
+    CHECK(card[0] == 2 && card[5] == 2 && card[12] == 50 && card[13] == 150);
+    CHECK(button[0] == 2 && button[5] == 2 && button[12] == 70 && button[13] == 170);
+    CHECK(row1[0] == 1 && row1[5] == 1 && row1[12] == 0 && row1[13] == 470);
+    EXPECT_OK(bg_store_world_transforms(store, full, F_LAYERS));
+    int same_bits = 1;
+    for (size_t k = 0; k < count; k++) {
+        same_bits &= memcmp(transforms + 16 * k, full + 16 * bg_layer_slot(out[k]), 16 * sizeof(double)) == 0;
+    }
+    CHECK(same_bits);
+    /* The layers-only form gives the same layers; a flipped rect is the same viewport. */
+    bg_layer again[F_LAYERS];
+    size_t again_count = 0;
+    EXPECT_OK(bg_store_frame_query(store, flipped, again, F_LAYERS, &again_count));
+    CHECK(again_count == count && memcmp(again, out, count * sizeof(bg_layer)) == 0);
+    /* Smaller viewports: the header strip; a touch-sized rect on the button; a rect that
+     * only far reaches, under a window it does not show (the walk enters the window). */
+    EXPECT_OK(bg_store_frame_query(store, top, out, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_WINDOW, F_HEADER);
+    EXPECT_OK(bg_store_frame_query(store, touch, out, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_WINDOW, F_CARD, F_BUTTON);
+    EXPECT_OK(bg_store_frame_query_geometry(store, far_away, out, NULL, rects, NULL, NULL, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_FAR);
+    EXPECT_DOUBLES(rects, 4, 1000, 1000, 1010, 1010);
+    /* Its cost: the window and far visited; the window's five sublayers tested. */
+    EXPECT_OK(bg_store_get_frame_query_cost(store, &visited, &tested));
+    CHECK(visited == 2 && tested == 5);
+    EXPECT_OK(bg_store_get_frame_query_cost(store, NULL, NULL));
+    /* A failing call changes nothing, not even the cost: too small a buffer gets *count. */
+    for (size_t k = 0; k < F_LAYERS; k++) out[k] = 77;
+    EXPECT(bg_store_frame_query(store, window, out, 2, &count), BG_ERROR_BUFFER_TOO_SMALL,
+           "bg_store_frame_query: capacity 2 is too small: 6 needed");
+    CHECK(count == 6 && out[0] == 77 && out[1] == 77);
+    EXPECT_OK(bg_store_get_frame_query_cost(store, &visited, &tested));
+    CHECK(visited == 2 && tested == 5);
+    /* No area, or a NaN: nothing shown. */
+    const double empty[4] = {0, 0, 0, 812}, not_a_number[4] = {NAN, 0, 375, 812};
+    count = 99;
+    EXPECT_OK(bg_store_frame_query(store, empty, NULL, 0, &count));
+    CHECK(count == 0);
+    count = 99;
+    EXPECT_OK(bg_store_frame_query(store, not_a_number, NULL, 0, &count));
+    CHECK(count == 0);
+    /* bg_store_visibility ignores the NaN edge instead, as the header says. */
+    EXPECT_OK(bg_store_visibility(store, not_a_number, masked, F_LAYERS));
+    CHECK(masked[bg_layer_slot(fq[F_WINDOW])]);
+    /* Edits between frames: showing the hidden layer adds it (last sublayer: drawn last);
+     * moving the card off the window takes it and its button away. */
+    EXPECT_OK(bg_layer_set_hidden(store, fq[F_HIDDEN], false));
+    EXPECT_OK(bg_store_frame_query(store, window, out, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_WINDOW, F_HEADER, F_CARD, F_BUTTON, F_LIST, F_ROW1, F_HIDDEN);
+    EXPECT_OK(bg_store_world_rects(store, rects, F_LAYERS)); /* cached until the store changes */
+    const double off_screen[2] = {600, 250};
+    EXPECT_OK(bg_layer_set_position(store, fq[F_CARD], off_screen));
+    EXPECT_OK(bg_store_frame_query(store, window, out, F_LAYERS, &count));
+    EXPECT_FRAME(out, count, F_WINDOW, F_HEADER, F_LIST, F_ROW1, F_HIDDEN);
+    /* The query left the cached world rects stale, as the edit made them: they follow it. */
+    EXPECT_OK(bg_store_world_rects(store, rects, F_LAYERS));
+    EXPECT_DOUBLES(rects + 4 * bg_layer_slot(fq[F_CARD]), 4, 500, 150, 700, 350);
+    /* A copy starts with no cost measured. */
+    bg_store *copy = NULL;
+    EXPECT_OK(bg_store_copy(store, &copy));
+    EXPECT_OK(bg_store_get_frame_query_cost(copy, &visited, &tested));
+    CHECK(visited == 0 && tested == 0);
+    bg_store_destroy(copy);
+    bg_store_destroy(store);
+}
+
+/* ==== The frame query against the full passes ======================================== */
+
+enum { MAX_SLOTS = 256 };
+
+/* A fixed pseudo-random tree (xorshift): frames anywhere around the window, rotations,
+ * zPositions out of order, masks, hidden layers, a perspective sublayer transform. */
+static bg_store *random_scene(unsigned long long seed) {
+    bg_store *store = NULL;
+    bg_layer layers[200];
+    EXPECT_OK(bg_store_create(0, &store));
+    for (int k = 0; k < 200; k++) {
+        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        int parent = k == 0 ? -1 : (int)(seed % (unsigned long long)(k < 40 ? k : 40));
+        double x = (double)(seed >> 8 & 255) - 60, y = (double)(seed >> 17 & 511) - 60;
+        double w = (double)(seed >> 27 & 255), h = (double)(seed >> 35 & 127);
+        layers[k] = add_layer(store, parent < 0 || k % 37 == 0 ? BG_LAYER_NONE : layers[parent], x, y, w, h);
+        unsigned roll = (unsigned)(seed >> 45 & 63);
+        const double turn[6] = {0.8, 0.6, -0.6, 0.8, 0, 0};
+        if (roll < 6) EXPECT_OK(bg_layer_set_affine_transform(store, layers[k], turn));
+        if (roll % 5 == 1) EXPECT_OK(bg_layer_set_z_position(store, layers[k], (double)(roll % 3) - 1));
+        if (roll % 7 == 2) EXPECT_OK(bg_layer_set_masks_to_bounds(store, layers[k], true));
+        if (roll == 40 || roll == 41) EXPECT_OK(bg_layer_set_hidden(store, layers[k], true));
+    }
+    const double perspective[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, -0.002, 0, 0, 0, 1};
+    const double tilt[16] = {0.9, 0, -0.43589, 0, 0, 1, 0, 0, 0.43589, 0, 0.9, 0, 0, 0, 0, 1};
+    EXPECT_OK(bg_layer_set_sublayer_transform(store, layers[3], perspective));
+    EXPECT_OK(bg_layer_set_transform(store, layers[4], tilt));
+    return store;
+}
+
+/* Draw order filtered by visibility, and the full passes' geometry, against the frame query
+ * for `viewport`; returns how many layers it shows. */
+static size_t expect_full_passes_at(bg_store *store, const double viewport[4], int line) {
+    static bg_layer order[MAX_SLOTS], out[MAX_SLOTS];
+    static double world[MAX_SLOTS * 16], rects[MAX_SLOTS * 4], clips[MAX_SLOTS * 4];
+    static double got_world[MAX_SLOTS * 16], got_rects[MAX_SLOTS * 4], got_clips[MAX_SLOTS * 4];
+    static bool visible[MAX_SLOTS], masked[MAX_SLOTS], got_masked[MAX_SLOTS];
+    size_t slots = 0, drawn = 0, count = 0, expected = 0;
+    int ok = bg_store_slot_count(store, &slots) == BG_OK && slots <= MAX_SLOTS;
+    ok = ok && bg_store_draw_order(store, order, MAX_SLOTS, &drawn) == BG_OK;
+    ok = ok && bg_store_visibility(store, viewport, visible, MAX_SLOTS) == BG_OK;
+    ok = ok && bg_store_world_transforms(store, world, MAX_SLOTS) == BG_OK;
+    ok = ok && bg_store_world_rects(store, rects, MAX_SLOTS) == BG_OK;
+    ok = ok && bg_store_clip_rects(store, clips, masked, MAX_SLOTS) == BG_OK;
+    ok = ok && bg_store_frame_query_geometry(store, viewport, out, got_world, got_rects, got_clips, got_masked,
+                                             MAX_SLOTS, &count) == BG_OK;
+    int same = ok;
+    for (size_t k = 0; ok && k < drawn; k++) {
+        uint32_t slot = bg_layer_slot(order[k]);
+        if (!visible[slot]) continue;
+        size_t e = expected++;
+        same = same && e < count && out[e] == order[k] &&
+               memcmp(got_world + 16 * e, world + 16 * slot, 16 * sizeof(double)) == 0 &&
+               memcmp(got_rects + 4 * e, rects + 4 * slot, 4 * sizeof(double)) == 0 &&
+               memcmp(got_clips + 4 * e, clips + 4 * slot, 4 * sizeof(double)) == 0 && got_masked[e] == masked[slot];
+    }
+    check_at(ok && same && expected == count,
+             fmt("frame query for (%g, %g, %g, %g): %zu layers, the full passes show %zu%s", viewport[0], viewport[1],
+                 viewport[2], viewport[3], count, expected, same ? "" : " (and other layers or values)"),
+             line);
+    return count;
+}
+#define EXPECT_FULL_PASSES(store, ...)                                                               \
+    expect_full_passes_at((store), (const double[4]){__VA_ARGS__}, __LINE__)
+
+static void test_frame_query_matches_full_passes(void) {
+    /* The spec scene: a viewport that contains everything shows the whole drawing order. */
+    bg_store *store = spec_scene();
+    bg_layer order[8], out[8];
+    size_t drawn = 0, count = 0;
+    const double everything[4] = {-1e6, -1e6, 2e6, 2e6};
+    EXPECT_OK(bg_store_draw_order(store, order, 8, &drawn));
+    EXPECT_OK(bg_store_frame_query(store, everything, out, 8, &count));
+    CHECK(drawn == 3 && count == drawn && memcmp(out, order, drawn * sizeof(bg_layer)) == 0);
+    EXPECT_FULL_PASSES(store, 0, 0, 375, 812);
+    EXPECT_FULL_PASSES(store, 190, 310, 5, 5);
+    bg_store_destroy(store);
+    store = frame_scene();
+    CHECK(EXPECT_FULL_PASSES(store, 0, 0, 375, 812) == 6);
+    EXPECT_FULL_PASSES(store, 60, 160, 20, 20);
+    EXPECT_FULL_PASSES(store, 995, 995, 10, 10);
+    bg_store_destroy(store);
+    /* Random trees, each viewport on two backends: every result is the full passes'. */
+    size_t shown = 0;
+    for (unsigned long long seed = 1; seed <= 4; seed++) {
+        store = random_scene(seed * 0x9E3779B97F4A7C15ull);
+        for (int pass = 0; pass < 2; pass++) {
+            EXPECT_OK(bg_store_set_options(store, pass == 0 ? BG_BACKEND_C : BG_BACKEND_SCALAR, 1));
+            shown += EXPECT_FULL_PASSES(store, 0, 0, 375, 812);
+            shown += EXPECT_FULL_PASSES(store, -100, -100, 700, 1200);
+            shown += EXPECT_FULL_PASSES(store, 150, 300, 40, 40);
+            shown += EXPECT_FULL_PASSES(store, -50, 500, 200, 10);
+            shown += EXPECT_FULL_PASSES(store, 3000, 3000, 10, 10);
+            shown += EXPECT_FULL_PASSES(store, -1e308, -1e308, INFINITY, INFINITY);
+        }
+        bg_store_destroy(store);
+    }
+    CHECK(shown > 1200); /* the random trees show plenty (1,946 as written) */
+}
+
+/* ==== A frame loop allocates nothing once warmed up ==================================== */
+
+/* The calls of one frame as an engine makes them, each counted apart (allocations.h). */
+static const char *const frame_steps[] = {
+    "bg_layer_set_content_offset", "bg_layer_set_position", "bg_store_update_world",
+    "bg_store_frames",             "bg_store_world_transforms", "bg_store_world_rects",
+    "bg_store_clip_rects",         "bg_store_visibility",    "bg_store_hit_test",
+    "bg_store_draw_order",         "bg_store_frame_query_geometry", "bg_store_frame_query",
+    "bg_store_get_frame_query_cost",
+};
+enum { LOOP_SLOTS = 1024 };
+static long long step_allocations[COUNT(frame_steps)];
+static bg_layer loop_layers[LOOP_SLOTS], loop_out[LOOP_SLOTS];
+static double loop_doubles[LOOP_SLOTS * 16], loop_rects[LOOP_SLOTS * 4], loop_clips[LOOP_SLOTS * 4];
+static bool loop_flags[LOOP_SLOTS];
+
+#define STEP(k, call)                                                                                \
+    do {                                                                                             \
+        long long start_ = allocations();                                                            \
+        ok &= (call) == BG_OK;                                                                       \
+        step_allocations[k] += allocations() - start_;                                               \
+    } while (0)
+
+/* Frame `frame`: scroll the list, move one item, then every per-frame query. */
+static int loop_frame(bg_store *store, bg_layer list, int frame) {
+    const double offset[2] = {0, 10.0 * (frame % 50)}, position[2] = {30 + frame % 7, 25};
+    const double viewport[4] = {0, 0, 375, 812};
+    const double points[16] = {10, 10, 100, 200, 200, 300, 30, 500, 300, 700, 5, 805, 400, 10, 187, 406};
+    size_t count = 0, visited = 0, tested = 0;
+    int ok = 1;
+    STEP(0, bg_layer_set_content_offset(store, list, offset));
+    STEP(1, bg_layer_set_position(store, loop_layers[10 + frame % 100], position));
+    STEP(2, bg_store_update_world(store));
+    STEP(3, bg_store_frames(store, loop_doubles, LOOP_SLOTS));
+    STEP(4, bg_store_world_transforms(store, loop_doubles, LOOP_SLOTS));
+    STEP(5, bg_store_world_rects(store, loop_rects, LOOP_SLOTS));
+    STEP(6, bg_store_clip_rects(store, loop_clips, loop_flags, LOOP_SLOTS));
+    STEP(7, bg_store_visibility(store, viewport, loop_flags, LOOP_SLOTS));
+    STEP(8, bg_store_hit_test(store, points, 8, BG_HIT_TEST_LAYER, loop_out));
+    STEP(9, bg_store_draw_order(store, loop_out, LOOP_SLOTS, &count));
+    STEP(10, bg_store_frame_query_geometry(store, viewport, loop_out, loop_doubles, loop_rects, loop_clips,
+                                           loop_flags, LOOP_SLOTS, &count));
+    STEP(11, bg_store_frame_query(store, viewport, loop_out, LOOP_SLOTS, &count));
+    STEP(12, bg_store_get_frame_query_cost(store, &visited, &tested));
+    return ok && count > 0 && visited >= count;
+}
+
+static void test_frame_loop_allocations(void) {
+    if (!BG_TEST_COUNTS_ALLOCATIONS) {
+        printf("  (skipped: allocations are counted only on Linux with glibc, without a sanitizer)\n");
+        return;
+    }
+    /* The counter sees the library's allocations: a new store allocates. */
+    long long before = allocations();
+    bg_store *store = NULL;
+    EXPECT_OK(bg_store_create(0, &store));
+    CHECK(allocations() > before);
+    /* A window with a masking list of 200 rows of 2 items (every third row's items in
+     * reverse zPosition order), scrolled every frame: 602 layers. */
+    const double content[2] = {375, 12000};
+    int n = 0;
+    bg_layer window = add_layer(store, BG_LAYER_NONE, 0, 0, 375, 812);
+    bg_layer list = add_layer(store, window, 0, 100, 375, 700);
+    EXPECT_OK(bg_layer_set_masks_to_bounds(store, list, true));
+    EXPECT_OK(bg_layer_set_scroll_view(store, list, content, NULL));
+    for (int row = 0; row < 200; row++) {
+        bg_layer cell = add_layer(store, list, 0, 60.0 * row, 375, 60);
+        for (int k = 0; k < 2; k++) {
+            loop_layers[n] = add_layer(store, cell, 10 + 180.0 * k, 5, 170, 50);
+            if (row % 3 == 0) EXPECT_OK(bg_layer_set_z_position(store, loop_layers[n], 2.0 - k));
+            n++;
+        }
+    }
+    EXPECT_OK(bg_store_set_options(store, BG_BACKEND_C, 1));
+    int ok = 1;
+    for (int frame = 0; frame < 3; frame++) ok &= loop_frame(store, list, frame); /* warm-up */
+    for (size_t k = 0; k < COUNT(frame_steps); k++) step_allocations[k] = 0;
+    for (int frame = 3; frame < 40; frame++) ok &= loop_frame(store, list, frame);
+    CHECK(ok);
+    for (size_t k = 0; k < COUNT(frame_steps); k++) {
+        check_at(step_allocations[k] == 0,
+                 fmt("%s allocated %lld times in 37 warmed-up frames", frame_steps[k], step_allocations[k]),
+                 __LINE__);
+    }
+    bg_store_destroy(store);
+}
+
 /* ==== Scenes: docs/SCENE-FORMAT.md ==================================================== */
 
 static char *read_file(const char *path, size_t *length) {

@@ -13,6 +13,9 @@
 // orders, so drift in the machine's speed is shared too. The report gives each variant's
 // median time per call and its difference from the Swift call. A second part measures
 // the fixed cost of a call at 8 layers, where the kernels have almost nothing to do.
+// The output-sensitive queries are timed too: the frame query over the frame script's
+// viewport (`FrameScript.viewport`, which shows most of the standard tree: the most the
+// C interface has to copy) and the culled hit test of 5 touches.
 //
 // usage: scripts/c-examples.sh --bench [--layers N] [--rounds R] [--threads T] [--instances K]
 //        (or swift run -c release c-interface-bench ...)
@@ -102,6 +105,13 @@ final class Instance {
     var height: UnsafePointer<Double>?
     var count = 0
     let swiftOptions: KernelOptions
+    // The output-sensitive queries' storage, on each side.
+    var visible = VisibleLayers()
+    var hits: [LayerHandle?] = []
+    var handles: [bg_layer]
+    var rects: [Double]
+    var clips: [Double]
+    var masked: [Bool]
 
     init(_ workload: Workload, threads: Int) {
         swiftOptions = KernelOptions(backend: .c, threads: threads)
@@ -110,6 +120,10 @@ final class Instance {
         cStore = makeCStore(workload, threads: Int32(threads))
         check(bg_store_update_world(cStore), "bg_store_update_world")
         buffer = [Double](repeating: 0, count: 16 * workload.layerCount)
+        handles = [bg_layer](repeating: 0, count: workload.layerCount)
+        rects = [Double](repeating: 0, count: 4 * workload.layerCount)
+        clips = [Double](repeating: 0, count: 4 * workload.layerCount)
+        masked = [Bool](repeating: false, count: workload.layerCount)
     }
 
     deinit { bg_store_destroy(cStore) }
@@ -124,6 +138,19 @@ final class Instance {
                 print("error: the C interface's frame of layer \(i) differs from the Swift API's")
                 exit(1)
             }
+        }
+    }
+
+    /// Stops unless the C interface's frame query and hit test answer as the Swift API's.
+    func verifyQueries() {
+        store.visibleLayers(in: viewport, into: &visible)
+        check(bg_store_frame_query(cStore, viewportEdges, &handles, handles.count, &count), "bg_store_frame_query")
+        store.hitTest(points: touches, into: &hits)
+        var cHits = [bg_layer](repeating: 0, count: touches.count)
+        check(bg_store_hit_test(cStore, touchCoordinates, touches.count, Int32(BG_HIT_TEST_LAYER), &cHits), "hit test")
+        if Array(handles[0..<count]) != visible.layers.map(\.rawValue) || cHits != hits.map({ $0?.rawValue ?? .max }) {
+            print("error: the C interface's frame query or hit test differs from the Swift API's")
+            exit(1)
         }
     }
 }
@@ -160,6 +187,32 @@ let worldVariants = [
     Variant(name: "C      bg_store_compute_world + ..._world_affine_transforms") {
         check(bg_store_compute_world($0.cStore), "bg_store_compute_world")
         check(bg_store_world_affine_transforms($0.cStore, &$0.buffer, nil, $0.store.count), "affine transforms")
+    },
+]
+
+let queryVariants = [
+    Variant(name: "Swift  visibleLayers(in:into:)") {
+        $0.store.visibleLayers(in: viewport, into: &$0.visible)
+    },
+    Variant(name: "C      bg_store_frame_query (handles)") {
+        check(bg_store_frame_query($0.cStore, viewportEdges, &$0.handles, $0.handles.count, &$0.count), "frame query")
+    },
+    Variant(name: "C      bg_store_frame_query_geometry (every output)") {
+        check(
+            bg_store_frame_query_geometry(
+                $0.cStore, viewportEdges, &$0.handles, &$0.buffer, &$0.rects, &$0.clips, &$0.masked,
+                $0.handles.count, &$0.count), "frame query geometry")
+    },
+]
+
+let hitTestVariants = [
+    Variant(name: "Swift  hitTest(points:rule:into:), 5 touches") {
+        $0.store.hitTest(points: touches, into: &$0.hits)
+    },
+    Variant(name: "C      bg_store_hit_test, 5 touches") {
+        check(
+            bg_store_hit_test($0.cStore, touchCoordinates, touches.count, Int32(BG_HIT_TEST_LAYER), &$0.handles),
+            "bg_store_hit_test")
     },
 ]
 
@@ -220,8 +273,15 @@ func format(_ value: Double) -> String {
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let workload = Workload(.standard, layerCount: options.layers)
+let viewport = FrameScript(workload).viewport
+let viewportEdges = [viewport.x, viewport.y, viewport.width, viewport.height]
+let touches = QueryPoints.world(count: FrameScript.touchCount, seed: 1000)
+let touchCoordinates = touches.flatMap { [$0.x, $0.y] }
 let instances = (0..<options.instances).map { _ in Instance(workload, threads: options.threads) }
-for instance in instances { instance.verifyFrames() }
+for instance in instances {
+    instance.verifyFrames()
+    instance.verifyQueries()
+}
 let calls = max(1, 2_000_000 / options.layers)
 print(
     "c-interface-bench: standard workload, \(options.layers) layers, backend c (\(KernelOptions.cInstructionSet)), "
@@ -231,6 +291,13 @@ report("frames", frameVariants, time(frameVariants, on: instances, rounds: optio
 report(
     "world transforms (full pass)", worldVariants,
     time(worldVariants, on: instances, rounds: options.rounds, calls: calls))
+instances[0].store.visibleLayers(in: viewport, into: &instances[0].visible)
+print(
+    "\nthe frame query shows \(instances[0].visible.count) layers, visiting \(instances[0].visible.visitedLayerCount)")
+report("frame query", queryVariants, time(queryVariants, on: instances, rounds: options.rounds, calls: calls))
+report(
+    "hit test (culled), 5 touches", hitTestVariants,
+    time(hitTestVariants, on: instances, rounds: options.rounds, calls: 100 * calls), nanoseconds: true)
 
 // The fixed cost of a call, where the kernels have next to nothing to do.
 let small = [Instance(Workload(.standard, layerCount: 8), threads: 1)]

@@ -41,7 +41,8 @@
  * Slots. Per-layer batch outputs (frames, world transforms, world rects, clip rects,
  * visibility) have one entry per slot, bg_store_slot_count() entries, and layer L's entry
  * is at index bg_layer_slot(L). Free slots (of destroyed layers) hold defaults: a zero
- * frame, an identity world transform, a null world rect, not visible.
+ * frame, an identity world transform, a null world rect, not visible. (The frame query's
+ * outputs are the exception: one entry per layer it shows, in drawing order.)
  *
  * Numbers. Every number is a double, in points (the display scale converts to pixels
  * only in content offsets). Arrays of doubles, in the order the scene format uses:
@@ -63,9 +64,9 @@
  * (layers, points, handles), not bytes or doubles: a `double *frames` with capacity n
  * has room for n rects, 4n doubles. A buffer that is too small is BG_ERROR_BUFFER_TOO_SMALL
  * before anything is written; a buffer may be NULL when its capacity is 0, to ask for the
- * count. Variable-length results (sublayers, roots, pre-order, drawing order) take
- * `(out, capacity, count)`: on success *count is the number written; when the buffer is
- * too small, *count is the number needed, so a second call can succeed.
+ * count. Variable-length results (sublayers, roots, pre-order, drawing order, the frame
+ * query) take `(out, capacity, count)`: on success *count is the number written; when
+ * the buffer is too small, *count is the number needed, so a second call can succeed.
  *
  * Ownership. Objects returned through `bg_store **`, `bg_scene **` and
  * `bg_evaluation **` belong to the caller, who frees each with its destroy function
@@ -613,10 +614,18 @@ enum {
 
 /**
  * Hit-tests `count` world-space points (`points`: 2 doubles each) under `rule`; hits[k]
- * receives the frontmost layer under point k, or BG_LAYER_NONE
- * (Swift: hitTest(points:in:rule:options:)). `hits` has room for `count` handles.
- * Errors: NULL_ARGUMENT (store; points and hits unless count is 0); INVALID_ARGUMENT
- * (unknown rule, count too large). O(p * n) in the worst case.
+ * receives the frontmost layer under point k, or BG_LAYER_NONE. `hits` has room for
+ * `count` handles. The answers are those of the walk over every layer
+ * (Swift: hitTest(points:in:rule:options:)), found by the culled walk
+ * (Swift: hitTest(points:rule:into:)): only the subtrees whose subtree bounds hold the
+ * point are visited, back to front, with world transforms computed on the way down, so
+ * the world need not be up to date first. Like bg_store_frame_query, it brings the
+ * store's internal caches up to date and changes nothing else; it runs on the calling
+ * thread (the store's thread option does not apply). Errors: NULL_ARGUMENT (store; points
+ * and hits unless count is 0); INVALID_ARGUMENT (unknown rule, count too large).
+ * O(p * (d + visited)), visited being the layers under or near the point (O(p * n) at
+ * worst), plus O(changed * d) for the edits since the last frame query or hit test; the
+ * first builds the caches, O(n). No allocation once warmed up to `count` points.
  */
 bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
 
@@ -651,17 +660,62 @@ bg_status bg_layer_point_from_world(bg_store *store, bg_layer layer, const doubl
 /**
  * The painter's order, back to front: each layer, then its sublayers stably sorted by
  * zPosition, each with its subtree; roots in order; hidden and detached subtrees left out
- * (Swift: drawOrder()). Errors: NULL_ARGUMENT (store, count; out unless capacity is 0);
- * BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers) when some
- * sublayers are out of zPosition order.
- *
- * The frame query (visible layers in drawing order for a viewport, being added to the
- * Swift library) will come here as
- *     bg_status bg_store_frame_query(bg_store *store, const double viewport[4],
- *                                    bg_layer *out, size_t capacity, size_t *count);
- * with this function's buffer rules: an addition, no ABI version change.
+ * (Swift: drawOrder(into:scratch:)). Errors: NULL_ARGUMENT (store, count; out unless
+ * capacity is 0); BUFFER_TOO_SMALL (*count = the layers needed). O(n), O(n log sublayers)
+ * when some sublayers are out of zPosition order (O(n) again once a frame query, hit test
+ * or world update has cached the sorted lists). No allocation once warmed up.
  */
 bg_status bg_store_draw_order(const bg_store *store, bg_layer *out, size_t capacity, size_t *count);
+
+/**
+ * The frame query: the layers that `viewport` (a rect in world space) shows, back to
+ * front. Exactly the layers bg_store_visibility marks visible for this viewport, in
+ * bg_store_draw_order's order (Swift: visibleLayers(in:into:)), but found by visiting only
+ * the layers that the store's subtree bounds cannot rule out, with their world transforms
+ * computed on the way down: a frame costs what is on screen, not the store's size, and the
+ * world need not be up to date first. Infinite edges are fine ({0, 0, INFINITY, INFINITY}
+ * is the whole quadrant x, y >= 0), but a viewport without a positive area shows
+ * nothing, and so does one with a NaN edge (a NaN number, or x = -INFINITY with an
+ * infinite width), where bg_store_visibility ignores the NaN edges instead. `out`,
+ * `capacity` and `count` follow bg_store_draw_order's rules (a capacity of
+ * bg_store_slot_count() always suffices; after BUFFER_TOO_SMALL a second call runs the
+ * query again).
+ *
+ * The store keeps the result's storage and reuses it: a frame loop allocates nothing once
+ * warmed up. The query first brings the store's internal caches (subtree bounds, sorted
+ * sublayer lists) up to date with the edits made since the last one, hence the non-const
+ * store; no layer and no other result changes.
+ * Errors: NULL_ARGUMENT (store, viewport, count; out unless capacity is 0);
+ * BUFFER_TOO_SMALL (*count = the layers needed). O(visible + visited) (see
+ * bg_store_get_frame_query_cost) plus O(changed * d) for the edits since the last frame
+ * query or hit test; the first call builds the caches, O(n).
+ */
+bg_status bg_store_frame_query(bg_store *store, const double viewport[4], bg_layer *out, size_t capacity,
+                               size_t *count);
+
+/**
+ * bg_store_frame_query with what drawing each layer takes, entry k describing out[k]:
+ * its world transform (16 doubles, row-major, as bg_store_world_transforms), its world
+ * rect and its clip rect (edges, as bg_store_world_rects and bg_store_clip_rects: a layer
+ * no ancestor masks has the infinite clip rect and masked[k] false). The values are the
+ * full passes' (world transforms bit for bit wherever they are finite). Each of
+ * `world_transforms`, `world_rects`, `clip_rects` and `masked` may be NULL when not
+ * wanted; each one given has room for `capacity` entries (16, 4, 4 doubles or 1 bool
+ * each). On an error none is written. Errors and complexity as bg_store_frame_query.
+ */
+bg_status bg_store_frame_query_geometry(bg_store *store, const double viewport[4], bg_layer *out,
+                                        double *world_transforms, double *world_rects, double *clip_rects,
+                                        bool *masked, size_t capacity, size_t *count);
+
+/**
+ * What the store's last successful frame query cost: *visited, the layers it computed a
+ * world transform for (the visible ones and those it entered to find them); *tested, the
+ * sublayers whose subtree bounds it tested against the viewport (Swift:
+ * VisibleLayers.visitedLayerCount, testedSublayerCount). Both 0 before the store's first
+ * frame query (a copy starts there too). Either output may be NULL.
+ * Errors: NULL_ARGUMENT (store). O(1).
+ */
+bg_status bg_store_get_frame_query_cost(const bg_store *store, size_t *visited, size_t *tested);
 
 /* ==== Scene files (docs/SCENE-FORMAT.md) ============================================== */
 
