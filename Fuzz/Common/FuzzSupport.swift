@@ -24,7 +24,7 @@ public struct FuzzInput {
 
     /// Values that break naive geometry code, plus raw doubles for everything else.
     public static let palette: [Double] = [
-        0, -0.0, 1, -1, 0.5, 2, 10, 100, 375, 812, 1.0 / 3, -7.25, 1e-300, 5e-324, 1e300,
+        0, -0.0, 1, -1, 0.5, 2, 10, 100, 375, 812, 1.0 / 3, -7.25, 1e-300, .leastNonzeroMagnitude, 1e300,
         .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity, .nan,
         -Double.nan, Double(bitPattern: 0x7FF0_0000_0000_0001),  // a signalling NaN
     ]
