@@ -65,3 +65,14 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer targets (Fuzz/, docs/ROBUSTNESS.md section 5) exist only when
+// BATCHGEOMETRY_FUZZ is set, as scripts/fuzz.sh does: they link only with
+// `--sanitize=fuzzer` (libFuzzer provides `main`), so a plain `swift build` must not see them.
+if Context.environment["BATCHGEOMETRY_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["BatchGeometry"], path: "Fuzz/Common"),
+        .executableTarget(name: "fuzz-kernels", dependencies: ["BatchGeometry", "FuzzSupport"], path: "Fuzz/Kernels"),
+        .executableTarget(name: "fuzz-scene", dependencies: ["BatchGeometry", "FuzzSupport"], path: "Fuzz/Scene"),
+    ]
+}

@@ -15,6 +15,11 @@
 //   transforms bit for bit, world rects, clip rects; hits) whenever the full pass is
 //   finite everywhere; otherwise they only must not trap.
 
+import FuzzSupport
+
+// The oracles compare the public API with the internal slot-index API and the references.
+@_spi(Testing) @testable import BatchGeometry
+
 let allOptions: [KernelOptions] = Backend.allCases.flatMap { backend in
     (1...4).map { KernelOptions(backend: backend, threads: $0) }
 }

@@ -2,6 +2,11 @@
 // tiled many times (so that stores are large enough for the kernels to split them
 // over threads, where chunk boundaries fall between layers).
 
+import FuzzSupport
+
+// The slot-index (Int) API, as the oracles in KernelFuzzer.swift use it.
+@testable import BatchGeometry
+
 /// One layer's settings, decoded from the input. `wild` is set when any value is
 /// non-finite or huge: the oracle then compares that layer's subtree bit-for-bit only
 /// where all backends promise bits (frames), and otherwise checks that nothing traps.

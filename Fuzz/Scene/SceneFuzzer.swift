@@ -3,13 +3,15 @@
 // thread count 1...4 (or fail with the same error under all of them).
 //
 // Written against the scene API contract in HELPERS.md (`Scene(json:)`,
-// `evaluate(options:)`, `SceneEvaluation.jsonText()`); it compiles once
-// Sources/BatchGeometry/Scene exists (scripts/fuzz.sh skips it before that).
+// `evaluate(options:)`, `SceneEvaluation.jsonText()`), with the library's public API only.
 //
 // Thread counts of one backend must give identical text. Across backends the frames are
 // bit-identical by contract, but world transforms only agree to 1e-12 relative
 // (GEOMETRY.md section 1), so numbers are compared token by token with that tolerance
 // when the texts differ.
+
+import BatchGeometry
+import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
