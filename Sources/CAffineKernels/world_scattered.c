@@ -20,8 +20,8 @@
 
 #define CA_SCATTERED_PREFETCH_DISTANCE 16
 
-int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
+int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                          CAAffineColumns *world, size_t count) {
     if (count == 0) return 1; /* touch nothing (pointers may be NULL) */
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -47,8 +47,8 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
     return poison == 0.0;
 }
 
-int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                  const int32_t *layers, CAAffineColumns *world, size_t count) {
+int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
     if (count == 0) return 1;
     const double *restrict Ltx = local->tx, *restrict Lty = local->ty;
     const double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
@@ -78,8 +78,8 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
     return poison == 0.0;
 }
 
-int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                                  CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32_t *parent,
+                                       CAAffineColumns *world, size_t start, size_t end) {
     if (start >= end) return 1;
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
