@@ -33,6 +33,10 @@ let package = Package(
         // Misuses the API on purpose, one case per run, so tests can read the messages
         // (debug: MisuseMessageTests; release: scripts/misuse-messages.sh). Not a product.
         .executableTarget(name: "misuse-messages", dependencies: ["BatchGeometry"], path: "Tests/MisuseMessages"),
+        // The C kernels on their own: every instruction set against a reference, bit for bit
+        // (Tests/CKernelTests/run.sh builds and runs it in each configuration). Not a product.
+        .executableTarget(
+            name: "c-kernel-tests", dependencies: ["CAffineKernels"], path: "Tests/CKernelTests", exclude: ["run.sh"]),
         // Counts the process's heap allocations for the frame-loop allocation test, by
         // interposing malloc and friends (Linux with glibc, no sanitizer). Only the tests
         // depend on it. Not a product.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the tests that exercise the parallel kernels under ThreadSanitizer and
 # AddressSanitizer (separate build folders, so the normal build stays untouched), and the
-# C kernel tests under UBSan/ASan. Used by .ci/run; takes a few minutes on 2 cores.
+# C kernel tests (SwiftPM builds in .build-ckernels/: debug, release, ASan+UBSan, TSan, FMA
+# stress). Used by .ci/run; takes a few minutes on 2 cores.
 #   scripts/sanitizers.sh            all of it
 #   scripts/sanitizers.sh thread     only one sanitizer (thread | address | c)
 set -euo pipefail
@@ -31,6 +32,6 @@ if [ "$which" = all ] || [ "$which" = address ]; then
     swift test --scratch-path .build-asan --sanitize=address --filter "$address_filter"
 fi
 if [ "$which" = all ] || [ "$which" = c ]; then
-  echo "--- C kernels under -fsanitize=undefined,address (Tests/CKernelTests/run.sh)"
+  echo "--- C kernel tests, sanitizers and FMA check included (Tests/CKernelTests/run.sh)"
   Tests/CKernelTests/run.sh
 fi

@@ -1,14 +1,15 @@
 /*
- * dispatch.c — picks the backend once per process and routes the generic
- * entry points (CAFramesCompute, CAAffineConcat) to it.
+ * dispatch.c — the one dispatch scheme of the module: an implementation table
+ * per instruction set (simdjson's implementation table, Skia's SkOpts), one
+ * chosen per process, and every public kernel entry point calling through it.
  *
  * Why this shape: the module may not be built with CPU-specific flags, so
  * the SIMD code lives in functions with target attributes and is only
- * called after a run-time CPU check (like simdjson or Skia's SkOpts).
- * The choice is a pointer to a constant backend descriptor, published with
- * an atomic compare-and-swap; the hot path is one acquire load. Racing
- * first calls compute the same default and the first CAS wins, so no lock
- * is needed; CAKernelSetBackend simply stores over it.
+ * called after a run-time CPU check. The choice is a pointer to a constant
+ * table, published with an atomic compare-and-swap; the hot path is one
+ * acquire load per kernel call. Racing first calls compute the same default
+ * and the first CAS wins, so no lock is needed; CAKernelSetBackend simply
+ * stores over it.
  */
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -16,25 +17,31 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-#include <stdlib.h>
-
-/* One implementation table per instruction set (simdjson's scheme): every kernel
- * family that has ISA-specific code goes through it, chosen once per process. */
-typedef struct ca_backend {
-    const char *name;
-    ca_frames_fn frames;
-    ca_concat_fn concat;
-    ca_general_fn general; /* the 4x4 world kernel; NEON runs the portable loop */
-    int (*available)(void);
-} ca_backend;
+/* The planar world kernels, the same portable C loops in every table. World
+ * propagation is a dependent gather: each layer needs its superlayer's finished
+ * world, loaded from wherever that superlayer sits, so neighbouring layers are
+ * not independent lanes, and within one layer the product is six two-term sums,
+ * too narrow to pay for shuffles. They still go through the table, so that every
+ * kernel family is chosen the same way, once, and an instruction set that had a
+ * faster loop would only fill its own struct. */
+static const struct ca_world_kernels ca_world_kernels_portable = {
+    ca_world_checked,
+    ca_world_chain_checked,
+    ca_world_kinds_checked,
+    ca_world_scattered_parents_checked,
+    ca_world_list_checked,
+    ca_world_translation_list_checked,
+};
 
 static int ca_always_available(void) { return 1; }
 
-static const ca_backend ca_backend_portable = {"portable", ca_frames_portable, ca_concat_portable,
-                                               ca_general_portable, ca_always_available};
+static const CAKernelTable ca_backend_portable = {"portable", ca_always_available, ca_frames_portable,
+                                                  ca_concat_portable, ca_general_portable,
+                                                  &ca_world_kernels_portable};
 
 #if CA_ARCH_X86
 /* CPU features, probed once. __builtin_cpu_supports also checks that the OS
@@ -53,21 +60,23 @@ static int ca_x86_features(void) {
     return f;
 }
 
-int ca_cpu_has_avx2(void) { return (ca_x86_features() & CA_FEAT_AVX2) != 0; }
-int ca_cpu_has_avx512(void) { return (ca_x86_features() & CA_FEAT_AVX512F) != 0; }
+static int ca_cpu_has_avx2(void) { return (ca_x86_features() & CA_FEAT_AVX2) != 0; }
+static int ca_cpu_has_avx512(void) { return (ca_x86_features() & CA_FEAT_AVX512F) != 0; }
 
-static const ca_backend ca_backend_avx2 = {"avx2", ca_frames_avx2, ca_concat_avx2, ca_general_avx2, ca_cpu_has_avx2};
-static const ca_backend ca_backend_avx512 = {"avx512", ca_frames_avx512, ca_concat_avx512, ca_general_avx512,
-                                             ca_cpu_has_avx512};
+static const CAKernelTable ca_backend_avx2 = {"avx2", ca_cpu_has_avx2, ca_frames_avx2, ca_concat_avx2,
+                                              ca_general_avx2, &ca_world_kernels_portable};
+static const CAKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_frames_avx512, ca_concat_avx512,
+                                                ca_general_avx512, &ca_world_kernels_portable};
 #endif
 
 #if CA_ARCH_ARM64
-static const ca_backend ca_backend_neon = {"neon", ca_frames_neon, ca_concat_neon, ca_general_portable,
-                                           ca_always_available};
+/* NEON has no 4x4 kernel of its own: it runs the portable one. */
+static const CAKernelTable ca_backend_neon = {"neon", ca_always_available, ca_frames_neon, ca_concat_neon,
+                                              ca_general_portable, &ca_world_kernels_portable};
 #endif
 
 /* Every backend compiled into this build, best first. */
-static const ca_backend *const ca_backends[] = {
+static const CAKernelTable *const ca_backends[] = {
 #if CA_ARCH_X86
     &ca_backend_avx512,
     &ca_backend_avx2,
@@ -79,7 +88,7 @@ static const ca_backend *const ca_backends[] = {
 };
 #define CA_BACKEND_COUNT (sizeof(ca_backends) / sizeof(ca_backends[0]))
 
-static const ca_backend *ca_best_available(void) {
+static const CAKernelTable *ca_best_available(void) {
     for (size_t i = 0; i < CA_BACKEND_COUNT; i++)
         if (ca_backends[i]->available()) return ca_backends[i];
     return &ca_backend_portable; /* unreachable: portable is always available */
@@ -96,7 +105,7 @@ static int ca_name_equals(const char *s, const char *name) {
 }
 
 /* The named backend if it exists in this build and runs on this CPU. */
-static const ca_backend *ca_find_available(const char *name) {
+static const CAKernelTable *ca_find_available(const char *name) {
     for (size_t i = 0; i < CA_BACKEND_COUNT; i++)
         if (ca_name_equals(name, ca_backends[i]->name))
             return ca_backends[i]->available() ? ca_backends[i] : NULL;
@@ -104,31 +113,35 @@ static const ca_backend *ca_find_available(const char *name) {
 }
 
 /* Default choice: BATCHGEOMETRY_C_KERNEL if it names an available backend,
- * else the best one this CPU supports. */
-static const ca_backend *ca_default_backend(void) {
+ * else the best one this CPU supports. A value that names none is an error,
+ * but C has no way to stop here or to say so (the module prints nothing):
+ * CAKernelEnvironmentProblem returns the message, and the callers check it
+ * before their first kernel call (Swift: KernelOptions.default, batchbench,
+ * the C interface). */
+static const CAKernelTable *ca_default_backend(void) {
     const char *forced = getenv("BATCHGEOMETRY_C_KERNEL");
     if (forced && *forced) {
-        const ca_backend *b = ca_find_available(forced);
+        const CAKernelTable *b = ca_find_available(forced);
         if (b) return b;
     }
     return ca_best_available();
 }
 
-static const ca_backend *ca_selected; /* NULL until chosen; accessed atomically */
+static const CAKernelTable *ca_selected; /* NULL until chosen; accessed atomically */
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
 #endif
-static const ca_backend *ca_select_slow(void) {
-    const ca_backend *want = ca_default_backend();
-    const ca_backend *expected = NULL;
+static const CAKernelTable *ca_select_slow(void) {
+    const CAKernelTable *want = ca_default_backend();
+    const CAKernelTable *expected = NULL;
     if (__atomic_compare_exchange_n(&ca_selected, &expected, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return want;
     return expected; /* another thread (or CAKernelSetBackend) got there first */
 }
 
-static CA_ALWAYS_INLINE const ca_backend *ca_current(void) {
-    const ca_backend *b = __atomic_load_n(&ca_selected, __ATOMIC_ACQUIRE);
+static CA_ALWAYS_INLINE const CAKernelTable *ca_current(void) {
+    const CAKernelTable *b = __atomic_load_n(&ca_selected, __ATOMIC_ACQUIRE);
     if (__builtin_expect(b != NULL, 1)) return b;
     return ca_select_slow();
 }
@@ -143,6 +156,36 @@ void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B
 
 void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     if (count > 0) ca_current()->general(k, positions, count);
+}
+
+int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                  CAAffineColumns *world, size_t start, size_t end) {
+    return ca_current()->world->checked(local, parent, order, world, start, end);
+}
+
+int CAWorldAffinePropagateChainChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                       CAAffineColumns *world, size_t start, size_t end) {
+    return ca_current()->world->chain_checked(local, parent, order, world, start, end);
+}
+
+int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
+                                       const uint8_t *blockKind, CAAffineColumns *world, size_t start, size_t end) {
+    return ca_current()->world->kinds_checked(local, parent, blockKind, world, start, end);
+}
+
+int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
+                                                  CAAffineColumns *world, size_t start, size_t end) {
+    return ca_current()->world->scattered_parents_checked(local, parent, world, start, end);
+}
+
+int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                      CAAffineColumns *world, size_t count) {
+    return ca_current()->world->list_checked(local, parent, layers, world, count);
+}
+
+int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                  CAAffineColumns *world, size_t count) {
+    return ca_current()->world->translation_list_checked(local, parent, layers, world, count);
 }
 
 const char *CAKernelBackendName(void) {
@@ -173,8 +216,12 @@ const char *CAKernelEnvironmentProblem(void) {
     return message;
 }
 
+const CAKernelTable *CAKernelTableNamed(const char *name) {
+    return name ? ca_find_available(name) : NULL;
+}
+
 int CAKernelSetBackend(const char *name) {
-    const ca_backend *b;
+    const CAKernelTable *b;
     if (name == NULL || ca_name_equals(name, "auto")) {
         b = ca_default_backend();
     } else {

@@ -15,8 +15,3 @@
 void ca_frames_portable(const CAFrameColumns *columns, size_t start, size_t end) {
     ca_frames_scalar_range(columns, start, end);
 }
-
-int CAFramesComputePortable(const CAFrameColumns *columns, size_t start, size_t end) {
-    ca_frames_portable(columns, start, end);
-    return 1;
-}

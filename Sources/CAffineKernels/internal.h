@@ -18,7 +18,7 @@
 
 #include "CAffineKernels.h"
 #include "CAffineKernelsGeneral.h"
-#include "testing/CAffineKernelsTesting.h" /* prototypes of the test entry points defined here */
+#include "testing/CAffineKernelsTesting.h" /* CAKernelTable, and CAAffineConcat defined here */
 
 /* Bit-identical results need every double operation rounded to double once.
  * 32-bit x86 with x87 math evaluates in extended precision (and rounds
@@ -207,27 +207,50 @@ static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, co
     }
 }
 
-/* ---- backend table (dispatch.c) ---------------------------------------- */
+/* ---- implementation tables (dispatch.c) -------------------------------- */
 
-typedef void (*ca_frames_fn)(const CAFrameColumns *, size_t, size_t);
-typedef void (*ca_concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
-typedef void (*ca_general_fn)(const CAGeneralWorld *, const ptrdiff_t *, size_t);
-CA_HIDDEN void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-#if CA_ARCH_X86
-CA_HIDDEN void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-CA_HIDDEN void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-#endif
+/* The planar world kernels (world_portable.c, world_kinds.c, world_scattered.c), with
+ * the contracts of the public entry points of the same names. One instance, shared by
+ * every CAKernelTable: see ca_world_kernels_portable in dispatch.c for why. */
+struct ca_world_kernels {
+    int (*checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                   CAAffineColumns *world, size_t start, size_t end);
+    int (*chain_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                         CAAffineColumns *world, size_t start, size_t end);
+    int (*kinds_checked)(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                         CAAffineColumns *world, size_t start, size_t end);
+    int (*scattered_parents_checked)(const CAAffineColumns *local, const int32_t *parent,
+                                     CAAffineColumns *world, size_t start, size_t end);
+    int (*list_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                        CAAffineColumns *world, size_t count);
+    int (*translation_list_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                    CAAffineColumns *world, size_t count);
+};
+CA_HIDDEN int ca_world_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                               CAAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_chain_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                     CAAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_kinds_checked(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                                     CAAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32_t *parent,
+                                                 CAAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                    CAAffineColumns *world, size_t count);
+CA_HIDDEN int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_t *parent,
+                                                const int32_t *layers, CAAffineColumns *world, size_t count);
 
-/* Unchecked implementations: callers must know the backend is available. */
+/* Each instruction set's frames, concat and 4x4 kernels (the fields of CAKernelTable,
+ * testing/CAffineKernelsTesting.h). Unchecked: callers must know the CPU runs them. */
 CA_HIDDEN void ca_frames_portable(const CAFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_portable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+CA_HIDDEN void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 #if CA_ARCH_X86
-CA_HIDDEN int ca_cpu_has_avx2(void);
-CA_HIDDEN int ca_cpu_has_avx512(void);
 CA_HIDDEN void ca_frames_avx2(const CAFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+CA_HIDDEN void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 CA_HIDDEN void ca_frames_avx512(const CAFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx512(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+CA_HIDDEN void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 #endif
 #if CA_ARCH_ARM64
 CA_HIDDEN void ca_frames_neon(const CAFrameColumns *k, size_t start, size_t end);

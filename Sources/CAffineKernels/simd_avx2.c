@@ -33,28 +33,4 @@
 #define CA_SIMD_CONCAT_NAME ca_concat_avx2
 #include "simd_template.h"
 
-int CAFramesComputeAVX2(const CAFrameColumns *columns, size_t start, size_t end) {
-    if (!ca_cpu_has_avx2()) return 0;
-    ca_frames_avx2(columns, start, end);
-    return 1;
-}
-
-int CAAffineConcatAVX2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
-    if (!ca_cpu_has_avx2()) return 0;
-    ca_concat_avx2(n, A, B, out);
-    return 1;
-}
-
-#else /* not x86: the backend does not exist here */
-
-int CAFramesComputeAVX2(const CAFrameColumns *columns, size_t start, size_t end) {
-    (void)columns; (void)start; (void)end;
-    return 0;
-}
-
-int CAAffineConcatAVX2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
-    (void)n; (void)A; (void)B; (void)out;
-    return 0;
-}
-
 #endif

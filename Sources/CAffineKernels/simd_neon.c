@@ -41,26 +41,4 @@ static CA_ALWAYS_INLINE float64x2_t ca_neon_max_sel(float64x2_t p, float64x2_t q
 
 #include "simd_template.h"
 
-int CAFramesComputeNEON(const CAFrameColumns *columns, size_t start, size_t end) {
-    ca_frames_neon(columns, start, end);
-    return 1;
-}
-
-int CAAffineConcatNEON(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
-    ca_concat_neon(n, A, B, out);
-    return 1;
-}
-
-#else /* not arm64: the backend does not exist here */
-
-int CAFramesComputeNEON(const CAFrameColumns *columns, size_t start, size_t end) {
-    (void)columns; (void)start; (void)end;
-    return 0;
-}
-
-int CAAffineConcatNEON(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
-    (void)n; (void)A; (void)B; (void)out;
-    return 0;
-}
-
 #endif

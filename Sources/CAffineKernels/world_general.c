@@ -64,11 +64,6 @@ void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, si
     }
 }
 
-int CAWorldGeneralPropagatePortable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    if (count > 0) ca_general_portable(k, positions, count);
-    return 1;
-}
-
 #if CA_ARCH_X86
 #include <immintrin.h>
 
@@ -156,29 +151,4 @@ __attribute__((target("avx512f"))) void ca_general_avx512(const CAGeneralWorld *
     }
 }
 
-int CAWorldGeneralPropagateAVX2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    if (!ca_cpu_has_avx2()) return 0;
-    if (count > 0) ca_general_avx2(k, positions, count);
-    return 1;
-}
-
-int CAWorldGeneralPropagateAVX512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    if (!ca_cpu_has_avx512()) return 0;
-    if (count > 0) ca_general_avx512(k, positions, count);
-    return 1;
-}
-
-#else /* not x86 */
-
-int CAWorldGeneralPropagateAVX2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    (void)k; (void)positions; (void)count;
-    return 0;
-}
-
-int CAWorldGeneralPropagateAVX512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
-    (void)k; (void)positions; (void)count;
-    return 0;
-}
-
-#endif
-
+#endif /* CA_ARCH_X86 */

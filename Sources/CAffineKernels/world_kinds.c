@@ -3,7 +3,7 @@
  * kinds (Skia's type masks): translate and scale-translate blocks skip
  * loading the local columns they know.
  *
- * Why it is bit-identical to ca_world_range_checked: each kind path computes
+ * Why it is bit-identical to ca_world_checked: each kind path computes
  * CA_AFFINE_PRODUCT, the same expression in the same order, with the known
  * local values (1, +0.0, +0.0, 1) as literals instead of loads. The compiler
  * may fold `1 * x` to x (exact) but not `0 * x` (it is -0, or NaN for
@@ -41,9 +41,8 @@ static CA_ALWAYS_INLINE int ca_world_kind_run(const CAAffineColumns *local, cons
     return poison == 0.0;
 }
 
-int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                       const uint8_t *blockKind, CAAffineColumns *world,
-                                       size_t start, size_t end) {
+int ca_world_kinds_checked(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                           CAAffineColumns *world, size_t start, size_t end) {
     int finite = 1;
     size_t i = start;
     while (i < end) {

@@ -7,8 +7,9 @@
  * flight. Touching the lines of the layer `CA_SCATTERED_PREFETCH_DISTANCE`
  * entries ahead (its local, its world, its parent's world) keeps more of them
  * in flight: measured 1.45 -> 1.15 ms for the 1%-dirty update of 1,000,000
- * layers (Benchmarks/KERNELS.md). The arithmetic is CA_AFFINE_PRODUCT, as in
- * world_portable.c, so the results are the same bits.
+ * layers (Benchmarks/KERNELS.md). The prefetch is CAPrefetchForRead/Write, the
+ * helper Swift's loops use too (CAffineKernels.h). The arithmetic is
+ * CA_AFFINE_PRODUCT, as in world_portable.c, so the results are the same bits.
  */
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -19,16 +20,8 @@
 
 #define CA_SCATTERED_PREFETCH_DISTANCE 16
 
-#if defined(__GNUC__) || defined(__clang__)
-#define CA_PREFETCH_READ(p) __builtin_prefetch((p), 0)
-#define CA_PREFETCH_WRITE(p) __builtin_prefetch((p), 1)
-#else
-#define CA_PREFETCH_READ(p) ((void)(p))
-#define CA_PREFETCH_WRITE(p) ((void)(p))
-#endif
-
-int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
+int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                          CAAffineColumns *world, size_t count) {
     if (count == 0) return 1; /* touch nothing (pointers may be NULL) */
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -36,15 +29,15 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
     for (size_t k = 0; k < count; k++) {
         if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
             const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
-            CA_PREFETCH_READ(&La[j]); CA_PREFETCH_READ(&Lb[j]); CA_PREFETCH_READ(&Lc[j]);
-            CA_PREFETCH_READ(&Ld[j]); CA_PREFETCH_READ(&Ltx[j]); CA_PREFETCH_READ(&Lty[j]);
-            CA_PREFETCH_WRITE(&Wa[j]); CA_PREFETCH_WRITE(&Wb[j]); CA_PREFETCH_WRITE(&Wc[j]);
-            CA_PREFETCH_WRITE(&Wd[j]); CA_PREFETCH_WRITE(&Wtx[j]); CA_PREFETCH_WRITE(&Wty[j]);
+            CAPrefetchForRead(&La[j]); CAPrefetchForRead(&Lb[j]); CAPrefetchForRead(&Lc[j]);
+            CAPrefetchForRead(&Ld[j]); CAPrefetchForRead(&Ltx[j]); CAPrefetchForRead(&Lty[j]);
+            CAPrefetchForWrite(&Wa[j]); CAPrefetchForWrite(&Wb[j]); CAPrefetchForWrite(&Wc[j]);
+            CAPrefetchForWrite(&Wd[j]); CAPrefetchForWrite(&Wtx[j]); CAPrefetchForWrite(&Wty[j]);
             const int32_t pj = P[j];
             if (pj >= 0) {
                 const size_t q = (size_t)pj;
-                CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
-                CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+                CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
+                CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
             }
         }
         const size_t i = (size_t)layers[k];
@@ -54,8 +47,8 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
     return poison == 0.0;
 }
 
-int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                  const int32_t *layers, CAAffineColumns *world, size_t count) {
+int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
     if (count == 0) return 1;
     const double *restrict Ltx = local->tx, *restrict Lty = local->ty;
     const double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
@@ -67,11 +60,11 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
     for (size_t k = 0; k < count; k++) {
         if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
             const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
-            CA_PREFETCH_READ(&Ltx[j]); CA_PREFETCH_READ(&Lty[j]);
-            CA_PREFETCH_WRITE(&Wtx[j]); CA_PREFETCH_WRITE(&Wty[j]);
+            CAPrefetchForRead(&Ltx[j]); CAPrefetchForRead(&Lty[j]);
+            CAPrefetchForWrite(&Wtx[j]); CAPrefetchForWrite(&Wty[j]);
             const size_t q = (size_t)P[j];
-            CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
-            CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+            CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
+            CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
         }
         const size_t i = (size_t)layers[k];
         const size_t q = (size_t)P[i];
@@ -85,8 +78,8 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
     return poison == 0.0;
 }
 
-int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                                  CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32_t *parent,
+                                       CAAffineColumns *world, size_t start, size_t end) {
     if (start >= end) return 1;
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -98,8 +91,8 @@ int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, 
             const int32_t pj = P[i + CA_SCATTERED_PREFETCH_DISTANCE];
             if (pj >= 0) {
                 const size_t q = (size_t)pj;
-                CA_PREFETCH_READ(&Wa[q]); CA_PREFETCH_READ(&Wb[q]); CA_PREFETCH_READ(&Wc[q]);
-                CA_PREFETCH_READ(&Wd[q]); CA_PREFETCH_READ(&Wtx[q]); CA_PREFETCH_READ(&Wty[q]);
+                CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
+                CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
             }
         }
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];

@@ -10,7 +10,7 @@
 #pragma clang fp contract(off)
 #endif
 
-#include "internal.h"
+#include "../../Sources/CAffineKernels/internal.h"
 #include "emu8.h"
 
 typedef struct { double v[8]; } emu8_v;
@@ -38,14 +38,12 @@ static inline emu8_v emu8_vmaxpd(emu8_v A, emu8_v B) { for (int i = 0; i < 8; i+
 #define CA_SIMD_ATTR static
 #define CA_SIMD_FRAMES_NAME emu8_frames
 #define CA_SIMD_CONCAT_NAME emu8_concat
-#include "simd_template.h"
+#include "../../Sources/CAffineKernels/simd_template.h"
 
-int test_emu8_frames(const CAFrameColumns *columns, size_t start, size_t end) {
+void test_emu8_frames(const CAFrameColumns *columns, size_t start, size_t end) {
     emu8_frames(columns, start, end);
-    return 1;
 }
 
-int test_emu8_concat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+void test_emu8_concat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
     emu8_concat(n, A, B, out);
-    return 1;
 }

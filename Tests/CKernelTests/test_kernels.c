@@ -1,10 +1,11 @@
 /*
- * test_kernels.c — differential tests of CAffineKernels: every backend that
- * runs on this machine (plus the dispatching entry points and an emulated
- * 8-lane instantiation of the SIMD template) against a straightforward
- * reference written here from the spec, compared bit for bit.
+ * test_kernels.c — differential tests of CAffineKernels: every implementation
+ * table that runs on this machine (plus the dispatching entry points and an
+ * emulated 8-lane instantiation of the SIMD template) against a
+ * straightforward reference written here from the spec, compared bit for bit.
  *
- * Build and run through run.sh. Modes:
+ * The SwiftPM executable c-kernel-tests; run.sh builds it in each
+ * configuration and runs it. Modes:
  *   test_kernels [--seed N]   differential tests (default)
  *   test_kernels --env-check  first use in the process must honour
  *                             BATCHGEOMETRY_C_KERNEL (or fall back correctly)
@@ -25,7 +26,7 @@
 #endif
 
 #include "CAffineKernels.h"
-#include "CAffineKernelsTesting.h"
+#include "../../Sources/CAffineKernels/testing/CAffineKernelsTesting.h"
 #include "emu8.h"
 
 #include <float.h>
@@ -134,15 +135,17 @@ static void ref_frame(const double in[F_NIN], double out[F_NOUT]) {
     out[F_FH] = maxY - minY;
 }
 
-typedef int (*frames_fn)(const CAFrameColumns *, size_t, size_t);
-static int frames_dispatch(const CAFrameColumns *k, size_t s, size_t e) { CAFramesCompute(k, s, e); return 1; }
+/* The implementation tables, best first (those this build or CPU lacks are skipped). */
+static const char *const k_names[] = {"avx512", "avx2", "neon", "portable"};
+#define N_NAMES (sizeof k_names / sizeof k_names[0])
 
-static const struct { const char *name; frames_fn fn; } k_frames_backends[] = {
-    {"portable", CAFramesComputePortable}, {"avx2", CAFramesComputeAVX2},
-    {"avx512", CAFramesComputeAVX512},     {"neon", CAFramesComputeNEON},
-    {"emu8", test_emu8_frames},            {"dispatch", frames_dispatch},
-};
-#define N_FRAMES_BACKENDS (sizeof k_frames_backends / sizeof k_frames_backends[0])
+typedef void (*frames_fn)(const CAFrameColumns *, size_t, size_t);
+typedef void (*concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
+
+/* What the differential tests run: each available table's kernel, the emulated
+ * 8-lane template and the dispatching entry point (filled by init_backends). */
+static struct { const char *name; frames_fn frames; concat_fn concat; } g_backends[N_NAMES + 2];
+static size_t g_backend_count;
 
 #define CANARY 0x7FF4DEADBEEF1234ULL /* signalling-NaN pattern no kernel writes */
 
@@ -168,9 +171,8 @@ static void frames_case(frames_fn fn, const char *name, size_t n, size_t start, 
     CAFrameColumns cols = {in[F_W], in[F_H], in[F_AX], in[F_AY], in[F_A], in[F_B], in[F_C], in[F_D],
                            in[F_TX], in[F_TY], in[F_PX], in[F_PY],
                            out[F_FX], out[F_FY], out[F_FW], out[F_FH]};
-    if (!fn(&cols, start, start + n)) {
-        g_skipped++;
-    } else {
+    fn(&cols, start, start + n);
+    {
         int ok = 1;
         char detail[160] = "";
         for (size_t i = 0; i < len && ok; i++) {
@@ -203,16 +205,15 @@ static const size_t k_starts[] = {0, 1, 2, 3, 5, 7, 8, 13};
 static const double k_special_rates[] = {0.0, 0.03, 0.3};
 
 static void test_frames(void) {
-    for (size_t b = 0; b < N_FRAMES_BACKENDS; b++)
+    for (size_t b = 0; b < g_backend_count; b++)
         for (size_t n = 0; n <= 67; n++)
             for (size_t s = 0; s < sizeof k_starts / sizeof k_starts[0]; s++)
                 for (size_t r = 0; r < sizeof k_special_rates / sizeof k_special_rates[0]; r++)
-                    frames_case(k_frames_backends[b].fn, k_frames_backends[b].name, n, k_starts[s],
-                                k_special_rates[r]);
+                    frames_case(g_backends[b].frames, g_backends[b].name, n, k_starts[s], k_special_rates[r]);
     /* A few larger runs. */
-    for (size_t b = 0; b < N_FRAMES_BACKENDS; b++) {
-        frames_case(k_frames_backends[b].fn, k_frames_backends[b].name, 1000, 3, 0.0);
-        frames_case(k_frames_backends[b].fn, k_frames_backends[b].name, 4099, 0, 0.05);
+    for (size_t b = 0; b < g_backend_count; b++) {
+        frames_case(g_backends[b].frames, g_backends[b].name, 1000, 3, 0.0);
+        frames_case(g_backends[b].frames, g_backends[b].name, 4099, 0, 0.05);
     }
 }
 
@@ -233,7 +234,7 @@ static void test_frames_edge_lanes(void) {
     };
     const size_t np = sizeof probe / sizeof probe[0];
     const size_t len = 37;
-    for (size_t b = 0; b < N_FRAMES_BACKENDS; b++) {
+    for (size_t b = 0; b < g_backend_count; b++) {
         for (size_t p = 0; p < np; p++) {
             for (size_t lane = 0; lane < 17; lane++) {
                 double *in[F_NIN], *out[F_NOUT];
@@ -246,9 +247,8 @@ static void test_frames_edge_lanes(void) {
                 for (int c = 0; c < F_NOUT; c++) out[c] = xmalloc(len * sizeof(double));
                 CAFrameColumns cols = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9],
                                        in[10], in[11], out[0], out[1], out[2], out[3]};
-                if (!k_frames_backends[b].fn(&cols, 0, len)) {
-                    g_skipped++;
-                } else {
+                g_backends[b].frames(&cols, 0, len);
+                {
                     int ok = 1;
                     for (size_t i = 0; i < len; i++) {
                         double e[F_NIN], want[F_NOUT];
@@ -258,7 +258,7 @@ static void test_frames_edge_lanes(void) {
                     }
                     char detail[64];
                     snprintf(detail, sizeof detail, "edge probe %zu at lane %zu", p, lane);
-                    check(ok, "frames-edge", k_frames_backends[b].name, len, 0, detail);
+                    check(ok, "frames-edge", g_backends[b].name, len, 0, detail);
                 }
                 for (int c = 0; c < F_NIN; c++) free(in[c]);
                 for (int c = 0; c < F_NOUT; c++) free(out[c]);
@@ -295,16 +295,6 @@ static CAAffineColumns affine_view(affine_cols *m) {
 }
 static void affine_get(const affine_cols *m, size_t i, double e[6]) { for (int c = 0; c < 6; c++) e[c] = m->col[c][i]; }
 
-typedef int (*concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
-static int concat_dispatch(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *o) {
-    CAAffineConcat(n, A, B, o);
-    return 1;
-}
-static const struct { const char *name; concat_fn fn; } k_concat_backends[] = {
-    {"portable", CAAffineConcatPortable}, {"avx2", CAAffineConcatAVX2}, {"avx512", CAAffineConcatAVX512},
-    {"neon", CAAffineConcatNEON},         {"emu8", test_emu8_concat},   {"dispatch", concat_dispatch},
-};
-#define N_CONCAT_BACKENDS (sizeof k_concat_backends / sizeof k_concat_backends[0])
 
 /* mode 0: separate output, 1: out == A (in place), 2: out == B. */
 static void concat_case(concat_fn fn, const char *name, size_t n, double special_rate, int mode) {
@@ -317,9 +307,8 @@ static void concat_case(concat_fn fn, const char *name, size_t n, double special
     CAAffineColumns va = affine_view(&A), vb = affine_view(&B), vo = affine_view(&O);
     CAAffineColumns *out = mode == 1 ? &va : mode == 2 ? &vb : &vo;
     affine_cols *res = mode == 1 ? &A : mode == 2 ? &B : &O;
-    if (!fn(n, &va, &vb, out)) {
-        g_skipped++;
-    } else {
+    fn(n, &va, &vb, out);
+    {
         int ok = 1;
         for (size_t i = 0; i < n; i++) {
             double a[6], b[6], want[6], got[6];
@@ -335,12 +324,12 @@ static void concat_case(concat_fn fn, const char *name, size_t n, double special
 }
 
 static void test_concat(void) {
-    for (size_t b = 0; b < N_CONCAT_BACKENDS; b++) {
+    for (size_t b = 0; b < g_backend_count; b++) {
         for (size_t n = 0; n <= 67; n++)
             for (size_t r = 0; r < sizeof k_special_rates / sizeof k_special_rates[0]; r++)
                 for (int mode = 0; mode < 3; mode++)
-                    concat_case(k_concat_backends[b].fn, k_concat_backends[b].name, n, k_special_rates[r], mode);
-        concat_case(k_concat_backends[b].fn, k_concat_backends[b].name, 3001, 0.02, 0);
+                    concat_case(g_backends[b].concat, g_backends[b].name, n, k_special_rates[r], mode);
+        concat_case(g_backends[b].concat, g_backends[b].name, 3001, 0.02, 0);
     }
 }
 
@@ -391,12 +380,8 @@ static void test_propagate(void) {
             ref_world(&local, parent, NULL, &want, n);
             CAAffineColumns vl = affine_view(&local), vg = affine_view(&got);
 
-            /* Whole range at once. */
-            CAWorldAffinePropagate(&vl, parent, &vg, 0, n);
-            check(world_equal(&got, &want, n), "propagate", "portable", n, 0, NULL);
-
-            /* Checked variant: same values, and 1 exactly when every result is finite
-             * (the reference's own verdict, computed here independently). */
+            /* Whole range at once: the reference's values, and 1 exactly when every
+             * result is finite (the reference's own verdict, computed here independently). */
             {
                 int all_finite = 1;
                 for (size_t i = 0; i < n; i++)
@@ -557,7 +542,7 @@ static void test_propagate(void) {
                     memcpy(got.col[c], want.col[c], start * sizeof(double));
                     for (size_t i = start; i < n; i++) got.col[c][i] = from_bits(CANARY);
                 }
-                CAWorldAffinePropagate(&vl, parent, &vg, start, n);
+                CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, start, n);
                 check(world_equal(&got, &want, n), "propagate-from-start", "portable", n, start, NULL);
             }
 
@@ -567,7 +552,7 @@ static void test_propagate(void) {
             for (size_t s = 0; s < n;) {
                 size_t e = s + 1 + (size_t)(rnd64() % 9);
                 if (e > n) e = n;
-                CAWorldAffinePropagate(&vl, parent, &vg, s, e);
+                CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, s, e);
                 s = e;
             }
             check(world_equal(&got, &want, n), "propagate-chunked", "portable", n, 0, NULL);
@@ -592,14 +577,14 @@ static void test_propagate(void) {
             check(same, "propagate-ordered-reference", "reference", n, 0, NULL);
 
             CAAffineColumns vpl = affine_view(&plocal), vpg = affine_view(&pgot);
-            CAWorldAffinePropagateOrdered(&vpl, pparent, perm, &vpg, 0, n);
+            CAWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, 0, n);
             check(world_equal(&pgot, &pwant, n), "propagate-ordered", "portable", n, 0, NULL);
             for (int c = 0; c < 6; c++)
                 for (size_t i = 0; i < n; i++) pgot.col[c][i] = from_bits(CANARY);
             for (size_t s = 0; s < n;) {
                 size_t e = s + 1 + (size_t)(rnd64() % 13);
                 if (e > n) e = n;
-                CAWorldAffinePropagateOrdered(&vpl, pparent, perm, &vpg, s, e);
+                CAWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, s, e);
                 s = e;
             }
             check(world_equal(&pgot, &pwant, n), "propagate-ordered-chunked", "portable", n, 0, NULL);
@@ -636,20 +621,160 @@ static void test_propagate(void) {
     }
 }
 
-/* -------------------------------------------------------------- dispatch */
+/* --------------------------------------------------------------- general */
 
-static const char *const k_names[] = {"avx512", "avx2", "neon", "portable"};
-
-static int backend_available(const char *name) {
-    if (!strcmp(name, "portable")) return CAFramesComputePortable(NULL, 0, 0);
-    if (!strcmp(name, "avx2")) return CAFramesComputeAVX2(NULL, 0, 0);
-    if (!strcmp(name, "avx512")) return CAFramesComputeAVX512(NULL, 0, 0);
-    if (!strcmp(name, "neon")) return CAFramesComputeNEON(NULL, 0, 0);
-    return 0;
+/* The 4x4 kernel's reference: layers in list order, G = L * P with each entry summed
+ * left to right (CAffineKernelsGeneral.h), P rebuilt from the planar columns for a
+ * planar superlayer. */
+static void ref_general(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+    for (size_t n = 0; n < count; n++) {
+        const size_t i = k->order ? (size_t)k->order[positions[n]] : (size_t)positions[n];
+        const double *L = k->locals + 16 * i;
+        double G[16];
+        if (k->parent[i] < 0) {
+            memcpy(G, L, sizeof G);
+        } else {
+            const size_t p = (size_t)k->parent[i];
+            double P[16] = {0};
+            if (k->modes[p] & CA_WORLD_MODE_GENERAL) {
+                memcpy(P, k->generalWorld + 16 * p, sizeof P);
+            } else {
+                P[0] = k->world.a[p]; P[1] = k->world.b[p]; P[4] = k->world.c[p]; P[5] = k->world.d[p];
+                P[12] = k->world.tx[p]; P[13] = k->world.ty[p]; P[15] = 1.0;
+            }
+            for (int r = 0; r < 4; r++)
+                for (int c = 0; c < 4; c++)
+                    G[4 * r + c] = (((L[4 * r] * P[c]) + (L[4 * r + 1] * P[4 + c])) + (L[4 * r + 2] * P[8 + c]))
+                                 + (L[4 * r + 3] * P[12 + c]);
+        }
+        memcpy(k->generalWorld + 16 * i, G, sizeof G);
+        k->world.a[i] = G[0]; k->world.b[i] = G[1]; k->world.c[i] = G[4];
+        k->world.d[i] = G[5]; k->world.tx[i] = G[12]; k->world.ty[i] = G[13];
+        k->present[i] = 1;
+    }
 }
 
+/* What one general-kernel run reads and writes, owned. */
+typedef struct {
+    double *locals, *general;
+    affine_cols world;
+    uint8_t *present;
+} general_state;
+
+static general_state general_copy(const general_state *from, size_t n) {
+    general_state g = {xmalloc(16 * n * sizeof(double)), xmalloc(16 * n * sizeof(double)), affine_alloc(n, 0.0),
+                       xmalloc(n)};
+    memcpy(g.locals, from->locals, 16 * n * sizeof(double));
+    memcpy(g.general, from->general, 16 * n * sizeof(double));
+    for (int c = 0; c < 6; c++) memcpy(g.world.col[c], from->world.col[c], n * sizeof(double));
+    memcpy(g.present, from->present, n);
+    return g;
+}
+
+static void general_free(general_state *g) {
+    free(g->locals); free(g->general); affine_free(&g->world); free(g->present);
+}
+
+static int general_equal(const general_state *a, const general_state *b, size_t n) {
+    int ok = memcmp(a->present, b->present, n) == 0;
+    for (size_t e = 0; e < 16 * n; e++) ok &= same_value(a->general[e], b->general[e]);
+    return ok & world_equal(&a->world, &b->world, n);
+}
+
+typedef void (*general_fn)(const CAGeneralWorld *, const ptrdiff_t *, size_t);
+
+/* Every table's 4x4 kernel and the dispatching entry point against the reference, on
+ * forests where about half the layers are general (the rest planar, with worlds as a
+ * planar pass would have left them), in index order and through an order list. */
+static void test_general(void) {
+    static const size_t sizes[] = {0, 1, 2, 5, 33, 300};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const size_t n = sizes[si];
+        for (size_t r = 0; r < 2; r++) {
+            const double rate = r == 0 ? 0.0 : 0.01;
+            int32_t *parent = xmalloc(n * sizeof(int32_t)), *order = xmalloc(n * sizeof(int32_t));
+            uint8_t *modes = xmalloc(n);
+            ptrdiff_t *positions = xmalloc(n * sizeof(ptrdiff_t));
+            make_forest(parent, n);
+            general_state start = {xmalloc(16 * n * sizeof(double)), xmalloc(16 * n * sizeof(double)),
+                                   affine_alloc(n, rate), xmalloc(n)};
+            size_t count = 0;
+            for (size_t i = 0; i < n; i++) {
+                order[i] = (int32_t)i;
+                modes[i] = (rnd64() % 2) ? CA_WORLD_MODE_GENERAL : 0;
+                start.present[i] = 0;
+                for (int e = 0; e < 16; e++) {
+                    start.locals[16 * i + e] = gen_value(e % 5 == 3 ? 3 : 2, rate);
+                    start.general[16 * i + e] = from_bits(CANARY);
+                }
+                if (modes[i] & CA_WORLD_MODE_GENERAL) positions[count++] = (ptrdiff_t)i;
+            }
+            for (int ordered = 0; ordered < 2; ordered++) {
+                general_state want = general_copy(&start, n);
+                CAGeneralWorld kw = {want.locals, parent, ordered ? order : NULL, modes,
+                                     affine_view(&want.world), want.general, want.present};
+                ref_general(&kw, positions, count);
+                for (size_t b = 0; b <= N_NAMES; b++) {
+                    const CAKernelTable *t = b < N_NAMES ? CAKernelTableNamed(k_names[b]) : NULL;
+                    if (b < N_NAMES && t == NULL) continue;
+                    const general_fn fn = t ? t->general : CAWorldGeneralPropagate;
+                    general_state got = general_copy(&start, n);
+                    CAGeneralWorld kg = {got.locals, parent, ordered ? order : NULL, modes,
+                                         affine_view(&got.world), got.general, got.present};
+                    fn(&kg, positions, count);
+                    check(general_equal(&got, &want, n), ordered ? "general-ordered" : "general",
+                          t ? t->name : "dispatch", n, count, NULL);
+                    general_free(&got);
+                }
+                general_free(&want);
+            }
+            general_free(&start);
+            free(parent); free(order); free(modes); free(positions);
+        }
+    }
+}
+
+/* -------------------------------------------------------------- dispatch */
+
+static void init_backends(void) {
+    for (size_t i = 0; i < N_NAMES; i++) {
+        const CAKernelTable *t = CAKernelTableNamed(k_names[i]);
+        if (t == NULL) { g_skipped++; continue; }
+        g_backends[g_backend_count].name = t->name;
+        g_backends[g_backend_count].frames = t->frames;
+        g_backends[g_backend_count].concat = t->concat;
+        g_backend_count++;
+    }
+    g_backends[g_backend_count].name = "emu8";
+    g_backends[g_backend_count].frames = test_emu8_frames;
+    g_backends[g_backend_count].concat = test_emu8_concat;
+    g_backend_count++;
+    g_backends[g_backend_count].name = "dispatch";
+    g_backends[g_backend_count].frames = CAFramesCompute;
+    g_backends[g_backend_count].concat = CAAffineConcat;
+    g_backend_count++;
+}
+
+/* The lookup: names case-insensitive, NULL for unknown names, and every table sharing
+ * the one set of planar world kernels. */
+static void test_tables(void) {
+    const CAKernelTable *portable = CAKernelTableNamed("portable");
+    check(portable != NULL, "table-portable", "portable", 0, 0, NULL);
+    check(CAKernelTableNamed("bogus") == NULL && CAKernelTableNamed(NULL) == NULL && CAKernelTableNamed("") == NULL,
+          "table-unknown", "bogus", 0, 0, NULL);
+    check(CAKernelTableNamed("PortABLE") == portable, "table-case", "PortABLE", 0, 0, NULL);
+    for (size_t i = 0; i < N_NAMES && portable; i++) {
+        const CAKernelTable *t = CAKernelTableNamed(k_names[i]);
+        if (t == NULL) continue;
+        check(!strcmp(t->name, k_names[i]) && t->available(), "table-name", k_names[i], 0, 0, NULL);
+        check(t->world == portable->world, "table-planar-shared", k_names[i], 0, 0, NULL);
+    }
+}
+
+static int backend_available(const char *name) { return CAKernelTableNamed(name) != NULL; }
+
 static const char *best_available(void) {
-    for (size_t i = 0; i < 4; i++)
+    for (size_t i = 0; i < N_NAMES; i++)
         if (backend_available(k_names[i])) return k_names[i];
     return "portable";
 }
@@ -668,21 +793,21 @@ static int ascii_ieq(const char *a, const char *b) {
 static const char *expected_default(void) {
     const char *env = getenv("BATCHGEOMETRY_C_KERNEL");
     if (env)
-        for (size_t i = 0; i < 4; i++)
+        for (size_t i = 0; i < N_NAMES; i++)
             if (ascii_ieq(env, k_names[i]) && backend_available(k_names[i])) return k_names[i];
     return best_available();
 }
 
 static void test_set_backend(void) {
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < N_NAMES; i++) {
         const int avail = backend_available(k_names[i]);
         const char *before = CAKernelBackendName();
         const int ok = CAKernelSetBackend(k_names[i]);
         check(ok == avail, "set-backend-return", k_names[i], 0, 0, NULL);
         check(!strcmp(CAKernelBackendName(), ok ? k_names[i] : before), "set-backend-name", k_names[i], 0, 0, NULL);
         if (ok) { /* the dispatching entry points must now match the reference */
-            for (size_t n = 0; n <= 20; n++) frames_case(frames_dispatch, k_names[i], n, n % 3, 0.1);
-            for (size_t n = 0; n <= 20; n++) concat_case(concat_dispatch, k_names[i], n, 0.1, 0);
+            for (size_t n = 0; n <= 20; n++) frames_case(CAFramesCompute, k_names[i], n, n % 3, 0.1);
+            for (size_t n = 0; n <= 20; n++) concat_case(CAAffineConcat, k_names[i], n, 0.1, 0);
         }
     }
     const char *before = CAKernelBackendName();
@@ -696,14 +821,48 @@ static void test_set_backend(void) {
           "auto", 0, 0, NULL);
 }
 
+/* The C kernels this build compiles (dispatch.c's list, best first), as
+ * CAKernelEnvironmentProblem names them. */
+#if defined(__x86_64__) || defined(__i386__)
+static const char *const k_built[] = {"avx512", "avx2", "portable"};
+#define K_BUILT_LIST "avx512, avx2 or portable"
+#elif defined(__aarch64__) || defined(_M_ARM64)
+static const char *const k_built[] = {"neon", "portable"};
+#define K_BUILT_LIST "neon or portable"
+#else
+static const char *const k_built[] = {"portable"};
+#define K_BUILT_LIST "portable"
+#endif
+
+/* The error message BATCHGEOMETRY_C_KERNEL=env must give, or NULL for a usable value. */
+static const char *expected_problem(const char *env, char *buffer, size_t size) {
+    if (env == NULL || *env == 0 || ascii_ieq(env, "auto")) return NULL;
+    for (size_t i = 0; i < sizeof k_built / sizeof k_built[0]; i++) {
+        if (!ascii_ieq(env, k_built[i])) continue;
+        if (backend_available(k_built[i])) return NULL;
+        snprintf(buffer, size, "BATCHGEOMETRY_C_KERNEL=%s: this CPU cannot run it (best available: %s)", env,
+                 best_available());
+        return buffer;
+    }
+    snprintf(buffer, size, "BATCHGEOMETRY_C_KERNEL=%s is not a C kernel (expected " K_BUILT_LIST ", or auto)", env);
+    return buffer;
+}
+
 static int env_check(void) {
     const char *env = getenv("BATCHGEOMETRY_C_KERNEL");
     const char *want = expected_default();
+    char buffer[256];
+    const char *want_problem = expected_problem(env, buffer, sizeof buffer);
+    const char *problem = CAKernelEnvironmentProblem();
     const char *got = CAKernelBackendName(); /* first use in this process */
-    printf("env BATCHGEOMETRY_C_KERNEL=%s -> backend %s (expected %s)\n", env ? env : "(unset)", got, want);
+    printf("env BATCHGEOMETRY_C_KERNEL=%s -> backend %s (expected %s); problem: %s\n", env ? env : "(unset)", got,
+           want, problem ? problem : "none");
     check(!strcmp(got, want), "env-override", env ? env : "(unset)", 0, 0, NULL);
+    /* A bad value is an error message (the callers stop on it), never only a fallback. */
+    check(want_problem ? problem != NULL && !strcmp(problem, want_problem) : problem == NULL, "env-problem",
+          env ? env : "(unset)", 0, 0, want_problem ? want_problem : "expected no problem");
     /* and the frames entry point really runs (reference-equal) after it */
-    for (size_t n = 0; n <= 12; n++) frames_case(frames_dispatch, got, n, 1, 0.1);
+    for (size_t n = 0; n <= 12; n++) frames_case(CAFramesCompute, got, n, 1, 0.1);
     check(!strcmp(CAKernelBackendName(), want), "env-override-stable", got, 0, 0, NULL);
     return 0;
 }
@@ -771,16 +930,19 @@ int main(int argc, char **argv) {
     } else if (mode == 2) {
         threads_check();
     } else {
+        init_backends();
         printf("selected backend: %s; available:", CAKernelBackendName());
-        for (size_t i = 0; i < 4; i++)
+        for (size_t i = 0; i < N_NAMES; i++)
             if (backend_available(k_names[i])) printf(" %s", k_names[i]);
         printf("\n");
         test_frames();
         test_frames_edge_lanes();
         test_concat();
         test_propagate();
+        test_general();
+        test_tables();
         test_set_backend();
-        printf("skipped (backend not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,
+        printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,
                g_nan_payload_diffs);
     }
     printf("%ld passed, %ld failed\n", g_passed, g_failed);

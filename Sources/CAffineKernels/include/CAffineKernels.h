@@ -93,48 +93,39 @@ typedef struct CAAffineColumns {
 } CAAffineColumns;
 
 
-/// World transforms along parent chains, in index order: for i = start,
-/// start+1, ..., end-1:
+/// World transforms along parent chains: for k = start, start+1, ..., end-1,
+/// with i = order[k] (or i = k when `order` is NULL: index order):
 ///
 ///     world[i] = parent[i] < 0 ? local[i] : local[i] * world[parent[i]]
 ///
-/// with the product of `CAAffineConcat` (bit-identical to it). `local[i]` is
-/// the layer's complete transform into its parent's space; a negative
-/// `parent[i]` (use -1) marks a root.
+/// with the planar product ("local then parent"), exactly:
+///
+///     r.a  = (l.a*p.a) + (l.b*p.c)
+///     r.b  = (l.a*p.b) + (l.b*p.d)
+///     r.c  = (l.c*p.a) + (l.d*p.c)
+///     r.d  = (l.c*p.b) + (l.d*p.d)
+///     r.tx = ((l.tx*p.a) + (l.ty*p.c)) + p.tx
+///     r.ty = ((l.tx*p.b) + (l.ty*p.d)) + p.ty
+///
+/// `local[i]` is the layer's complete transform into its parent's space; a
+/// negative `parent[i]` (use -1) marks a root. Returns 1 when every value it
+/// wrote is finite, 0 when some entry is an infinity or a NaN (all entries are
+/// still written): callers use it to detect non-finite chains and redo them
+/// with full 4x4 products. Returns 1 when start >= end (and dereferences
+/// nothing then).
 ///
 /// Preconditions (not checked):
-///  - parents come first: for every i in [start, end) with parent[i] >= 0,
-///    either start <= parent[i] < i (computed earlier in this call), or
-///    parent[i] < start and world[parent[i]] already holds that parent's
-///    final world transform (e.g. from an earlier call);
-///  - parent[i] indexes valid world entries;
+///  - parents come first: for every listed i with parent[i] >= 0, the parent
+///    is processed at an earlier position k' < k within this call, or
+///    world[parent[i]] already holds that parent's final world transform
+///    (e.g. from an earlier call);
+///  - every order[k] for k in [start, end) is a valid, distinct layer index,
+///    and parent[i] indexes valid world entries;
 ///  - `local` and `world` columns do not overlap.
-/// Complexity: O(end - start), one dependent gather per non-root layer.
-/// Does nothing when start >= end (and dereferences nothing then).
-/// Portable C on every CPU: the parent dependence makes it a serial gather.
-void CAWorldAffinePropagate(const CAAffineColumns *local, const int32_t *parent,
-                            CAAffineColumns *world, size_t start, size_t end);
-
-/// Same as `CAWorldAffinePropagate` for stores whose layers are not
-/// parent-first: for k = start, ..., end-1, with i = order[k]:
-///
-///     world[i] = parent[i] < 0 ? local[i] : local[i] * world[parent[i]]
-///
-/// Preconditions (not checked): every order[k] for k in [start, end) is a
-/// valid, distinct layer index; for each such i with parent[i] >= 0, the
-/// parent is processed at an earlier position k' < k of `order` within this
-/// call, or world[parent[i]] already holds its final value; `local` and
-/// `world` columns do not overlap.
-/// Complexity: O(end - start), gathers only.
-void CAWorldAffinePropagateOrdered(const CAAffineColumns *local, const int32_t *parent,
-                                   const int32_t *order, CAAffineColumns *world,
-                                   size_t start, size_t end);
-
-/// `CAWorldAffinePropagate` (order == NULL) or `CAWorldAffinePropagateOrdered`
-/// with the same results, that also reports whether every value it wrote is
-/// finite: returns 1 when all are, 0 when some entry is an infinity or a NaN
-/// (all entries are still written). Callers use it to detect non-finite
-/// chains and redo them with full 4x4 products. Returns 1 when start >= end.
+/// Complexity: O(end - start), one dependent gather per non-root layer. Like
+/// every planar world kernel below, portable C on every instruction set (the
+/// parent dependence makes it a serial gather), reached through the same
+/// implementation table as every kernel (`CAKernelBackendName`).
 int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent,
                                   const int32_t *order, CAAffineColumns *world,
                                   size_t start, size_t end);
@@ -145,7 +136,7 @@ int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *p
 /// (one level of an incremental update's dirty subtrees): it prefetches the
 /// cache lines of the layers a few entries ahead, which a range does not need.
 ///
-/// Preconditions (not checked): as `CAWorldAffinePropagateOrdered` with
+/// Preconditions (not checked): as `CAWorldAffinePropagateChecked` with
 /// order = layers and the range [0, count); in practice no layer of the list
 /// is the parent of another (all of one level).
 /// Complexity: O(count). Returns 1 when count == 0 (dereferences nothing).
@@ -158,7 +149,7 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
 ///     world.tx[i] = ((local.tx[i] * world.a[q]) + (local.ty[i] * world.c[q])) + world.tx[q]
 ///     world.ty[i] = ((local.tx[i] * world.b[q]) + (local.ty[i] * world.d[q])) + world.ty[q]
 ///
-/// (the tx, ty rows of the product of `CAWorldAffinePropagate`, same order, so
+/// (the tx, ty rows of the product of `CAWorldAffinePropagateChecked`, same order, so
 /// the same bits), leaving world.a..d[i] as they are: for layers whose local
 /// transform changed only in its translation, under a parent whose world did
 /// not change. Prefetches a few entries ahead. Returns 1 when every value
@@ -191,7 +182,7 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
 /// infinities and signed zeros propagate exactly as in the affine kernel); a
 /// scale-translate block does not read local b, c. Only the memory read
 /// differs, not the arithmetic. Any other kind value takes the affine path.
-/// Preconditions as for `CAWorldAffinePropagate`, plus a valid `blockKind`
+/// Preconditions as for `CAWorldAffinePropagateChecked`, plus a valid `blockKind`
 /// for every block that [start, end) touches. Returns 1 when every value
 /// written is finite (1 when start >= end), else 0.
 int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
@@ -243,22 +234,28 @@ static inline void CAPrefetchForWrite(const void *address) {
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
 
-/// Name of the backend that `CAFramesCompute` and `CAAffineConcat` use:
-/// "avx512", "avx2", "neon" or "portable" (a static string).
+/// Name of the implementation table that every kernel call uses (frames, the
+/// planar and the 4x4 world kernels): "avx512", "avx2", "neon" or "portable"
+/// (a static string).
 ///
 /// On first use the best backend this CPU supports is chosen (avx512 >
 /// avx2 > portable on x86; neon on arm64), unless the environment variable
-/// BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon (case-insensitive)
-/// forces one; a forced backend that is unavailable here, or an unknown
-/// value, falls back to the best available, and this name then reports what
-/// really runs. Selection happens once, is thread-safe, and costs one atomic
-/// load per kernel call afterwards.
+/// BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon|auto (case-insensitive)
+/// forces one. Any other value, or a backend that this build or CPU cannot
+/// run, is an error that `CAKernelEnvironmentProblem` describes; the module
+/// cannot stop the program or print, so it then runs the best available
+/// backend, and callers must check `CAKernelEnvironmentProblem` before their
+/// first kernel call. Selection happens once, is thread-safe, and costs one
+/// atomic load per kernel call afterwards.
 const char *CAKernelBackendName(void);
 
 /// NULL when BATCHGEOMETRY_C_KERNEL is unset, empty, "auto" or names a C kernel this
-/// CPU runs; else a message saying what is wrong with it (a static buffer, valid until
-/// the next call). The selection itself ignores a bad value; callers that must not run
-/// with a silently different kernel check this first (KernelOptions.default does).
+/// CPU runs; else the error message for it, e.g. "BATCHGEOMETRY_C_KERNEL=avx9 is not a
+/// C kernel (expected avx512, avx2 or portable, or auto)" or "BATCHGEOMETRY_C_KERNEL=
+/// avx512: this CPU cannot run it (best available: avx2)" (a static buffer, valid until
+/// the next call; reads the environment now). Callers check it before their first kernel
+/// call and stop with the message (KernelOptions.default, batchbench and the C interface
+/// do): the selection cannot stop, and would otherwise run the best backend.
 const char *CAKernelEnvironmentProblem(void);
 
 /// Forces the backend for subsequent calls (process-wide, thread-safe):

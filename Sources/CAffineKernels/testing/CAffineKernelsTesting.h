@@ -1,12 +1,13 @@
 /*
- * CAffineKernelsTesting.h: entry points for the C kernel tests and benchmarks only.
+ * CAffineKernelsTesting.h: for the C kernel tests (Tests/CKernelTests) only.
  *
- * Not in include/, so SwiftPM does not export it and Swift never sees these: the
- * library calls the dispatching entry points of CAffineKernels.h, which choose one
- * implementation table per process. Here are each instruction set's kernels on their
- * own (for differential tests against the portable code) and the elementwise concat
- * that only the tests use. Tests/CKernelTests/run.sh adds this folder to the include
- * path.
+ * Not in include/, so SwiftPM does not export it and Swift never sees it: the library
+ * calls the dispatching entry points of CAffineKernels.h, which go through one
+ * implementation table chosen once per process (dispatch.c). This header exposes that
+ * table's type and a lookup by name, so that the tests run each instruction set's
+ * kernels on their own (differential tests against the portable code) through the same
+ * scheme the library uses, and the elementwise concat that only the tests use.
+ * Tests/CKernelTests includes it by a relative path.
  */
 #ifndef CAFFINEKERNELS_TESTING_H
 #define CAFFINEKERNELS_TESTING_H
@@ -17,16 +18,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/// The individual backends of `CAFramesCompute`, for differential tests and
-/// benchmarks. Same contract as `CAFramesCompute`. Each returns 1 after
-/// computing, or 0 (having done nothing) when that backend is not compiled
-/// for this architecture or not supported by this CPU; calling one with
-/// start == end (columns may be NULL) is therefore an availability probe.
-int CAFramesComputePortable(const CAFrameColumns *columns, size_t start, size_t end); /* always 1 */
-int CAFramesComputeAVX2(const CAFrameColumns *columns, size_t start, size_t end);
-int CAFramesComputeAVX512(const CAFrameColumns *columns, size_t start, size_t end);
-int CAFramesComputeNEON(const CAFrameColumns *columns, size_t start, size_t end);
 
 /// Elementwise product, no hierarchy: out[i] = A[i] * B[i] ("A[i] then
 /// B[i]") for i in [0, n), with the selected backend. Exactly:
@@ -41,23 +32,28 @@ int CAFramesComputeNEON(const CAFrameColumns *columns, size_t start, size_t end)
 /// Aliasing: each `out` column may be exactly the same pointer as the
 /// corresponding column of A or B (in place); partial overlap is not allowed.
 /// With n == 0 nothing is dereferenced (the struct pointers may be NULL).
-/// Complexity: O(n), streaming. Use it for level-at-a-time propagation
-/// (gather parents' world transforms into B, then concat).
+/// Complexity: O(n), streaming. The vector form of the planar product
+/// (simd_template.h), tested against the world kernels' scalar one.
 void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
 
-/// The individual backends of `CAAffineConcat` (same contract). Each returns
-/// 1 after computing, or 0 (having done nothing) when not available here.
-int CAAffineConcatPortable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out); /* always 1 */
-int CAAffineConcatAVX2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-int CAAffineConcatAVX512(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-int CAAffineConcatNEON(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+/// The planar world kernels (internal.h): the same portable loops on every table.
+struct ca_world_kernels;
 
-/// The individual backends of `CAWorldGeneralPropagate` (same contract), for
-/// differential tests: each returns 1 after computing, or 0 (having done
-/// nothing) when not available on this CPU/build.
-int CAWorldGeneralPropagatePortable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count); /* always 1 */
-int CAWorldGeneralPropagateAVX2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-int CAWorldGeneralPropagateAVX512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+/// One instruction set's implementation table: the kernels every dispatching entry
+/// point of CAffineKernels.h (and `CAAffineConcat`) calls once this table is selected.
+/// Same contracts as those entry points.
+typedef struct CAKernelTable {
+    const char *name; /* "avx512", "avx2", "neon" or "portable" */
+    int (*available)(void); /* 1 when this CPU runs it */
+    void (*frames)(const CAFrameColumns *columns, size_t start, size_t end);
+    void (*concat)(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+    void (*general)(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+    const struct ca_world_kernels *world;
+} CAKernelTable;
+
+/// The table named `name` (ASCII case-insensitive) when this build has it and this
+/// CPU runs it, else NULL. Selects nothing: `CAKernelSetBackend` does that.
+const CAKernelTable *CAKernelTableNamed(const char *name);
 
 #ifdef __cplusplus
 }
