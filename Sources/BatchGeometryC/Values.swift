@@ -178,6 +178,8 @@ func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
     guard threads >= 0 else {
         throw CFailure.invalid("threads must be 0 (the process default) or a positive count, got \(threads)")
     }
+    // Checked first: KernelOptions stops the program on it when the C backend is chosen.
+    if let problem = KernelOptions.environmentProblem { throw CFailure.environment(problem) }
     let chosen: Backend?
     switch Int(backend) {
     case Int(BG_BACKEND_DEFAULT): chosen = nil

@@ -88,6 +88,12 @@ let cases: [String: () -> Void] = [
         try! store.addLayer()
         print(store.clipRects(worldRects: rects, options: .default).count)
     },
+    "c-kernel-environment": {
+        // Options that never read KernelOptions.default: choosing the C backend checks it.
+        setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1)
+        let store = makeStore().store
+        print(store.frames(options: .serial(.c)).count)
+    },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -36,7 +36,11 @@ public enum Backend: String, Sendable, CaseIterable, CustomStringConvertible {
 /// program with a message naming the variable, rather than silently running something
 /// else; `environmentProblem` says the same without stopping.
 public struct KernelOptions: Sendable, Hashable {
-    public var backend: Backend
+    /// The backend. Choosing `.c` (here or in an initializer) stops the program when
+    /// `BATCHGEOMETRY_C_KERNEL` names an instruction set this build or CPU cannot run.
+    public var backend: Backend {
+        didSet { if backend == .c { Self.requireUsableCKernel() } }
+    }
     /// Threads to spread a batch over, at least 1. Results do not depend on it.
     public var threads: Int
     /// Whether world propagation may take the translate and scale-translate paths of
@@ -47,6 +51,14 @@ public struct KernelOptions: Sendable, Hashable {
     public init(backend: Backend = KernelOptions.default.backend, threads: Int = KernelOptions.default.threads) {
         self.backend = backend
         self.threads = Swift.max(1, threads)
+        if backend == .c { Self.requireUsableCKernel() }
+    }
+
+    /// Stops with the message of `CAKernelEnvironmentProblem` when there is one: options
+    /// that never read `KernelOptions.default` would otherwise run another instruction set
+    /// than the one `BATCHGEOMETRY_C_KERNEL` asks for, silently (C cannot report it).
+    static func requireUsableCKernel() {
+        if let problem = CAKernelEnvironmentProblem() { misuse(String(cString: problem), file: #file, line: #line) }
     }
 
     /// The options from the environment (see the type's documentation).
