@@ -22,7 +22,7 @@ let package = Package(
         // The C interface: the header (a C target, so that Swift can import and check it)
         // and the @_cdecl functions that implement it over the Swift API.
         .target(name: "CBatchGeometry"),
-        .target(name: "BatchGeometryC", dependencies: ["BatchGeometry", "CBatchGeometry"]),
+        .target(name: "BatchGeometryC", dependencies: ["BatchGeometry", "CAffineKernels", "CBatchGeometry"]),
         // The benchmark scenes, shared by batchbench and the performance tests (not a product).
         .target(name: "BatchGeometryWorkloads", dependencies: ["BatchGeometry"]),
         // Scene pictures and benchmark charts as SVG (batchbench render, show --format svg); a

@@ -2,6 +2,7 @@
 // checking pointers and capacities, and resolving backend and thread arguments.
 
 import BatchGeometry
+import CAffineKernels
 import CBatchGeometry
 
 /// `pointer`, or `.null(name)` when it is NULL.
@@ -178,8 +179,6 @@ func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
     guard threads >= 0 else {
         throw CFailure.invalid("threads must be 0 (the process default) or a positive count, got \(threads)")
     }
-    // Checked first: KernelOptions stops the program on it when the C backend is chosen.
-    if let problem = KernelOptions.environmentProblem { throw CFailure.environment(problem) }
     let chosen: Backend?
     switch Int(backend) {
     case Int(BG_BACKEND_DEFAULT): chosen = nil
@@ -190,6 +189,11 @@ func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
         throw CFailure.invalid(
             "\(backend) is not a backend (BG_BACKEND_DEFAULT 0, BG_BACKEND_SCALAR 1, BG_BACKEND_SIMD 2, BG_BACKEND_C 3)"
         )
+    }
+    // Checked first: KernelOptions stops the program on an unusable BATCHGEOMETRY_C_KERNEL
+    // when the C backend is chosen.
+    if chosen == .c, let problem = CAKernelEnvironmentProblem() {
+        throw CFailure.environment(String(cString: problem))
     }
     let defaults = chosen == nil || threads == 0 ? try processDefaultOptions() : nil
     return KernelOptions(

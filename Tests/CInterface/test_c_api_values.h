@@ -1229,6 +1229,17 @@ static void test_options_and_environment(void) {
     EXPECT(bg_store_create(0, &other), BG_ERROR_ENVIRONMENT,
            "BATCHGEOMETRY_THREADS=abc is not a positive number of threads");
     restore("BATCHGEOMETRY_THREADS", threads_value ? saved_threads : NULL);
+    /* Choosing the C backend checks BATCHGEOMETRY_C_KERNEL (the Swift API would stop the
+     * program on it); the other backends do not read it. */
+    const char *kernel_value = getenv("BATCHGEOMETRY_C_KERNEL");
+    char saved_kernel[64] = "";
+    if (kernel_value) snprintf(saved_kernel, sizeof saved_kernel, "%s", kernel_value);
+    setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1);
+    EXPECT(bg_store_set_options(store, BG_BACKEND_C, 2), BG_ERROR_ENVIRONMENT, NULL);
+    CHECK(strncmp(bg_last_error_message(), "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected ", 56) == 0);
+    EXPECT(bg_scene_evaluate(scene, BG_BACKEND_C, 1, &evaluation), BG_ERROR_ENVIRONMENT, NULL);
+    EXPECT_OK(bg_store_set_options(store, BG_BACKEND_SIMD, 2));
+    restore("BATCHGEOMETRY_C_KERNEL", kernel_value ? saved_kernel : NULL);
     EXPECT_OK(bg_store_create(0, &other));
     bg_store_destroy(other);
     bg_evaluation_destroy(evaluation);

@@ -261,7 +261,9 @@ enum {
  * (Swift: KernelOptions(backend:threads:)). `backend` is a BG_BACKEND_ constant; `threads`
  * 0 means the process default (BATCHGEOMETRY_THREADS, or every processor). Results do not
  * depend on either. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (unknown backend, threads < 0);
- * ENVIRONMENT (a default was asked for and the variable is unusable). O(1).
+ * ENVIRONMENT (a default was asked for and the variable is unusable, or BG_BACKEND_C was
+ * asked for and BATCHGEOMETRY_C_KERNEL names an instruction set this build or CPU cannot run).
+ * O(1).
  */
 bg_status bg_store_set_options(bg_store *store, int32_t backend, int32_t threads);
 
