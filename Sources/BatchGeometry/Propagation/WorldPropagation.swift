@@ -116,13 +116,7 @@ extension LayerStore {
             let layer = plan.layer(atPosition: positions[k])
             let matrix = transformToSuperlayer(of: layer)
             world.general[Int32(truncatingIfNeeded: layer)] = matrix
-            // The planar columns hold the affine part, as `GeneralPropagation.store` writes it.
-            world.a[layer] = matrix.m11
-            world.b[layer] = matrix.m12
-            world.c[layer] = matrix.m21
-            world.d[layer] = matrix.m22
-            world.tx[layer] = matrix.m41
-            world.ty[layer] = matrix.m42
+            world.setAffineColumns(from: matrix, at: layer)
         }
         return true
     }

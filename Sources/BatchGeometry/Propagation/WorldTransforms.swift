@@ -97,12 +97,7 @@ public struct WorldTransforms: Sendable {
             return general[Int32(truncatingIfNeeded: layer)]!
         }
         set {
-            a[layer] = newValue.m11
-            b[layer] = newValue.m12
-            c[layer] = newValue.m21
-            d[layer] = newValue.m22
-            tx[layer] = newValue.m41
-            ty[layer] = newValue.m42
+            setAffineColumns(from: newValue, at: layer)
             let key = Int32(truncatingIfNeeded: layer)
             if Self.isPlanarForm(newValue) {
                 modes[layer] &= ~Self.generalBit
@@ -112,6 +107,18 @@ public struct WorldTransforms: Sendable {
                 general[key] = newValue
             }
         }
+    }
+
+    /// Writes the affine part of `matrix` (m11, m12, m21, m22, m41, m42) into the planar
+    /// columns of `layer`, as every general layer keeps it beside its 4×4 matrix. O(1).
+    @inline(__always)
+    mutating func setAffineColumns(from matrix: Transform3D, at layer: Int) {
+        a[layer] = matrix.m11
+        b[layer] = matrix.m12
+        c[layer] = matrix.m21
+        d[layer] = matrix.m22
+        tx[layer] = matrix.m41
+        ty[layer] = matrix.m42
     }
 
     /// True when the matrix is exactly `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]`
