@@ -43,13 +43,13 @@ public func bgStoreCreate(_ capacity: Int, _ out: UnsafeMutablePointer<OpaquePoi
     }
 }
 
-/// `bg_store_copy`: a new store with the same layers and options (copy-on-write).
+/// `bg_store_copy`: a new store with the same layers and options (`LayerStore.copy()`, O(n)).
 @_cdecl("bg_store_copy")
 public func bgStoreCopy(_ store: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     cCall("bg_store_copy") {
         let box = try CStore.from(store)
         let out = try required(out, "out")
-        out.pointee = CStore.make(box.store, options: box.options)
+        out.pointee = CStore.make(box.store.copy(), options: box.options)
     }
 }
 

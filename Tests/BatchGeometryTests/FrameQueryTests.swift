@@ -36,7 +36,9 @@ final class FrameQueryTests: XCTestCase {
 
     /// The full passes' answer: the visible layers in drawing order with their world
     /// transforms, world rects and clip rects.
-    static func expectedVisible(_ store: LayerStore, viewport: Rect) -> [(Int, Transform3D, RectEdges, RectEdges?)] {
+    static func expectedVisible(_ store: borrowing LayerStore, viewport: Rect) -> [(
+        Int, Transform3D, RectEdges, RectEdges?
+    )] {
         let world = store.worldTransforms()
         let rects = store.worldRects(in: world)
         let clips = store.clipRects(worldRects: rects)
@@ -160,9 +162,9 @@ final class FrameQueryTests: XCTestCase {
 
     /// The kept extents and unions equal those of a store that builds them from scratch.
     static func assertBoundsEqualAFreshBuild(
-        _ store: LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
+        _ store: borrowing LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        var fresh = store
+        var fresh = store.copy()
         fresh.subtreeBounds = SubtreeBounds()
         fresh.refreshSubtreeBounds()
         for layer in 0..<store.count

@@ -119,7 +119,7 @@ private struct HierarchyModel {
 /// Structural edits checked against `HierarchyModel`, one step at a time.
 final class HierarchyEditingTests: XCTestCase {
     private func assertMatches(
-        _ store: LayerStore, _ model: HierarchyModel, step: Int,
+        _ store: borrowing LayerStore, _ model: HierarchyModel, step: Int,
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let live = model.live
