@@ -149,6 +149,8 @@ func checkOutputSensitiveQueries(_ original: borrowing LayerStore, _ input: inou
     var result = VisibleLayers()
     for round in 0..<2 {
         store.visibleLayers(in: viewport, into: &result)
+        let violations = store._invariantViolations()
+        if !violations.isEmpty { fuzzFailure("round \(round): \(violations.joined(separator: "; "))") }
         let world = store.worldTransforms()
         let points = [Point(0, 0), Point(10, 10), Point(input.moderate(), input.moderate())]
         let hits = HitTestRule.allCases.flatMap { rule in points.map { store.hitTest($0, rule: rule) } }

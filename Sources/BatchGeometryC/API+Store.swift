@@ -23,8 +23,10 @@ public func bgLastErrorMessage() -> UnsafePointer<CChar>? {
     ErrorMessage.current
 }
 
-private let statusNames = Status.names.map { CString.make($0) }
-private let unknownStatusName = CString.make("BG_UNKNOWN_STATUS")
+// Immortal C strings, written once when first used and never changed or freed: safe to
+// read from any thread, which the compiler cannot see through a pointer type.
+nonisolated(unsafe) private let statusNames = Status.names.map { CString.make($0) }
+nonisolated(unsafe) private let unknownStatusName = CString.make("BG_UNKNOWN_STATUS")
 
 /// `bg_status_name`: the name of a status code.
 @_cdecl("bg_status_name")
@@ -127,7 +129,8 @@ public func bgStoreGetOptions(
     }
 }
 
-private let instructionSet = CString.make(KernelOptions.cInstructionSet)
+// Immortal, like the status names above.
+nonisolated(unsafe) private let instructionSet = CString.make(KernelOptions.cInstructionSet)
 
 /// `bg_c_instruction_set`: the C backend's instruction set on this machine.
 @_cdecl("bg_c_instruction_set")

@@ -4,13 +4,13 @@
 import BatchGeometry
 
 /// Draws scenes as SVG pictures.
-public enum SceneRenderer {
+package enum SceneRenderer {
     /// Decodes a scene file (SCENE-FORMAT.md), evaluates it and draws it.
     ///
     /// - Throws: `SceneError` for a malformed scene (its description is the one-line
     ///   `<path>: <message>` of `batchbench eval`); nothing is drawn then.
     /// - Complexity: O(layers × depth + hit tests × layers).
-    public static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
+    package static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
         let scene = try Scene(json: json)
         let evaluation = try scene.evaluate()
         return render(scene, evaluation, options: options)
@@ -18,7 +18,7 @@ public enum SceneRenderer {
 
     /// Draws an evaluated scene: `evaluation` must come from `scene.evaluate()`. The same
     /// inputs always give the same bytes.
-    public static func render(
+    package static func render(
         _ scene: consuming Scene, _ evaluation: consuming SceneEvaluation, options: RenderOptions = RenderOptions()
     ) -> String {
         ScenePicture(scene: scene, evaluation: evaluation, options: options).svg()

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// The output-sensitive queries (issue 12): `visibleLayers(in:into:)` and the culled
 /// `hitTest(_:rule:)` answer exactly what the full passes answer (the brute-force walks
@@ -121,6 +121,7 @@ final class FrameQueryTests: XCTestCase {
                 Self.assertMatches(
                     result, Self.expectedVisible(store, viewport: viewport), "seed \(seed) round \(round)")
                 Self.assertBoundsEqualAFreshBuild(store, "seed \(seed) round \(round)")
+                XCTAssertEqual(store._invariantViolations(), [], "seed \(seed) round \(round)")
                 let world = store.worldTransforms()
                 for point in pointsOnLayers(store, world, count: 20, &random) {
                     for rule in HitTestRule.allCases {
@@ -219,6 +220,7 @@ final class FrameQueryTests: XCTestCase {
         XCTAssertTrue(store.drawOrderCache.isCurrent(count: store.count))
         for round in 0..<40 {
             Self.randomEdit(&store, &random)
+            XCTAssertEqual(store._invariantViolations(), [], "round \(round)")
             let fromScratch = store.sortedDrawOrderLinks()
             var expected: [Int] = []
             store.walkPreorder(fromScratch) { layer in

@@ -41,8 +41,8 @@ final class NonFiniteTests: XCTestCase {
     }
 
     /// Every scalar input of a layer, each as a way to put one value there.
-    static let inputs: [(name: String, set: (inout LayerStore, Int, Double) -> Void)] = {
-        var list: [(String, (inout LayerStore, Int, Double) -> Void)] = [
+    static let inputs: [(name: String, set: @Sendable (inout LayerStore, Int, Double) -> Void)] = {
+        var list: [(String, @Sendable (inout LayerStore, Int, Double) -> Void)] = [
             (
                 "bounds.x",
                 { s, l, v in

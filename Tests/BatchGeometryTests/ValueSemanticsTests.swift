@@ -8,7 +8,7 @@ import XCTest
 /// stores can be processed on different threads at once.
 final class ValueSemanticsTests: XCTestCase {
     /// Every kind of mutation, each applied to a fresh copy of the rich store.
-    static let mutations: [(name: String, apply: (inout LayerStore) throws -> Void)] = [
+    static let mutations: [(name: String, apply: @Sendable (inout LayerStore) throws -> Void)] = [
         ("setBounds", { $0.setBounds(Rect(1, 2, 3, 4), of: 1) }),
         ("setPosition", { $0.setPosition(Point(9, 9), of: 2) }),
         ("setAnchorPoint", { $0.setAnchorPoint(Point(0, 1), of: 3) }),
@@ -113,7 +113,7 @@ final class ValueSemanticsTests: XCTestCase {
             var hits: [Int?] = []
             var order: [Int] = []
         }
-        func run(_ store: borrowing LayerStore, _ options: KernelOptions) -> Outcome {
+        @Sendable func run(_ store: borrowing LayerStore, _ options: KernelOptions) -> Outcome {
             var store = store.copy()
             let world = store.updateWorld(options: options)
             // A few points: each walks all 33,000 layers (a debug build visits ~1M per second).
