@@ -192,7 +192,7 @@ func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
     }
     // Checked first: KernelOptions stops the program on an unusable BATCHGEOMETRY_C_KERNEL
     // when the C backend is chosen.
-    if chosen == .c, let problem = CAKernelEnvironmentProblem() {
+    if chosen == .c, let problem = BGKernelEnvironmentProblem() {
         throw CFailure.environment(String(cString: problem))
     }
     let defaults = chosen == nil || threads == 0 ? try processDefaultOptions() : nil
