@@ -6,7 +6,7 @@
 // which has none), so that a frame loop through the C interface allocates nothing in
 // Swift once that storage has grown to the store.
 
-import BatchGeometry
+@_spi(CInterface) import BatchGeometry
 import CBatchGeometry
 
 /// The object behind a `bg_store *` (retained by `bg_store_create`, released by
@@ -76,7 +76,7 @@ final class CStore {
     @inline(__always)
     func live(_ raw: bg_layer) throws -> LayerHandle {
         let handle = LayerHandle(rawValue: raw)
-        guard store.contains(handle) else { throw CFailure.staleLayer(store.staleMessage(handle)) }
+        guard store.contains(handle) else { throw CFailure.staleLayer(store.staleHandleDescription(handle)) }
         return handle
     }
 
@@ -192,19 +192,5 @@ extension CStore {
         pointBuffer.reserveCapacity(count)
         for k in 0..<count { pointBuffer.append(Point(x: pointer[2 * k], y: pointer[2 * k + 1])) }
         return pointBuffer
-    }
-}
-
-extension LayerStore {
-    /// Why `layer` names no live layer, in the words of the message the Swift accessors
-    /// stop with (`LayerStore.staleHandleMessage`, which is internal; the C interface
-    /// tests compare the two). O(1).
-    func staleMessage(_ layer: LayerHandle) -> String {
-        let slot = layer.index
-        if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
-        guard let current = handle(at: slot) else {
-            return "\(layer) is stale: the layer was destroyed and its slot is free"
-        }
-        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(current.generation)"
     }
 }
