@@ -23,6 +23,8 @@
 # usage: scripts/c-examples.sh [--asan]      (CC and CXX override cc and c++)
 #        scripts/c-examples.sh --bench       the C-interface overhead benchmark
 #                                            (Tests/CInterfaceBench; Benchmarks/README.md)
+#        scripts/c-examples.sh --first-frame the first frame with and without
+#                                            bg_store_warm_up (Tests/CInterface/first_frame.c)
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -33,8 +35,20 @@ case "${1:-}" in
         swift build -c release --product c-interface-bench >/dev/null || { echo "c-examples: build failed"; exit 1; }
         exec "$(swift build -c release --show-bin-path)/c-interface-bench" "${@:2}"
         ;;
+    --first-frame)
+        # The first frame with and without bg_store_warm_up (Tests/CInterface/first_frame.c),
+        # each mode in fresh processes, alternating, 5 times.
+        swift build -c release --product BatchGeometryC >/dev/null || { echo "c-examples: build failed"; exit 1; }
+        bin=$(swift build -c release --show-bin-path)
+        out=$(mktemp "${TMPDIR:-/tmp}/first-frame.XXXXXX")
+        ${CC:-cc} -std=c99 -O2 -I Sources/CBatchGeometry/include Tests/CInterface/first_frame.c -L"$bin" \
+            -lBatchGeometryC -Wl,-rpath,"$bin" -o "$out" || exit 1
+        for run in 1 2 3 4 5; do "$out"; "$out" --warm-up; done
+        rm -f "$out"
+        exit 0
+        ;;
     "") ;;
-    *) echo "usage: scripts/c-examples.sh [--asan | --bench]"; exit 2 ;;
+    *) echo "usage: scripts/c-examples.sh [--asan | --bench | --first-frame]"; exit 2 ;;
 esac
 CC=${CC:-cc}
 CXX=${CXX:-c++}

@@ -104,6 +104,14 @@ extension CStore {
         store.updateWorld(options: options)
     }
 
+    /// `warmUp(options:)`: builds the store's caches; then, with a viewport, runs the frame
+    /// query into the kept result so that its storage has grown. Changes no geometry, so
+    /// the cached results stay valid (and `frameQueryCost` stays: the C function sets it).
+    func warmUp(viewport: Rect?) {
+        store.warmUp(options: options)
+        if let viewport { store.visibleLayers(in: viewport, into: &visible) }
+    }
+
     /// `invalidateWorld()`: the next update is a full pass. Changes no geometry, so the
     /// cached results stay valid.
     func invalidateWorld() {

@@ -144,6 +144,7 @@ ADAPTER(a_frames_columns,
                                 (const double **)(void *)(H + 2), (const double **)(void *)(H + 3), &N))
 ADAPTER(a_update_world, bg_store_update_world(S))
 ADAPTER(a_invalidate_world, bg_store_invalidate_world(S))
+ADAPTER(a_warm_up, bg_store_warm_up(S, VP))
 ADAPTER(a_compute_world, bg_store_compute_world(S))
 ADAPTER(a_world_transforms, bg_store_world_transforms(S, D, 4))
 ADAPTER(a_world_affine_transforms, bg_store_world_affine_transforms(S, D, B, 4))
@@ -241,6 +242,7 @@ static const struct table_row {
     {"bg_store_frames_columns", a_frames_columns, NO_LAYER},
     {"bg_store_update_world", a_update_world, NO_LAYER},
     {"bg_store_invalidate_world", a_invalidate_world, NO_LAYER},
+    {"bg_store_warm_up", a_warm_up, NO_LAYER},
     {"bg_store_compute_world", a_compute_world, NO_LAYER},
     {"bg_store_world_transforms", a_world_transforms, NO_LAYER},
     {"bg_store_world_affine_transforms", a_world_affine_transforms, NO_LAYER},

@@ -548,6 +548,21 @@ bg_status bg_store_update_world(bg_store *store);
 bg_status bg_store_invalidate_world(bg_store *store);
 
 /**
+ * Builds every cache the per-frame calls keep, ahead of the first frame (during a loading
+ * screen): the world plan and world transforms (as bg_store_update_world), the cached
+ * drawing order, and the subtree bounds and wide layers' R-trees that bg_store_frame_query
+ * and bg_store_hit_test walk (Swift: warmUp(options:)). With a `viewport` (a rect; NULL
+ * for none) it also runs the frame query over it once, so that the storage the store
+ * keeps for the query's result has grown to what that viewport shows. Without it the
+ * first frame pays for all of this (Benchmarks/README.md, "First frame": 60-100 ms at
+ * 110,000 layers, against 13 ms for the next ones). Changes no geometry and no result a
+ * query reports (bg_store_get_frame_query_cost included); later edits mark the caches as
+ * usual. Errors: NULL_ARGUMENT (store). O(n) the first time, O(changed * d) after edits,
+ * plus the frame query's cost with a viewport.
+ */
+bg_status bg_store_warm_up(bg_store *store, const double *viewport);
+
+/**
  * A full pass of world transforms (ToWorld of every layer, GEOMETRY.md section 5) into
  * storage the store keeps and reuses; the world queries use it until the store changes
  * (Swift: computeWorldTransforms(into:options:)). Use bg_store_update_world instead when
@@ -646,7 +661,7 @@ enum {
  * than the address space holds, 16 bytes each: 2^43 on x86-64, 2^44 elsewhere).
  * O(p * (d + visited)), visited being the layers under or near the point (O(p * n) at
  * worst), plus O(changed * d) for the edits since the last frame query or hit test; the
- * first builds the caches, O(n). The points are read
+ * first builds the caches, O(n) (bg_store_warm_up builds them ahead). The points are read
  * 65,536 at a time into storage the store keeps: no allocation once warmed up.
  */
 bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
