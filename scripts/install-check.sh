@@ -166,6 +166,40 @@ cp "$work/pc_c_static" "$work/ship-static/ui_tree" && strip "$work/ship-static/u
 mv "$prefix" "$work/prefix-moved" # nothing may come from the prefix either
 run_clean "shared: the executable with the library and its runtime beside it" "$work/ship-shared/ui_tree"
 run_clean "static: the executable alone" "$work/ship-static/ui_tree"
+# The Swift runtime installs its crash handlers (SIGSEGV, SIGABRT, ... and an alternate
+# signal stack) at load time only when it finds the swift-backtrace program beside its
+# toolchain, or SWIFT_BACKTRACE names one: the shipped files must leave the host's
+# signals alone.
+cat >"$work/signals.c" <<'EOF'
+#include "batchgeometry.h"
+#include <signal.h>
+#include <stdio.h>
+int main(void) {
+    static const int signals[] = {SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV};
+    struct sigaction action;
+    stack_t stack;
+    int taken = 0;
+    for (unsigned k = 0; k < sizeof signals / sizeof signals[0]; k++) {
+        sigaction(signals[k], NULL, &action);
+        taken += action.sa_handler != SIG_DFL;
+    }
+    sigaltstack(NULL, &stack);
+    printf("ABI %u: %d crash handlers, alternate stack %s\n", bg_abi_version(), taken,
+           stack.ss_flags & SS_DISABLE ? "none" : "set");
+    return 0;
+}
+EOF
+# shellcheck disable=SC2016
+"$CC" -I"$work/prefix-moved/include" "$work/signals.c" -L"$work/ship-shared" -l:libbatchgeometry.so.$abi \
+    -Wl,-rpath,'$ORIGIN' -o "$work/ship-shared/signals" &&
+    "$CC" -I"$work/prefix-moved/include" "$work/signals.c" "$work/prefix-moved/lib/libbatchgeometry.a" \
+        -lstdc++ -lm -lpthread -ldl -o "$work/ship-static/signals"
+for dir in ship-shared ship-static; do
+    line=$(env -i "$work/$dir/signals" 2>&1)
+    if [ "$line" = "ABI $abi: 0 crash handlers, alternate stack none" ]; then pass "$dir: the host's signal handlers are left alone"
+    else fail "$dir: $line"; fi
+done
+rm -f "$work"/ship-*/signals
 for dir in ship-shared ship-static; do
     echo "  $dir: $(cd "$work/$dir" && for f in *; do printf '%s %s bytes; ' "$f" "$(stat -c %s "$f")"; done)"
 done
