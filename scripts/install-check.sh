@@ -13,7 +13,9 @@
 #      ctypes on the installed library, print Examples/expected-output.txt when run with an
 #      empty environment (no toolchain path, no LD_LIBRARY_PATH) and load nothing from the
 #      toolchain;
-#   4. shipping: the C example with the files an engine ships (the shared library and
+#   4. a debug install (--debug): use after destroy and destroy twice are messages, and
+#      the C tests pass on it;
+#   5. shipping: the C example with the files an engine ships (the shared library and
 #      libswiftCore.so beside an executable linked with -rpath '$ORIGIN'; the static
 #      executable alone) runs from a directory of its own; their sizes are printed.
 #
@@ -140,6 +142,37 @@ for kind in batchgeometry batchgeometry-static; do
     then pass "Tests/CInterface/test_c_api.c on $kind: $(tail -1 "$work/test.log")"
     else grep '^FAIL' "$work/test.log" | head; tail -1 "$work/test.log"; fail "test_c_api.c on $kind"; fi
 done
+
+echo "--- scripts/install.sh --debug: the debug checks (batchgeometry.h, \"Threads\")"
+cat >"$work/misuse.c" <<'EOF'
+#include "batchgeometry.h"
+#include <stdio.h>
+int main(void) {
+    bg_store *store = NULL;
+    size_t count = 0;
+    bg_store_create(0, &store);
+    bg_store_destroy(store);
+    printf("%s: %s\n", bg_status_name(bg_store_layer_count(store, &count)), bg_last_error_message());
+    bg_store_destroy(store);
+    printf("%s\n", bg_last_error_message());
+    return 0;
+}
+EOF
+if scripts/install.sh --prefix "$work/debug" --debug --no-strip >"$work/install-debug.log" 2>&1 &&
+    "$CC" -I"$work/debug/include" "$work/misuse.c" "$work/debug/lib/libbatchgeometry.a" -lstdc++ -lm -lpthread -ldl \
+        -o "$work/misuse" && env -i "$work/misuse" >"$work/misuse.txt" 2>/dev/null &&
+    grep -q '^BG_ERROR_INVALID_ARGUMENT: bg_store_layer_count: store 0x[0-9a-f]* was destroyed by bg_store_destroy' \
+        "$work/misuse.txt" && grep -q '^bg_store_destroy: store 0x[0-9a-f]* was already destroyed' "$work/misuse.txt"
+then pass "debug build: use after destroy and destroy twice are messages"
+else cat "$work/install-debug.log" "$work/misuse.txt" 2>/dev/null | tail -20; fail "debug build: misuse messages"; fi
+# shellcheck disable=SC2046
+if [ -f "$work/debug/lib/libbatchgeometry.a" ] && "$CC" -std=c99 -ffp-contract=off -I"$work/debug/include" \
+    -I"$root/Tests/CInterface" "$root/Tests/CInterface/test_c_api.c" "$work/debug/lib/libbatchgeometry.a" \
+    -lstdc++ -lm -lpthread -ldl -o "$work/test_c_api_debug" &&
+    env -i BATCHGEOMETRY_TEST_DEBUG_LIBRARY=1 "$work/test_c_api_debug" "$work/scene.json" "$work/scene-output.json" \
+        >"$work/test.log" 2>&1
+then pass "Tests/CInterface/test_c_api.c on the debug build: $(tail -1 "$work/test.log")"
+else grep '^FAIL' "$work/test.log" | head; tail -1 "$work/test.log"; fail "test_c_api.c on the debug build"; fi
 
 echo "--- CMake (Examples/CMakeLists.txt)"
 if cmake -S "$root/Examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \

@@ -31,23 +31,30 @@
 # Linux Swift has no stable ABI: libswiftCore.so must be the one installed beside the
 # library (the toolchain that built it). README.md, "Shipping", says what an engine ships.
 #
-# usage: scripts/install.sh --prefix DIR [--no-build] [--no-strip]
+# --debug installs a debug build instead (-Onone, with the C interface's debug checks: a
+# store used by two threads at once, used after bg_store_destroy or destroyed twice is
+# BG_ERROR_INVALID_ARGUMENT with a message; batchgeometry.h, "Threads"), for an engine's
+# development builds; it links libswiftSwiftOnoneSupport from the static runtime too.
+#
+# usage: scripts/install.sh --prefix DIR [--debug] [--no-build] [--no-strip]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 prefix=""
 build=1
 strip=1
+configuration=release
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
         --no-build) build=0; shift ;;
         --no-strip) strip=0; shift ;;
-        *) echo "usage: scripts/install.sh --prefix DIR [--no-build] [--no-strip]" >&2; exit 2 ;;
+        --debug) configuration=debug; shift ;;
+        *) echo "usage: scripts/install.sh --prefix DIR [--debug] [--no-build] [--no-strip]" >&2; exit 2 ;;
     esac
 done
-[ -n "$prefix" ] || { echo "usage: scripts/install.sh --prefix DIR [--no-build] [--no-strip]" >&2; exit 2; }
+[ -n "$prefix" ] || { echo "usage: scripts/install.sh --prefix DIR [--debug] [--no-build] [--no-strip]" >&2; exit 2; }
 mkdir -p "$prefix"
 prefix=$(cd "$prefix" && pwd)
 
@@ -69,9 +76,11 @@ linker=bfd # gold keeps the hidden symbols, as locals, in .dynsym; nm -D would l
 command -v ld.bfd >/dev/null || linker=lld
 
 if [ "$build" -eq 1 ]; then
-    swift build -c release --product BatchGeometryCStatic
+    swift build -c $configuration --product BatchGeometryCStatic
 fi
-archive=$(swift build -c release --show-bin-path)/libBatchGeometryCStatic.a
+archive=$(swift build -c $configuration --show-bin-path)/libBatchGeometryCStatic.a
+onone=() # -Onone code calls into libswiftSwiftOnoneSupport
+[ "$configuration" = debug ] && onone=("$static_runtime/libswiftSwiftOnoneSupport.a")
 [ -f "$archive" ] || { echo "install.sh: $archive not found (run without --no-build)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bg-install.XXXXXX")
@@ -85,12 +94,12 @@ printf '{\n  global: bg_*;\n  local: *;\n};\n' >"$work/exports.map"
 
 echo "--- lib/$soname"
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/BatchGeometry"
-clang -fuse-ld=$linker -shared -o "$work/$soname" "$swiftrt" "$work"/objects/*.o \
+clang -fuse-ld=$linker -shared -o "$work/$soname" "$swiftrt" "$work"/objects/*.o "${onone[@]}" \
     "$static_runtime/libswiftDispatch.a" "$static_runtime/libdispatch.a" "$static_runtime/libBlocksRuntime.a" \
     -L"$shared_runtime" -Wl,--as-needed -lswiftCore -lstdc++ -lm -lpthread -Wl,--no-as-needed \
     -Wl,--version-script="$work/exports.map" -Wl,-soname,"$soname" -Wl,-rpath,'$ORIGIN' -Wl,-z,relro,-z,now
 echo "--- lib/libbatchgeometry.a"
-ld.bfd -r -o "$work/batchgeometry-all.o" "$swiftrt" "$work"/objects/*.o --start-group \
+ld.bfd -r -o "$work/batchgeometry-all.o" "$swiftrt" "$work"/objects/*.o --start-group "${onone[@]}" \
     "$static_runtime/libswiftCore.a" "$static_runtime/libswiftDispatch.a" "$static_runtime/libdispatch.a" \
     "$static_runtime/libBlocksRuntime.a" --end-group
 objcopy --wildcard --keep-global-symbol='bg_*' "$work/batchgeometry-all.o" "$work/batchgeometry.o"
@@ -175,7 +184,7 @@ if(NOT PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION
 endif()
 EOF
 
-echo "--- installed in $prefix (version $version, ABI $abi)"
+echo "--- installed in $prefix (version $version, ABI $abi, $configuration build)"
 (cd "$prefix" && find include lib -type f -o -type l | sort | while read -r file; do
     if [ -L "$file" ]; then printf '  %-48s -> %s\n' "$file" "$(readlink "$file")"
     else printf '  %-48s %10d bytes\n' "$file" "$(stat -c %s "$file")"; fi

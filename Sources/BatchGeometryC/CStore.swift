@@ -9,6 +9,14 @@
 @_spi(CInterface) import BatchGeometry
 import CBatchGeometry
 
+#if DEBUG && canImport(Glibc)
+import Glibc
+#elseif DEBUG && canImport(Musl)
+import Musl
+#elseif DEBUG && canImport(Darwin)
+import Darwin
+#endif
+
 /// The object behind a `bg_store *` (retained by `bg_store_create`, released by
 /// `bg_store_destroy`). Used by one thread at a time, as the header says.
 final class CStore {
@@ -45,16 +53,47 @@ final class CStore {
     /// that a failing call leaves them as they were.
     var frameQueryCost = (visited: 0, tested: 0)
 
+    #if DEBUG
+    /// Debug builds: the mutex a call holds while it uses the store, and whether
+    /// `bg_store_destroy` ran (DebugChecks.swift).
+    let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+    var destroyed = false
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Frees what the store holds (a destroyed store kept for the debug checks).
+    func discardContents() {
+        store = LayerStore()
+        version &+= 1
+        frames = FrameColumns(count: 0)
+        world = WorldTransforms()
+        (worldRectsCache, clipRectsCache, pointBuffer, visibleFlags) = ([], [], [], [])
+        (hits, order, scratch, visible) = ([], [], QueryScratch(), VisibleLayers())
+    }
+    #endif
+
     init(store: LayerStore, options: KernelOptions) {
         self.store = store
         self.options = options
     }
 
-    /// The store behind `pointer`; a NULL pointer is `.null(name)`.
+    /// The store behind `pointer`; a NULL pointer is `.null(name)`. In debug builds the
+    /// calling thread's current call takes the store (`StoreOwnership.enter`).
     @inline(__always)
     static func from(_ pointer: OpaquePointer?, _ name: String = "store") throws -> CStore {
         guard let pointer else { throw CFailure.null(name) }
-        return Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        let box = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        #if DEBUG
+        try StoreOwnership.enter(box, pointer)
+        #endif
+        return box
     }
 
     /// A new `bg_store *` for `store`, owned by the caller.

@@ -85,9 +85,13 @@ enum Status {
 }
 
 /// Runs the body of the C function `function`: `BG_OK` when it returns, else the failure's
-/// status, with its message recorded for this thread. Nothing it catches escapes.
+/// status, with its message recorded for this thread. Nothing it catches escapes. In
+/// debug builds it then gives back the store the body took (DebugChecks.swift).
 @inline(__always)
 func cCall(_ function: StaticString, _ body: () throws -> Void) -> bg_status {
+    #if DEBUG
+    defer { StoreOwnership.leave() }
+    #endif
     do {
         try body()
         return Status.ok

@@ -32,9 +32,10 @@
  * cycle, a NULL pointer, an unknown enum value or a too-small buffer is a status code.
  * A count or length whose buffer could not fit in the address space is
  * BG_ERROR_INVALID_ARGUMENT before anything is read or allocated. What the library cannot
- * detect is undefined behaviour as in any C library: a pointer to a destroyed object, a
- * buffer shorter than the capacity or count passed with it, another store's layer handle
- * ("Layers"). Running out of memory stops the program, as it does in Swift.
+ * detect is undefined behaviour as in any C library: a pointer to a destroyed object
+ * (a debug build of the library reports a destroyed store: "Threads"), a buffer shorter
+ * than the capacity or count passed with it, another store's layer handle ("Layers").
+ * Running out of memory stops the program, as it does in Swift.
  *
  * Layers. A layer is named by a `bg_layer`, a 64-bit handle: its slot in the low 32 bits
  * and its generation in the high 32 (the Swift `LayerHandle.rawValue`). A handle stays
@@ -91,7 +92,12 @@
  * may be used from many threads at once. Scenes and evaluations are immutable once made:
  * any number of threads may read one at once. bg_last_error_message() is per thread.
  * Batch calls may spread their work over the store's worker threads
- * (bg_store_set_options) and return when all of it is done.
+ * (bg_store_set_options) and return when all of it is done. A debug build of the library
+ * (scripts/install.sh --debug) checks the store rules at the cost of a mutex try-lock a
+ * call: a call on a store that another thread's call is using, a call on a destroyed
+ * store and a second bg_store_destroy are BG_ERROR_INVALID_ARGUMENT (bg_store_destroy:
+ * nothing done, the message also on standard error) instead of undefined behaviour; a
+ * destroyed store's few hundred bytes are then kept. Release builds check none of this.
  *
  * Complexity. n is the store's slot count; d a layer's depth; p the points of a batch.
  *
