@@ -1,9 +1,10 @@
 // The layer properties defined once (ARCHITECTURE.md, "Add a layer property"): each has a
-// column in `LayerAttributes` and a row in `LayerProperty`'s table (name, C name, kind,
-// default, what a change affects, whether `batchbench eval` writes it). The scene keys
-// and `set` operations, the evaluation output and the C interface's
-// `bg_layer_get_property` / `bg_layer_set_property` read the table; only the typed Swift
-// accessors (LayerStore+Attributes.swift) are written per property.
+// column in `LayerAttributes`, a row in `LayerProperty`'s table (name, C name, kind,
+// default, what a change affects, whether `batchbench eval` writes it) and its typed
+// accessors with Core Animation's names, all in this file. The scene keys and `set`
+// operations, the evaluation output and the C interface's `bg_layer_get_property` /
+// `bg_layer_set_property` read the table. Every accessor is O(1) and takes a live
+// `LayerHandle`; a stale one stops the program with a message naming it.
 
 /// The columns of the table-driven properties, one entry per slot, beside the geometry
 /// columns of `LayerStore`. A free slot holds the defaults (`resetToDefaults(at:)`).
@@ -170,5 +171,56 @@ extension LayerStore {
             let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
             if skipped { flags[layer].insert(.skippedByViewRule) } else { flags[layer].remove(.skippedByViewRule) }
         }
+    }
+}
+
+// MARK: The typed accessors (GEOMETRY.md sections 2, 7)
+
+extension LayerStore {
+    /// `CALayer.opacity` (UIView `alpha`), as stored: a 32-bit float, default 1, never
+    /// clamped (a value below 0 or above 1, an infinity and NaN are kept as given).
+    /// Drawing multiplies it down the tree (`worldOpacity(of:)`); the view rule of hit
+    /// testing skips a layer, with its subtree, whose `Double(opacity) < 0.01`. It moves
+    /// no geometry: world transforms, world rects, visibility and the layer rule's hit
+    /// test do not read it.
+    public func opacity(of layer: LayerHandle) -> Float {
+        opacity(of: slot(of: layer))
+    }
+    func opacity(of layer: Int) -> Float {
+        checkIndex(layer)
+        return attributes.opacities[layer]
+    }
+    /// Sets the opacity. A `Double` becomes the stored value through `Float(_:)` (round
+    /// to nearest; a finite value beyond the float range becomes ±infinity), as setting
+    /// `CALayer.opacity` from a `CGFloat` does: setting 0.3 reads back
+    /// 0.30000001192092896 once widened. O(1).
+    public mutating func setOpacity(_ opacity: Float, of layer: LayerHandle) {
+        setOpacity(opacity, of: slotForUpdate(of: layer))
+    }
+    mutating func setOpacity(_ opacity: Float, of layer: Int) {
+        checkIndexForUpdate(layer)
+        attributes.opacities[layer] = opacity
+        // No geometry cache reads opacity; the view rule's gate does.
+        attributesDidChange(layer, LayerProperty.opacity.effects)
+    }
+
+    /// UIView `isUserInteractionEnabled`, default true: false makes the view rule of hit
+    /// testing skip the layer with its subtree (GEOMETRY.md section 7). The layer rule,
+    /// drawing and visibility do not read it.
+    public func isUserInteractionEnabled(_ layer: LayerHandle) -> Bool {
+        isUserInteractionEnabled(slot(of: layer))
+    }
+    func isUserInteractionEnabled(_ layer: Int) -> Bool {
+        checkIndex(layer)
+        return attributes.interactionEnabled[layer]
+    }
+    /// Sets `userInteractionEnabled`. O(1).
+    public mutating func setUserInteractionEnabled(_ value: Bool, of layer: LayerHandle) {
+        setUserInteractionEnabled(value, of: slotForUpdate(of: layer))
+    }
+    mutating func setUserInteractionEnabled(_ value: Bool, of layer: Int) {
+        checkIndexForUpdate(layer)
+        attributes.interactionEnabled[layer] = value
+        attributesDidChange(layer, LayerProperty.userInteractionEnabled.effects)
     }
 }

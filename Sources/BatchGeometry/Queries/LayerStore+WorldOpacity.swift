@@ -1,58 +1,7 @@
-// The typed accessors of the table-driven properties (LayerAttributes.swift), with Core
-// Animation's and UIKit's names, and the world opacity derived from opacity (GEOMETRY.md
-// sections 2, 6 and 7). Every accessor is O(1) unless it says otherwise and takes a live
-// `LayerHandle`; a stale one stops the program with a message naming it.
+// World opacity (GEOMETRY.md section 6): the product of the opacities from the root
+// down, root first, in doubles. Opacity is not geometry, so these need no world update.
 
 extension LayerStore {
-    /// `CALayer.opacity` (UIView `alpha`), as stored: a 32-bit float, default 1, never
-    /// clamped (a value below 0 or above 1, an infinity and NaN are kept as given).
-    /// Drawing multiplies it down the tree (`worldOpacity(of:)`); the view rule of hit
-    /// testing skips a layer, with its subtree, whose `Double(opacity) < 0.01`. It moves
-    /// no geometry: world transforms, world rects, visibility and the layer rule's hit
-    /// test do not read it.
-    public func opacity(of layer: LayerHandle) -> Float {
-        opacity(of: slot(of: layer))
-    }
-    func opacity(of layer: Int) -> Float {
-        checkIndex(layer)
-        return attributes.opacities[layer]
-    }
-    /// Sets the opacity. A `Double` becomes the stored value through `Float(_:)` (round
-    /// to nearest; a finite value beyond the float range becomes ±infinity), as setting
-    /// `CALayer.opacity` from a `CGFloat` does: setting 0.3 reads back
-    /// 0.30000001192092896 once widened. O(1).
-    public mutating func setOpacity(_ opacity: Float, of layer: LayerHandle) {
-        setOpacity(opacity, of: slotForUpdate(of: layer))
-    }
-    mutating func setOpacity(_ opacity: Float, of layer: Int) {
-        checkIndexForUpdate(layer)
-        attributes.opacities[layer] = opacity
-        // No geometry cache reads opacity; the view rule's gate does.
-        attributesDidChange(layer, LayerProperty.opacity.effects)
-    }
-
-    /// UIView `isUserInteractionEnabled`, default true: false makes the view rule of hit
-    /// testing skip the layer with its subtree (GEOMETRY.md section 7). The layer rule,
-    /// drawing and visibility do not read it.
-    public func isUserInteractionEnabled(_ layer: LayerHandle) -> Bool {
-        isUserInteractionEnabled(slot(of: layer))
-    }
-    func isUserInteractionEnabled(_ layer: Int) -> Bool {
-        checkIndex(layer)
-        return attributes.interactionEnabled[layer]
-    }
-    /// Sets `userInteractionEnabled`. O(1).
-    public mutating func setUserInteractionEnabled(_ value: Bool, of layer: LayerHandle) {
-        setUserInteractionEnabled(value, of: slotForUpdate(of: layer))
-    }
-    mutating func setUserInteractionEnabled(_ value: Bool, of layer: Int) {
-        checkIndexForUpdate(layer)
-        attributes.interactionEnabled[layer] = value
-        attributesDidChange(layer, LayerProperty.userInteractionEnabled.effects)
-    }
-
-    // MARK: World opacity (GEOMETRY.md section 6)
-
     /// The product of the opacities from the root down to `layer`, in `Double`, root
     /// first: `Double(opacity(root))`, then each sublayer's `Double(opacity)` multiplied
     /// in, so the bits are those of `worldOpacities()`. What a compositor multiplies
