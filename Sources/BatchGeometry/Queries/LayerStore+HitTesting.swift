@@ -106,8 +106,9 @@ extension LayerStore {
     /// Hit-test order is exactly reversed pre-order over `links`: for each layer, its
     /// sublayers' subtrees last to first, then the layer. A subtree is skipped as a whole
     /// when its top fails the rule's gate (hidden, and for the view rule opacity < 0.01
-    /// or interaction disabled; outside the bounds when masking or in the view rule), so the walk goes forward in pre-order, keeps the last layer hit
-    /// (= the first in hit-test order) and skips subtrees. No recursion.
+    /// or interaction disabled; outside the bounds when masking or in the view rule), so
+    /// the walk goes forward in pre-order, keeps the last layer hit (= the first in
+    /// hit-test order) and skips subtrees. No recursion.
     ///
     /// Boolean tests read columns into locals first: `&&`/`||` take autoclosures, and an
     /// autoclosure that captures `self` copies the whole store in unoptimized builds.

@@ -6,8 +6,9 @@ extension LayerStore {
     /// first: `Double(opacity(root))`, then each sublayer's `Double(opacity)` multiplied
     /// in, so the bits are those of `worldOpacities()`. What a compositor multiplies
     /// without group opacity; hidden layers and visibility play no part (a detached
-    /// layer is its subtree's root). O(depth); allocates nothing for depths up to a few
-    /// thousand (a deeper chain takes one temporary buffer of depth entries).
+    /// layer is its subtree's root). O(depth). Its one buffer, the chain of ancestors
+    /// (4 bytes a level), is a temporary allocation: on the stack for ordinary depths, on
+    /// the heap only for a chain too deep for that.
     public func worldOpacity(of layer: LayerHandle) -> Double {
         worldOpacity(of: slot(of: layer))
     }
@@ -50,7 +51,7 @@ extension LayerStore {
                 let layer = Int(current)
                 let own = Double(opacities[layer])
                 let superlayer = parents[layer]
-                result[layer] = current == top || superlayer < 0 ? own : result[Int(superlayer)] * own
+                result[layer] = superlayer < 0 ? own : result[Int(superlayer)] * own  // a root: its own
                 let firstSublayer = firstSublayers[layer]
                 if firstSublayer >= 0 {
                     current = firstSublayer
