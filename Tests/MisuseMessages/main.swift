@@ -88,7 +88,7 @@ let cases: [String: () -> Void] = [
         try! store.addLayer()
         print(store.clipRects(worldRects: rects, options: .default).count)
     },
-    "flag-property-not-0-or-1": {
+    "flag-property-not-zero-or-one": {
         var (store, layers) = makeStore()
         store.setValue(0.5, of: .userInteractionEnabled, for: layers[1])
         print(store.isUserInteractionEnabled(layers[1]))
