@@ -32,6 +32,8 @@ final class LayerPropertyTableTests: XCTestCase {
         let names = LayerProperty.allCases.map(\.name)
         XCTAssertEqual(Set(names).count, names.count)
         XCTAssertEqual(Set(LayerProperty.allCases.map(\.cName)).count, names.count)
+        // init(name:) walks the raw values from 0 up to the first gap.
+        XCTAssertEqual(LayerProperty.allCases.map(\.rawValue), Array(0..<Int32(names.count)))
         for property in LayerProperty.allCases {
             XCTAssertEqual(LayerProperty(name: property.name), property)
             XCTAssertEqual(LayerProperty(rawValue: property.rawValue), property)

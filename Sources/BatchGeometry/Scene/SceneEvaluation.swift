@@ -168,6 +168,7 @@ extension SceneEvaluation {
     /// (several hundred bytes per layer) in memory.
     public func writeJSON(_ write: (String) -> Void) {
         var output = "{\n \"layers\": [\n"
+        let outputProperties = LayerProperty.allCases.filter(\.isEvaluationOutput)
         output.reserveCapacity(1 << 17)
         func flushIfLarge() {
             if output.utf8.count >= 1 << 16 {
@@ -208,7 +209,7 @@ extension SceneEvaluation {
             output += ", \"clipRect\": "
             appendEdges(clipRects[layer], to: &output)
             output += visible[layer] ? ", \"visible\": true" : ", \"visible\": false"
-            appendTableProperties(of: layer, to: &output)
+            appendTableProperties(outputProperties, of: layer, to: &output)
             output += ", \"worldOpacity\": "
             appendJSONNumber(worldOpacities[layer], to: &output)
             output += "}"
@@ -244,8 +245,8 @@ extension SceneEvaluation {
 
     /// The table properties that are evaluation output (`LayerProperty.isEvaluationOutput`),
     /// in table order: a number as a number, a flag as `true`/`false`.
-    private func appendTableProperties(of layer: Int, to output: inout String) {
-        for property in LayerProperty.allCases where property.isEvaluationOutput {
+    private func appendTableProperties(_ properties: [LayerProperty], of layer: Int, to output: inout String) {
+        for property in properties {
             output += ", \"\(property.name)\": "
             let value = store.value(of: property, at: layer)
             switch property.kind {

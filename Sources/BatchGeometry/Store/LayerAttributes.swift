@@ -95,15 +95,16 @@ public enum LayerProperty: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// The property named `name` (`LayerProperty.name`), or nil. O(properties).
+    /// The property named `name` (`LayerProperty.name`), or nil. O(properties); allocates
+    /// nothing (the raw values are 0, 1, 2, … with no gap).
     public init?(name: String) {
-        var k = 0
-        while k < Self.allCases.count {
-            if Self.allCases[k].name == name {
-                self = Self.allCases[k]
+        var raw: Int32 = 0
+        while let property = LayerProperty(rawValue: raw) {
+            if property.name == name {
+                self = property
                 return
             }
-            k += 1
+            raw += 1
         }
         return nil
     }
