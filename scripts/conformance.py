@@ -5,12 +5,12 @@ with `BIN eval` and compares the output with the *.expected.json next to it.
 usage: scripts/conformance.py [--bin PATH] [DIR ...]
 
   --bin PATH  the batchbench binary (default .build/release/batchbench)
-  DIR         folders of cases (default Tests/BatchGeometryTests/Fixtures/conformance
-              and Tests/BatchGeometryTests/Fixtures/conformance/device)
+  DIR         folders of cases (default Tests/BatchGeometryTests/Fixtures/conformance,
+              its device/ and its opacity/)
 
 Comparison rules (docs/GEOMETRY.md section 1; docs/SCENE-FORMAT.md "Output"):
-  - frame, bounds and position must be the same doubles, bit for bit (so 0.0 and -0.0
-    differ); every other number may differ by 1e-9 relative, or 1e-9 absolute near 0;
+  - frame, bounds, position, opacity and worldOpacity must be the same doubles, bit for
+    bit (so 0.0 and -0.0 differ); every other number may differ by 1e-9 relative, or 1e-9 absolute near 0;
   - NaN matches NaN; an infinity matches only the same infinity;
   - the strings "+Infinity", "-Infinity" and "NaN" stand for those numbers, on both
     sides;
@@ -35,8 +35,9 @@ DEFAULT_BIN = ".build/release/batchbench"
 DEFAULT_DIRS = (
     "Tests/BatchGeometryTests/Fixtures/conformance",
     "Tests/BatchGeometryTests/Fixtures/conformance/device",
+    "Tests/BatchGeometryTests/Fixtures/conformance/opacity",
 )
-BIT_EXACT_KEYS = ("frame", "bounds", "position")
+BIT_EXACT_KEYS = ("frame", "bounds", "position", "opacity", "worldOpacity")
 TOP_LEVEL_KEYS = ("drawOrder", "hits", "conversions")
 TOLERANCE = 1e-9
 WORDS = {"+Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}

@@ -63,6 +63,7 @@ extension LayerStore {
         sublayerTransforms.appendIdentity()
         flags.append([])
         autoresizingMasks.append(0)
+        attributes.appendDefaults()
         parents.append(-1)
         firstSublayers.append(-1)
         lastSublayers.append(-1)
@@ -290,6 +291,7 @@ extension LayerStore {
         sublayerTransforms.set(.identity, at: slot)
         if autoresizingMasks[slot] != 0 { autoresizingLayerCount -= 1 }
         autoresizingMasks[slot] = 0
+        attributes.resetToDefaults(at: slot)
         scrollViews[Int32(slot)] = nil
         if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
         flags[slot] = [.detached]
