@@ -371,7 +371,7 @@ extension LayerStore {
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
         if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -387,7 +387,7 @@ extension LayerStore {
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
@@ -410,7 +410,7 @@ extension LayerStore {
         let parent = parents[layer]
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, next)
