@@ -105,10 +105,10 @@ extension Scene {
                 let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
                 try store.insertSublayer(storeLayer, into: storeTarget, at: index)
             default:
-                var destroyed = [Bool](repeating: false, count: store.count)
-                for slot in try store.destroyLayer(storeLayer) { destroyed[slot] = true }
+                try store.destroyLayer(storeLayer)
+                // The destroyed layers are the ones whose slots are free now.
                 for sceneLayer in storeLayers.indices {
-                    if let slot = storeLayers[sceneLayer], destroyed[slot] { storeLayers[sceneLayer] = nil }
+                    if let slot = storeLayers[sceneLayer], !store.isLiveSlot(slot) { storeLayers[sceneLayer] = nil }
                 }
             }
         } catch let error as LayerStoreError {
