@@ -29,6 +29,9 @@ public struct Scene: Sendable {
     public internal(set) var hitTests: [Point]
     /// `conversions`.
     public internal(set) var conversions: [SceneConversion]
+    /// The standalone curve queries (`timingFunctions`, `springs`, `viewSprings`,
+    /// `decelerations`, `rubberBands`; SCENE-FORMAT.md "Animations and time").
+    public internal(set) var curveQueries = SceneCurveQueries()
 
     /// The number of layers.
     public var layerCount: Int { store.count }
