@@ -16,23 +16,26 @@ struct PendingDeceleration {
 extension SceneDecoder {
     /// Reads the objects of a top-level array, calling `readKey` for each key of each
     /// object (duplicates and unknown keys are errors), then `finish` for the object.
+    /// `kind` names an object in messages ("spring query"), `keys` lists its keys.
     private mutating func readQueryObjects(
-        _ path: ScenePath, expected: String,
+        _ path: ScenePath, kind: String, keys: String,
         readKey: (inout SceneDecoder, String, ScenePath) throws -> Bool,
         finish: (inout SceneDecoder, ScenePath) throws -> Void
     ) throws {
-        try reader.beginArray(path, expected: "an array of \(expected)")
+        try reader.beginArray(path, expected: "an array of \(kind) objects")
         var index = 0
         var first = true
         while try reader.nextElement(first: &first, path) {
             let itemPath = path.at(index: index)
-            try reader.beginObject(itemPath, expected: expected)
+            try reader.beginObject(itemPath, expected: "a \(kind) object")
             var seen = Set<String>()
             var firstKey = true
             while let key = try reader.nextKey(first: &firstKey, itemPath) {
                 let keyPath = itemPath.field(key)
                 guard seen.insert(key).inserted else { throw keyPath.error("duplicate key") }
-                guard try readKey(&self, key, keyPath) else { throw keyPath.error("unknown key (\(expected))") }
+                guard try readKey(&self, key, keyPath) else {
+                    throw keyPath.error("unknown key (a \(kind) has \(keys))")
+                }
             }
             try finish(&self, itemPath)
             index += 1
@@ -111,7 +114,7 @@ extension SceneDecoder {
         var function: TimingFunction?
         var inputs: [Double] = []
         try readQueryObjects(
-            ScenePath(key: "timingFunctions"), expected: "a timing-function query has function, inputs",
+            ScenePath(key: "timingFunctions"), kind: "timing-function query", keys: "function, inputs",
             readKey: { decoder, key, path in
                 switch key {
                 case "function": function = try decoder.readTimingFunction(path)
@@ -137,8 +140,8 @@ extension SceneDecoder {
         var duration = 1.0
         try readQueryObjects(
             ScenePath(key: "springs"),
-            expected:
-                "a spring query has mass, stiffness, damping, initialVelocity, allowsOverdamping, epsilons, inputs, duration",
+            kind: "spring query",
+            keys: "mass, stiffness, damping, initialVelocity, allowsOverdamping, epsilons, inputs, duration",
             readKey: { decoder, key, path in
                 switch key {
                 case "mass": fields.mass = try decoder.readFiniteNumber(path)
@@ -172,7 +175,7 @@ extension SceneDecoder {
         var ratio: Double?
         var velocity = 0.0
         try readQueryObjects(
-            ScenePath(key: "viewSprings"), expected: "a view spring query has duration, dampingRatio, initialVelocity",
+            ScenePath(key: "viewSprings"), kind: "view-spring query", keys: "duration, dampingRatio, initialVelocity",
             readKey: { decoder, key, path in
                 switch key {
                 case "duration": duration = try decoder.readNonNegativeNumber(path)
@@ -198,7 +201,7 @@ extension SceneDecoder {
         var dimension: Double?
         var constant = 0.55
         try readQueryObjects(
-            ScenePath(key: "rubberBands"), expected: "a rubber-band query has offset, dimension, constant",
+            ScenePath(key: "rubberBands"), kind: "rubber-band query", keys: "offset, dimension, constant",
             readKey: { decoder, key, path in
                 switch key {
                 case "offset": offset = try decoder.readFiniteNumber(path)
@@ -231,8 +234,8 @@ extension SceneDecoder {
         var times: [Double]?
         try readQueryObjects(
             ScenePath(key: "decelerations"),
-            expected:
-                "a deceleration query has offset, velocity, rate, scale, boundsSize, contentSize, contentInset, times",
+            kind: "deceleration query",
+            keys: "offset, velocity, rate, scale, boundsSize, contentSize, contentInset, times",
             readKey: { decoder, key, path in
                 switch key {
                 case "offset": offset = try decoder.readFinitePoint(path, "[x, y]")
