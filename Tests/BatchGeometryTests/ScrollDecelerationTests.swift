@@ -138,6 +138,34 @@ final class ScrollDecelerationTests: XCTestCase {
         }
     }
 
+    /// A scroll view of a store decelerates from its contentOffset, within its range, on
+    /// the store's pixel grid; setting the sampled offsets back changes nothing more.
+    func testStoreScrollViewDecelerates() throws {
+        var store = LayerStore()
+        try store.setDisplayScale(3)
+        let plain = try store.addLayer()
+        let scroller = try store.addLayer()
+        store.setBounds(Rect(x: 0, y: 0, width: 320, height: 480), of: scroller)
+        store.setScrollView(ScrollViewState(contentSize: Size(width: 320, height: 3000)), of: scroller)
+        store.setContentOffset(Point(x: 0, y: 700.2), of: scroller)
+        XCTAssertNil(store.deceleration(of: plain, velocity: Point(x: 0, y: 2)))
+        let deceleration = try XCTUnwrap(store.deceleration(of: scroller, velocity: Point(x: 1, y: 4), rate: 0.99))
+        let range = try XCTUnwrap(store.scrollRange(of: scroller))
+        XCTAssertEqual(
+            deceleration,
+            ScrollDeceleration(
+                offset: Point(x: 0, y: store.bounds(of: scroller).y), velocity: Point(x: 1, y: 4), rate: 0.99,
+                displayScale: 3, scrollRange: range))
+        for step in 0...30 {
+            let offset = deceleration.offset(at: Double(step) * 0.02)
+            store.setContentOffset(offset, of: scroller)
+            let bounds = store.bounds(of: scroller)
+            XCTAssertEqual(Point(x: bounds.x, y: bounds.y), offset, "at step \(step)")
+            XCTAssertEqual(offset.x, 0, "no horizontal range")
+        }
+        XCTAssertEqual(deceleration.offset(at: deceleration.duration), deceleration.target)
+    }
+
     func testRubberBand() {
         let dimension = 667.0
         XCTAssertEqual(rubberBandOffset(overscroll: 0, dimension: dimension), 0)
