@@ -56,6 +56,8 @@ public struct ScrollDeceleration: Hashable, Sendable {
     /// A deceleration from `offset` at `velocity` (points per millisecond).
     ///
     /// - Parameters:
+    ///   - offset: the content offset at release, in points.
+    ///   - velocity: the release velocity, in points per millisecond per axis.
     ///   - rate: the deceleration rate per millisecond; UIKit knows only two, and any
     ///     other value is taken as the nearer one (≥ 0.994 as ``normalRate``, below as
     ///     ``fastRate``).
