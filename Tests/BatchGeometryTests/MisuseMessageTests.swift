@@ -27,6 +27,8 @@ final class MisuseMessageTests: XCTestCase {
         ("world-layer-out-of-range", "layer 9 is out of range (this WorldTransforms covers 3 layers)"),
         ("stale-world-rects", "3 world rects for 4 layers"),
         ("c-kernel-environment", "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected "),
+        ("timing-function-count-mismatch", "values(of:at:into:): functions.count is 1, inputs.count is 2"),
+        ("spring-count-mismatch", "Spring.progress(of:at:into:): springs.count is 2, times.count is 1"),
     ]
 
     func testEveryMistakeStopsWithItsMessage() throws {

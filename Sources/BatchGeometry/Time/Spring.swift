@@ -230,7 +230,8 @@ extension Spring {
     public static func progress(of springs: [Spring], at times: [Double], into results: inout [Float]) {
         require(
             springs.count == times.count,
-            "Spring.progress(of:at:into:): \(springs.count) springs but \(times.count) times")
+            "Spring.progress(of:at:into:): springs.count is \(springs.count), times.count is \(times.count) (they must be equal)"
+        )
         results.resize(to: times.count, filler: 0)
         for index in times.indices { results[index] = springs[index].progress(at: times[index]) }
     }

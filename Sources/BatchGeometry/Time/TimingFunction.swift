@@ -184,7 +184,8 @@ extension TimingFunction {
     public static func values(of functions: [TimingFunction], at inputs: [Double], into results: inout [Float]) {
         require(
             functions.count == inputs.count,
-            "TimingFunction.values(of:at:into:): \(functions.count) functions but \(inputs.count) inputs")
+            "TimingFunction.values(of:at:into:): functions.count is \(functions.count), inputs.count is \(inputs.count) (they must be equal)"
+        )
         results.resize(to: inputs.count, filler: 0)
         for index in inputs.indices { results[index] = functions[index].value(at: inputs[index]) }
     }
