@@ -1,5 +1,7 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 // BatchGeometry: Core Animation layer geometry for millions of layers at once.
+// Tools version 6.0 and the Swift 6 language mode (complete concurrency checking); CI
+// builds with warnings as errors on the toolchain it has (6.3.1).
 // No package dependencies and no unsafe compiler-flag settings, so that any engine can
 // depend on it;
 // CPU-specific code lives in CAffineKernels as C functions with target attributes,
@@ -47,6 +49,9 @@ let package = Package(
             name: "c-interface-bench",
             dependencies: ["BatchGeometry", "BatchGeometryWorkloads", "BatchGeometryC", "CBatchGeometry"],
             path: "Tests/CInterfaceBench"),
+        // What an accessor costs by where the caller keeps the store (issue 21;
+        // Benchmarks/KERNELS.md). Not a product.
+        .executableTarget(name: "accessor-bench", dependencies: ["BatchGeometry"], path: "Tests/AccessorBench"),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages", "AllocationCounter"],
@@ -67,7 +72,8 @@ let package = Package(
             name: "BatchGeometryPerformanceTests",
             dependencies: ["BatchGeometry", "BatchGeometryWorkloads"]
         ),
-    ]
+    ],
+    swiftLanguageModes: [.v6]
 )
 
 // The libFuzzer targets (Fuzz/, docs/ROBUSTNESS.md section 5) exist only when

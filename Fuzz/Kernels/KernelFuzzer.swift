@@ -30,7 +30,8 @@ let largeStoreOptions = [KernelOptions(backend: .simd, threads: 3), KernelOption
 public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(UnsafeBufferPointer(start: data, count: size))
     let recipe = StoreRecipe(&input)
-    let (store, wild) = recipe.build()
+    var wild: [Bool] = []
+    let store = recipe.build(wild: &wild)
     checkFrames(store)
     checkWorld(
         store, wild, change: (input.int(below: Swift.max(1, store.count)), Point(input.moderate(), input.moderate())))
@@ -42,7 +43,7 @@ public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-func checkFrames(_ store: LayerStore) {
+func checkFrames(_ store: borrowing LayerStore) {
     let reference = store.frames(options: .serial(.scalar))
     for layer in 0..<store.count {
         let frame = store.frame(of: layer)
@@ -62,7 +63,7 @@ func checkFrames(_ store: LayerStore) {
     }
 }
 
-func checkWorld(_ store: LayerStore, _ wild: [Bool], change: (layer: Int, position: Point)) {
+func checkWorld(_ store: borrowing LayerStore, _ wild: [Bool], change: (layer: Int, position: Point)) {
     let reference = store.referenceWorldTransforms()
     func compare(_ world: WorldTransforms, _ reference: WorldTransforms, _ what: String) {
         if world.count != reference.count {
@@ -76,7 +77,7 @@ func checkWorld(_ store: LayerStore, _ wild: [Bool], change: (layer: Int, positi
     for options in large ? largeStoreOptions : allOptions {
         compare(store.worldTransforms(options: options), reference, "worldTransforms(\(options))")
         if large && options.backend != .c { continue }  // the incremental path once
-        var copy = store
+        var copy = store.copy()
         compare(copy.updateWorld(options: options), reference, "updateWorld(\(options))")
         guard copy.count > 0 else { continue }
         // Incremental: one changed layer, its subtree recomputed.
@@ -86,7 +87,7 @@ func checkWorld(_ store: LayerStore, _ wild: [Bool], change: (layer: Int, positi
     }
 }
 
-func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
+func checkQueries(_ store: borrowing LayerStore, _ input: inout FuzzInput) {
     let world = store.referenceWorldTransforms()
     let count = store.count
     let large = count >= 1_000
@@ -142,12 +143,14 @@ func checkQueries(_ store: LayerStore, _ input: inout FuzzInput) {
     }
 }
 
-func checkOutputSensitiveQueries(_ original: LayerStore, _ input: inout FuzzInput) {
-    var store = original
+func checkOutputSensitiveQueries(_ original: borrowing LayerStore, _ input: inout FuzzInput) {
+    var store = original.copy()
     let viewport = Rect(input.moderate(), input.moderate(), abs(input.moderate()) + 1, abs(input.moderate()) + 1)
     var result = VisibleLayers()
     for round in 0..<2 {
         store.visibleLayers(in: viewport, into: &result)
+        let violations = store._invariantViolations()
+        if !violations.isEmpty { fuzzFailure("round \(round): \(violations.joined(separator: "; "))") }
         let world = store.worldTransforms()
         let points = [Point(0, 0), Point(10, 10), Point(input.moderate(), input.moderate())]
         let hits = HitTestRule.allCases.flatMap { rule in points.map { store.hitTest($0, rule: rule) } }

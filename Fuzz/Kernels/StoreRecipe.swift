@@ -100,8 +100,8 @@ struct StoreRecipe {
         }
     }
 
-    /// The store, and for each layer whether it or an ancestor had a wild value.
-    func build() -> (LayerStore, [Bool]) {
+    /// The store; `inheritedWild` gets, per layer, whether it or an ancestor had a wild value.
+    func build(wild inheritedWild: inout [Bool]) -> LayerStore {
         var store = LayerStore()
         var wild: [Bool] = []
         for tile in 0..<tiles {
@@ -148,7 +148,8 @@ struct StoreRecipe {
                 ancestor = store.superlayer(of: current)
             }
         }
-        return (store, inherited)
+        inheritedWild = inherited
+        return store
     }
 
     private func apply(_ recipe: LayerRecipe, to layer: Int, in store: inout LayerStore) {
@@ -190,7 +191,7 @@ struct StoreRecipe {
         }
     }
 
-    private func hierarchy(of store: LayerStore) -> [[Int]] {
+    private func hierarchy(of store: borrowing LayerStore) -> [[Int]] {
         [store.rootIndices] + (0..<store.count).map { store.sublayers(of: $0) + [store.superlayer(of: $0) ?? -1] }
     }
 }

@@ -2,15 +2,16 @@
 // never trap; a decoded scene must evaluate to the same output under every backend and
 // thread count 1...4 (or fail with the same error under all of them).
 //
-// Written against the scene API contract in HELPERS.md (`Scene(json:)`,
-// `evaluate(options:)`, `SceneEvaluation.jsonText()`), with the library's public API only.
+// Written against the scene API (`Scene(json:)`, `evaluate(options:)`,
+// `SceneEvaluation.jsonText()`), plus the testing SPI's `_invariantViolations()` on the
+// decoded and the evaluated store.
 //
 // Thread counts of one backend must give identical text. Across backends the frames are
 // bit-identical by contract, but world transforms only agree to 1e-12 relative
 // (GEOMETRY.md section 1), so numbers are compared token by token with that tolerance
 // when the texts differ.
 
-import BatchGeometry
+@_spi(Testing) import BatchGeometry
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -24,6 +25,10 @@ public func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     } catch {
         fuzzFailure("Scene(json:) threw a non-SceneError: \(error)")
+    }
+    checkInvariants(scene.store, "the decoded scene's store")
+    if let evaluation = try? scene.evaluate(options: .serial(.scalar)) {
+        checkInvariants(evaluation.store, "the evaluated scene's store")
     }
     var reference: Result<String, SceneError>?
     for backend in Backend.allCases {
@@ -114,4 +119,10 @@ func jsonTokens(_ text: String) -> [Substring] {
         }
     }
     return tokens
+}
+
+/// Every counter, cached flag and cache of `store` is what a fresh build gives.
+private func checkInvariants(_ store: borrowing LayerStore, _ what: String) {
+    let violations = store._invariantViolations()
+    if !violations.isEmpty { fuzzFailure("\(what): \(violations.joined(separator: "; "))") }
 }

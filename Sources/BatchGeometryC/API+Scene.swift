@@ -7,7 +7,7 @@ import CBatchGeometry
 /// What a `bg_scene *` points at.
 final class CScene {
     let scene: Scene
-    init(_ scene: Scene) { self.scene = scene }
+    init(_ scene: consuming Scene) { self.scene = scene }
 }
 
 /// What a `bg_evaluation *` points at: the answers and their JSON text (NUL-terminated,
@@ -17,10 +17,10 @@ final class CEvaluation {
     let text: UnsafeMutablePointer<CChar>
     let length: Int
 
-    init(_ evaluation: SceneEvaluation) {
-        self.evaluation = evaluation
+    init(_ evaluation: consuming SceneEvaluation) {
         var bytes: [UInt8] = []
         evaluation.writeJSON { bytes.append(contentsOf: $0.utf8) }
+        self.evaluation = evaluation
         length = bytes.count
         text = .allocate(capacity: bytes.count + 1)
         for (k, byte) in bytes.enumerated() { text[k] = CChar(bitPattern: byte) }
@@ -78,7 +78,7 @@ public func bgSceneStore(_ scene: OpaquePointer?, _ out: UnsafeMutablePointer<Op
     cCall("bg_scene_store") {
         let scene = try object(scene, "scene", as: CScene.self)
         let out = try required(out, "out")
-        out.pointee = CStore.make(scene.scene.store, options: try processDefaultOptions())
+        out.pointee = CStore.make(scene.scene.store.copy(), options: try processDefaultOptions())
     }
 }
 
@@ -122,7 +122,7 @@ public func bgEvaluationStore(_ evaluation: OpaquePointer?, _ out: UnsafeMutable
     cCall("bg_evaluation_store") {
         let evaluation = try object(evaluation, "evaluation", as: CEvaluation.self)
         let out = try required(out, "out")
-        out.pointee = CStore.make(evaluation.evaluation.store, options: try processDefaultOptions())
+        out.pointee = CStore.make(evaluation.evaluation.store.copy(), options: try processDefaultOptions())
     }
 }
 
@@ -132,14 +132,14 @@ public func bgEvaluationLayer(_ evaluation: OpaquePointer?, _ sceneIndex: Int, _
     -> Int32
 {
     cCall("bg_evaluation_layer") {
-        let evaluation = try object(evaluation, "evaluation", as: CEvaluation.self).evaluation
+        let evaluation = try object(evaluation, "evaluation", as: CEvaluation.self)
         let out = try required(out, "out")
         let index = sizeArgument(sceneIndex)
-        let layers = evaluation.storeLayers
+        let layers = evaluation.evaluation.storeLayers
         guard index < layers.count else {
             throw CFailure.staleLayer("scene layer \(index) is out of range (\(layers.count) layers)")
         }
-        guard let slot = layers[index], let handle = evaluation.store.handle(at: slot) else {
+        guard let slot = layers[index], let handle = evaluation.evaluation.store.handle(at: slot) else {
             throw CFailure.staleLayer("scene layer \(index) was removed by an operation")
         }
         out.pointee = handle.rawValue

@@ -23,8 +23,10 @@ public func bgLastErrorMessage() -> UnsafePointer<CChar>? {
     ErrorMessage.current
 }
 
-private let statusNames = Status.names.map { CString.make($0) }
-private let unknownStatusName = CString.make("BG_UNKNOWN_STATUS")
+// Immortal C strings, written once when first used and never changed or freed: safe to
+// read from any thread, which the compiler cannot see through a pointer type.
+nonisolated(unsafe) private let statusNames = Status.names.map { CString.make($0) }
+nonisolated(unsafe) private let unknownStatusName = CString.make("BG_UNKNOWN_STATUS")
 
 /// `bg_status_name`: the name of a status code.
 @_cdecl("bg_status_name")
@@ -43,13 +45,13 @@ public func bgStoreCreate(_ capacity: Int, _ out: UnsafeMutablePointer<OpaquePoi
     }
 }
 
-/// `bg_store_copy`: a new store with the same layers and options (copy-on-write).
+/// `bg_store_copy`: a new store with the same layers and options (`LayerStore.copy()`, O(n)).
 @_cdecl("bg_store_copy")
 public func bgStoreCopy(_ store: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     cCall("bg_store_copy") {
         let box = try CStore.from(store)
         let out = try required(out, "out")
-        out.pointee = CStore.make(box.store, options: box.options)
+        out.pointee = CStore.make(box.store.copy(), options: box.options)
     }
 }
 
@@ -127,7 +129,8 @@ public func bgStoreGetOptions(
     }
 }
 
-private let instructionSet = CString.make(KernelOptions.cInstructionSet)
+// Immortal, like the status names above.
+nonisolated(unsafe) private let instructionSet = CString.make(KernelOptions.cInstructionSet)
 
 /// `bg_c_instruction_set`: the C backend's instruction set on this machine.
 @_cdecl("bg_c_instruction_set")

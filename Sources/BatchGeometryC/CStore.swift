@@ -45,7 +45,7 @@ final class CStore {
     /// that a failing call leaves them as they were.
     var frameQueryCost = (visited: 0, tested: 0)
 
-    init(store: LayerStore, options: KernelOptions) {
+    init(store: consuming LayerStore, options: KernelOptions) {
         self.store = store
         self.options = options
     }
@@ -58,7 +58,7 @@ final class CStore {
     }
 
     /// A new `bg_store *` for `store`, owned by the caller.
-    static func make(_ store: LayerStore, options: KernelOptions) -> OpaquePointer {
+    static func make(_ store: consuming LayerStore, options: KernelOptions) -> OpaquePointer {
         OpaquePointer(Unmanaged.passRetained(CStore(store: store, options: options)).toOpaque())
     }
 

@@ -120,8 +120,9 @@ enum ErrorMessage {
         return pthread_key_create(&key, { free($0) }) == 0 ? key : nil
     }()
 
-    /// "" as a C string, for a thread that has had no error.
-    static let empty = CString.make("")
+    /// "" as a C string, for a thread that has had no error. Immortal (never changed or
+    /// freed), so any thread may read it.
+    nonisolated(unsafe) static let empty = CString.make("")
 
     /// Makes `message` this thread's last error message.
     static func record(_ message: String) {

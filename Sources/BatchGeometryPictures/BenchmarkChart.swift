@@ -2,7 +2,7 @@
 // backend with the memory ceiling, then scaling lines over threads and sizes.
 
 /// Draws benchmark reports as SVG charts.
-public enum BenchmarkChart {
+package enum BenchmarkChart {
     /// The charts of one workload of `report`: bars of layers per second by kernel and
     /// backend at the selected size and thread count, the memory ceiling of each kernel
     /// as a red line across its group; then, when the report has several thread counts
@@ -11,16 +11,16 @@ public enum BenchmarkChart {
     ///
     /// - Throws: `ChartError` when no result matches the selection.
     /// - Complexity: O(results × ceiling measurements).
-    public static func svg(_ report: ChartReport, selection: ChartSelection = ChartSelection()) throws -> String {
+    package static func svg(_ report: ChartReport, selection: ChartSelection = ChartSelection()) throws -> String {
         let chart = try Chart(report: report, selection: selection)
         return chart.svg()
     }
 }
 
 /// No results to chart: the message says what the report has.
-public struct ChartError: Error, Equatable, CustomStringConvertible {
+package struct ChartError: Error, Equatable, CustomStringConvertible {
     /// One line, without `error: `.
-    public var description: String
+    package var description: String
 }
 
 /// One chart document being drawn, with its selection resolved.

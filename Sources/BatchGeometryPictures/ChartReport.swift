@@ -3,26 +3,26 @@
 
 /// A benchmark report as the charts see it: results and the memory-copy ceiling.
 /// Decodes from a `batchbench` JSON report (other fields are ignored).
-public struct ChartReport: Codable, Sendable, Equatable {
+package struct ChartReport: Codable, Sendable, Equatable {
     /// "release" or "debug".
-    public var build: String
+    package var build: String
     /// When the run finished, ISO 8601.
-    public var date: String
+    package var date: String
     /// The machine, as the report names it.
-    public var machine: Machine
+    package var machine: Machine
     /// Every copy measured for the ceiling.
-    public var ceiling: Ceiling
+    package var ceiling: Ceiling
     /// One entry per (workload, kernel, backend, layers, threads) measured.
-    public var results: [Result]
+    package var results: [Result]
 
     /// The report's machine fields used in chart titles.
-    public struct Machine: Codable, Sendable, Equatable {
+    package struct Machine: Codable, Sendable, Equatable {
         /// The CPU model.
-        public var cpu: String
+        package var cpu: String
         /// Active processor count.
-        public var cores: Int
+        package var cores: Int
         /// A machine described by its CPU and core count.
-        public init(cpu: String, cores: Int) {
+        package init(cpu: String, cores: Int) {
             self.cpu = cpu
             self.cores = cores
         }
@@ -30,27 +30,27 @@ public struct ChartReport: Codable, Sendable, Equatable {
 
     /// The memory-copy ceiling: `measurements` has one copy per size, threads and bytes
     /// per layer.
-    public struct Ceiling: Codable, Sendable, Equatable {
+    package struct Ceiling: Codable, Sendable, Equatable {
         /// Every copy measured.
-        public var measurements: [CeilingMeasurement]
+        package var measurements: [CeilingMeasurement]
         /// A ceiling made of these copies.
-        public init(measurements: [CeilingMeasurement]) {
+        package init(measurements: [CeilingMeasurement]) {
             self.measurements = measurements
         }
     }
 
     /// One copy: bytes read plus written per second over `layers × bytesPerLayer`.
-    public struct CeilingMeasurement: Codable, Sendable, Equatable {
+    package struct CeilingMeasurement: Codable, Sendable, Equatable {
         /// Layers the copy's footprint stands for.
-        public var layers: Int
+        package var layers: Int
         /// Threads the copy ran on.
-        public var threads: Int
+        package var threads: Int
         /// Bytes per layer of the footprint.
-        public var bytesPerLayer: Int
+        package var bytesPerLayer: Int
         /// Bytes read plus written per second.
-        public var copyBytesPerSecond: Double
+        package var copyBytesPerSecond: Double
         /// A copy measurement.
-        public init(layers: Int, threads: Int, bytesPerLayer: Int, copyBytesPerSecond: Double) {
+        package init(layers: Int, threads: Int, bytesPerLayer: Int, copyBytesPerSecond: Double) {
             self.layers = layers
             self.threads = threads
             self.bytesPerLayer = bytesPerLayer
@@ -59,23 +59,23 @@ public struct ChartReport: Codable, Sendable, Equatable {
     }
 
     /// One measurement of one kernel.
-    public struct Result: Codable, Sendable, Equatable {
+    package struct Result: Codable, Sendable, Equatable {
         /// The workload (`standard`, `3d`, …).
-        public var workload: String
+        package var workload: String
         /// The kernel (`frames`, `world`, …).
-        public var kernel: String
+        package var kernel: String
         /// The backend (`scalar`, `simd`, `c`).
-        public var backend: String
+        package var backend: String
         /// Layers in the store.
-        public var layers: Int
+        package var layers: Int
         /// Threads asked for.
-        public var threads: Int
+        package var threads: Int
         /// The rate, in the units the kernel counts (Benchmarks/README.md).
-        public var layersPerSecond: Double
+        package var layersPerSecond: Double
         /// The least bytes per layer the kernel reads and writes.
-        public var bytesPerLayer: Int
+        package var bytesPerLayer: Int
         /// A result.
-        public init(
+        package init(
             workload: String, kernel: String, backend: String, layers: Int, threads: Int, layersPerSecond: Double,
             bytesPerLayer: Int
         ) {
@@ -90,7 +90,7 @@ public struct ChartReport: Codable, Sendable, Equatable {
     }
 
     /// A report made of these parts.
-    public init(build: String, date: String, machine: Machine, ceiling: Ceiling, results: [Result]) {
+    package init(build: String, date: String, machine: Machine, ceiling: Ceiling, results: [Result]) {
         self.build = build
         self.date = date
         self.machine = machine
@@ -113,15 +113,15 @@ public struct ChartReport: Codable, Sendable, Equatable {
 
 /// Which results a chart shows: one workload; the bars at one size and thread count.
 /// nil picks: the first result's workload, its largest size, its most threads.
-public struct ChartSelection: Equatable, Sendable {
+package struct ChartSelection: Equatable, Sendable {
     /// The workload shown.
-    public var workload: String?
+    package var workload: String?
     /// The size of the bars (and of the thread-scaling lines).
-    public var layers: Int?
+    package var layers: Int?
     /// The thread count of the bars (and of the size-scaling lines).
-    public var threads: Int?
+    package var threads: Int?
     /// A selection; nil fields are chosen from the report.
-    public init(workload: String? = nil, layers: Int? = nil, threads: Int? = nil) {
+    package init(workload: String? = nil, layers: Int? = nil, threads: Int? = nil) {
         self.workload = workload
         self.layers = layers
         self.threads = threads

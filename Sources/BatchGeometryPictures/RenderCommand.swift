@@ -6,20 +6,20 @@ import BatchGeometry
 /// The `render` subcommand: reads a scene, draws it, writes the SVG to a file or to
 /// standard output. The output is written only after the whole picture is drawn, so a
 /// malformed scene leaves no file behind.
-public enum RenderCommand {
+package enum RenderCommand {
     /// What the command does to the outside world.
-    public struct IO {
+    package struct IO {
         /// The bytes of a file, or of standard input for `-`; or a message why not.
-        public var read: (String) -> Result<[UInt8], RenderIOError>
+        package var read: (String) -> Result<[UInt8], RenderIOError>
         /// Writes the whole text to a file (created or replaced); a message why not.
-        public var writeFile: (String, String) -> RenderIOError?
+        package var writeFile: (String, String) -> RenderIOError?
         /// Writes text to standard output.
-        public var writeOutput: (String) -> Void
+        package var writeOutput: (String) -> Void
         /// Writes one line (without its newline) to standard error.
-        public var writeError: (String) -> Void
+        package var writeError: (String) -> Void
 
         /// I/O through the given functions.
-        public init(
+        package init(
             read: @escaping (String) -> Result<[UInt8], RenderIOError>,
             writeFile: @escaping (String, String) -> RenderIOError?,
             writeOutput: @escaping (String) -> Void, writeError: @escaping (String) -> Void
@@ -36,7 +36,7 @@ public enum RenderCommand {
     /// - Returns: the exit status: 0 on success; 2 for `--help`-less usage mistakes, an
     ///   unreadable input, a malformed scene or an unwritable output, each with one line
     ///   `error: …` through `io.writeError`, and then nothing written anywhere else.
-    public static func run(_ arguments: [String], io: IO) -> Int32 {
+    package static func run(_ arguments: [String], io: IO) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             io.writeOutput(RenderOptions.usage + "\n")
             return 0
@@ -92,11 +92,11 @@ public enum RenderCommand {
 }
 
 /// Why a file could not be read or written (the system's reason, one line).
-public struct RenderIOError: Error, Equatable {
+package struct RenderIOError: Error, Equatable {
     /// The reason, e.g. `cannot open: No such file or directory`.
-    public var message: String
+    package var message: String
     /// An error with this message.
-    public init(message: String) {
+    package init(message: String) {
         self.message = message
     }
 }

@@ -1,33 +1,33 @@
 // What `batchbench render` draws, and its command line.
 
 /// What a scene picture shows and how large it is (`batchbench render --help`).
-public struct RenderOptions: Equatable, Sendable {
+package struct RenderOptions: Equatable, Sendable {
     /// The picture's width in pixels.
-    public var width: Double = 800
+    package var width: Double = 800
     /// The drawing's largest height in pixels, default 800 (the legend comes below it); nil: as the
     /// framed world's aspect ratio gives.
-    public var height: Double? = 800
+    package var height: Double? = 800
     /// Layer names (or `#index`) at each layer's centre.
-    public var labels = true
+    package var labels = true
     /// Clip rects, dashed.
-    public var clips = true
+    package var clips = true
     /// Hit-test points, joined to the label of the layer they hit.
-    public var hits = true
+    package var hits = true
     /// The scene's viewport, outlined.
-    public var viewport = true
+    package var viewport = true
     /// The legend below the drawing.
-    public var legend = true
+    package var legend = true
     /// Each layer's frame rect, in its superlayer's space, mapped to the world.
-    public var frames = false
+    package var frames = false
     /// Hidden, wholly clipped and otherwise invisible layers as faint outlines (true) or
     /// left out (false).
-    public var invisible = true
+    package var invisible = true
 
     /// Every option on.
-    public init() {}
+    package init() {}
 
     /// The `--help` text of `batchbench render`.
-    public static let usage = """
+    package static let usage = """
         usage: batchbench render SCENE.json [-o OUT.svg] [options]     (SCENE.json or - for stdin)
 
         Draws the scene after its operations, in world space, as SVG (stdout without -o):

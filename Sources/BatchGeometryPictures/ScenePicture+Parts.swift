@@ -63,8 +63,9 @@ extension ScenePicture {
     func writeFrames(_ writer: inout SVGWriter) {
         writer.open("g", [("id", "frames")])
         for layer in shownLayers {
-            let store = evaluation.store
-            let superlayer = store.handle(at: layer.storeLayer).flatMap { store.superlayer(of: $0) }
+            let superlayer = evaluation.store.handle(at: layer.storeLayer).flatMap {
+                evaluation.store.superlayer(of: $0)
+            }
             let transform = superlayer.map { evaluation.world[$0] } ?? .identity
             let points = frame.mapPolygon(transform.projectedPolygon(of: evaluation.frames[layer.storeLayer]))
             guard !points.isEmpty else { continue }

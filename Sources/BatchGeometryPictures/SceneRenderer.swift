@@ -4,21 +4,22 @@
 import BatchGeometry
 
 /// Draws scenes as SVG pictures.
-public enum SceneRenderer {
+package enum SceneRenderer {
     /// Decodes a scene file (SCENE-FORMAT.md), evaluates it and draws it.
     ///
     /// - Throws: `SceneError` for a malformed scene (its description is the one-line
     ///   `<path>: <message>` of `batchbench eval`); nothing is drawn then.
     /// - Complexity: O(layers × depth + hit tests × layers).
-    public static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
+    package static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
         let scene = try Scene(json: json)
-        return render(scene, try scene.evaluate(), options: options)
+        let evaluation = try scene.evaluate()
+        return render(scene, evaluation, options: options)
     }
 
     /// Draws an evaluated scene: `evaluation` must come from `scene.evaluate()`. The same
     /// inputs always give the same bytes.
-    public static func render(
-        _ scene: Scene, _ evaluation: SceneEvaluation, options: RenderOptions = RenderOptions()
+    package static func render(
+        _ scene: consuming Scene, _ evaluation: consuming SceneEvaluation, options: RenderOptions = RenderOptions()
     ) -> String {
         ScenePicture(scene: scene, evaluation: evaluation, options: options).svg()
     }
@@ -26,7 +27,7 @@ public enum SceneRenderer {
 
 /// One picture being drawn: the evaluation, the frame, and per store layer its depth,
 /// its projected quad (world points, from the library) and where its label goes.
-struct ScenePicture {
+struct ScenePicture: ~Copyable {
     static let titleHeight = 28.0
     static let margin = 16.0
     static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
@@ -42,29 +43,18 @@ struct ScenePicture {
     /// By store index: the label's pixel position (nil when nothing of the layer shows).
     var labelPositions: [Point2D?]
 
-    init(scene: Scene, evaluation: SceneEvaluation, options: RenderOptions) {
-        self.scene = scene
-        self.evaluation = evaluation
-        self.options = options
-        let store = evaluation.store
-        // Free slots (layers the scene removed) have no quad.
-        quads = (0..<store.count).map { slot in
-            store.handle(at: slot).map { store.projectedQuad(of: $0, in: evaluation.world) } ?? []
-        }
-        depths = (0..<store.count).map { slot in
-            var depth = 0
-            guard var current = store.handle(at: slot) else { return 0 }
-            while let superlayer = store.superlayer(of: current) {
-                depth += 1
-                current = superlayer
-            }
-            return depth
-        }
+    init(scene: consuming Scene, evaluation: consuming SceneEvaluation, options: RenderOptions) {
+        let quads = Self.quads(evaluation.store, evaluation.world)
+        depths = Self.depths(evaluation.store)
         frame = PictureFrame(
             world: Self.framedWorld(scene, evaluation), width: options.width, height: options.height,
             margin: Self.margin, top: Self.titleHeight)
         labelPositions = quads.map { _ in nil }
-        for layer in 0..<store.count {
+        self.quads = quads
+        self.scene = scene
+        self.evaluation = evaluation
+        self.options = options
+        for layer in 0..<quads.count {
             let drawn = frame.mapPolygon(quads[layer])
             guard !drawn.isEmpty else { continue }
             let sum = drawn.reduce(Point2D(0, 0)) { Point2D($0.x + $1.x, $0.y + $1.y) }
@@ -74,7 +64,32 @@ struct ScenePicture {
 
     /// The viewport when the scene has one (finite, positive size); else the union of
     /// the finite world rects; at least 1 × 1 points.
-    static func framedWorld(_ scene: Scene, _ evaluation: SceneEvaluation) -> RectEdges {
+    /// By store index: the layer's projected quad; none for free slots (removed layers).
+    static func quads(_ store: borrowing LayerStore, _ world: WorldTransforms) -> [[Point]] {
+        var quads: [[Point]] = []
+        for slot in 0..<store.count {
+            quads.append(store.handle(at: slot).map { store.projectedQuad(of: $0, in: world) } ?? [])
+        }
+        return quads
+    }
+
+    /// By store index: how many superlayers the layer has (0 for free slots).
+    static func depths(_ store: borrowing LayerStore) -> [Int] {
+        var depths: [Int] = []
+        for slot in 0..<store.count {
+            var depth = 0
+            if var current = store.handle(at: slot) {
+                while let superlayer = store.superlayer(of: current) {
+                    depth += 1
+                    current = superlayer
+                }
+            }
+            depths.append(depth)
+        }
+        return depths
+    }
+
+    static func framedWorld(_ scene: borrowing Scene, _ evaluation: borrowing SceneEvaluation) -> RectEdges {
         var box = RectEdges(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         if let viewport = scene.viewport?.edges, viewport.minX.isFinite, viewport.maxX.isFinite,
             viewport.minY.isFinite, viewport.maxY.isFinite, viewport.maxX > viewport.minX,

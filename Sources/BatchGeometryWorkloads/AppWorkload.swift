@@ -30,31 +30,31 @@ import BatchGeometry
 /// table. Each list shows about 5.7 cards (1080 / 232 + 1), so at any layer count from
 /// a few thousand on about 430 layers are visible in the window (measured: 429 at 50k,
 /// 428 at 500k; a fifth of the badges are hidden and an edge-on strip card shows nothing).
-public struct AppLayout: Sendable, Hashable {
+package struct AppLayout: Sendable, Hashable {
     /// The window's size, which is also the viewport the frame query asks for.
-    public static let windowSize = Size(width: 1920, height: 1080)
-    public static let listCount = 20
-    public static let listWidth = 96.0
+    package static let windowSize = Size(width: 1920, height: 1080)
+    package static let listCount = 20
+    package static let listWidth = 96.0
     /// Cards are 88×220, one every 232 points, the first 8 points down the list.
-    public static let cardSize = Size(width: 88, height: 220)
-    public static let cardPitch = 232.0
-    public static let cardTop = 8.0
+    package static let cardSize = Size(width: 88, height: 220)
+    package static let cardPitch = 232.0
+    package static let cardTop = 8.0
     /// A card, its icon, its label and its badge.
-    public static let layersPerCard = 4
-    public static let stripCardCount = 12
-    public static let stripFrame = Rect(x: 0, y: 880, width: 1920, height: 200)
-    public static let perspectiveDistance = 500.0
+    package static let layersPerCard = 4
+    package static let stripCardCount = 12
+    package static let stripFrame = Rect(x: 0, y: 880, width: 1920, height: 200)
+    package static let perspectiveDistance = 500.0
 
     /// Indices of the fixed layers (see the type's table).
-    public static let window = 0
-    public static func list(_ j: Int) -> Int { 1 + j }
-    public static let strip = 1 + listCount
-    public static func stripCard(_ i: Int) -> Int { strip + 1 + 2 * i }
-    public static func stripFace(_ i: Int) -> Int { stripCard(i) + 1 }
-    public static let firstCardLayer = strip + 1 + 2 * stripCardCount
+    package static let window = 0
+    package static func list(_ j: Int) -> Int { 1 + j }
+    package static let strip = 1 + listCount
+    package static func stripCard(_ i: Int) -> Int { strip + 1 + 2 * i }
+    package static func stripFace(_ i: Int) -> Int { stripCard(i) + 1 }
+    package static let firstCardLayer = strip + 1 + 2 * stripCardCount
 
     /// What one layer is.
-    public enum Role: Sendable, Hashable {
+    package enum Role: Sendable, Hashable {
         case window
         case list(Int)
         case strip
@@ -68,32 +68,32 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// The number of layers.
-    public let layerCount: Int
+    package let layerCount: Int
     /// The number of cards (the last one may be cut short).
-    public let cardCount: Int
+    package let cardCount: Int
 
     /// The layout of an `app` workload of `layerCount` layers. O(1).
-    public init(layerCount: Int) {
+    package init(layerCount: Int) {
         self.layerCount = layerCount
         let cardLayers = Swift.max(0, layerCount - Self.firstCardLayer)
         cardCount = (cardLayers + Self.layersPerCard - 1) / Self.layersPerCard
     }
 
     /// The number of cards in list `j`. O(1).
-    public func cardsInList(_ j: Int) -> Int {
+    package func cardsInList(_ j: Int) -> Int {
         cardCount / Self.listCount + (j < cardCount % Self.listCount ? 1 : 0)
     }
 
     /// The number of the first card of list `j`. O(1).
-    public func firstCard(ofList j: Int) -> Int {
+    package func firstCard(ofList j: Int) -> Int {
         j * (cardCount / Self.listCount) + Swift.min(j, cardCount % Self.listCount)
     }
 
     /// The index of card `card`'s own layer; its icon, label and badge follow it. O(1).
-    public func cardLayer(_ card: Int) -> Int { Self.firstCardLayer + Self.layersPerCard * card }
+    package func cardLayer(_ card: Int) -> Int { Self.firstCardLayer + Self.layersPerCard * card }
 
     /// The list that holds card `card`, and the card's position in it. O(1).
-    public func place(ofCard card: Int) -> (list: Int, position: Int) {
+    package func place(ofCard card: Int) -> (list: Int, position: Int) {
         let small = cardCount / Self.listCount
         let large = small + 1
         let largeLists = cardCount % Self.listCount
@@ -103,7 +103,7 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// What layer `index` is. O(1).
-    public func role(of index: Int) -> Role {
+    package func role(of index: Int) -> Role {
         precondition(index >= 0 && index < layerCount, "layer \(index) is not in the app workload")
         if index == Self.window { return .window }
         if index < Self.strip { return .list(index - 1) }
@@ -124,7 +124,7 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// The superlayer of layer `index` (nil for the window). O(1).
-    public func superlayer(of index: Int) -> Int? {
+    package func superlayer(of index: Int) -> Int? {
         switch role(of: index) {
         case .window: return nil
         case .list, .strip: return Self.window
@@ -138,10 +138,10 @@ public struct AppLayout: Sendable, Hashable {
     // MARK: Scrolling and the per-frame values
 
     /// The height of list `j`'s content: every card, with the 8-point margins.
-    public func contentHeight(ofList j: Int) -> Double { Self.cardTop + Self.cardPitch * Double(cardsInList(j)) }
+    package func contentHeight(ofList j: Int) -> Double { Self.cardTop + Self.cardPitch * Double(cardsInList(j)) }
 
     /// The largest scroll offset of list `j` (0 when its content fits).
-    public func maximumOffset(ofList j: Int) -> Int {
+    package func maximumOffset(ofList j: Int) -> Int {
         Swift.max(0, Int(contentHeight(ofList: j) - Self.windowSize.height))
     }
 
@@ -149,7 +149,7 @@ public struct AppLayout: Sendable, Hashable {
     /// `(104,729 j) mod (max + 1)` and moves `2 + j%5` points a frame, down for even j
     /// and up for odd j, wrapping within `0 ... maximumOffset(ofList: j)`. Whole points,
     /// so pixel rounding leaves it as it is. O(1).
-    public func contentOffset(ofList j: Int, frame: Int) -> Double {
+    package func contentOffset(ofList j: Int, frame: Int) -> Double {
         let range = maximumOffset(ofList: j) + 1
         let step = (2 + j % 5) * (j % 2 == 0 ? 1 : -1)
         let start = (j * 104_729) % range
@@ -158,30 +158,30 @@ public struct AppLayout: Sendable, Hashable {
     }
 
     /// Strip card `i`'s rotation about y in frame `frame`: `30i + 6·frame` degrees, mod 360.
-    public func stripAngle(card i: Int, frame: Int) -> Double {
+    package func stripAngle(card i: Int, frame: Int) -> Double {
         Double((30 * i + 6 * (frame % 60)) % 360) * .pi / 180
     }
 
     /// The badge's center in its card: (82 + (card + frame)%3 - 1, 6).
-    public func badgePosition(card: Int, frame: Int) -> Point {
+    package func badgePosition(card: Int, frame: Int) -> Point {
         Point(x: 82 + Double((card + frame % 3) % 3) - 1, y: 6)
     }
 
     /// The badge is hidden in one frame of five.
-    public func badgeHidden(card: Int, frame: Int) -> Bool { (card + frame % 5) % 5 == 0 }
+    package func badgeHidden(card: Int, frame: Int) -> Bool { (card + frame % 5) % 5 == 0 }
 
     /// The label's width (its text): `40 + (7·card + 3·frame) mod 33`.
-    public func labelWidth(card: Int, frame: Int) -> Double { Double(40 + (7 * card + 3 * (frame % 33)) % 33) }
+    package func labelWidth(card: Int, frame: Int) -> Double { Double(40 + (7 * card + 3 * (frame % 33)) % 33) }
 
     /// The rotation the frame script gives the icon of the first card on screen in each
     /// list (a spinner): `10·frame` degrees, mod 360. Icons start unrotated.
-    public func spinnerRotation(frame: Int) -> AffineTransform {
+    package func spinnerRotation(frame: Int) -> AffineTransform {
         .rotation(radians: Double((10 * (frame % 36)) % 360) * .pi / 180)
     }
 
     /// The positions (in list j) of the cards on screen at `offset`: those whose frame
     /// overlaps the list's bounds `(0, offset, 96, 1080)`. O(1).
-    public func visibleCards(ofList j: Int, offset: Double) -> Range<Int> {
+    package func visibleCards(ofList j: Int, offset: Double) -> Range<Int> {
         let first = Swift.max(0, Int(((offset - Self.cardTop - Self.cardSize.height) / Self.cardPitch).rounded(.down)))
         var start = first
         while start < cardsInList(j)
@@ -199,7 +199,7 @@ public struct AppLayout: Sendable, Hashable {
     // MARK: The layers' geometry
 
     /// The geometry and flags of layer `index` as built (frame 0's values). O(1).
-    public func recipe(of index: Int) -> LayerRecipe {
+    package func recipe(of index: Int) -> LayerRecipe {
         switch role(of: index) {
         case .window:
             return Self.centered(Rect(x: 0, y: 0, width: 1920, height: 1080))

@@ -23,23 +23,23 @@ import BatchGeometry
 /// and back in even ones; the touches are `QueryPoints.world(count: 5, seed: 1000 + k)`;
 /// the viewport is (0, 0, 400, 560), the area those points cover, which shows most of
 /// those scenes: the worst case for an output-sensitive query.
-public struct FrameScript: Sendable {
+package struct FrameScript: Sendable {
     /// Touches per frame.
-    public static let touchCount = 5
+    package static let touchCount = 5
     /// Layers moved per frame on the shapes other than `app`.
-    public static let genericEditCount = 300
+    package static let genericEditCount = 300
 
-    public let workload: Workload
+    package let workload: Workload
     private let layout: AppLayout?
 
     /// The script of `workload`. O(1).
-    public init(_ workload: Workload) {
+    package init(_ workload: Workload) {
         self.workload = workload
         layout = workload.shape == .app ? AppLayout(layerCount: workload.layerCount) : nil
     }
 
     /// The world rect the frame query asks for.
-    public var viewport: Rect {
+    package var viewport: Rect {
         if layout != nil { return Rect(origin: .zero, size: AppLayout.windowSize) }
         return Rect(x: 0, y: 0, width: 400, height: 560)
     }
@@ -48,7 +48,7 @@ public struct FrameScript: Sendable {
     /// `workload.makeStore()` (and maybe given other frames since), and returns how many
     /// layers they set. O(edits).
     @discardableResult
-    public func apply(frame: Int, to store: inout LayerStore) -> Int {
+    package func apply(frame: Int, to store: inout LayerStore) -> Int {
         precondition(frame >= 0, "frames are numbered from 0")
         guard let layout else { return applyGeneric(frame: frame, to: &store) }
         var changed = 0
@@ -102,7 +102,7 @@ public struct FrameScript: Sendable {
     }
 
     /// Frame `frame`'s touches, in world space (`touchCount` of them). O(1).
-    public func touches(frame k: Int) -> [Point] {
+    package func touches(frame k: Int) -> [Point] {
         precondition(k >= 0, "frames are numbered from 0")
         guard layout != nil else { return QueryPoints.world(count: Self.touchCount, seed: UInt64(1000 + k)) }
         let width = AppLayout.listWidth
@@ -120,7 +120,7 @@ public struct FrameScript: Sendable {
 
     /// The touches of frames `0 ..< frames`, one after another: the points the single
     /// hit-test kernels cycle through. O(frames).
-    public func touches(frames: Int) -> [Point] {
+    package func touches(frames: Int) -> [Point] {
         (0..<frames).flatMap { touches(frame: $0) }
     }
 }

@@ -4,32 +4,32 @@ import BatchGeometry
 /// reference to its superlayer and an array of sublayers, like `CALayer` or `UIView`.
 /// The benchmark's baseline; its math is GEOMETRY.md written out again, independently of
 /// the store's kernels, so it also serves as a cross-check.
-public final class ObjectLayer {
+package final class ObjectLayer {
     /// As the `LayerStore` properties of the same names (GEOMETRY.md section 2).
-    public var bounds: Rect
-    public var position: Point
-    public var anchorPoint: Point
-    public var zPosition: Double = 0
-    public var anchorPointZ: Double = 0
-    public var transform: Transform3D
+    package var bounds: Rect
+    package var position: Point
+    package var anchorPoint: Point
+    package var zPosition: Double = 0
+    package var anchorPointZ: Double = 0
+    package var transform: Transform3D
     /// The sublayerTransform, nil for the identity (every workload layer but the `app`
     /// strip), so the common case costs one check.
-    public var sublayerTransform: Transform3D?
+    package var sublayerTransform: Transform3D?
     /// `unowned(unsafe)`, the cheapest reference Swift offers (what `CALayer`'s
     /// non-retaining `superlayer` is), so the baseline is not slowed down by weak
     /// references and the speed-up shown over it is not inflated.
-    public private(set) unowned(unsafe) var superlayer: ObjectLayer?
-    public private(set) var sublayers: [ObjectLayer] = []
+    package private(set) unowned(unsafe) var superlayer: ObjectLayer?
+    package private(set) var sublayers: [ObjectLayer] = []
     /// `ToWorld` from the last `ObjectGraph.updateWorld()`.
-    public var world: Transform3D = .identity
+    package var world: Transform3D = .identity
     /// As `LayerStore.autoresizingMask(of:)`.
-    public var autoresizingMask: AutoresizingMask = []
+    package var autoresizingMask: AutoresizingMask = []
     /// The bounds size when the running `ObjectGraph.resizeLayer(at:to:)` reached this
     /// layer (UIKit keeps the old size on the stack; a field avoids recursion here).
     var sizeBeforeResize = Size(width: 0, height: 0)
 
     /// A layer without superlayer or sublayers.
-    public init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
+    package init(bounds: Rect, position: Point, anchorPoint: Point, transform: Transform3D) {
         self.bounds = bounds
         self.position = position
         self.anchorPoint = anchorPoint
@@ -38,13 +38,13 @@ public final class ObjectLayer {
 
     /// Appends `layer` to the sublayers. The caller keeps `self` alive while `layer`
     /// refers to it (the graph's `layers` array does).
-    public func addSublayer(_ layer: ObjectLayer) {
+    package func addSublayer(_ layer: ObjectLayer) {
         layer.superlayer = self
         sublayers.append(layer)
     }
 
     /// The frame getter of GEOMETRY.md section 3, in its operation order. O(1).
-    public var frame: Rect {
+    package var frame: Rect {
         let w = bounds.size.width
         let h = bounds.size.height
         let t = transform
@@ -161,22 +161,22 @@ extension ObjectLayer {
 }
 
 /// A whole workload as `ObjectLayer` instances, superlayers before sublayers.
-public struct ObjectGraph {
+package struct ObjectGraph {
     /// Every layer, in the workload's index order; holding them keeps the graph alive.
-    public let layers: [ObjectLayer]
+    package let layers: [ObjectLayer]
 
     /// Wraps `layers`, which must list every superlayer before its sublayers.
-    public init(layers: [ObjectLayer]) { self.layers = layers }
+    package init(layers: [ObjectLayer]) { self.layers = layers }
 
     /// Every layer's frame through its getter, into `frames` (resized to fit). O(n).
-    public func computeFrames(into frames: inout [Rect]) {
+    package func computeFrames(into frames: inout [Rect]) {
         if frames.count != layers.count { frames = Array(repeating: .zero, count: layers.count) }
         for (index, layer) in layers.enumerated() { frames[index] = layer.frame }
     }
 
     /// Every layer's `ToWorld`, stored in the layer, superlayers first (one pass, each
     /// layer reusing its superlayer's result, the best an object graph can do). O(n).
-    public func updateWorld() {
+    package func updateWorld() {
         for layer in layers { layer.computeWorld() }
     }
 
@@ -184,7 +184,7 @@ public struct ObjectGraph {
     /// pass in index order (superlayers first, so each layer sees its superlayer's old
     /// and new size; no recursion). Every layer's autoresizesSubviews is true here.
     /// Visits every layer. O(n).
-    public func resizeLayer(at index: Int, to size: Size) {
+    package func resizeLayer(at index: Int, to size: Size) {
         for (position, layer) in layers.enumerated() {
             layer.sizeBeforeResize = layer.bounds.size
             if position == index {

@@ -1,7 +1,7 @@
 import BatchGeometry
 
 /// The hierarchy shapes batchbench and the performance tests measure.
-public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A complete 8-ary tree in breadth-first order: layer i's superlayer is `(i-1)/8`.
     case standard
     /// The standard tree, with every tenth layer (`i % 10 == 9`) rotated about y under a
@@ -31,7 +31,7 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
     /// `FrameScript` has its per-frame edits and touches.
     case app
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// One benchmark scene: a shape, a layer count and (for `random`) a seed. Everything it
@@ -47,29 +47,29 @@ public enum WorkloadShape: String, CaseIterable, Sendable, CustomStringConvertib
 /// whose scales are `(1.25, 0.8)` for 5 and `(0.8, 1.25)` for 6 so that a product of 100,000 transforms stays finite
 /// (the standard scales would overflow to infinity after about 1,800 levels). `app` has
 /// its own layout and recipe (`AppLayout`).
-public struct Workload: Sendable, Hashable, CustomStringConvertible {
+package struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// The hierarchy (see `WorkloadShape`).
-    public var shape: WorkloadShape
+    package var shape: WorkloadShape
     /// The number of layers, at least 1.
-    public var layerCount: Int
+    package var layerCount: Int
     /// Seeds the `random` shape; ignored by the others.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// A workload of `layerCount` layers; nothing is built until `makeStore()` or
     /// `makeObjectGraph()`. O(1).
     /// - Precondition: `layerCount >= 1`.
-    public init(_ shape: WorkloadShape, layerCount: Int, seed: UInt64 = 42) {
+    package init(_ shape: WorkloadShape, layerCount: Int, seed: UInt64 = 42) {
         precondition(layerCount >= 1, "a workload needs at least one layer")
         self.shape = shape
         self.layerCount = layerCount
         self.seed = seed
     }
 
-    public var description: String { "\(shape) (\(layerCount) layers)" }
+    package var description: String { "\(shape) (\(layerCount) layers)" }
 
     /// The superlayer of every layer (nil for the root), always an earlier index, so
     /// index order is a valid superlayers-first order. O(n).
-    public func parents() -> [Int?] {
+    package func parents() -> [Int?] {
         let n = layerCount
         switch shape {
         case .standard, .threeD, .ui:
@@ -94,7 +94,7 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The geometry of layer `i` (see the type's documentation). O(1).
-    public func recipe(of i: Int) -> LayerRecipe {
+    package func recipe(of i: Int) -> LayerRecipe {
         if shape == .app { return AppLayout(layerCount: layerCount).recipe(of: i) }
         let bounds = Rect(x: 0, y: 0, width: Double(20 + i % 50), height: Double(10 + i % 30))
         let position = Point(x: Double(3 * (i % 97)), y: Double(5 * (i % 89)))
@@ -142,18 +142,18 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
     /// whatever the depth. (A mix of masks makes the difference compound from level to
     /// level: along the 100,000-deep chain it overflows or dies out within a few dozen
     /// levels, and the kernel would resize only the top of the tree.) O(1).
-    public func autoresizingMask(of i: Int) -> AutoresizingMask { .all }
+    package func autoresizingMask(of i: Int) -> AutoresizingMask { .all }
 
     /// The top layer's two sizes that the autoresize kernel alternates between: its
     /// recipe size, and that size doubled.
-    public var autoresizeSizes: (Size, Size) {
+    package var autoresizeSizes: (Size, Size) {
         let size = recipe(of: 0).bounds.size
         return (size, Size(width: size.width * 2, height: size.height * 2))
     }
 
     /// Builds the workload as a `LayerStore` (layers added in index order), with every
     /// layer's `autoresizingMask(of:)` when `autoresizing` is set. O(n).
-    public func makeStore(autoresizing: Bool = false) -> LayerStore {
+    package func makeStore(autoresizing: Bool = false) -> LayerStore {
         var store = LayerStore(minimumCapacity: layerCount)
         var handles: [LayerHandle] = []
         handles.reserveCapacity(layerCount)
@@ -186,7 +186,7 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
 
     /// Builds the same scene as one class instance per layer (see `ObjectGraph`), with
     /// the autoresizing masks when `autoresizing` is set. O(n).
-    public func makeObjectGraph(autoresizing: Bool = false) -> ObjectGraph {
+    package func makeObjectGraph(autoresizing: Bool = false) -> ObjectGraph {
         var layers: [ObjectLayer] = []
         layers.reserveCapacity(layerCount)
         for (i, parent) in parents().enumerated() {
@@ -204,22 +204,22 @@ public struct Workload: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The stored geometry of one workload layer (the rest keeps Core Animation's defaults).
-public struct LayerRecipe: Sendable, Hashable {
+package struct LayerRecipe: Sendable, Hashable {
     /// Bounds in points; the origin is always (0, 0).
-    public var bounds: Rect
+    package var bounds: Rect
     /// Position in the superlayer's space, in points.
-    public var position: Point
+    package var position: Point
     /// Anchor point in unit coordinates of the bounds.
-    public var anchorPoint: Point
+    package var anchorPoint: Point
     /// The layer's transform (affine except in the `3d` workload and the `app` strip).
-    public var transform: Transform3D
+    package var transform: Transform3D
     /// The rest is set only by the `app` shape (`AppLayout`): the transform applied to
     /// the sublayers, about the anchor point (the strip's perspective).
-    public var sublayerTransform: Transform3D = .identity
+    package var sublayerTransform: Transform3D = .identity
     /// Clips the sublayers (the lists).
-    public var masksToBounds = false
+    package var masksToBounds = false
     /// Hidden with its subtree (some badges).
-    public var isHidden = false
+    package var isHidden = false
     /// Makes the layer a scroll view with this content size (the lists).
-    public var contentSize: Size?
+    package var contentSize: Size?
 }

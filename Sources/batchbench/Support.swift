@@ -1,11 +1,13 @@
 // Process plumbing shared by the subcommands, without Foundation.
 
+// `@preconcurrency`: the C library declares stdin, stdout and stderr as mutable globals,
+// which Swift 6 cannot prove safe; nothing in this process ever reassigns them.
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-import Musl
+@preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+@preconcurrency import Darwin
 #endif
 
 /// Writes a line to standard error.

@@ -12,7 +12,7 @@ import XCTest
 
 final class CInterfaceTests: XCTestCase {
     /// A store whose slot 0 is live, slot 2 free, and slot 1 reused twice (generation 4).
-    private func storeWithHistory() throws -> (LayerStore, [LayerHandle]) {
+    private func storeWithHistory() throws -> Fixture<[LayerHandle]> {
         var store = LayerStore()
         let root = try store.addLayer()
         let freed = try store.addLayer(superlayer: root)
@@ -24,11 +24,13 @@ final class CInterfaceTests: XCTestCase {
         try store.destroyLayer(again)
         let last = try store.addLayer()  // slot 1 again: free slots are reused last freed first
         XCTAssertEqual(last.rawValue, 4 << 32 | 1)
-        return (store, [root, freed, reused, again])
+        return Fixture(store: store, handles: [root, freed, reused, again])
     }
 
     func testStaleMessagesAreTheAccessorsMessages() throws {
-        let (store, handles) = try storeWithHistory()
+        let storeFixture = try storeWithHistory()
+        let handles = storeFixture.handles
+        let store = storeFixture.store
         let cases = [
             handles[1],  // slot 1, generation 0: the slot now holds generation 4
             handles[2],  // slot 2: destroyed, free
@@ -155,7 +157,7 @@ final class CInterfaceQueryTests: XCTestCase {
     /// `bg_store_hit_test` on `pointer` against `hitTest(points:in:rule:)` with a fresh
     /// world of the store behind it, both rules; returns the hits.
     func assertHitsMatch(_ pointer: OpaquePointer, _ points: [Point], _ label: String) throws -> Int {
-        let store = try CStore.from(pointer).store
+        let store = try CStore.from(pointer).store.copy()
         let world = store.worldTransforms()
         let coordinates = points.flatMap { [$0.x, $0.y] }
         var hits = 0
@@ -198,7 +200,7 @@ final class CInterfaceQueryTests: XCTestCase {
             let world = store.worldTransforms()
             let rects = store.worldRects(in: world)
             let clips = store.clipRects(worldRects: rects)
-            let pointer = CStore.make(store, options: .serial(.c))
+            let pointer = CStore.make(store.copy(), options: .serial(.c))
             defer { bgStoreDestroy(pointer) }
             for viewport in [Rect(0, 0, 375, 812), Rect(-200, -200, 900, 1400), Rect(100, 300, 30, 30)] {
                 let visible = store.visibility(worldRects: rects, clipRects: clips, viewport: viewport)

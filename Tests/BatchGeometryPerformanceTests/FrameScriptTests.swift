@@ -42,7 +42,7 @@ final class FrameScriptTests: XCTestCase {
         let workload = Workload(.app, layerCount: 3_001)
         let script = FrameScript(workload)
         var old = workload.makeStore()
-        var new = old
+        var new = old.copy()
         var visible = VisibleLayers()
         var hitRoles: Set<String> = []
         for frame in 1...8 {
@@ -69,7 +69,7 @@ final class FrameScriptTests: XCTestCase {
         let workload = Workload(.standard, layerCount: 600)
         let script = FrameScript(workload)
         var old = workload.makeStore()
-        var new = old
+        var new = old.copy()
         var visible = VisibleLayers()
         for frame in 1...3 {
             XCTAssertEqual(script.apply(frame: frame, to: &new), FrameScript.genericEditCount)
@@ -86,7 +86,8 @@ final class FrameScriptTests: XCTestCase {
     /// The visible list is the drawing order filtered by visibility, with the full
     /// passes' world transforms (bit for bit), world rects and clip rects.
     private func assertSameFrame(
-        _ store: LayerStore, _ world: WorldTransforms, _ visible: VisibleLayers, viewport: Rect, _ label: String,
+        _ store: borrowing LayerStore, _ world: WorldTransforms, _ visible: VisibleLayers, viewport: Rect,
+        _ label: String,
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let rects = store.worldRects(in: world)

@@ -10,7 +10,7 @@ import XCTest
 /// Run alone with `swift test -c release --filter BatchGeometryPerformanceTests`.
 final class KernelPerformanceTests: PerformanceTestCase {
     func testFramesKernel() {
-        let store = PerformanceFixture.store
+        let store = PerformanceFixture.store.copy()
         var frames = FrameColumns(count: 0)
         measure { store.computeFrames(into: &frames) }
         XCTAssertEqual(frames.count, store.count)
@@ -23,7 +23,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
     }
 
     func testWorldKernel() {
-        let store = PerformanceFixture.store
+        let store = PerformanceFixture.store.copy()
         var world = store.worldTransforms()
         measure { world = store.worldTransforms() }
         let reference = store.referenceWorldTransforms()
@@ -42,7 +42,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
     }
 
     func testIncrementalWorldUpdate() {
-        var store = PerformanceFixture.store
+        var store = PerformanceFixture.store.copy()
         store.updateWorld()
         // 1% of the layers, spread evenly, move by one point per call (alternating).
         let dirty = Array(stride(from: 50, to: store.count, by: 100))
@@ -75,7 +75,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
     }
 
     func testWorldRectsKernel() {
-        let store = PerformanceFixture.store
+        let store = PerformanceFixture.store.copy()
         let world = store.worldTransforms()
         var rects: [RectEdges] = []
         measure { rects = store.worldRects(in: world, options: .default) }
@@ -106,7 +106,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
     }
 
     func testHitTestKernel() {
-        let store = PerformanceFixture.store
+        let store = PerformanceFixture.store.copy()
         let world = store.worldTransforms()
         // Few points: each tests every layer (nothing masks), points × layers tests a call.
         let points = QueryPoints.world(count: PerformanceFixture.hitTestPointCount)
@@ -131,7 +131,7 @@ final class KernelPerformanceTests: PerformanceTestCase {
     }
 
     func testConvertKernel() {
-        let store = PerformanceFixture.store
+        let store = PerformanceFixture.store.copy()
         let world = store.worldTransforms()
         let source = store.count - 1
         let destination = store.count / 2

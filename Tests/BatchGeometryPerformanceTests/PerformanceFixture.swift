@@ -19,7 +19,8 @@ enum PerformanceFixture {
     static let store = workload.makeStore()
     /// The same scene as one class instance per layer, with its world computed: an
     /// independent implementation of the frame and world math to check the kernels with.
-    static let objectGraph: ObjectGraph = {
+    // Built once and only read afterwards (the tests run one at a time).
+    nonisolated(unsafe) static let objectGraph: ObjectGraph = {
         let graph = workload.makeObjectGraph()
         graph.updateWorld()
         return graph

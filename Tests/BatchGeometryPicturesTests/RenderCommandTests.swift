@@ -53,7 +53,9 @@ final class RenderCommandTests: XCTestCase {
         recorder.inputs["s.json"] = bytes
         XCTAssertEqual(RenderCommand.run(["s.json", "-o", "out.svg"], io: recorder.io), 2)
         var expected = ""
-        XCTAssertThrowsError(try Scene(json: bytes)) { expected = "error: \(($0 as! SceneError).description)" }
+        XCTAssertThrowsError(try Scene(json: bytes).layerCount) {
+            expected = "error: \(($0 as! SceneError).description)"
+        }
         XCTAssertEqual(recorder.errors, [expected])
         XCTAssertThrowsError(try SceneRenderer.render(json: bytes)) { XCTAssertTrue($0 is SceneError) }
     }

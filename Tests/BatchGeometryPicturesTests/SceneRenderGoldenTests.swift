@@ -21,23 +21,28 @@ final class SceneRenderGoldenTests: XCTestCase {
         ]
     }()
 
-    private func render(_ name: String, _ options: RenderOptions) throws -> (String, Scene, SceneEvaluation) {
-        let file = name == "scroll-list-omit-invisible" ? "scroll-list" : name
-        let scene = try Scene(json: try fixtureBytes("render/\(file).scene.json"))
+    private func render(_ name: String, _ options: RenderOptions) throws -> String {
+        let scene = try decoded(name)
         let evaluation = try scene.evaluate()
-        return (SceneRenderer.render(scene, evaluation, options: options), scene, evaluation)
+        return SceneRenderer.render(scene, evaluation, options: options)
+    }
+
+    /// The scene behind case `name`.
+    private func decoded(_ name: String) throws -> Scene {
+        let file = name == "scroll-list-omit-invisible" ? "scroll-list" : name
+        return try Scene(json: try fixtureBytes("render/\(file).scene.json"))
     }
 
     func testGoldens() throws {
         for (name, options) in Self.cases {
-            let (svg, _, _) = try render(name, options)
+            let svg = try render(name, options)
             try assertGolden(svg, "render/\(name).svg")
         }
     }
 
     func testEveryPictureIsWellFormedXML() throws {
         for (name, options) in Self.cases {
-            let (svg, _, _) = try render(name, options)
+            let svg = try render(name, options)
             XCTAssertNoThrow(try XMLChecker.check(svg), name)
             XCTAssertGreaterThan(try XMLChecker.check(svg), 10, name)
         }
@@ -52,8 +57,10 @@ final class SceneRenderGoldenTests: XCTestCase {
     /// pixels, within the printed precision (clipped to the picture where it leaves it).
     func testPolygonsAreTheLibrarysProjectedQuads() throws {
         for (name, options) in Self.cases {
-            let (svg, scene, evaluation) = try render(name, options)
-            let picture = ScenePicture(scene: scene, evaluation: evaluation, options: options)
+            let svg = try render(name, options)
+            let evaluation = try decoded(name).evaluate()
+            let picture = ScenePicture(
+                scene: try decoded(name), evaluation: try decoded(name).evaluate(), options: options)
             let polygons = svgElements(svg, named: "polygon").filter { $0["class"]?.hasPrefix("layer") == true }
             // Layers wholly outside the picture (row 7 below the viewport) are not written.
             let inPicture = picture.shownLayers.filter {
@@ -81,7 +88,8 @@ final class SceneRenderGoldenTests: XCTestCase {
     /// The card flip draws the perspective card as a trapezoid (not its bounding box) and
     /// the wall that crosses the eye plane as a polygon cut there.
     func testPerspectiveLayersAreDrawnAsTheirShapes() throws {
-        let (svg, _, evaluation) = try render("card-flip", RenderOptions())
+        let svg = try render("card-flip", RenderOptions())
+        let evaluation = try decoded("card-flip").evaluate()
         let polygons = svgElements(svg, named: "polygon")
         let card = parsePoints(polygons.first { $0["data-layer"] == "2" }!["points"]!)
         XCTAssertEqual(card.count, 4)
@@ -106,7 +114,9 @@ final class SceneRenderGoldenTests: XCTestCase {
 
     func testHitMarkersNameTheLayersHitAndMisses() throws {
         for (name, options) in Self.cases {
-            let (svg, scene, evaluation) = try render(name, options)
+            let svg = try render(name, options)
+            let scene = try decoded(name)
+            let evaluation = try scene.evaluate()
             let hits = svgElements(svg, named: "circle").filter { $0["class"] == "hit" }
             let misses = svgElements(svg, named: "path").filter { $0["class"] == "miss" }
             XCTAssertEqual(hits.count + misses.count, scene.hitTests.count, name)
@@ -116,19 +126,20 @@ final class SceneRenderGoldenTests: XCTestCase {
             }
             for miss in misses { XCTAssertNil(evaluation.hits[Int(miss["data-hit"]!)!], name) }
         }
-        let (svg, _, _) = try render("layer-rule-zorder", RenderOptions())
+        let svg = try render("layer-rule-zorder", RenderOptions())
         XCTAssertTrue(svg.contains(">4: miss</text>"), "the point outside the root misses")
         XCTAssertTrue(svg.contains(">0 → back (z 2)</text>"), "the layer rule hits the higher zPosition first")
     }
 
     func testNamesAreEscaped() throws {
-        let (svg, _, _) = try render("card-flip", RenderOptions())
+        let svg = try render("card-flip", RenderOptions())
         XCTAssertTrue(svg.contains(">title &lt;&amp;&quot;é&quot;&gt;</text>"))
         XCTAssertFalse(svg.contains("title <&"))
     }
 
     func testOmittingInvisibleLayersLeavesThemOut() throws {
-        let (svg, _, evaluation) = try render("scroll-list-omit-invisible", Self.cases[4].options)
+        let svg = try render("scroll-list-omit-invisible", Self.cases[4].options)
+        let evaluation = try decoded("scroll-list-omit-invisible").evaluate()
         let drawn = Set(svgElements(svg, named: "polygon").compactMap { $0["data-layer"].flatMap { Int($0) } })
         let visible = Set(evaluation.drawOrder.filter { evaluation.visible[evaluation.storeLayers[$0]!] })
         XCTAssertEqual(drawn, visible)

@@ -6,11 +6,10 @@ import XCTest
 /// evidence (AppKit's recorded values before its flooring; the device conformance case)
 /// or worked by hand from the rule; random trees against a recursive reference.
 final class AutoresizingTests: XCTestCase {
-    private func makeSuperlayer(_ frame: Rect = Rect(x: 0, y: 0, width: 100, height: 100)) -> (LayerStore, LayerHandle)
-    {
+    private func makeSuperlayer(_ frame: Rect = Rect(x: 0, y: 0, width: 100, height: 100)) -> Fixture<LayerHandle> {
         var store = LayerStore()
         let superlayer = store.addViewWithFrame(frame)
-        return (store, superlayer)
+        return Fixture(store: store, handles: superlayer)
     }
 
     private func addSublayer(
@@ -33,7 +32,9 @@ final class AutoresizingTests: XCTestCase {
     /// the margins 10 and 60 share 100 in proportion, x = 10 + 100·10/70 = 24.285714285714285
     /// (AppKit floors this to 24; UIKit and this engine do not round).
     func testProportionalMarginsMatchTheRecordedValue() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         let centered = addSublayer(
             &store, superlayer, Rect(x: 10, y: 10, width: 30, height: 30),
             [.flexibleLeftMargin, .flexibleRightMargin])
@@ -43,7 +44,9 @@ final class AutoresizingTests: XCTestCase {
 
     /// The device conformance case (conformance/device/x6-*): superview 100×100 → 200×150.
     func testDeviceCase() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         let sub = Rect(x: 10, y: 10, width: 30, height: 30)
         let stretchy = addSublayer(&store, superlayer, sub, [.flexibleWidth, .flexibleHeight])
         let everything = addSublayer(&store, superlayer, sub, AutoresizingMask(rawValue: 63))
@@ -59,7 +62,9 @@ final class AutoresizingTests: XCTestCase {
     /// flexible parts sum to 0, so each gets the whole difference: 100×50. With a flexible
     /// left margin of 0 too, the two share it: margin 50, width 50.
     func testZeroSumOfFlexiblePartsSharesTheDifferenceEvenly() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         let empty = addSublayer(
             &store, superlayer, Rect(x: 10, y: 10, width: 0, height: 0), [.flexibleWidth, .flexibleHeight])
         let corner = addSublayer(
@@ -73,7 +78,9 @@ final class AutoresizingTests: XCTestCase {
     /// Shrinking past zero: flexible width 30 with the superlayer 100 → 50 gives
     /// w = 30 + (-50·30)/30 = -20, kept as it is; position.x = (0 + 10) + 0.5·(-20) = 0.
     func testShrinkingBelowZeroKeepsTheNegativeSize() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         let layer = addSublayer(&store, superlayer, Rect(x: 10, y: 10, width: 30, height: 30), .flexibleWidth)
         resize(&store, superlayer, width: 50, height: 100)
         XCTAssertEqual(store.bounds(of: layer).size, Size(width: -20, height: 30))
@@ -84,7 +91,9 @@ final class AutoresizingTests: XCTestCase {
     /// sublayer at y = 60 has top margin 10; with a flexible top margin and height
     /// 100 → 200 it becomes 10 + 100·10/10 = 110, so y = 50 + 110 = 160.
     func testMarginsOnAScrolledSuperlayer() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         store.setBounds(Rect(x: 0, y: 50, width: 100, height: 100), of: superlayer)
         let layer = addSublayer(&store, superlayer, Rect(x: 10, y: 60, width: 30, height: 30), .flexibleTopMargin)
         resize(&store, superlayer, width: 100, height: 200)
@@ -94,7 +103,9 @@ final class AutoresizingTests: XCTestCase {
     /// Nothing resizes when: autoresizesSubviews is false; only bounds.origin changed;
     /// the size is set to what it was; the layer has no mask.
     func testWhatDoesNotResize() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         let frame = Rect(x: 10, y: 10, width: 30, height: 30)
         let layer = addSublayer(&store, superlayer, frame, .all)
         XCTAssertTrue(store.autoresizesSubviews(superlayer))
@@ -116,7 +127,9 @@ final class AutoresizingTests: XCTestCase {
 
     /// The mask keeps only UIKit's six bits; 63 is every flag.
     func testMaskStorage() {
-        var (store, superlayer) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let superlayer = storeFixture.handles
+        var store = storeFixture.store
         XCTAssertEqual(store.autoresizingMask(of: superlayer), [])
         store.setAutoresizingMask(AutoresizingMask(rawValue: 0xFF), of: superlayer)
         XCTAssertEqual(store.autoresizingMask(of: superlayer), .all)
@@ -129,7 +142,9 @@ final class AutoresizingTests: XCTestCase {
     /// Cascade: a flexible layer that grows resizes its own flexible sublayers, under a
     /// transform too (the rule reads the untransformed frame: position and bounds).
     func testCascadeAndTransforms() {
-        var (store, top) = makeSuperlayer()
+        let storeFixture = makeSuperlayer()
+        let top = storeFixture.handles
+        var store = storeFixture.store
         let middle = addSublayer(&store, top, Rect(x: 0, y: 0, width: 100, height: 10), .flexibleWidth)
         store.setAffineTransform(.rotation(radians: 0.3), of: middle)
         let bottom = addSublayer(&store, middle, Rect(x: 0, y: 0, width: 100, height: 10), .flexibleWidth)
@@ -184,7 +199,7 @@ final class AutoresizingTests: XCTestCase {
                 let newBounds = Rect(
                     x: random.value(20, specials: false), y: random.value(20, specials: false),
                     width: random.value(400, specials: seed % 5 == 4), height: random.value(400, specials: false))
-                var expected = store
+                var expected = store.copy()
                 referenceSetBounds(&expected, layer, newBounds)
                 store.setBounds(newBounds, of: layer)
                 for index in 0..<store.count {

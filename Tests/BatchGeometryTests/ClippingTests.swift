@@ -10,7 +10,7 @@ final class ClippingTests: XCTestCase {
         var visible: [Bool]
     }
 
-    func evaluate(_ store: LayerStore, viewport: Rect? = nil) -> Evaluation {
+    func evaluate(_ store: borrowing LayerStore, viewport: Rect? = nil) -> Evaluation {
         let rects = store.worldRects(in: store.referenceWorldTransforms())
         let clips = store.clipRects(worldRects: rects)
         return Evaluation(

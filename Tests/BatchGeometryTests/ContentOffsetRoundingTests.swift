@@ -6,15 +6,17 @@ import XCTest
 /// sections 1 and 8, section 9 X4). Expected values are device logs where there are
 /// any, else C's round()/floor() worked outside the engine.
 final class ContentOffsetRoundingTests: XCTestCase {
-    private func scroller(scale: Double) -> (LayerStore, LayerHandle) {
+    private func scroller(scale: Double) -> Fixture<LayerHandle> {
         var store = LayerStore()
         try! store.setDisplayScale(scale)
         let layer = store.addViewWithFrame(Rect(x: 0, y: 0, width: 375, height: 300))
-        return (store, layer)
+        return Fixture(store: store, handles: layer)
     }
 
     private func offset(_ v: Double, scale: Double) -> Double {
-        var (store, layer) = scroller(scale: scale)
+        let storeFixture = scroller(scale: scale)
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setContentOffset(Point(x: v, y: 0), of: layer)
         return store.contentOffset(of: layer).x
     }
@@ -26,7 +28,9 @@ final class ContentOffsetRoundingTests: XCTestCase {
         XCTAssertEqual(offset(3.8, scale: 2), 4.0)
         XCTAssertEqual(offset(-187.5, scale: 3), -187.33333333333334)
         XCTAssertEqual(offset(71.75, scale: 3), 71.66666666666667)
-        var (store, layer) = scroller(scale: 3)
+        let storeFixture = scroller(scale: 3)
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setBounds(Rect(x: 3.8, y: -187.5, width: 375, height: 300), of: layer)
         XCTAssertEqual(store.bounds(of: layer).origin, Point(x: 3.8, y: -187.5), "setting bounds never rounds")
     }
@@ -70,7 +74,9 @@ final class ContentOffsetRoundingTests: XCTestCase {
     /// is rounded too, even past the range's end: content 2000.25 high in a 300-point
     /// view has y in [0, 1700.25]; at 2× the end rounds to 1700.5.
     func testScrollClampsThenRounds() throws {
-        var (store, layer) = scroller(scale: 2)
+        let storeFixture = scroller(scale: 2)
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setScrollView(ScrollViewState(contentSize: Size(width: 375, height: 2000.25)), of: layer)
         XCTAssertEqual(try store.scroll(layer, to: Point(x: 0, y: 5000)), Point(x: 0, y: 1700.5))
         XCTAssertEqual(store.contentOffset(of: layer), Point(x: 0, y: 1700.5))

@@ -26,7 +26,7 @@ final class DeepChainTests: XCTestCase {
     /// debug build.
     static let world: WorldTransforms = chain.referenceWorldTransforms()
 
-    var store: LayerStore { Self.chain }
+    var store: LayerStore { _read { yield Self.chain } }
     var deepest: Int { Self.depth - 1 }
 
     func testFramesOfTheWholeChain() {
@@ -68,7 +68,7 @@ final class DeepChainTests: XCTestCase {
     }
 
     func testClipsVisibilityAndDrawOrder() {
-        var masked = store
+        var masked = store.copy()
         masked.setMasksToBounds(true, of: 0)  // masking does not change world transforms
         let world = Self.world
         let rects = masked.worldRects(in: world)

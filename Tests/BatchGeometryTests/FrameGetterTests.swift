@@ -38,30 +38,36 @@ final class FrameGetterTests: XCTestCase {
     func layer(
         bounds: Rect, position: Point, anchor: Point = Point(x: 0.5, y: 0.5),
         transform: BatchGeometry.AffineTransform = .identity
-    ) -> (LayerStore, LayerHandle) {
+    ) -> Fixture<LayerHandle> {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setBounds(bounds, of: layer)
         store.setPosition(position, of: layer)
         store.setAnchorPoint(anchor, of: layer)
         store.setAffineTransform(transform, of: layer)
-        return (store, layer)
+        return Fixture(store: store, handles: layer)
     }
 
     func testIdentityPlacesTheBoundsAroundTheAnchor() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let storeFixture = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50))
     }
 
     func testBoundsOriginDoesNotAffectTheFrame() {
-        let (store, layer) = layer(bounds: Rect(x: -37, y: 1000, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let storeFixture = layer(bounds: Rect(x: -37, y: 1000, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50))
     }
 
     func testTranslationMovesTheFrame() {
-        let (store, layer) = layer(
+        let storeFixture = layer(
             bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45),
             transform: .translation(x: 7, y: -5))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         XCTAssertEqual(store.frame(of: layer), Rect(x: 17, y: 15, width: 100, height: 50))
     }
 
@@ -101,23 +107,29 @@ final class FrameGetterTests: XCTestCase {
     /// y' in [-50, 50], moved by the position (200, 100).
     func testExactQuarterTurnSwapsWidthAndHeight() {
         let quarter = BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
-        let (store, layer) = layer(
+        let storeFixture = layer(
             bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
             transform: quarter)
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         assertSameBits(store.frame(of: layer), Rect(x: 175, y: 50, width: 50, height: 100))
         // `rotation(radians: .pi / 2)` is that exact matrix (see TransformModelTests).
-        let (rotated, rotatedLayer) = self.layer(
+        let rotatedFixture = self.layer(
             bounds: Rect(x: 0, y: 0, width: 100, height: 50),
             position: Point(x: 200, y: 100), transform: .rotation(radians: .pi / 2))
+        let rotatedLayer = rotatedFixture.handles
+        let rotated = rotatedFixture.store
         assertSameBits(rotated.frame(of: rotatedLayer), Rect(x: 175, y: 50, width: 50, height: 100))
     }
 
     /// 30°: the frame is the spec's operations on the stored matrix, bit for bit; and it
     /// agrees with the closed form (w cos + h sin, w sin + h cos) to rounding.
     func testThirtyDegreeRotation() {
-        let (store, layer) = layer(
+        let storeFixture = layer(
             bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 200, y: 100),
             anchor: Point(x: 0.25, y: 0.75), transform: .rotation(radians: .pi / 6))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         let t = store.affineTransform(of: layer)
         let expected = Self.specFrame(w: 100, h: 50, ax: 0.25, ay: 0.75, t: t, px: 200, py: 100)
         assertSameBits(store.frame(of: layer), expected)
@@ -130,35 +142,45 @@ final class FrameGetterTests: XCTestCase {
     /// Negative bounds sizes: rx = -w*ax is then positive; the frame is the standardized
     /// box: bounds (0,0,-100,-50) about the centre spans [-50, 50] × [-25, 25].
     func testNegativeBoundsSize() {
-        let (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: -100, height: -50), position: Point(x: 0, y: 0))
+        let storeFixture = layer(bounds: Rect(x: 0, y: 0, width: -100, height: -50), position: Point(x: 0, y: 0))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         assertSameBits(store.frame(of: layer), Rect(x: -50, y: -25, width: 100, height: 50))
     }
 
     /// anchorPoint (2, -1) on 10×20 bounds: rx = -20, ry = 20; position (100, 100).
     func testAnchorPointOutsideTheUnitSquare() {
-        let (store, layer) = layer(
+        let storeFixture = layer(
             bounds: Rect(x: 0, y: 0, width: 10, height: 20), position: Point(x: 100, y: 100),
             anchor: Point(x: 2, y: -1))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         XCTAssertEqual(store.frame(of: layer), Rect(x: 80, y: 120, width: 10, height: 20))
         // The same anchor with scale(2, 3): x in [-40, -20], y in [60, 120].
-        let (scaled, scaledLayer) = self.layer(
+        let scaledFixture = self.layer(
             bounds: Rect(x: 0, y: 0, width: 10, height: 20),
             position: Point(x: 100, y: 100), anchor: Point(x: 2, y: -1),
             transform: .scale(x: 2, y: 3))
+        let scaledLayer = scaledFixture.handles
+        let scaled = scaledFixture.store
         XCTAssertEqual(scaled.frame(of: scaledLayer), Rect(x: 60, y: 160, width: 20, height: 60))
     }
 
     /// A horizontal flip about anchor x = 0.25: bounds x in [-25, 75] maps to [-75, 25].
     func testFlipAboutAnOffCentreAnchor() {
-        let (store, layer) = layer(
+        let storeFixture = layer(
             bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 0, y: 0),
             anchor: Point(x: 0.25, y: 0), transform: .scale(x: -1, y: 1))
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         XCTAssertEqual(store.frame(of: layer), Rect(x: -75, y: 0, width: 100, height: 50))
     }
 
     /// The 3D parts (m34, m43, zPosition, anchorPointZ) do not enter the frame.
     func testThreeDimensionalPartsAreIgnored() {
-        var (store, layer) = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let storeFixture = layer(bounds: Rect(x: 0, y: 0, width: 100, height: 50), position: Point(x: 60, y: 45))
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         var transform = Transform3D.perspective(distance: 500)
         transform.m43 = 80
         transform.m13 = 0.5

@@ -44,7 +44,7 @@ final class FrameLoopAllocationTests: XCTestCase {
     /// of 8 items each (every third cell's items in reverse zPosition order, some items
     /// hidden), a container scrolled by its bounds origin, a card in perspective with a
     /// 3D-rotated badge (general layers), and a hidden overlay. 2,726 layers.
-    struct Scene {
+    struct Scene: ~Copyable {
         var store = LayerStore()
         var scrollView = LayerHandle(rawValue: 0)
         var container = LayerHandle(rawValue: 0)

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// The output-sensitive queries (issue 12): `visibleLayers(in:into:)` and the culled
 /// `hitTest(_:rule:)` answer exactly what the full passes answer (the brute-force walks
@@ -36,7 +36,9 @@ final class FrameQueryTests: XCTestCase {
 
     /// The full passes' answer: the visible layers in drawing order with their world
     /// transforms, world rects and clip rects.
-    static func expectedVisible(_ store: LayerStore, viewport: Rect) -> [(Int, Transform3D, RectEdges, RectEdges?)] {
+    static func expectedVisible(_ store: borrowing LayerStore, viewport: Rect) -> [(
+        Int, Transform3D, RectEdges, RectEdges?
+    )] {
         let world = store.worldTransforms()
         let rects = store.worldRects(in: world)
         let clips = store.clipRects(worldRects: rects)
@@ -119,6 +121,7 @@ final class FrameQueryTests: XCTestCase {
                 Self.assertMatches(
                     result, Self.expectedVisible(store, viewport: viewport), "seed \(seed) round \(round)")
                 Self.assertBoundsEqualAFreshBuild(store, "seed \(seed) round \(round)")
+                XCTAssertEqual(store._invariantViolations(), [], "seed \(seed) round \(round)")
                 let world = store.worldTransforms()
                 for point in pointsOnLayers(store, world, count: 20, &random) {
                     for rule in HitTestRule.allCases {
@@ -160,9 +163,9 @@ final class FrameQueryTests: XCTestCase {
 
     /// The kept extents and unions equal those of a store that builds them from scratch.
     static func assertBoundsEqualAFreshBuild(
-        _ store: LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
+        _ store: borrowing LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        var fresh = store
+        var fresh = store.copy()
         fresh.subtreeBounds = SubtreeBounds()
         fresh.refreshSubtreeBounds()
         for layer in 0..<store.count
@@ -217,6 +220,7 @@ final class FrameQueryTests: XCTestCase {
         XCTAssertTrue(store.drawOrderCache.isCurrent(count: store.count))
         for round in 0..<40 {
             Self.randomEdit(&store, &random)
+            XCTAssertEqual(store._invariantViolations(), [], "round \(round)")
             let fromScratch = store.sortedDrawOrderLinks()
             var expected: [Int] = []
             store.walkPreorder(fromScratch) { layer in

@@ -10,19 +10,21 @@ final class FrameSetterTests: XCTestCase {
     func makeLayer(
         anchor: Point = Point(x: 0.5, y: 0.5), boundsOrigin: Point = .zero,
         transform: BatchGeometry.AffineTransform = .identity
-    ) -> (LayerStore, LayerHandle) {
+    ) -> Fixture<LayerHandle> {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setAnchorPoint(anchor, of: layer)
         store.setBounds(Rect(x: boundsOrigin.x, y: boundsOrigin.y, width: 40, height: 30), of: layer)
         store.setAffineTransform(transform, of: layer)
-        return (store, layer)
+        return Fixture(store: store, handles: layer)
     }
 
     /// Identity: bounds.size = (w, h), position = x + ax*w (Core Animation's documented
     /// rule), bit for bit, for awkward fractions too; bounds.origin kept.
     func testIdentityUsesTheDocumentedRule() {
-        var (store, layer) = makeLayer(anchor: Point(x: 0.7, y: 0.35), boundsOrigin: Point(x: 5, y: -6))
+        let storeFixture = makeLayer(anchor: Point(x: 0.7, y: 0.35), boundsOrigin: Point(x: 5, y: -6))
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setFrame(Rect(x: 0.1, y: 0.2, width: 0.3, height: 1.7), of: layer)
         XCTAssertEqual(store.bounds(of: layer), Rect(x: 5, y: -6, width: 0.3, height: 1.7))
         assertSameBits(store.position(of: layer).x, 0.1 + 0.7 * 0.3)
@@ -128,7 +130,9 @@ final class FrameSetterTests: XCTestCase {
         let requested = Rect(x: 10, y: 20, width: 30, height: 40)
         for (name, transform, expectedSize) in transforms {
             for anchor in anchors {
-                var (store, layer) = makeLayer(anchor: anchor, boundsOrigin: Point(x: 3, y: 9), transform: transform)
+                let storeFixture = makeLayer(anchor: anchor, boundsOrigin: Point(x: 3, y: 9), transform: transform)
+                let layer = storeFixture.handles
+                var store = storeFixture.store
                 store.setFrame(requested, of: layer)
                 XCTAssertEqual(
                     store.bounds(of: layer),
@@ -154,7 +158,9 @@ final class FrameSetterTests: XCTestCase {
     func testQuarterTurnReadsBackOnlyForDiagonalAnchors() {
         let quarterTurn = BatchGeometry.AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
         for anchor in [Point(x: 0.5, y: 0.5), Point(x: 0, y: 0), Point(x: 1, y: 0.25), Point(x: -1.5, y: 2.75)] {
-            var (store, layer) = makeLayer(anchor: anchor, transform: quarterTurn)
+            let storeFixture = makeLayer(anchor: anchor, transform: quarterTurn)
+            let layer = storeFixture.handles
+            var store = storeFixture.store
             store.setFrame(Rect(x: 10, y: 20, width: 30, height: 40), of: layer)
             let expected = Rect(
                 x: 10 + (anchor.x - anchor.y) * 30, y: 20 + (anchor.y - anchor.x) * 40, width: 30, height: 40)
@@ -166,7 +172,9 @@ final class FrameSetterTests: XCTestCase {
     /// vector), position = (x + ax·w - tx, y + ay·h - ty), both written out here in the
     /// spec's operation order and compared bit for bit.
     func testThirtyDegreesFollowsTheSpecDefinition() {
-        var (store, layer) = makeLayer(anchor: Point(x: 0.25, y: 0.5), transform: .rotation(radians: .pi / 6))
+        let storeFixture = makeLayer(anchor: Point(x: 0.25, y: 0.5), transform: .rotation(radians: .pi / 6))
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         let requested = Rect(x: 10, y: 20, width: 100, height: 50)
         store.setFrame(requested, of: layer)
 
@@ -187,7 +195,9 @@ final class FrameSetterTests: XCTestCase {
     /// A rotation close to a quarter turn makes one dimension negative, and a shear that
     /// maps the asked size onto an axis makes one exactly zero; both are kept as they come.
     func testNegativeAndZeroSizesAreKept() {
-        var (store, layer) = makeLayer(transform: .rotation(radians: 1.5))
+        let storeFixture = makeLayer(transform: .rotation(radians: 1.5))
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setFrame(Rect(x: 0, y: 0, width: 10, height: 100), of: layer)
         let c = cos(1.5)
         let s = sin(1.5)
@@ -197,7 +207,9 @@ final class FrameSetterTests: XCTestCase {
         XCTAssertLessThan(store.bounds(of: layer).height, 0)
         // Shear (1, 0, 1, 1): inverse (1, 0, -1, 1); (w, h) = (10, 10) -> (10 - 10, 10) = (0, 10).
         let shear = BatchGeometry.AffineTransform(a: 1, b: 0, c: 1, d: 1, tx: 0, ty: 0)
-        var (sheared, shearedLayer) = makeLayer(transform: shear)
+        let shearedFixture = makeLayer(transform: shear)
+        let shearedLayer = shearedFixture.handles
+        var sheared = shearedFixture.store
         sheared.setFrame(Rect(x: 0, y: 0, width: 10, height: 10), of: shearedLayer)
         XCTAssertEqual(sheared.bounds(of: shearedLayer).size, Size(width: 0, height: 10))
     }
@@ -205,7 +217,9 @@ final class FrameSetterTests: XCTestCase {
     /// A singular 2×2 part (scale(0, 2)): bounds.size stays (40, 30); the position is
     /// still (x + ax·w, y + ay·h) = (60, 70), so the frame is x in {60}, y in 70 ± 30.
     func testSingularTransformKeepsTheBoundsSize() {
-        var (store, layer) = makeLayer(boundsOrigin: Point(x: 1, y: 2), transform: .scale(x: 0, y: 2))
+        let storeFixture = makeLayer(boundsOrigin: Point(x: 1, y: 2), transform: .scale(x: 0, y: 2))
+        let layer = storeFixture.handles
+        var store = storeFixture.store
         store.setFrame(Rect(x: 10, y: 20, width: 100, height: 100), of: layer)
         XCTAssertEqual(store.bounds(of: layer), Rect(x: 1, y: 2, width: 40, height: 30))
         XCTAssertEqual(store.position(of: layer), Point(x: 60, y: 70))
@@ -216,7 +230,9 @@ final class FrameSetterTests: XCTestCase {
     /// rect (10, 20, 100, 50).
     func testNegativeSizeIsStandardized() {
         for transform in [BatchGeometry.AffineTransform.identity, .scale(x: 2, y: 2)] {
-            var (store, layer) = makeLayer(anchor: Point(x: 0, y: 1), transform: transform)
+            let storeFixture = makeLayer(anchor: Point(x: 0, y: 1), transform: transform)
+            let layer = storeFixture.handles
+            var store = storeFixture.store
             store.setFrame(Rect(x: 110, y: 70, width: -100, height: -50), of: layer)
             XCTAssertEqual(store.frame(of: layer), Rect(x: 10, y: 20, width: 100, height: 50), "\(transform)")
             XCTAssertEqual(

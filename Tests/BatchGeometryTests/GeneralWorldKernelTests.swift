@@ -73,7 +73,7 @@ final class GeneralWorldKernelTests: XCTestCase {
     /// for bit. Returns the number of general layers checked.
     @discardableResult
     private func assertGeneralLayersExact(
-        _ world: WorldTransforms, _ store: LayerStore, _ label: String,
+        _ world: WorldTransforms, _ store: borrowing LayerStore, _ label: String,
         file: StaticString = #filePath, line: UInt = #line
     ) -> Int {
         let reference = store.referenceWorldTransforms()
@@ -204,8 +204,8 @@ final class GeneralWorldKernelTests: XCTestCase {
     }
 
     /// A full pass from scratch on a copy (plan rebuilt from the properties).
-    private func fullPass(_ store: LayerStore, _ backend: Backend = .scalar) -> WorldTransforms {
-        var copy = store
+    private func fullPass(_ store: borrowing LayerStore, _ backend: Backend = .scalar) -> WorldTransforms {
+        var copy = store.copy()
         copy.invalidateWorld()
         return copy.worldTransforms(options: .serial(backend))
     }

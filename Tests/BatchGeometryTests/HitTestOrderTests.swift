@@ -111,7 +111,7 @@ final class HitTestOrderTests: XCTestCase {
 
     // MARK: The reference, written recursively and independently of the store's walk.
 
-    private func sortedSublayers(_ store: LayerStore, _ layer: Int) -> [Int] {
+    private func sortedSublayers(_ store: borrowing LayerStore, _ layer: Int) -> [Int] {
         func key(_ z: Double) -> Double { z.isNaN ? 0 : z }
         return store.sublayers(of: layer).enumerated().sorted { lhs, rhs in
             let lz = key(store.zPosition(of: lhs.element))
@@ -120,7 +120,7 @@ final class HitTestOrderTests: XCTestCase {
         }.map(\.element)
     }
 
-    private func referenceDrawOrder(_ store: LayerStore) -> [Int] {
+    private func referenceDrawOrder(_ store: borrowing LayerStore) -> [Int] {
         var order: [Int] = []
         func draw(_ layer: Int) {
             guard !store.isHidden(layer) else { return }
@@ -131,7 +131,9 @@ final class HitTestOrderTests: XCTestCase {
         return order
     }
 
-    private func referenceHit(_ point: Point, _ store: LayerStore, _ world: WorldTransforms, _ rule: HitTestRule)
+    private func referenceHit(
+        _ point: Point, _ store: borrowing LayerStore, _ world: WorldTransforms, _ rule: HitTestRule
+    )
         -> Int?
     {
         func hit(_ layer: Int) -> Int? {

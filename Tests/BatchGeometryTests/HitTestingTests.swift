@@ -6,7 +6,7 @@ import XCTest
 final class HitTestingTests: XCTestCase {
     /// window (0,0,375,812) ⊃ parent (100,100,100,100) ⊃ inside (10,10,20,20) and
     /// outside (150,0,50,50) (sticking out to world x 250…300).
-    struct Scene {
+    struct Scene: ~Copyable {
         var store = LayerStore()
         var window = LayerHandle(rawValue: 0), parent = LayerHandle(rawValue: 0)
         var inside = LayerHandle(rawValue: 0), outside = LayerHandle(rawValue: 0)

@@ -4,8 +4,8 @@ import XCTest
 
 final class IncrementalTests: XCTestCase {
     /// A full pass from scratch on a copy (plan rebuilt from the properties).
-    private func fullPass(_ store: LayerStore) -> WorldTransforms {
-        var copy = store
+    private func fullPass(_ store: borrowing LayerStore) -> WorldTransforms {
+        var copy = store.copy()
         copy.invalidateWorld()
         return copy.worldTransforms(options: .serial(.scalar))
     }
@@ -180,7 +180,7 @@ final class IncrementalTests: XCTestCase {
     /// The walk cost of `top`'s subtree from the parent links alone, O(count × depth):
     /// one per layer with `top` on its way up (`top` included), and `runWorkCost` per
     /// level, the deepest such layer's distance from `top` plus one.
-    private func walkCostFromParentLinks(_ store: LayerStore, _ top: Int) -> Int {
+    private func walkCostFromParentLinks(_ store: borrowing LayerStore, _ top: Int) -> Int {
         var size = 0
         var levels = 0
         for layer in 0..<store.count {
@@ -304,7 +304,7 @@ final class IncrementalTests: XCTestCase {
         _ = store.updateWorld(options: .serial(.c))
         func check(_ label: String) {
             for backend in Backend.allCases {
-                var copy = store
+                var copy = store.copy()
                 XCTAssertTrue(
                     worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
                     "\(label) \(backend)")

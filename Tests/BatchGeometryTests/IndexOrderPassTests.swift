@@ -57,9 +57,9 @@ final class IndexOrderPassTests: XCTestCase {
                 store.setPosition(Point(x: Double(layer % 11), y: -2), of: layer)
             }
             for backend in Backend.allCases {
-                var copy = store
+                var copy = store.copy()
                 let updated = copy.updateWorld(options: .serial(backend))
-                var fresh = store
+                var fresh = store.copy()
                 fresh.invalidateWorld()
                 XCTAssertTrue(
                     worldsBitIdentical(updated, fresh.updateWorld(options: .serial(.scalar))),
@@ -109,14 +109,16 @@ final class IndexOrderPassTests: XCTestCase {
             setTransforms(&bottomUp, i)
         }
         for i in 0..<(n - 1) { try bottomUp.insertSublayer(i, into: i + 1) }
-        for (label, store) in [("index order", chain), ("level order", bottomUp)] {
-            var copy = store
+        func check(_ label: String, _ store: borrowing LayerStore) {
+            var copy = store.copy()
             let scalar = copy.updateWorld(options: .serial(.scalar))
             XCTAssertTrue(copy.worldPlan!.chainedParents, label)
             XCTAssertEqual(copy.worldPlan!.order == nil, label == "index order", label)
             XCTAssertTrue(worldsBitIdentical(copy.worldTransforms(options: .serial(.c)), scalar), label)
             assertWorldsAgree(scalar, store.referenceWorldTransforms(), label)
         }
+        check("index order", chain)
+        check("level order", bottomUp)
         // Overflow half way down: the kernel must report it, as the streaming one does.
         for layer in stride(from: 1_500, to: 1_510, by: 1) {
             chain.setAffineTransform(.scale(x: 1e200, y: 1e200), of: layer)

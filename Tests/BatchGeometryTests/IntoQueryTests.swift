@@ -64,16 +64,22 @@ final class IntoQueryTests: XCTestCase {
 
     /// The stores the destinations travel through: sizes up and down, an empty store,
     /// the shuffled siblings, and a wide store whose levels are split over threads.
-    private func stores() -> [(String, LayerStore)] {
-        var wide = makeWideStore(count: 40_000)
-        for i in stride(from: 3, to: 40_000, by: 97) { wide.setMasksToBounds(true, of: i) }
-        for i in stride(from: 11, to: 40_000, by: 389) { wide.setHidden(true, of: i) }
-        for i in stride(from: 5, to: 40_000, by: 23) { wide.setZPosition(Double(i % 5), of: i) }
+    private func stores() -> [(String, () -> LayerStore)] {
+        func wide() -> LayerStore {
+            var wide = makeWideStore(count: 40_000)
+            for i in stride(from: 3, to: 40_000, by: 97) { wide.setMasksToBounds(true, of: i) }
+            for i in stride(from: 11, to: 40_000, by: 389) { wide.setHidden(true, of: i) }
+            for i in stride(from: 5, to: 40_000, by: 23) { wide.setZPosition(Double(i % 5), of: i) }
+            return wide
+        }
         return [
-            ("random 67", makeStore(count: 67, seed: 1)), ("random 500", makeStore(count: 500, seed: 2)),
-            ("random 3", makeStore(count: 3, seed: 3)), ("shuffled siblings", makeShuffledSiblings(seed: 4)),
-            ("empty", LayerStore()), ("wide 40000", wide), ("random 1200", makeStore(count: 1_200, seed: 5)),
-            ("random 1", makeStore(count: 1, seed: 7)),
+            ("random 67", { self.makeStore(count: 67, seed: 1) }),
+            ("random 500", { self.makeStore(count: 500, seed: 2) }),
+            ("random 3", { self.makeStore(count: 3, seed: 3) }),
+            ("shuffled siblings", { self.makeShuffledSiblings(seed: 4) }),
+            ("empty", { LayerStore() }), ("wide 40000", wide),
+            ("random 1200", { self.makeStore(count: 1_200, seed: 5) }),
+            ("random 1", { self.makeStore(count: 1, seed: 7) }),
         ]
     }
 
@@ -85,7 +91,8 @@ final class IntoQueryTests: XCTestCase {
         var order: [LayerHandle] = []
         var scratch = QueryScratch()
         var world = WorldTransforms()
-        for (name, store) in stores() {
+        for (name, makeStore) in stores() {
+            let store = makeStore()
             var random = SplitMix64(seed: UInt64(store.count))
             let reference = store.worldTransforms(options: .serial(.c))
             // Enough points to be split over 4 threads; fewer on the wide store (each point
@@ -152,11 +159,21 @@ final class IntoQueryTests: XCTestCase {
 
     /// The stores above do exercise what the scratch is for.
     func testStoresHaveUnsortedListsAndDetachedLayers() {
-        let all = stores()
-        XCTAssertTrue(all.filter { $0.1.zOrderInversions > 0 }.count >= 5)
-        XCTAssertTrue(all.contains { $0.1.detachedLayerCount > $0.1.count - $0.1.layerCount })
-        XCTAssertTrue(all.contains { $0.1.layerCount < $0.1.count })
-        XCTAssertTrue(all.contains { !$0.1.parentsPrecedeChildren })
+        var inverted = 0
+        var detached = false
+        var freed = false
+        var unordered = false
+        for (_, makeStore) in stores() {
+            let store = makeStore()
+            if store.zOrderInversions > 0 { inverted += 1 }
+            detached = detached || store.detachedLayerCount > store.count - store.layerCount
+            freed = freed || store.layerCount < store.count
+            unordered = unordered || !store.parentsPrecedeChildren
+        }
+        XCTAssertTrue(inverted >= 5)
+        XCTAssertTrue(detached)
+        XCTAssertTrue(freed)
+        XCTAssertTrue(unordered)
     }
 
     /// The stable sort the scratch uses agrees with the standard library's stable sort

@@ -64,7 +64,7 @@ final class LimitsTests: XCTestCase {
             XCTAssertEqual(rects[deepest], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
             lap("\(backend) kernels")
         }
-        var updated = store
+        var updated = store.copy()
         let world = updated.updateWorld(options: .default)
         XCTAssertTrue(Self.isChainWorld(world[deepest], level: deepest))
 
@@ -81,7 +81,7 @@ final class LimitsTests: XCTestCase {
         lap("drawOrder, preorder")
 
         // Clipping through the chain: the root masks, so only the first ten levels overlap it.
-        var masked = store
+        var masked = store.copy()
         masked.setMasksToBounds(true, of: 0)
         let maskedWorld = world  // masking does not move anything
         let maskedRects = masked.worldRects(in: maskedWorld)
@@ -94,7 +94,7 @@ final class LimitsTests: XCTestCase {
         lap("clip, visibility")
 
         // A cycle check that walks a million ancestors, then the structural edits.
-        var edited = store
+        var edited = store.copy()
         XCTAssertThrowsError(try edited.insertSublayer(0, into: deepest)) {
             XCTAssertEqual(
                 $0 as? LayerStoreError,
@@ -105,7 +105,7 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(try edited.destroyLayer(0).count, n - 1)
         XCTAssertEqual(edited.layerCount, 1)
         XCTAssertEqual(edited.rootIndices, [deepest])
-        var whole = store
+        var whole = store.copy()
         XCTAssertEqual(try whole.destroyLayer(0).count, n)
         XCTAssertEqual(whole.layerCount, 0)
         XCTAssertEqual(whole.roots, [])
@@ -186,7 +186,7 @@ final class LimitsTests: XCTestCase {
     }
 
     /// What the columns hold, element sizes times counts.
-    static func columnBytes(_ store: LayerStore) -> Int {
+    static func columnBytes(_ store: borrowing LayerStore) -> Int {
         func size<T>(_ column: [T]) -> Int { MemoryLayout<T>.stride * column.count }
         let doubles = [
             store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,

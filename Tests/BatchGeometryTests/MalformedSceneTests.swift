@@ -408,7 +408,8 @@ final class MalformedSceneTests: XCTestCase {
     }
 
     func testErrorsCarryPathAndMessageSeparately() {
-        XCTAssertThrowsError(try Scene(jsonText: #"{"layers":[{},{},{},{"transform":[1,2,3,4,5]}]}"#)) { error in
+        XCTAssertThrowsError(try Scene(jsonText: #"{"layers":[{},{},{},{"transform":[1,2,3,4,5]}]}"#).layerCount) {
+            error in
             XCTAssertEqual(
                 error as? SceneError,
                 SceneError(path: "layers[3].transform", message: "expected 6 or 16 numbers, got 5"))

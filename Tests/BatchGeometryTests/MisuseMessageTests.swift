@@ -73,7 +73,7 @@ final class MisuseMessageTests: XCTestCase {
         XCTAssertEqual(store.structureVersion, before, "property changes keep the structure")
         XCTAssertEqual(store.hitTest(Point(x: 1, y: 1), in: world), root, "so an older snapshot is still accepted")
 
-        var copy = store
+        var copy = store.copy()
         try store.addLayer()
         try copy.addLayer()
         XCTAssertNotEqual(store.structureVersion, before)

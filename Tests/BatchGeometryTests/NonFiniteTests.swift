@@ -41,8 +41,8 @@ final class NonFiniteTests: XCTestCase {
     }
 
     /// Every scalar input of a layer, each as a way to put one value there.
-    static let inputs: [(name: String, set: (inout LayerStore, Int, Double) -> Void)] = {
-        var list: [(String, (inout LayerStore, Int, Double) -> Void)] = [
+    static let inputs: [(name: String, set: @Sendable (inout LayerStore, Int, Double) -> Void)] = {
+        var list: [(String, @Sendable (inout LayerStore, Int, Double) -> Void)] = [
             (
                 "bounds.x",
                 { s, l, v in
@@ -153,8 +153,8 @@ final class NonFiniteTests: XCTestCase {
             stride(from: -50.0, through: 650, by: 67).map { Point(x, $0) }
         }
 
-        init(_ store: LayerStore, _ options: KernelOptions) {
-            var store = store
+        init(_ store: borrowing LayerStore, _ options: KernelOptions) {
+            var store = store.copy()
             frames = store.frames(options: options)
             world = store.updateWorld(options: options)
             XCTAssertEqual(store.worldTransforms(options: options).count, store.count)
@@ -163,7 +163,7 @@ final class NonFiniteTests: XCTestCase {
             visible = store.visibility(worldRects: worldRects, clipRects: clipRects, viewport: Rect(0, 0, 375, 812))
             drawOrder = store.drawOrderIndices()
             let snapshot = world
-            let frozen = store
+            let frozen = store.copy()
             hits = HitTestRule.allCases.map {
                 frozen.hitTestIndices(points: Results.probes, in: snapshot, rule: $0, options: options)
             }
@@ -191,7 +191,7 @@ final class NonFiniteTests: XCTestCase {
             let outside = (0..<base.count).filter { !subtree.contains($0) }
             for input in Self.inputs {
                 for value in Self.specialValues {
-                    var store = base
+                    var store = base.copy()
                     input.set(&store, touched, value)
                     let context = "\(input.name) = \(value) on layer \(touched)"
                     let reference = Results(store, .serial(.scalar))
@@ -243,7 +243,7 @@ final class NonFiniteTests: XCTestCase {
     /// frame or world transform (or, for what a layer applies to its sublayers, in its
     /// sublayer's world transform).
     private func assertReaches(
-        _ store: LayerStore, _ touched: Int, _ input: String, _ results: Results, _ context: String
+        _ store: borrowing LayerStore, _ touched: Int, _ input: String, _ results: Results, _ context: String
     ) {
         guard touched == Self.touchedRoot else { return }  // below a flattening parent z entries vanish, by the spec
         func nonFinite(_ t: Transform3D) -> Bool { t.rowMajor.contains { !$0.isFinite } }
@@ -284,7 +284,7 @@ final class NonFiniteTests: XCTestCase {
                         fellBack += 1
                         var into = WorldTransforms()
                         store.computeWorldTransforms(into: &into, options: options)
-                        var updated = store
+                        var updated = store.copy()
                         let results = [
                             ("worldTransforms", store.worldTransforms(options: options)), ("into", into),
                             ("updateWorld", updated.updateWorld(options: options)),

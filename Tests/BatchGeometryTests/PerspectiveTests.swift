@@ -8,18 +8,20 @@ final class PerspectiveTests: XCTestCase {
     /// A 1000×1000 root whose Local is the identity (bounds = world), with a perspective
     /// sublayerTransform about its centre (500, 500): a point at depth z in its space
     /// projects to `500 + (x - 500) / (1 - z/500)`.
-    func stage() -> (LayerStore, LayerHandle) {
+    func stage() -> Fixture<LayerHandle> {
         var store = LayerStore()
         let root = store.addViewWithFrame(Rect(x: 0, y: 0, width: 1000, height: 1000))
         store.setSublayerTransform(.perspective(distance: 500), of: root)
-        return (store, root)
+        return Fixture(store: store, handles: root)
     }
 
     /// zPosition 100 in a container: kept by a transform layer (the point comes 1/0.8
     /// closer to the eye: (600,500) → (625,500)); flattened by an ordinary layer.
     func testTransformLayerKeepsZAndAnOrdinaryLayerFlattens() {
         for isTransformLayer in [true, false] {
-            var (store, root) = stage()
+            let storeFixture = stage()
+            let root = storeFixture.handles
+            var store = storeFixture.store
             let container = store.addViewWithFrame(Rect(x: 0, y: 0, width: 1000, height: 1000), parent: root)
             store.setTransformLayer(isTransformLayer, of: container)
             let layer = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: container)
@@ -36,7 +38,9 @@ final class PerspectiveTests: XCTestCase {
     /// zPosition 100 → (625, 500); anchorPointZ 100 moves the plane to z = -100 instead:
     /// 500 + 100 / 1.2.
     func testZPositionAndAnchorPointZUnderPerspective() {
-        var (store, root) = stage()
+        let storeFixture = stage()
+        let root = storeFixture.handles
+        var store = storeFixture.store
         let near = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
         store.setZPosition(100, of: near)
         let far = store.addViewWithFrame(Rect(x: 600, y: 500, width: 100, height: 100), parent: root)
@@ -54,7 +58,9 @@ final class PerspectiveTests: XCTestCase {
     /// goes to x = 100 cos, z = -100 sin, then projects to
     /// 500 + (100 + 100 cos) / (1 + 100 sin / 500).
     func testRotationAboutYUnderPerspective() {
-        var (store, root) = stage()
+        let storeFixture = stage()
+        let root = storeFixture.handles
+        var store = storeFixture.store
         let layer = store.addViewWithFrame(Rect(x: 500, y: 450, width: 200, height: 100), parent: root)
         let angle = Double.pi / 3
         store.setTransform(.rotation(radians: angle, x: 0, y: 1, z: 0), of: layer)
@@ -71,7 +77,7 @@ final class PerspectiveTests: XCTestCase {
     /// A layer whose own matrix makes W = 1 - x/100 (m14 = -0.01; anchor (0,0) at the
     /// world origin, so ToWorld is that matrix): x in [0, 100) is in front of the eye,
     /// x > 100 behind it.
-    func halfBehindTheEye() -> (LayerStore, LayerHandle) {
+    func halfBehindTheEye() -> Fixture<LayerHandle> {
         var store = LayerStore()
         let layer = try! store.addLayer()
         store.setAnchorPoint(Point(x: 0, y: 0), of: layer)
@@ -79,14 +85,16 @@ final class PerspectiveTests: XCTestCase {
         var transform = Transform3D.identity
         transform.m14 = -0.01
         store.setTransform(transform, of: layer)
-        return (store, layer)
+        return Fixture(store: store, handles: layer)
     }
 
     /// Corners (0,0) and (0,100) are in front (W = 1); (200,0) and (200,100) behind
     /// (W = -1). Both crossing edges meet W = 0 at t = 1/2, at X = 100 > 0 (→ maxX = +inf);
     /// the top one at Y = 0 (adds nothing), the bottom one at Y = 100 > 0 (→ maxY = +inf).
     func testWorldRectClipsCornersBehindTheEye() {
-        let (store, layer) = halfBehindTheEye()
+        let storeFixture = halfBehindTheEye()
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         let rect = store.worldRect(of: layer, in: store.referenceWorldTransforms())
         XCTAssertEqual(rect, RectEdges(minX: 0, minY: 0, maxX: .infinity, maxY: .infinity))
     }
@@ -131,7 +139,9 @@ final class PerspectiveTests: XCTestCase {
     /// W = 2/3): a hit. World (-300, -20) unprojects to plane point (150, 10), inside the
     /// bounds but at W = -1/2, behind the eye, where nothing is drawn: a miss.
     func testHitTestingMissesThePartBehindTheEye() {
-        let (store, layer) = halfBehindTheEye()
+        let storeFixture = halfBehindTheEye()
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         let world = store.referenceWorldTransforms()
         XCTAssertEqual(store.hitTest(Point(x: 50, y: 20), in: world), layer)
         assertGeometryClose(
@@ -144,7 +154,9 @@ final class PerspectiveTests: XCTestCase {
     /// gives the same answers as the single-point one, behind-the-eye misses included,
     /// on every backend and thread count.
     func testBatchHitTestingMissesThePartBehindTheEyeToo() {
-        let (store, layer) = halfBehindTheEye()
+        let storeFixture = halfBehindTheEye()
+        let layer = storeFixture.handles
+        let store = storeFixture.store
         let world = store.referenceWorldTransforms()
         // Enough points for the batch path's per-layer table (it starts at 4 points).
         let points = [

@@ -29,7 +29,7 @@ final class SceneStructureTests: XCTestCase {
         """
 
     func testMovesAndRemovalsKeepSceneIndices() throws {
-        let evaluation = try XCTUnwrap(evaluateScene(Self.scene))
+        let evaluation = try evaluateScene(Self.scene)
         XCTAssertEqual(
             evaluation.storeLayers, [0, nil, 2, nil, 4], "a removed layer frees its slot; no other layer moves")
         XCTAssertEqual(evaluation.drawOrder, [0, 2, 4])
@@ -65,7 +65,7 @@ final class SceneStructureTests: XCTestCase {
              "operations": [{"layer": 2, "set": "superlayer", "value": null, "index": 0},
                             {"layer": 0, "set": "superlayer", "value": null}]}
             """
-        XCTAssertEqual(try XCTUnwrap(evaluateScene(text)).drawOrder, [2, 1, 0])
+        XCTAssertEqual(try evaluateScene(text).drawOrder, [2, 1, 0])
     }
 
     /// Random moves (with and without an index) and removals on random trees: every
@@ -81,9 +81,10 @@ final class SceneStructureTests: XCTestCase {
             for _ in 0..<30 { if let operation = model.randomOperation(&random) { operations.append(operation) } }
             let text =
                 "{\"layers\": [\(layers.joined(separator: ", "))], \"operations\": [\(operations.joined(separator: ", "))]}"
-            let evaluation = try XCTUnwrap(evaluateScene(text), "seed \(seed)")
+            let evaluation = try evaluateScene(text)
             let fresh = model.freshStore()
-            XCTAssertEqual(evaluation.drawOrder, fresh.drawOrder().map { fresh.sceneLayers[$0] }, "seed \(seed)")
+            XCTAssertEqual(
+                evaluation.drawOrder, fresh.store.drawOrderIndices().map { fresh.sceneLayers[$0] }, "seed \(seed)")
             let world = fresh.store.referenceWorldTransforms()
             for sceneLayer in 0..<model.count {
                 guard let layer = evaluation.storeLayers[sceneLayer] else {
@@ -182,7 +183,7 @@ private struct TreeModel {
     }
 
     /// The final tree built from scratch: surviving layers added in pre-order.
-    func freshStore() -> (store: LayerStore, storeLayers: [Int?], sceneLayers: [Int], drawOrder: () -> [Int]) {
+    func freshStore() -> FreshStore {
         var store = LayerStore()
         var storeLayers = [Int?](repeating: nil, count: count)
         var sceneLayers: [Int] = []
@@ -194,7 +195,13 @@ private struct TreeModel {
             sceneLayers.append(layer)
             stack += children[layer].reversed().map { ($0, Optional(index)) }
         }
-        let built = store
-        return (store, storeLayers, sceneLayers, { built.drawOrderIndices() })
+        return FreshStore(store: store, storeLayers: storeLayers, sceneLayers: sceneLayers)
     }
+}
+
+/// `freshStore()`'s result: the store, and the scene index ↔ store slot maps.
+struct FreshStore: ~Copyable {
+    var store: LayerStore
+    var storeLayers: [Int?]
+    var sceneLayers: [Int]
 }

@@ -11,24 +11,14 @@ let sceneFixturesDirectory: String = {
 }()
 
 /// Decodes `text`, or fails the test with the error.
-func decodeScene(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Scene? {
-    do {
-        return try Scene(jsonText: text)
-    } catch {
-        XCTFail("unexpected error: \(error)", file: file, line: line)
-        return nil
-    }
+func decodeScene(_ text: String) throws -> Scene {
+    try Scene(jsonText: text)
 }
 
-/// Decodes and evaluates `text` serially with the scalar reference.
-func evaluateScene(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> SceneEvaluation? {
-    guard let scene = decodeScene(text, file: file, line: line) else { return nil }
-    do {
-        return try scene.evaluate(options: .serial(.scalar))
-    } catch {
-        XCTFail("unexpected error: \(error)", file: file, line: line)
-        return nil
-    }
+/// Decodes and evaluates `text` with the scalar serial options; an error fails the test.
+func evaluateScene(_ text: String) throws -> SceneEvaluation {
+    let scene = try decodeScene(text)
+    return try scene.evaluate(options: .serial(.scalar))
 }
 
 /// The error line `batchbench eval` would print for `text`, or nil if it decodes.

@@ -7,7 +7,7 @@ final class ScrollViewTests: XCTestCase {
     /// A 375×300 scroller with content 375×2000 and insets (top 10, left 5, bottom 20,
     /// right 15): x in [-5, max(-5, 375 + 15 - 375)] = [-5, 15],
     /// y in [-10, 2000 + 20 - 300] = [-10, 1720].
-    func makeScroller() -> (LayerStore, LayerHandle) {
+    func makeScroller() -> Fixture<LayerHandle> {
         var store = LayerStore()
         let scroller = store.addViewWithFrame(Rect(x: 0, y: 400, width: 375, height: 300))
         store.setScrollView(
@@ -15,11 +15,13 @@ final class ScrollViewTests: XCTestCase {
                 contentSize: Size(width: 375, height: 2000),
                 contentInset: EdgeInsets(top: 10, left: 5, bottom: 20, right: 15)),
             of: scroller)
-        return (store, scroller)
+        return Fixture(store: store, handles: scroller)
     }
 
     func testRangeWithInsets() {
-        let (store, scroller) = makeScroller()
+        let storeFixture = makeScroller()
+        let scroller = storeFixture.handles
+        let store = storeFixture.store
         let range = store.scrollRange(of: scroller)
         XCTAssertEqual(range?.x, -5...15)
         XCTAssertEqual(range?.y, -10...1720)
@@ -42,7 +44,9 @@ final class ScrollViewTests: XCTestCase {
     /// scroll clamps into the range and sets bounds.origin; the content moves up in the
     /// world by the offset, the scroller's frame stays.
     func testScrollClampsAndMovesTheContent() throws {
-        var (store, scroller) = makeScroller()
+        let storeFixture = makeScroller()
+        let scroller = storeFixture.handles
+        var store = storeFixture.store
         let content = store.addViewWithFrame(Rect(x: 0, y: 100, width: 375, height: 50), parent: scroller)
         XCTAssertEqual(try store.scroll(scroller, to: Point(x: 0, y: 5000)), Point(x: 0, y: 1720))
         XCTAssertEqual(store.contentOffset(of: scroller), Point(x: 0, y: 1720))
@@ -84,14 +88,18 @@ final class ScrollViewTests: XCTestCase {
             XCTAssertEqual(error as? LayerStoreError, .staleLayer(LayerHandle(rawValue: 5)))
         }
         // Removing the scroll-view state makes it a plain layer again.
-        var (scrollStore, scroller) = makeScroller()
+        let scrollStoreFixture = makeScroller()
+        let scroller = scrollStoreFixture.handles
+        var scrollStore = scrollStoreFixture.store
         scrollStore.setScrollView(nil, of: scroller)
         XCTAssertThrowsError(try scrollStore.scroll(scroller, to: .zero))
     }
 
     /// The range follows the bounds size (a taller scroller scrolls less).
     func testRangeFollowsTheBoundsSize() {
-        var (store, scroller) = makeScroller()
+        let storeFixture = makeScroller()
+        let scroller = storeFixture.handles
+        var store = storeFixture.store
         store.setBounds(Rect(x: 0, y: 0, width: 375, height: 1000), of: scroller)
         XCTAssertEqual(store.scrollRange(of: scroller)?.y, -10...1020)
     }
@@ -99,7 +107,9 @@ final class ScrollViewTests: XCTestCase {
     /// docs/SEMANTICS.md: a NaN target is stored as NaN (the clamp's comparisons are
     /// false); a NaN inset makes the range meaningless: nil rather than a trap.
     func testNonFiniteInputs() throws {
-        var (store, scroller) = makeScroller()
+        let storeFixture = makeScroller()
+        let scroller = storeFixture.handles
+        var store = storeFixture.store
         let offset = try store.scroll(scroller, to: Point(x: .nan, y: 10))
         XCTAssertTrue(offset.x.isNaN)
         XCTAssertEqual(offset.y, 10)

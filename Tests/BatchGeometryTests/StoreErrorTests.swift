@@ -18,7 +18,7 @@ struct StoreSnapshot: Equatable {
     var freeSlots: [Int32]
     var scrollViews: [ScrollViewState?]
 
-    init(_ store: LayerStore) {
+    init(_ store: borrowing LayerStore) {
         count = store.count
         let layers = 0..<store.count
         let columns: [[Double]] = [
@@ -71,18 +71,18 @@ final class StoreErrorTests: XCTestCase {
     /// Runs `body` on a copy of `store`, expects exactly `expected`, and checks that the
     /// store it ran on is unchanged, including what `updateWorld()` returns afterwards.
     private func assertThrows(
-        _ expected: LayerStoreError, on store: LayerStore,
+        _ expected: LayerStoreError, on store: borrowing LayerStore,
         file: StaticString = #filePath, line: UInt = #line,
         _ body: (inout LayerStore) throws -> Void
     ) {
-        var mutated = store
+        var mutated = store.copy()
         let before = StoreSnapshot(store)
         XCTAssertThrowsError(try body(&mutated), file: file, line: line) { error in
             XCTAssertEqual(error as? LayerStoreError, expected, file: file, line: line)
         }
         XCTAssertEqual(StoreSnapshot(mutated), before, "store changed by a failed call", file: file, line: line)
         // The incremental world state must not have been disturbed either.
-        var reference = store
+        var reference = store.copy()
         let expectedWorld = reference.updateWorld(options: .serial(.scalar))
         let world = mutated.updateWorld(options: .serial(.scalar))
         for layer in 0..<store.count {
@@ -93,7 +93,9 @@ final class StoreErrorTests: XCTestCase {
     }
 
     /// Handles of the rich store's layers (slot k holds layer k, generation 0).
-    private func handles(_ store: LayerStore) -> [LayerHandle] { (0..<store.count).map { store.handle(at: $0)! } }
+    private func handles(_ store: borrowing LayerStore) -> [LayerHandle] {
+        (0..<store.count).map { store.handle(at: $0)! }
+    }
 
     /// A handle the rich store never issued (slot out of range), and one to a layer
     /// destroyed after the snapshot was taken.

@@ -151,7 +151,7 @@ final class TransformKindPathTests: XCTestCase {
             func check(_ label: String) {
                 let updated = store.updateWorld(options: .serial(backend))
                 XCTAssertTrue(store.worldPlan!.blockKindsCoverLocals(), "\(backend) \(label): kinds")
-                var fresh = store
+                var fresh = store.copy()
                 fresh.invalidateWorld()
                 let full = fresh.updateWorld(options: affineOnly(backend))
                 XCTAssertEqual(fresh.worldPlan!.blockKinds, fresh.worldPlan!.exactBlockKinds())

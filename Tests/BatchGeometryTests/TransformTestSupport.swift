@@ -36,11 +36,13 @@ struct HomogeneousPoint {
 /// time, Local(L), then Flip(S), Sub(S) and Flat(S) of each superlayer S.
 /// `referenceWorldPoint` for the layer in slot `layer`.
 @_disfavoredOverload
-func referenceWorldPoint(_ store: LayerStore, layer: Int, _ x: Double, _ y: Double) -> HomogeneousPoint {
+func referenceWorldPoint(_ store: borrowing LayerStore, layer: Int, _ x: Double, _ y: Double) -> HomogeneousPoint {
     referenceWorldPoint(store, layer: store.handle(atSlot: layer), x, y)
 }
 
-func referenceWorldPoint(_ store: LayerStore, layer: LayerHandle, _ x: Double, _ y: Double) -> HomogeneousPoint {
+func referenceWorldPoint(_ store: borrowing LayerStore, layer: LayerHandle, _ x: Double, _ y: Double)
+    -> HomogeneousPoint
+{
     var point = HomogeneousPoint(x: x, y: y, z: 0, w: 1)
     var current = layer
     while true {

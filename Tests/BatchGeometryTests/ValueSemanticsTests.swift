@@ -3,11 +3,12 @@ import XCTest
 
 @_spi(Testing) @testable import BatchGeometry
 
-/// `LayerStore` is a value: a copy never sees the original's later mutations (of any
-/// kind), and different stores can be processed on different threads at once.
+/// `LayerStore` is noncopyable; `copy()` makes an independent store: a copy never sees the
+/// original's later mutations (of any kind), nor the original the copy's, and different
+/// stores can be processed on different threads at once.
 final class ValueSemanticsTests: XCTestCase {
     /// Every kind of mutation, each applied to a fresh copy of the rich store.
-    static let mutations: [(name: String, apply: (inout LayerStore) throws -> Void)] = [
+    static let mutations: [(name: String, apply: @Sendable (inout LayerStore) throws -> Void)] = [
         ("setBounds", { $0.setBounds(Rect(1, 2, 3, 4), of: 1) }),
         ("setPosition", { $0.setPosition(Point(9, 9), of: 2) }),
         ("setAnchorPoint", { $0.setAnchorPoint(Point(0, 1), of: 3) }),
@@ -36,7 +37,7 @@ final class ValueSemanticsTests: XCTestCase {
     func testACopyIsUnaffectedByEveryMutationOfTheOriginal() throws {
         for mutation in Self.mutations {
             var original = makeRichStore()
-            let copy = original
+            let copy = original.copy()
             let before = StoreSnapshot(copy)
             let worldBefore = copy.referenceWorldTransforms()
             try mutation.apply(&original)
@@ -46,7 +47,7 @@ final class ValueSemanticsTests: XCTestCase {
                 XCTAssertEqual(worldAfter[layer], worldBefore[layer], "\(mutation.name): world of \(layer)")
             }
             // And the other way round: mutating the copy leaves the original alone.
-            var second = original
+            var second = original.copy()
             let originalSnapshot = StoreSnapshot(original)
             try mutation.apply(&second)
             XCTAssertEqual(StoreSnapshot(original), originalSnapshot, "\(mutation.name), copy mutated")
@@ -65,7 +66,7 @@ final class ValueSemanticsTests: XCTestCase {
     func testWorldCachesAreCopiedNotShared() throws {
         var original = makeRichStore()
         let stale = original.updateWorld(options: .serial(.scalar))
-        var copy = original
+        var copy = original.copy()
         original.setPosition(Point(1000, 1000), of: 0)
         let fresh = original.updateWorld(options: .serial(.scalar))
         XCTAssertNotEqual(fresh[0], stale[0])
@@ -78,10 +79,10 @@ final class ValueSemanticsTests: XCTestCase {
         for layer in 0..<copy.count { XCTAssertEqual(copyUpdated[layer], reference[layer], "layer \(layer)") }
         XCTAssertEqual(original.updateWorld(options: .serial(.scalar))[1], fresh[1])
         // A copy taken with pending changes keeps them pending independently.
-        var pending = original
+        var pending = original.copy()
         pending.setPosition(Point(7, 7), of: 2)
-        let copyOfPending = pending
-        var copyOfPendingMutable = copyOfPending
+        let copyOfPending = pending.copy()
+        var copyOfPendingMutable = copyOfPending.copy()
         _ = pending.updateWorld()
         let expected = copyOfPending.referenceWorldTransforms()
         let got = copyOfPendingMutable.updateWorld(options: .serial(.scalar))
@@ -89,7 +90,7 @@ final class ValueSemanticsTests: XCTestCase {
     }
 
     func testStoreAndResultsAreSendable() {
-        func requireSendable<T: Sendable>(_: T.Type) {}
+        func requireSendable<T: ~Copyable & Sendable>(_: T.Type) {}
         requireSendable(LayerStore.self)
         requireSendable(WorldTransforms.self)
         requireSendable(FrameColumns.self)
@@ -100,15 +101,20 @@ final class ValueSemanticsTests: XCTestCase {
     /// Eight stores processed at once from eight threads (each kernel itself also
     /// spreading over threads): every result equals the serial one.
     func testKernelsOnManyStoresAtOnce() throws {
-        let stores: [LayerStore] = (0..<8).map { Self.makeRandomStore(seed: UInt64($0) + 100, count: 33_000) }
+        // A noncopyable store goes into an array inside a class, as an app holding several would.
+        final class StoreBox: Sendable {
+            let store: LayerStore
+            init(_ store: consuming LayerStore) { self.store = store }
+        }
+        let stores = (0..<8).map { StoreBox(Self.makeRandomStore(seed: UInt64($0) + 100, count: 33_000)) }
         struct Outcome: @unchecked Sendable {
             var frames: FrameColumns?
             var world: [[Double]] = []
             var hits: [Int?] = []
             var order: [Int] = []
         }
-        func run(_ store: LayerStore, _ options: KernelOptions) -> Outcome {
-            var store = store
+        @Sendable func run(_ store: borrowing LayerStore, _ options: KernelOptions) -> Outcome {
+            var store = store.copy()
             let world = store.updateWorld(options: options)
             // A few points: each walks all 33,000 layers (a debug build visits ~1M per second).
             let points: [Point] = (0..<6).map { (k: Int) -> Point in
@@ -123,7 +129,7 @@ final class ValueSemanticsTests: XCTestCase {
                 order: store.drawOrderIndices())
         }
         for backend in Backend.allCases {
-            let serial = stores.map { run($0, .serial(backend)) }
+            let serial = stores.map { run($0.store, .serial(backend)) }
             let results = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: stores.count)
             results.initialize(repeating: Outcome())
             // deallocate() alone would leak the outcomes' arrays (LeakSanitizer finds it).
@@ -133,7 +139,7 @@ final class ValueSemanticsTests: XCTestCase {
             }
             let sharedResults = SendableBuffer(results)
             DispatchQueue.concurrentPerform(iterations: stores.count) { index in
-                sharedResults.buffer[index] = run(stores[index], KernelOptions(backend: backend, threads: 3))
+                sharedResults.buffer[index] = run(stores[index].store, KernelOptions(backend: backend, threads: 3))
             }
             for index in stores.indices {
                 XCTAssertTrue(
@@ -145,8 +151,9 @@ final class ValueSemanticsTests: XCTestCase {
         }
     }
 
-    /// Copies of one store mutated on different threads at once: each thread's copy gets
-    /// its own storage (copy-on-write must not race), the shared original is untouched.
+    /// Copies of one store made and mutated on different threads at once: each thread's
+    /// copy gets its own storage (the columns' copy-on-write must not race), the shared
+    /// original is untouched.
     func testConcurrentMutationOfCopies() {
         let original = Self.makeRandomStore(seed: 9, count: 5_000)
         let before = StoreSnapshot(original)
@@ -155,7 +162,7 @@ final class ValueSemanticsTests: XCTestCase {
         defer { results.deallocate() }
         let shared = SendableBuffer(results)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            var copy = original
+            var copy = original.copy()
             for layer in stride(from: thread, to: copy.count, by: 8) {
                 copy.setPosition(Point(Double(thread), 0), of: layer)
             }

@@ -19,7 +19,9 @@ extension SplitMix64 {
 
 /// `count` world points that lie on layers: a random spot of a random layer's bounds,
 /// mapped to the world through `world`, so hit tests have something to find.
-func pointsOnLayers(_ store: LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64) -> [Point] {
+func pointsOnLayers(_ store: borrowing LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64)
+    -> [Point]
+{
     (0..<count).map { _ in
         let layer = random.below(store.count)
         let bounds = store.bounds(of: layer)
@@ -285,7 +287,7 @@ final class WorldKernelTests: XCTestCase {
             worldsBitIdentical(
                 store.updateWorld(options: .serial(.c)),
                 {
-                    var copy = store
+                    var copy = store.copy()
                     copy.invalidateWorld()
                     return copy.worldTransforms(options: .serial(.scalar))
                 }()))

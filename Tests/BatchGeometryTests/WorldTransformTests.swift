@@ -6,7 +6,7 @@ import XCTest
 /// sublayerTransform pivot, flattening, and agreement with the test's point walk.
 final class WorldTransformTests: XCTestCase {
     /// Maps a point with the library's world matrix and projects it.
-    func world(_ store: LayerStore, _ layer: LayerHandle, _ x: Double, _ y: Double) -> Point {
+    func world(_ store: borrowing LayerStore, _ layer: LayerHandle, _ x: Double, _ y: Double) -> Point {
         store.referenceWorldTransforms()[layer].projectPoint(Point(x: x, y: y))
     }
 

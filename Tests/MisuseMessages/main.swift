@@ -11,8 +11,14 @@ import Glibc
 import Darwin
 #endif
 
+/// A store and the handles `makeStore` made (a tuple cannot hold a noncopyable store).
+struct Fixture<Handles>: ~Copyable {
+    var store: LayerStore
+    let handles: Handles
+}
+
 /// A window with two cards; `layers` are their handles (window, card, card).
-func makeStore() -> (store: LayerStore, layers: [LayerHandle]) {
+func makeStore() -> Fixture<[LayerHandle]> {
     var store = LayerStore()
     let window = try! store.addLayer()
     store.setBounds(Rect(x: 0, y: 0, width: 375, height: 812), of: window)
@@ -23,67 +29,87 @@ func makeStore() -> (store: LayerStore, layers: [LayerHandle]) {
         store.setPosition(Point(x: 100, y: 100), of: card)
         layers.append(card)
     }
-    return (store, layers)
+    return Fixture(store: store, handles: layers)
+}
+
+/// `makeStore`'s store without its handles.
+func makeStoreAlone() -> LayerStore {
+    let fixture = makeStore()
+    return fixture.store
 }
 
 let cases: [String: () -> Void] = [
     "stale-world-after-add": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         let world = store.updateWorld()
         try! store.addLayer(superlayer: layers[0])
         print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "stale-world-after-remove": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         let world = store.updateWorld()
         try! store.destroyLayer(layers[1])
         print(store.worldRect(of: layers[2], in: world))
     },
     "stale-world-after-move": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         let world = store.worldTransforms()
         try! store.insertSublayer(layers[2], into: layers[1])
         print(store.convert(Point(x: 0, y: 0), from: layers[2], to: nil, in: world) as Any)
     },
     "stale-world-after-detach": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         let world = store.updateWorld()
         try! store.removeFromSuperlayer(layers[1])
         print(store.hitTest(Point(x: 100, y: 100), in: world) as Any)
     },
     "world-from-another-store": {
-        var store = makeStore().store
-        let other = makeStore().store  // the same shape, but another store
+        var store = makeStoreAlone()
+        let other = makeStoreAlone()  // the same shape, but another store
         print(store.hitTest(points: [Point(x: 1, y: 1)], in: other.worldTransforms()))
         _ = store.updateWorld()
     },
     "handle-out-of-range": {
-        let store = makeStore().store
+        let store = makeStoreAlone()
         print(store.bounds(of: LayerHandle(rawValue: 5)))
     },
     "destroyed-layer-read": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         try! store.destroyLayer(layers[1])
         print(store.bounds(of: layers[1]))
     },
     "destroyed-layer-written-after-reuse": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         try! store.destroyLayer(layers[1])
         let newcomer = try! store.addLayer()  // takes the freed slot, under a new generation
         store.setPosition(Point(x: 1, y: 2), of: layers[1])
         print(store.position(of: newcomer))
     },
     "destroyed-subtree-read": {
-        var (store, layers) = makeStore()
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
         try! store.destroyLayer(layers[0])
         print(store.superlayer(of: layers[2]) as Any)
     },
     "world-layer-out-of-range": {
-        let store = makeStore().store
+        let store = makeStoreAlone()
         print(store.worldTransforms()[9])
     },
     "stale-world-rects": {
-        var store = makeStore().store
+        var store = makeStoreAlone()
         let rects = store.worldRects(in: store.worldTransforms(), options: .default)
         try! store.addLayer()
         print(store.clipRects(worldRects: rects, options: .default).count)
@@ -91,7 +117,7 @@ let cases: [String: () -> Void] = [
     "c-kernel-environment": {
         // Options that never read KernelOptions.default: choosing the C backend checks it.
         setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1)
-        let store = makeStore().store
+        let store = makeStoreAlone()
         print(store.frames(options: .serial(.c)).count)
     },
     "timing-function-count-mismatch": {

@@ -28,10 +28,19 @@ func forEachIndexedChunk(
     // Chunks of whole lane groups (multiples of 8) so SIMD loops split cleanly.
     let perChunk = ((count + chunkCount - 1) / chunkCount + 7) & ~7
     withoutActuallyEscaping(body) { body in
+        let shared = ChunkBody(run: body)
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             let start = chunk * perChunk
             let end = Swift.min(count, start + perChunk)
-            if start < end { body(chunk, start..<end) }
+            if start < end { shared.run(chunk, start..<end) }
         }
     }
+}
+
+/// A chunk body handed to `concurrentPerform`'s threads. The one place the package lets a
+/// non-`Sendable` closure cross threads, and sound: every caller's chunks touch disjoint
+/// index ranges of their outputs and only read shared inputs, and `concurrentPerform`
+/// returns only after every chunk has, so nothing the body captured outlives the call.
+private struct ChunkBody: @unchecked Sendable {
+    let run: (Int, Range<Int>) -> Void
 }

@@ -119,7 +119,7 @@ struct SubtreeRecompute {
     var generalChanged = false
 
     /// Recomputes `layer` (its superlayer is done). False when its world is non-finite.
-    mutating func recompute(_ layer: Int, store: LayerStore, general: inout GeneralMatrices) -> Bool {
+    mutating func recompute(_ layer: Int, store: borrowing LayerStore, general: inout GeneralMatrices) -> Bool {
         let mode = refreshEntry(layer, store: store)
         let superlayer = Int(inputs.parents[layer])
         let world = columns.world
@@ -156,7 +156,7 @@ struct SubtreeRecompute {
     }
 
     /// Refreshes `layer`'s plan entry and mode; returns its old and new mode.
-    private mutating func refreshEntry(_ layer: Int, store: LayerStore) -> (old: UInt8, new: UInt8) {
+    private mutating func refreshEntry(_ layer: Int, store: borrowing LayerStore) -> (old: UInt8, new: UInt8) {
         let modes = columns.modes
         let superlayer = Int(inputs.parents[layer])
         let oldMode = modes[layer]

@@ -251,7 +251,7 @@ struct DirtyEntryRefresh {
     /// Refreshes the entries of the layers at the (ascending) positions `dirty`.
     /// Returns what the walk will cost, from the subtrees' costs (nested and adjacent
     /// dirty subtrees counted apart, so this errs high; see `walkCost`).
-    mutating func run(_ dirty: [Int32], store: LayerStore) -> Int {
+    mutating func run(_ dirty: [Int32], store: borrowing LayerStore) -> Int {
         var walkEstimate = 0
         // By index: an array's for-in allocates per element in unoptimized builds.
         for index in 0..<dirty.count {
@@ -278,7 +278,7 @@ struct DirtyEntryRefresh {
         CAPrefetchForWrite(columns.local.ty + ahead)
     }
 
-    @inline(__always) private mutating func refresh(_ layer: Int, dirtyIndex: Int, store: LayerStore) {
+    @inline(__always) private mutating func refresh(_ layer: Int, dirtyIndex: Int, store: borrowing LayerStore) {
         let modes = columns.modes
         let oldMode = modes[layer]
         if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
@@ -403,7 +403,7 @@ struct RangeWalk {
     }
 
     /// Walks every level that has runs or dirty positions.
-    mutating func run(store: LayerStore) -> RangeUpdateResult {
+    mutating func run(store: borrowing LayerStore) -> RangeUpdateResult {
         let dirty = inputs.dirty
         while allFinite {
             if runs.isEmpty {
@@ -521,7 +521,7 @@ struct RangeWalk {
     }
 
     /// Computes what the level's runs queued.
-    private mutating func finishLevel(store: LayerStore) {
+    private mutating func finishLevel(store: borrowing LayerStore) {
         let backend = inputs.options.backend
         if !levelMovedLayers.isEmpty {
             let finite = levelMovedLayers.withUnsafeBufferPointer { kernel.runTranslations(backend, $0) }

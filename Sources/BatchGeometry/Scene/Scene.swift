@@ -13,7 +13,7 @@
 ///
 /// A layer's index in the `layers` array is its identity for the whole scene, whatever
 /// the structure operations do to other layers.
-public struct Scene: Sendable {
+public struct Scene: ~Copyable, Sendable {
     /// The layers as created from the `layers` array, before any operation. Index =
     /// position in the array.
     public internal(set) var store: LayerStore
@@ -124,10 +124,22 @@ extension Scene {
     ///   (`expected 6 or 16 numbers, got 5`), for bad JSON with its line, column and
     ///   byte offset.
     public init(json: [UInt8]) throws {
-        self = try json.withUnsafeBufferPointer { buffer in
+        let scene = try Scene.decoded(json)
+        self.init(
+            store: scene.store, names: scene.names, operations: scene.operations, viewport: scene.viewport,
+            hitTestMode: scene.hitTestMode, hitTests: scene.hitTests, conversions: scene.conversions,
+            curveQueries: scene.curveQueries)
+    }
+
+    private static func decoded(_ json: [UInt8]) throws -> Scene {
+        // `withUnsafeBufferPointer` returns only copyable results: the noncopyable scene
+        // leaves the closure through an optional.
+        var decoded: Scene? = nil
+        try json.withUnsafeBufferPointer { buffer in
             var decoder = SceneDecoder(bytes: buffer)
-            return try decoder.decode()
+            decoded = try decoder.decode()
         }
+        return decoded.take()!
     }
 
     /// Decodes a scene from JSON text (see `init(json:)`).

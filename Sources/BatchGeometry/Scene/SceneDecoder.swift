@@ -2,7 +2,7 @@
 // operations have their own files. Schema-directed: each key is read as the type it
 // must have, straight into the model, so a wrong type is reported where it is.
 
-struct SceneDecoder {
+struct SceneDecoder: ~Copyable {
     var reader: JSONReader
     /// Reused buffer for arrays of numbers (at most 16 are kept; longer arrays are
     /// still read, to count them for the error message).
@@ -73,9 +73,11 @@ struct SceneDecoder {
         try linkLateParents()
         try validateOperations()
         try validateConversions()
-        finishDecelerations()
+        finishDecelerations()  // reads the store's display scale: before the store moves out
+        var built = LayerStore()
+        swap(&built, &store)
         return Scene(
-            store: store, names: names, operations: operations, viewport: viewport,
+            store: built, names: names, operations: operations, viewport: viewport,
             hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions, curveQueries: curveQueries)
     }
 

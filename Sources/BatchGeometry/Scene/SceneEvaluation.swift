@@ -10,7 +10,7 @@
 /// `drawOrder` and `hits` use scene indices; `store` and the per-layer results
 /// (`frames` … `visible`) use store indices. A scene's layer k lives in slot k, so the two
 /// agree; a removed layer's slot is free and its scene index maps to nil.
-public struct SceneEvaluation: Sendable {
+public struct SceneEvaluation: ~Copyable, Sendable {
     /// Layer names by scene index (nil when a layer has none).
     public let names: [String?]
     /// For each scene layer, its store index, or nil when an operation removed it.
@@ -47,7 +47,7 @@ extension Scene {
     ///   `init(json:)` already rejects those, so this happens only for a `Scene` whose
     ///   fields were changed afterwards. Nothing is returned then.
     public func evaluate(options: KernelOptions = .default) throws -> SceneEvaluation {
-        var store = self.store
+        var store = self.store.copy()
         var storeLayers: [Int?] = Array(0..<store.count)
         for (index, operation) in operations.enumerated() {
             try apply(

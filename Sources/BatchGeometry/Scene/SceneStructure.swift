@@ -11,7 +11,7 @@ struct SceneStructure {
     private(set) var removedBy: [Int?]
 
     /// The hierarchy as the `layers` array built it. O(layers).
-    init(_ store: LayerStore) {
+    init(_ store: borrowing LayerStore) {
         parents = (0..<store.count).map { store.superlayer(of: $0) }
         sublayers = (0..<store.count).map { store.sublayers(of: $0) }
         roots = store.rootIndices

@@ -10,15 +10,19 @@ import CAffineKernels
 /// the columns stay dense. Sublayer order is kept separately (linked lists), so
 /// reparenting is O(1).
 ///
-/// `LayerStore` is a value type: copies share storage until one of them is mutated
-/// (copy-on-write, per column), and it is `Sendable`, so different stores may be
-/// processed on different threads at once.
+/// `LayerStore` is noncopyable (`~Copyable`): it has one owner, and a call through any
+/// place that holds it (a global `var`, a class property, a `let`, an `inout` parameter)
+/// borrows it in place, so an accessor costs a few nanoseconds wherever the store lives.
+/// A copy is explicit: `copy()`, O(n). A render thread that needs what to draw does not
+/// need a copy: `VisibleLayers` is one, of what is visible. To keep several stores in a
+/// collection, or share one between objects, put it in a class. It is `Sendable`, so
+/// different stores may be processed (or moved to) different threads.
 ///
 /// Errors: structural changes (adding under a parent, reparenting, detaching,
 /// destroying) `throw` `LayerStoreError` and leave the store unchanged; property
 /// accessors stop the program, with a message naming the handle that survives release
 /// builds, when handed a stale handle (`contains(_:)` checks one without stopping).
-public struct LayerStore: Sendable {
+public struct LayerStore: ~Copyable, Sendable {
     // MARK: Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
     public internal(set) var boundsX: [Double] = []
     public internal(set) var boundsY: [Double] = []
@@ -113,6 +117,69 @@ public struct LayerStore: Sendable {
     /// An empty store with room for `capacity` layers before any column reallocates.
     public init(minimumCapacity capacity: Int) {
         reserveCapacity(capacity)
+    }
+
+    /// An independent copy of the store: every column, the hierarchy, the scroll views and
+    /// the caches (so the copy answers its first query as cheaply as the original would);
+    /// not the working storage of the queries, which the copy grows again on first use.
+    ///
+    /// `LayerStore` is noncopyable, so this is the only way to copy one, and its cost is
+    /// explicit: O(n) time and memory, about 150 bytes a layer plus the caches (at a
+    /// million layers, some 200 MB and tens of milliseconds). A render thread that needs
+    /// what to draw this frame does not need a copy of the store: `VisibleLayers` from
+    /// `visibleLayers(in:into:)` is already a copy of what is visible, O(visible).
+    ///
+    /// Handles stay valid in the copy (same slots, same generations), and snapshots of
+    /// the original's current structure are accepted by the copy until either changes
+    /// structure.
+    public func copy() -> LayerStore {
+        var copy = LayerStore()
+        copy.copyColumns(from: self)
+        copy.copyHierarchy(from: self)
+        copy.changes = changes
+        copy.worldCache = worldCache
+        copy.worldPlan = worldPlan
+        copy.subtreeBounds = subtreeBounds
+        copy.drawOrderCache = drawOrderCache
+        copy.lastWorldUpdatePath = lastWorldUpdatePath
+        copy.layerLimit = layerLimit
+        return copy
+    }
+
+    private mutating func copyColumns(from other: borrowing LayerStore) {
+        boundsX = other.boundsX
+        boundsY = other.boundsY
+        boundsWidth = other.boundsWidth
+        boundsHeight = other.boundsHeight
+        positionX = other.positionX
+        positionY = other.positionY
+        anchorX = other.anchorX
+        anchorY = other.anchorY
+        zPositions = other.zPositions
+        anchorPointZs = other.anchorPointZs
+        transforms = other.transforms
+        sublayerTransforms = other.sublayerTransforms
+        flags = other.flags
+        autoresizingMasks = other.autoresizingMasks
+        autoresizingLayerCount = other.autoresizingLayerCount
+        displayScale = other.displayScale
+        scrollViews = other.scrollViews
+    }
+
+    private mutating func copyHierarchy(from other: borrowing LayerStore) {
+        detachedLayerCount = other.detachedLayerCount
+        generations = other.generations
+        freeSlots = other.freeSlots
+        parents = other.parents
+        firstSublayers = other.firstSublayers
+        lastSublayers = other.lastSublayers
+        nextSiblings = other.nextSiblings
+        previousSiblings = other.previousSiblings
+        firstRoot = other.firstRoot
+        lastRoot = other.lastRoot
+        structureVersion = other.structureVersion
+        zOrderInversions = other.zOrderInversions
+        parentsPrecedeChildrenCache = other.parentsPrecedeChildrenCache
     }
 
     /// The number of slots: the length of every per-layer result (`FrameColumns`,

@@ -38,7 +38,7 @@ final class FrameFixture {
     init(workload: Workload) {
         script = FrameScript(workload)
         oldStore = workload.makeStore()
-        newStore = oldStore
+        newStore = workload.makeStore()
         newHits.reserveCapacity(FrameScript.touchCount)
     }
 

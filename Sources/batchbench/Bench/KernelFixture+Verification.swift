@@ -1,4 +1,5 @@
 @_spi(Testing) import BatchGeometry
+import BatchGeometryWorkloads
 
 /// Checks that what a kernel computed in its last timed call is right, so a report never
 /// shows the speed of wrong code: frames bit for bit against the scalar backend (every
@@ -19,7 +20,7 @@ extension KernelFixture {
             // Against the store as it is now: world-incremental may have moved layers.
             return compareWorld(worldOutput, store.referenceWorldTransforms())
         case .worldIncremental, .worldFullUpdate:
-            var copy = store
+            var copy = store.copy()
             return compareWorld(copy.updateWorld(options: options), store.referenceWorldTransforms())
         case .worldRects:
             guard let rects = lastRects, rects.count == store.count else { return "wrong number of rects" }
@@ -99,16 +100,7 @@ extension KernelFixture {
     /// layer. And a fresh masked store resized to the larger size must equal, bit for bit
     /// in every layer's bounds and position, the object graph's independent autoresizing.
     private func verifyAutoresize() -> String? {
-        if let timed = autoresizeStore {
-            let top = timed.bounds(of: timed.layer(0)).width / workload.recipe(of: 0).bounds.width
-            for layer in 0..<timed.count {
-                let expected = workload.recipe(of: layer).bounds.width * top
-                let got = timed.bounds(of: timed.layer(layer)).width
-                if !close(got, expected) {
-                    return "layer \(layer) is \(got) wide after the timed calls, not \(expected)"
-                }
-            }
-        }
+        if let problem = autoresizeStore?.timedAutoresizeProblem(workload) { return problem }
         var fresh = workload.makeStore(autoresizing: true)
         let graph = workload.makeObjectGraph(autoresizing: true)
         let size = workload.autoresizeSizes.1
@@ -143,9 +135,26 @@ extension KernelFixture {
         return nil
     }
 
-    /// Equal, both NaN, or within 1e-9 of the larger magnitude (absolute below 1).
-    private func close(_ a: Double, _ b: Double) -> Bool {
-        if a == b || (a.isNaN && b.isNaN) { return true }
-        return abs(a - b) <= 1e-9 * Swift.max(1, abs(a), abs(b))
+}
+
+/// Equal, both NaN, or within 1e-9 of the larger magnitude (absolute below 1).
+private func close(_ a: Double, _ b: Double) -> Bool {
+    if a == b || (a.isNaN && b.isNaN) { return true }
+    return abs(a - b) <= 1e-9 * Swift.max(1, abs(a), abs(b))
+}
+
+extension LayerStore {
+    /// The autoresize kernel's store after its timed calls: every layer's width is its
+    /// recipe's times the top layer's factor, to rounding; else what is wrong.
+    fileprivate func timedAutoresizeProblem(_ workload: Workload) -> String? {
+        let top = bounds(of: layer(0)).width / workload.recipe(of: 0).bounds.width
+        for index in 0..<count {
+            let expected = workload.recipe(of: index).bounds.width * top
+            let got = bounds(of: layer(index)).width
+            if !close(got, expected) {
+                return "layer \(index) is \(got) wide after the timed calls, not \(expected)"
+            }
+        }
+        return nil
     }
 }

@@ -60,8 +60,9 @@ final class KernelFixture {
         let dirtyCount = Swift.max(1, n / 100)
         let stride = n / dirtyCount
         let dirtyIndices = (0..<dirtyCount).map { $0 * stride + stride / 2 }
-        let built = store
-        dirtyLayers = dirtyIndices.map { built.layer($0) }
+        var dirtyLayers: [LayerHandle] = []
+        for index in dirtyIndices { dirtyLayers.append(store.layer(index)) }
+        self.dirtyLayers = dirtyLayers
         dirtyBasePositions = dirtyIndices.map { workload.recipe(of: $0).position }
     }
 
@@ -166,7 +167,7 @@ final class KernelFixture {
         case .autoresize where autoresizeStore == nil:
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
-            autoresizeStore = masked
+            autoresizeStore = consume masked
         case .frame where frameFixture == nil:
             frameFixture = FrameFixture(workload: workload)
         case .hitTestPoint, .hitTestCulled:

@@ -13,14 +13,17 @@ import Darwin
 
 extension RenderCommand.IO {
     /// Files through the C library; a partly written output file is removed.
-    static let process = RenderCommand.IO(
-        read: { path in readAllBytes(path: path).mapError { RenderIOError(message: $0.message) } },
-        writeFile: writeWholeFile,
-        writeOutput: { text in
-            writeStandardOutputPiece(text)
-            flushStandardOutput()
-        },
-        writeError: printError)
+    /// (Computed, not stored: a stored global of closures is shared mutable state to Swift 6.)
+    static var process: RenderCommand.IO {
+        RenderCommand.IO(
+            read: { path in readAllBytes(path: path).mapError { RenderIOError(message: $0.message) } },
+            writeFile: writeWholeFile,
+            writeOutput: { text in
+                writeStandardOutputPiece(text)
+                flushStandardOutput()
+            },
+            writeError: printError)
+    }
 }
 
 /// Writes `text` to `path` (created or truncated); on failure removes what was written

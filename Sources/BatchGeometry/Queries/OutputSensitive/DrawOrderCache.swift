@@ -29,7 +29,7 @@ struct DrawOrderCache: Sendable {
 
     /// Brings `links` up to date with `store`: O(count log w) the first time, then
     /// O(w log w) per marked list.
-    mutating func refresh(_ store: LayerStore) {
+    mutating func refresh(_ store: borrowing LayerStore) {
         let count = store.count
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
@@ -67,7 +67,7 @@ struct DrawOrderCache: Sendable {
 
     /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
     /// as `sortedDrawOrderLinks` (the reference tests compare with) does. O(w) when already in order, else O(w log w).
-    private mutating func sortList(of layer: Int, _ store: LayerStore) {
+    private mutating func sortList(of layer: Int, _ store: borrowing LayerStore) {
         // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
         // into each call, an allocation per sublayer.
         let nextSiblings = store.nextSiblings

@@ -1,0 +1,175 @@
+// The store's invariants, checked from scratch: every counter and cached flag recounted,
+// every cache compared with a fresh build. For the tests and the fuzzers (issue 21), after
+// every step of a random edit sequence; O(n log n) or worse, never on a production path.
+
+extension LayerStore {
+    /// Stops the program, naming every broken invariant, unless the store is consistent:
+    /// see `_invariantViolations()`. O(n log n) time plus a copy of the store.
+    @_spi(Testing)
+    public func _checkInvariants(file: StaticString = #file, line: UInt = #line) {
+        let violations = _invariantViolations()
+        require(
+            violations.isEmpty, "LayerStore invariants broken: " + violations.joined(separator: "; "), file: file,
+            line: line)
+    }
+
+    /// What is wrong with the store, one line per broken invariant; empty when nothing is.
+    ///
+    /// Checks the columns' lengths, the slots and generations, the sibling links, the
+    /// counters (`detachedLayerCount`, `autoresizingLayerCount`, `zOrderInversions`), the
+    /// cached parent order, and that the world cache (when current), the subtree bounds
+    /// and the drawing order, brought up to date from their marks, equal a fresh build.
+    /// O(n log n) time; copies the store twice.
+    @_spi(Testing)
+    public func _invariantViolations() -> [String] {
+        var violations = columnViolations() + slotViolations() + linkViolations() + counterViolations()
+        if violations.isEmpty { violations += cacheViolations() }
+        return violations
+    }
+
+    private func columnViolations() -> [String] {
+        let lengths: [(String, Int)] = [
+            ("boundsX", boundsX.count), ("boundsY", boundsY.count), ("boundsWidth", boundsWidth.count),
+            ("boundsHeight", boundsHeight.count), ("positionX", positionX.count), ("positionY", positionY.count),
+            ("anchorX", anchorX.count), ("anchorY", anchorY.count), ("zPositions", zPositions.count),
+            ("anchorPointZs", anchorPointZs.count), ("flags", flags.count),
+            ("autoresizingMasks", autoresizingMasks.count),
+            ("generations", generations.count), ("firstSublayers", firstSublayers.count),
+            ("lastSublayers", lastSublayers.count), ("nextSiblings", nextSiblings.count),
+            ("previousSiblings", previousSiblings.count), ("transforms", transforms.count),
+            ("sublayerTransforms", sublayerTransforms.count),
+        ]
+        return lengths.filter { $0.1 != count }.map { "column \($0.0) has \($0.1) entries, not \(count)" }
+    }
+
+    private func slotViolations() -> [String] {
+        var violations: [String] = []
+        var free = [Bool](repeating: false, count: count)
+        for slot in freeSlots {
+            let index = Int(slot)
+            guard index >= 0 && index < count else { return ["free slot \(slot) is out of range"] }
+            if free[index] { violations.append("slot \(index) is free twice") }
+            free[index] = true
+        }
+        for slot in 0..<count where (generations[slot] & 1 == 1) != free[slot] {
+            violations.append("slot \(slot): generation \(generations[slot]) but \(free[slot] ? "free" : "live")")
+        }
+        for slot in 0..<count where free[slot] && !flags[slot].contains(.detached) {
+            violations.append("free slot \(slot) is not detached")
+        }
+        return violations
+    }
+
+    /// Every list (each layer's sublayers, the roots) runs forward and back consistently,
+    /// and each layer is in its superlayer's list exactly once.
+    private func linkViolations() -> [String] {
+        var seen = [Int](repeating: 0, count: count)
+        var violations: [String] = []
+        func walk(_ owner: Int32, first: Int32, last: Int32) {
+            var previous: Int32 = -1
+            var current = first
+            var steps = 0
+            while current >= 0 {
+                let layer = Int(current)
+                guard layer < count, steps <= count else { return violations.append("list of \(owner) is broken") }
+                if parents[layer] != owner { violations.append("layer \(layer) is in the list of \(owner)") }
+                if previousSiblings[layer] != previous { violations.append("layer \(layer)'s previous link") }
+                seen[layer] += 1
+                previous = current
+                current = nextSiblings[layer]
+                steps += 1
+            }
+            if previous != last { violations.append("list of \(owner) ends at \(previous), not \(last)") }
+        }
+        walk(-1, first: firstRoot, last: lastRoot)
+        for layer in 0..<count { walk(Int32(layer), first: firstSublayers[layer], last: lastSublayers[layer]) }
+        for layer in 0..<count where seen[layer] != 1 { violations.append("layer \(layer) is in \(seen[layer]) lists") }
+        return violations
+    }
+
+    private func counterViolations() -> [String] {
+        var violations: [String] = []
+        let detached = flags.lazy.filter { $0.contains(.detached) }.count
+        if detached != detachedLayerCount {
+            violations.append("detachedLayerCount is \(detachedLayerCount), recounted \(detached)")
+        }
+        let autoresizing = autoresizingMasks.lazy.filter { $0 != 0 }.count
+        if autoresizing != autoresizingLayerCount {
+            violations.append("autoresizingLayerCount is \(autoresizingLayerCount), recounted \(autoresizing)")
+        }
+        let inversions = countZOrderInversions()
+        if inversions != zOrderInversions {
+            violations.append("zOrderInversions is \(zOrderInversions), recounted \(inversions)")
+        }
+        if let cached = parentsPrecedeChildrenCache {
+            let fresh = (0..<count).allSatisfy { parents[$0] < Int32(truncatingIfNeeded: $0) }
+            if cached != fresh { violations.append("parentsPrecedeChildren is cached as \(cached), is \(fresh)") }
+        }
+        return violations
+    }
+}
+
+extension LayerStore {
+    /// Each cache, brought up to date from its marks (on a copy), equals a fresh build; the
+    /// world cache, when current, equals a full pass, bit for bit.
+    fileprivate func cacheViolations() -> [String] {
+        var violations: [String] = []
+        var fresh = copy()
+        fresh.invalidateWorld()
+        fresh.subtreeBounds = SubtreeBounds()
+        fresh.drawOrderCache = DrawOrderCache()
+        if !changes.hasChanges, let cached = worldCache {
+            let world = fresh.worldTransforms(options: .serial(.scalar))
+            for layer in 0..<count where !sameBits(cached[layer].rowMajor, world[layer].rowMajor) {
+                violations.append("the world cache of layer \(layer) is not a full pass's")
+                break
+            }
+        }
+        var refreshed = copy()
+        if subtreeBounds.isBuilt {
+            refreshed.refreshSubtreeBounds()
+            fresh.refreshSubtreeBounds()
+            let kept = refreshed.subtreeBounds
+            for layer in 0..<count
+            where !sameBits(kept.extent[layer], fresh.subtreeBounds.extent[layer])
+                || !sameBits(kept.content[layer], fresh.subtreeBounds.content[layer])
+            {
+                violations.append("the subtree bounds of layer \(layer) are not a fresh build's")
+                break
+            }
+        }
+        if drawOrderCache.isBuilt {
+            refreshed.refreshDrawOrder()
+            fresh.refreshDrawOrder()
+            let kept = refreshed.drawOrderCache.links
+            let built =
+                fresh.drawOrderCache.isBuilt
+                ? fresh.drawOrderCache.links : SiblingLinks(first: fresh.firstSublayers, next: fresh.nextSiblings)
+            for layer in 0..<count where orderedList(kept, layer) != orderedList(built, layer) {
+                violations.append("the cached drawing order of \(layer)'s sublayers is not a fresh sort's")
+                break
+            }
+        }
+        return violations
+    }
+}
+
+/// `layer`'s sublayers as `links` orders them (at most `links.first.count`, so a broken
+/// list cannot loop).
+private func orderedList(_ links: SiblingLinks, _ layer: Int) -> [Int32] {
+    var list: [Int32] = []
+    var current = links.first[layer]
+    while current >= 0 && list.count < links.first.count {
+        list.append(current)
+        current = links.next[Int(current)]
+    }
+    return list
+}
+
+private func sameBits(_ a: [Double], _ b: [Double]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+}
+
+private func sameBits(_ a: RectEdges, _ b: RectEdges) -> Bool {
+    sameBits([a.minX, a.minY, a.maxX, a.maxY], [b.minX, b.minY, b.maxX, b.maxY])
+}

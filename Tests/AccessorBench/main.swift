@@ -1,0 +1,106 @@
+// What one accessor call costs depending on where the caller keeps the store (issue 21):
+// a global `var`, a class property, a local `let`, an `inout` parameter. Built as a user
+// would build it: another module, release. `swift run -c release accessor-bench`.
+// Prints the median, p99 and max of 51 rounds of 1M `position(of:)` reads and of 1M
+// `setPosition(_:of:)` writes, in ns per call, for each holder.
+import BatchGeometry
+import Dispatch
+
+@inline(never)
+func makeStore() -> LayerStore {
+    var store = LayerStore(minimumCapacity: 1_000)
+    let root = try! store.addLayer()
+    for k in 0..<999 {
+        let layer = try! store.addLayer(superlayer: root)
+        store.setFrame(Rect(Double(k), 0, 10, 10), of: layer)
+    }
+    return store
+}
+
+nonisolated(unsafe) var globalStore = makeStore()
+
+final class Holder {
+    var store = makeStore()
+}
+
+let calls = 1_000_000
+let handles = (0..<1_000).map { index in globalStore.handle(at: index)! }
+
+func nanoseconds(_ body: () -> Double) -> (Double, Double) {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let sink = body()
+    return (Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls), sink)
+}
+
+@inline(never)
+func readThroughInout(_ store: inout LayerStore) -> Double {
+    var sum = 0.0
+    for k in 0..<calls { sum += store.position(of: handles[k % 1_000]).x }
+    return sum
+}
+
+@inline(never)
+func writeThroughInout(_ store: inout LayerStore) -> Double {
+    for k in 0..<calls { store.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000]) }
+    return 0
+}
+
+let holder = Holder()
+let localStore = makeStore()
+let cases: [(String, () -> Double)] = [
+    (
+        "read, global var",
+        {
+            var sum = 0.0
+            for k in 0..<calls { sum += globalStore.position(of: handles[k % 1_000]).x }
+            return sum
+        }
+    ),
+    (
+        "read, class property",
+        {
+            var sum = 0.0
+            for k in 0..<calls { sum += holder.store.position(of: handles[k % 1_000]).x }
+            return sum
+        }
+    ),
+    (
+        "read, local let",
+        {
+            var sum = 0.0
+            for k in 0..<calls { sum += localStore.position(of: handles[k % 1_000]).x }
+            return sum
+        }
+    ),
+    ("read, inout", { readThroughInout(&globalStore) }),
+    (
+        "write, global var",
+        {
+            for k in 0..<calls { globalStore.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000]) }
+            return 0
+        }
+    ),
+    (
+        "write, class property",
+        {
+            for k in 0..<calls { holder.store.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000]) }
+            return 0
+        }
+    ),
+    ("write, inout", { writeThroughInout(&globalStore) }),
+]
+
+var sink = 0.0
+print("holder                  median ns   p99 ns   max ns  (51 rounds of \(calls) calls)")
+for (name, body) in cases {
+    var times: [Double] = []
+    for _ in 0..<51 {
+        let (time, value) = nanoseconds(body)
+        times.append(time)
+        sink += value
+    }
+    times.sort()
+    let columns = [times[25], times[50 * 99 / 100], times[50]].map { (($0 * 100).rounded() / 100).description }
+    print(name + String(repeating: " ", count: max(1, 24 - name.count)) + columns.joined(separator: "   "))
+}
+if sink == 42 { print(sink) }
