@@ -59,9 +59,8 @@ struct SceneDecoder: ~Copyable {
             case "rubberBands": try decodeRubberBandQueries()
             case "animations", "times":
                 throw ScenePath(key: nil, field: key).error(
-                    "not supported yet: animations and sample times need the presentation tree (issue 23), "
-                        + "which is not built; the curve queries (timingFunctions, springs, viewSprings, "
-                        + "decelerations, rubberBands) are")
+                    "not supported yet: animations and sample times need the presentation tree "
+                        + "(docs/ANIMATION.md sections 2 and 4-10), which this version does not build")
             default:
                 throw ScenePath(key: nil, field: key).error(
                     "unknown key (a scene has viewport, scale, hitTestMode, layers, operations, hitTests, conversions, "
