@@ -13,7 +13,9 @@
 #      docs/SCENE-FORMAT.md's example scene and output are its input) passes;
 #   4. the examples (Examples/c, Examples/cpp with its RAII wrapper, Examples/python with
 #      ctypes) print Examples/expected-output.txt, the C one also linked statically;
-#   5. with --asan, the C example once more under AddressSanitizer (and UBSan).
+#   5. with --asan, the C example and the C tests once more under AddressSanitizer and
+#      UBSan (the careless callers' cases: the message pointer of the printf idiom, huge
+#      counts and scene sizes, long messages).
 #
 # Each check counts once, test_c_api's checks each count; the last line is
 # "N passed, M failed", and the exit status is non-zero on any failure.
@@ -21,6 +23,8 @@
 # usage: scripts/c-examples.sh [--asan]      (CC and CXX override cc and c++)
 #        scripts/c-examples.sh --bench       the C-interface overhead benchmark
 #                                            (Tests/CInterfaceBench; Benchmarks/README.md)
+#        scripts/c-examples.sh --first-frame the first frame with and without
+#                                            bg_store_warm_up (Tests/CInterface/first_frame.c)
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -31,8 +35,20 @@ case "${1:-}" in
         swift build -c release --product c-interface-bench >/dev/null || { echo "c-examples: build failed"; exit 1; }
         exec "$(swift build -c release --show-bin-path)/c-interface-bench" "${@:2}"
         ;;
+    --first-frame)
+        # The first frame with and without bg_store_warm_up (Tests/CInterface/first_frame.c),
+        # each mode in fresh processes, alternating, 5 times.
+        swift build -c release --product BatchGeometryC >/dev/null || { echo "c-examples: build failed"; exit 1; }
+        bin=$(swift build -c release --show-bin-path)
+        out=$(mktemp "${TMPDIR:-/tmp}/first-frame.XXXXXX")
+        ${CC:-cc} -std=c99 -O2 -I Sources/CBatchGeometry/include Tests/CInterface/first_frame.c -L"$bin" \
+            -lBatchGeometryC -Wl,-rpath,"$bin" -o "$out" || exit 1
+        for run in 1 2 3 4 5; do "$out"; "$out" --warm-up; done
+        rm -f "$out"
+        exit 0
+        ;;
     "") ;;
-    *) echo "usage: scripts/c-examples.sh [--asan | --bench]"; exit 2 ;;
+    *) echo "usage: scripts/c-examples.sh [--asan | --bench | --first-frame]"; exit 2 ;;
 esac
 CC=${CC:-cc}
 CXX=${CXX:-c++}
@@ -175,6 +191,22 @@ if [ "$asan" -eq 1 ]; then
             run_example "Examples/c/ui_tree.c under ASan and UBSan" "$work/ui_tree_asan"
     else
         fail "Examples/c/ui_tree.c compiles with -fsanitize=address,undefined"
+    fi
+    # The C tests too: the careless callers' cases (the printf idiom's message pointer,
+    # huge counts, long messages) must be clean under both sanitizers.
+    echo "--- Tests/CInterface/test_c_api.c under AddressSanitizer and UBSan"
+    if "$CC" -std=c99 -pedantic "${warnings[@]}" -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+        -ffp-contract=off -I"$include" -I"$root/Tests/CInterface" "$root/Tests/CInterface/test_c_api.c" \
+        "${link[@]}" -lm -pthread -o "$work/test_c_api_asan"
+    then
+        if ASAN_OPTIONS="detect_leaks=1:abort_on_error=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+            UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+            "$work/test_c_api_asan" "$work/scene.json" "$work/scene-output.json" >"$work/test-asan.log" 2>&1
+        then pass "test_c_api under ASan and UBSan: $(tail -1 "$work/test-asan.log")"
+        else grep -E '^FAIL|ERROR|runtime error' "$work/test-asan.log" | head -20; tail -30 "$work/test-asan.log"
+            fail "test_c_api under ASan and UBSan"; fi
+    else
+        fail "test_c_api.c compiles with -fsanitize=address,undefined"
     fi
 fi
 

@@ -72,6 +72,12 @@ public func bgStoreInvalidateWorld(_ store: OpaquePointer?) -> Int32 {
     cCall("bg_store_invalidate_world") { try CStore.from(store).invalidateWorld() }
 }
 
+/// `bg_store_warm_up`: `warmUp(options:)`, then the frame query over `viewport` if any.
+@_cdecl("bg_store_warm_up")
+public func bgStoreWarmUp(_ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?) -> Int32 {
+    cCall("bg_store_warm_up") { try CStore.from(store).warmUp(viewport: viewport.map { Rect(c: $0) }) }
+}
+
 /// `bg_store_compute_world`: `computeWorldTransforms(into:options:)` into the kept storage.
 @_cdecl("bg_store_compute_world")
 public func bgStoreComputeWorld(_ store: OpaquePointer?) -> Int32 {

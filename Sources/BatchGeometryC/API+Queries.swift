@@ -5,7 +5,7 @@ import BatchGeometry
 import CBatchGeometry
 
 /// `bg_store_hit_test`: `hitTest(points:rule:into:)`, the culled walk (the answers of
-/// `hitTest(points:in:rule:options:)`).
+/// `hitTest(points:in:rule:options:)`), `pointChunk` points at a time.
 @_cdecl("bg_store_hit_test")
 public func bgStoreHitTest(
     _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ rule: Int32,
@@ -18,13 +18,15 @@ public func bgStoreHitTest(
         guard count > 0 else { return }
         let input = try required(points, "points")
         let hits = try required(hits, "hits")
-        for (k, hit) in box.hitTest(box.points(input, count: count), rule: rule).enumerated() {
-            hits[k] = hit?.rawValue ?? noLayer
+        for start in stride(from: 0, to: count, by: pointChunk) {
+            let chunk = box.points(input + 2 * start, count: min(pointChunk, count - start))
+            for (k, hit) in box.hitTest(chunk, rule: rule).enumerated() { hits[start + k] = hit?.rawValue ?? noLayer }
         }
     }
 }
 
-/// `bg_store_convert_points`: `convert(points:from:to:in:options:)`; nil as NaN.
+/// `bg_store_convert_points`: `convert(points:from:to:in:options:)`, `pointChunk` points
+/// at a time; nil as NaN.
 @_cdecl("bg_store_convert_points")
 public func bgStoreConvertPoints(
     _ store: OpaquePointer?, _ points: UnsafePointer<Double>?, _ count: Int, _ from: UInt64, _ to: UInt64,
@@ -37,11 +39,13 @@ public func bgStoreConvertPoints(
         let source = try box.liveOrNone(from)
         let destination = try box.liveOrNone(to)
         guard let points, let out else { return }
-        // The points are copied in first, so `out` may be `points`.
-        let results = box.convert(box.points(points, count: count), from: source, to: destination)
-        for (k, point) in results.enumerated() {
-            (point ?? Point(x: .nan, y: .nan)).write(to: out + 2 * k)
-            converted?[k] = point != nil
+        // Each chunk is copied in before its results are written, so `out` may be `points`.
+        for start in stride(from: 0, to: count, by: pointChunk) {
+            let chunk = box.points(points + 2 * start, count: min(pointChunk, count - start))
+            for (k, point) in box.convert(chunk, from: source, to: destination).enumerated() {
+                (point ?? Point(x: .nan, y: .nan)).write(to: out + 2 * (start + k))
+                converted?[start + k] = point != nil
+            }
         }
     }
 }

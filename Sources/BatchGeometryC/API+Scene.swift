@@ -49,7 +49,7 @@ public func bgSceneLoad(_ json: UnsafeRawPointer?, _ length: Int, _ out: UnsafeM
 {
     cCall("bg_scene_load") {
         let out = try required(out, "out")
-        let length = sizeArgument(length)
+        let length = try bufferCount(length, "length", unit: "bytes", bytesEach: 1)
         if length > 0 && json == nil { throw CFailure.null("json") }
         let bytes = json.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         out.pointee = retained(CScene(try Scene(json: bytes)))
@@ -137,7 +137,7 @@ public func bgEvaluationLayer(_ evaluation: OpaquePointer?, _ sceneIndex: Int, _
         let index = sizeArgument(sceneIndex)
         let layers = evaluation.evaluation.storeLayers
         guard index < layers.count else {
-            throw CFailure.staleLayer("scene layer \(index) is out of range (\(layers.count) layers)")
+            throw CFailure.staleLayer("scene layer \(sizeValue(sceneIndex)) is out of range (\(layers.count) layers)")
         }
         guard let slot = layers[index], let handle = evaluation.evaluation.store.handle(at: slot) else {
             throw CFailure.staleLayer("scene layer \(index) was removed by an operation")

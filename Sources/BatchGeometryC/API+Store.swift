@@ -55,11 +55,16 @@ public func bgStoreCopy(_ store: OpaquePointer?, _ out: UnsafeMutablePointer<Opa
     }
 }
 
-/// `bg_store_destroy`: frees a store (NULL: nothing).
+/// `bg_store_destroy`: frees a store (NULL: nothing). Debug builds empty it and keep it,
+/// marked, to report later uses (`StoreOwnership.retire`).
 @_cdecl("bg_store_destroy")
 public func bgStoreDestroy(_ store: OpaquePointer?) {
     guard let store else { return }
+    #if DEBUG
+    StoreOwnership.retire(store)
+    #else
     Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(store)).release()
+    #endif
 }
 
 /// `bg_store_reserve`: room for `capacity` layers in every column.

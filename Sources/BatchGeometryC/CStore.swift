@@ -6,8 +6,16 @@
 // which has none), so that a frame loop through the C interface allocates nothing in
 // Swift once that storage has grown to the store.
 
-import BatchGeometry
+@_spi(CInterface) import BatchGeometry
 import CBatchGeometry
+
+#if DEBUG && canImport(Glibc)
+import Glibc
+#elseif DEBUG && canImport(Musl)
+import Musl
+#elseif DEBUG && canImport(Darwin)
+import Darwin
+#endif
 
 /// The object behind a `bg_store *` (retained by `bg_store_create`, released by
 /// `bg_store_destroy`). Used by one thread at a time, as the header says.
@@ -45,16 +53,47 @@ final class CStore {
     /// that a failing call leaves them as they were.
     var frameQueryCost = (visited: 0, tested: 0)
 
+    #if DEBUG
+    /// Debug builds: the mutex a call holds while it uses the store, and whether
+    /// `bg_store_destroy` ran (DebugChecks.swift).
+    let lock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+        return lock
+    }()
+    var destroyed = false
+
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Frees what the store holds (a destroyed store kept for the debug checks).
+    func discardContents() {
+        store = LayerStore()
+        version &+= 1
+        frames = FrameColumns(count: 0)
+        world = WorldTransforms()
+        (worldRectsCache, clipRectsCache, pointBuffer, visibleFlags) = ([], [], [], [])
+        (hits, order, scratch, visible) = ([], [], QueryScratch(), VisibleLayers())
+    }
+    #endif
+
     init(store: consuming LayerStore, options: KernelOptions) {
         self.store = store
         self.options = options
     }
 
-    /// The store behind `pointer`; a NULL pointer is `.null(name)`.
+    /// The store behind `pointer`; a NULL pointer is `.null(name)`. In debug builds the
+    /// calling thread's current call takes the store (`StoreOwnership.enter`).
     @inline(__always)
     static func from(_ pointer: OpaquePointer?, _ name: String = "store") throws -> CStore {
         guard let pointer else { throw CFailure.null(name) }
-        return Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        let box = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+        #if DEBUG
+        try StoreOwnership.enter(box, pointer)
+        #endif
+        return box
     }
 
     /// A new `bg_store *` for `store`, owned by the caller.
@@ -76,7 +115,7 @@ final class CStore {
     @inline(__always)
     func live(_ raw: bg_layer) throws -> LayerHandle {
         let handle = LayerHandle(rawValue: raw)
-        guard store.contains(handle) else { throw CFailure.staleLayer(store.staleMessage(handle)) }
+        guard store.contains(handle) else { throw CFailure.staleLayer(store.staleHandleDescription(handle)) }
         return handle
     }
 
@@ -102,6 +141,14 @@ extension CStore {
     /// `updateWorld(options:)`, the incremental update (`bg_store_update_world`).
     func updateWorld() {
         store.updateWorld(options: options)
+    }
+
+    /// `warmUp(options:)`: builds the store's caches; then, with a viewport, runs the frame
+    /// query into the kept result so that its storage has grown. Changes no geometry, so
+    /// the cached results stay valid (and `frameQueryCost` stays: the C function sets it).
+    func warmUp(viewport: Rect?) {
+        store.warmUp(options: options)
+        if let viewport { store.visibleLayers(in: viewport, into: &visible) }
     }
 
     /// `invalidateWorld()`: the next update is a full pass. Changes no geometry, so the
@@ -192,19 +239,5 @@ extension CStore {
         pointBuffer.reserveCapacity(count)
         for k in 0..<count { pointBuffer.append(Point(x: pointer[2 * k], y: pointer[2 * k + 1])) }
         return pointBuffer
-    }
-}
-
-extension LayerStore {
-    /// Why `layer` names no live layer, in the words of the message the Swift accessors
-    /// stop with (`LayerStore.staleHandleMessage`, which is internal; the C interface
-    /// tests compare the two). O(1).
-    func staleMessage(_ layer: LayerHandle) -> String {
-        let slot = layer.index
-        if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
-        guard let current = handle(at: slot) else {
-            return "\(layer) is stale: the layer was destroyed and its slot is free"
-        }
-        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(current.generation)"
     }
 }

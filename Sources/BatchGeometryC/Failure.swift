@@ -85,9 +85,13 @@ enum Status {
 }
 
 /// Runs the body of the C function `function`: `BG_OK` when it returns, else the failure's
-/// status, with its message recorded for this thread. Nothing it catches escapes.
+/// status, with its message recorded for this thread. Nothing it catches escapes. In
+/// debug builds it then gives back the store the body took (DebugChecks.swift).
 @inline(__always)
 func cCall(_ function: StaticString, _ body: () throws -> Void) -> bg_status {
+    #if DEBUG
+    defer { StoreOwnership.leave() }
+    #endif
     do {
         try body()
         return Status.ok
@@ -111,31 +115,54 @@ func fail(_ error: Error, in function: StaticString) -> bg_status {
     return status
 }
 
-/// The last error message of each thread, a `strdup` copy kept under a pthread key (freed
-/// when it is replaced or the thread ends).
+/// The last error message of each thread, in a buffer of `capacity` bytes the thread keeps
+/// until it ends (made by its first failure or its first `bg_last_error_message()`, freed
+/// by the pthread key's destructor). Each failure overwrites it in place, so the pointer
+/// `bg_last_error_message()` returns stays valid, and reads the latest message, as long as
+/// the thread lives: `printf("%s: %s", bg_status_name(f()), bg_last_error_message())` is
+/// safe whichever argument C evaluates first.
 enum ErrorMessage {
+    /// The buffer's size: longer messages are cut at a character boundary and end in "...".
+    static let capacity = 4096
+
     /// Nil only if the process has no pthread key left; messages are then not kept.
     private static let key: pthread_key_t? = {
         var key = pthread_key_t()
         return pthread_key_create(&key, { free($0) }) == 0 ? key : nil
     }()
 
-    /// "" as a C string, for a thread that has had no error. Immortal (never changed or
-    /// freed), so any thread may read it.
+    /// "" as a C string, for a thread that has no buffer (no key or no memory left).
+    /// Immortal (never changed or freed), so any thread may read it.
     nonisolated(unsafe) static let empty = CString.make("")
+
+    /// This thread's buffer, made ("") on first use; nil without a key or memory.
+    private static func buffer() -> UnsafeMutablePointer<CChar>? {
+        guard let key else { return nil }
+        if let buffer = pthread_getspecific(key) { return buffer.assumingMemoryBound(to: CChar.self) }
+        guard let buffer = calloc(capacity, 1) else { return nil }
+        guard pthread_setspecific(key, buffer) == 0 else {
+            free(buffer)
+            return nil
+        }
+        return buffer.assumingMemoryBound(to: CChar.self)
+    }
 
     /// Makes `message` this thread's last error message.
     static func record(_ message: String) {
-        guard let key else { return }
-        let previous = pthread_getspecific(key)
-        pthread_setspecific(key, strdup(message))
-        free(previous)
+        guard let buffer = buffer() else { return }
+        var bytes = Array(message.utf8)
+        if bytes.count >= capacity {
+            var end = capacity - 4
+            while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
+            bytes = Array(bytes[..<end]) + Array("...".utf8)
+        }
+        for (k, byte) in bytes.enumerated() { buffer[k] = CChar(bitPattern: byte) }
+        buffer[bytes.count] = 0
     }
 
     /// This thread's last error message, or "".
     static var current: UnsafePointer<CChar> {
-        guard let key, let message = pthread_getspecific(key) else { return empty }
-        return UnsafePointer(message.assumingMemoryBound(to: CChar.self))
+        buffer().map { UnsafePointer($0) } ?? empty
     }
 }
 

@@ -16,6 +16,7 @@ func checkSignaturesBatch() {
     same(CBatchGeometry.bg_store_frames_columns, bgStoreFramesColumns)
     same(CBatchGeometry.bg_store_update_world, bgStoreUpdateWorld)
     same(CBatchGeometry.bg_store_invalidate_world, bgStoreInvalidateWorld)
+    same(CBatchGeometry.bg_store_warm_up, bgStoreWarmUp)
     same(CBatchGeometry.bg_store_compute_world, bgStoreComputeWorld)
     same(CBatchGeometry.bg_store_world_transforms, bgStoreWorldTransforms)
     same(CBatchGeometry.bg_store_world_affine_transforms, bgStoreWorldAffineTransforms)

@@ -26,29 +26,56 @@ func required<Pointee>(_ pointer: UnsafePointer<Pointee>?, _ name: String) throw
 @inline(__always)
 func sizeArgument(_ value: Int) -> Int { value < 0 ? .max : value }
 
+/// A `size_t` argument as C passed it, for messages: `SIZE_MAX` is 18446744073709551615.
+@inline(__always)
+func sizeValue(_ value: Int) -> UInt { UInt(bitPattern: value) }
+
 /// Checks that a buffer of `capacity` entries holds `needed`.
 @inline(__always)
 func checkCapacity(_ capacity: Int, needed: Int) throws {
     if sizeArgument(capacity) < needed {
-        throw CFailure.bufferTooSmall("capacity \(sizeArgument(capacity)) is too small: \(needed) needed")
+        throw CFailure.bufferTooSmall("capacity \(sizeValue(capacity)) is too small: \(needed) needed")
     }
 }
 
-/// The count of an input array of points: at most `Int.max / 2`, so that `2 * count`
-/// doubles can be addressed.
-@inline(__always)
-func pointCount(_ count: Int) throws -> Int {
-    let count = sizeArgument(count)
-    guard count <= Int.max / 2 else { throw CFailure.invalid("count \(count) is too large") }
+/// The bytes of this platform's user address space: no buffer of the caller's can be
+/// larger (x86-64: 2^47; arm64 and others: 2^48).
+#if arch(x86_64)
+let addressSpaceBytes: UInt = 1 << 47
+#else
+let addressSpaceBytes: UInt = 1 << 48
+#endif
+
+/// The count `count` (argument `name`) of a caller's array of `unit`, `bytesEach` bytes
+/// each: `.invalid` naming the argument when the array would not fit in the address
+/// space, checked before anything is read or allocated.
+func bufferCount(_ count: Int, _ name: String, unit: String, bytesEach: UInt) throws -> Int {
+    let limit = addressSpaceBytes / bytesEach
+    guard sizeValue(count) <= limit else {
+        let each = bytesEach == 1 ? "" : ", \(bytesEach) bytes each"
+        throw CFailure.invalid(
+            "\(name) \(sizeValue(count)) is too large: more \(unit) than the address space holds (at most \(limit) "
+                + "\(unit)\(each))")
+    }
     return count
 }
 
+/// The count of an input array of points (2 doubles each): `bufferCount`.
+@inline(__always)
+func pointCount(_ count: Int) throws -> Int {
+    try bufferCount(count, "count", unit: "points", bytesEach: 16)
+}
+
+/// Points a batch call reads into the store's point buffer at a time, so that the copy
+/// it makes stays at 1 MB whatever the count.
+let pointChunk = 1 << 16
+
 /// A capacity for `reserveCapacity`: at most `LayerStore.maximumLayerCount`.
-func layerCapacity(_ capacity: Int) throws -> Int {
-    let capacity = sizeArgument(capacity)
+func layerCapacity(_ argument: Int) throws -> Int {
+    let capacity = sizeArgument(argument)
     guard capacity <= LayerStore.maximumLayerCount else {
         throw CFailure.invalid(
-            "capacity \(capacity) is more than a store holds (\(LayerStore.maximumLayerCount) layers)")
+            "capacity \(sizeValue(argument)) is more than a store holds (\(LayerStore.maximumLayerCount) layers)")
     }
     return capacity
 }
@@ -192,7 +219,7 @@ func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
     }
     // Checked first: KernelOptions stops the program on an unusable BATCHGEOMETRY_C_KERNEL
     // when the C backend is chosen.
-    if chosen == .c, let problem = CAKernelEnvironmentProblem() {
+    if chosen == .c, let problem = BGKernelEnvironmentProblem() {
         throw CFailure.environment(String(cString: problem))
     }
     let defaults = chosen == nil || threads == 0 ? try processDefaultOptions() : nil

@@ -8,7 +8,7 @@
  * called after a run-time CPU check. The choice is a pointer to a constant
  * table, published with an atomic compare-and-swap; the hot path is one
  * acquire load per kernel call. Racing first calls compute the same default
- * and the first CAS wins, so no lock is needed; CAKernelSetBackend simply
+ * and the first CAS wins, so no lock is needed; BGKernelSetBackend simply
  * stores over it.
  */
 #pragma STDC FP_CONTRACT OFF
@@ -39,7 +39,7 @@ static const struct ca_world_kernels ca_world_kernels_portable = {
 
 static int ca_always_available(void) { return 1; }
 
-static const CAKernelTable ca_backend_portable = {"portable", ca_always_available, ca_frames_portable,
+static const BGKernelTable ca_backend_portable = {"portable", ca_always_available, ca_frames_portable,
                                                   ca_concat_portable, ca_general_portable,
                                                   &ca_world_kernels_portable};
 
@@ -63,20 +63,20 @@ static int ca_x86_features(void) {
 static int ca_cpu_has_avx2(void) { return (ca_x86_features() & CA_FEAT_AVX2) != 0; }
 static int ca_cpu_has_avx512(void) { return (ca_x86_features() & CA_FEAT_AVX512F) != 0; }
 
-static const CAKernelTable ca_backend_avx2 = {"avx2", ca_cpu_has_avx2, ca_frames_avx2, ca_concat_avx2,
+static const BGKernelTable ca_backend_avx2 = {"avx2", ca_cpu_has_avx2, ca_frames_avx2, ca_concat_avx2,
                                               ca_general_avx2, &ca_world_kernels_portable};
-static const CAKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_frames_avx512, ca_concat_avx512,
+static const BGKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_frames_avx512, ca_concat_avx512,
                                                 ca_general_avx512, &ca_world_kernels_portable};
 #endif
 
 #if CA_ARCH_ARM64
 /* NEON has no 4x4 kernel of its own: it runs the portable one. */
-static const CAKernelTable ca_backend_neon = {"neon", ca_always_available, ca_frames_neon, ca_concat_neon,
+static const BGKernelTable ca_backend_neon = {"neon", ca_always_available, ca_frames_neon, ca_concat_neon,
                                               ca_general_portable, &ca_world_kernels_portable};
 #endif
 
 /* Every backend compiled into this build, best first. */
-static const CAKernelTable *const ca_backends[] = {
+static const BGKernelTable *const ca_backends[] = {
 #if CA_ARCH_X86
     &ca_backend_avx512,
     &ca_backend_avx2,
@@ -88,7 +88,7 @@ static const CAKernelTable *const ca_backends[] = {
 };
 #define CA_BACKEND_COUNT (sizeof(ca_backends) / sizeof(ca_backends[0]))
 
-static const CAKernelTable *ca_best_available(void) {
+static const BGKernelTable *ca_best_available(void) {
     for (size_t i = 0; i < CA_BACKEND_COUNT; i++)
         if (ca_backends[i]->available()) return ca_backends[i];
     return &ca_backend_portable; /* unreachable: portable is always available */
@@ -105,7 +105,7 @@ static int ca_name_equals(const char *s, const char *name) {
 }
 
 /* The named backend if it exists in this build and runs on this CPU. */
-static const CAKernelTable *ca_find_available(const char *name) {
+static const BGKernelTable *ca_find_available(const char *name) {
     for (size_t i = 0; i < CA_BACKEND_COUNT; i++)
         if (ca_name_equals(name, ca_backends[i]->name))
             return ca_backends[i]->available() ? ca_backends[i] : NULL;
@@ -115,86 +115,86 @@ static const CAKernelTable *ca_find_available(const char *name) {
 /* Default choice: BATCHGEOMETRY_C_KERNEL if it names an available backend,
  * else the best one this CPU supports. A value that names none is an error,
  * but C has no way to stop here or to say so (the module prints nothing):
- * CAKernelEnvironmentProblem returns the message, and the callers check it
+ * BGKernelEnvironmentProblem returns the message, and the callers check it
  * before their first kernel call (Swift: KernelOptions.default, batchbench,
  * the C interface). */
-static const CAKernelTable *ca_default_backend(void) {
+static const BGKernelTable *ca_default_backend(void) {
     const char *forced = getenv("BATCHGEOMETRY_C_KERNEL");
     if (forced && *forced) {
-        const CAKernelTable *b = ca_find_available(forced);
+        const BGKernelTable *b = ca_find_available(forced);
         if (b) return b;
     }
     return ca_best_available();
 }
 
-static const CAKernelTable *ca_selected; /* NULL until chosen; accessed atomically */
+static const BGKernelTable *ca_selected; /* NULL until chosen; accessed atomically */
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline, cold))
 #endif
-static const CAKernelTable *ca_select_slow(void) {
-    const CAKernelTable *want = ca_default_backend();
-    const CAKernelTable *expected = NULL;
+static const BGKernelTable *ca_select_slow(void) {
+    const BGKernelTable *want = ca_default_backend();
+    const BGKernelTable *expected = NULL;
     if (__atomic_compare_exchange_n(&ca_selected, &expected, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
         return want;
-    return expected; /* another thread (or CAKernelSetBackend) got there first */
+    return expected; /* another thread (or BGKernelSetBackend) got there first */
 }
 
-static CA_ALWAYS_INLINE const CAKernelTable *ca_current(void) {
-    const CAKernelTable *b = __atomic_load_n(&ca_selected, __ATOMIC_ACQUIRE);
+static CA_ALWAYS_INLINE const BGKernelTable *ca_current(void) {
+    const BGKernelTable *b = __atomic_load_n(&ca_selected, __ATOMIC_ACQUIRE);
     if (__builtin_expect(b != NULL, 1)) return b;
     return ca_select_slow();
 }
 
-void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end) {
+void BGFramesCompute(const BGFrameColumns *columns, size_t start, size_t end) {
     ca_current()->frames(columns, start, end);
 }
 
-void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+void BGAffineConcat(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out) {
     ca_current()->concat(n, A, B, out);
 }
 
-void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+void BGWorldGeneralPropagate(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     if (count > 0) ca_current()->general(k, positions, count);
 }
 
-int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                                  CAAffineColumns *world, size_t start, size_t end) {
+int BGWorldAffinePropagateChecked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                  BGAffineColumns *world, size_t start, size_t end) {
     return ca_current()->world->checked(local, parent, order, world, start, end);
 }
 
-int CAWorldAffinePropagateChainChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                                       CAAffineColumns *world, size_t start, size_t end) {
+int BGWorldAffinePropagateChainChecked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                       BGAffineColumns *world, size_t start, size_t end) {
     return ca_current()->world->chain_checked(local, parent, order, world, start, end);
 }
 
-int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                       const uint8_t *blockKind, CAAffineColumns *world, size_t start, size_t end) {
+int BGWorldAffinePropagateKindsChecked(const BGAffineColumns *local, const int32_t *parent,
+                                       const uint8_t *blockKind, BGAffineColumns *world, size_t start, size_t end) {
     return ca_current()->world->kinds_checked(local, parent, blockKind, world, start, end);
 }
 
-int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                                  CAAffineColumns *world, size_t start, size_t end) {
+int BGWorldAffinePropagateScatteredParentsChecked(const BGAffineColumns *local, const int32_t *parent,
+                                                  BGAffineColumns *world, size_t start, size_t end) {
     return ca_current()->world->scattered_parents_checked(local, parent, world, start, end);
 }
 
-int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                                      CAAffineColumns *world, size_t count) {
+int BGWorldAffinePropagateListChecked(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                      BGAffineColumns *world, size_t count) {
     return ca_current()->world->list_checked(local, parent, layers, world, count);
 }
 
-int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                                  CAAffineColumns *world, size_t count) {
+int BGWorldTranslationListChecked(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                  BGAffineColumns *world, size_t count) {
     return ca_current()->world->translation_list_checked(local, parent, layers, world, count);
 }
 
-const char *CAKernelBackendName(void) {
+const char *BGKernelBackendName(void) {
     return ca_current()->name;
 }
 
 /* Not thread-safe to call while another thread changes the environment; it reads
  * BATCHGEOMETRY_C_KERNEL and formats into a static buffer. */
-const char *CAKernelEnvironmentProblem(void) {
+const char *BGKernelEnvironmentProblem(void) {
     static char message[256];
     const char *forced = getenv("BATCHGEOMETRY_C_KERNEL");
     if (forced == NULL || *forced == 0 || ca_name_equals(forced, "auto")) return NULL;
@@ -216,12 +216,12 @@ const char *CAKernelEnvironmentProblem(void) {
     return message;
 }
 
-const CAKernelTable *CAKernelTableNamed(const char *name) {
+const BGKernelTable *BGKernelTableNamed(const char *name) {
     return name ? ca_find_available(name) : NULL;
 }
 
-int CAKernelSetBackend(const char *name) {
-    const CAKernelTable *b;
+int BGKernelSetBackend(const char *name) {
+    const BGKernelTable *b;
     if (name == NULL || ca_name_equals(name, "auto")) {
         b = ca_default_backend();
     } else {

@@ -12,6 +12,6 @@
 
 #include "internal.h"
 
-void ca_frames_portable(const CAFrameColumns *columns, size_t start, size_t end) {
+void ca_frames_portable(const BGFrameColumns *columns, size_t start, size_t end) {
     ca_frames_scalar_range(columns, start, end);
 }

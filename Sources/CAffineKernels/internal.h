@@ -18,7 +18,7 @@
 
 #include "CAffineKernels.h"
 #include "CAffineKernelsGeneral.h"
-#include "testing/CAffineKernelsTesting.h" /* CAKernelTable, and CAAffineConcat defined here */
+#include "testing/CAffineKernelsTesting.h" /* BGKernelTable, and BGAffineConcat defined here */
 
 /* Bit-identical results need every double operation rounded to double once.
  * 32-bit x86 with x87 math evaluates in extended precision (and rounds
@@ -85,7 +85,7 @@ static CA_ALWAYS_INLINE void ca_frame_scalar(double w, double h, double ax, doub
 
 /* Frames of [start, end) one layer at a time (portable backend and the
  * scalar tails of the SIMD backends). */
-static CA_ALWAYS_INLINE void ca_frames_scalar_range(const CAFrameColumns *k, size_t start, size_t end) {
+static CA_ALWAYS_INLINE void ca_frames_scalar_range(const BGFrameColumns *k, size_t start, size_t end) {
     if (start >= end) return; /* empty: touch nothing (k may be NULL) */
     const double *restrict W = k->width, *restrict H = k->height;
     const double *restrict AX = k->anchorX, *restrict AY = k->anchorY;
@@ -192,8 +192,8 @@ static CA_ALWAYS_INLINE void ca_world_layer(double la, double lb, double lc, dou
 }
 
 /* Elementwise concat of [start, end), scalar (no restrict: in place allowed). */
-static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, const CAAffineColumns *B,
-                                                    CAAffineColumns *out, size_t start, size_t end) {
+static CA_ALWAYS_INLINE void ca_concat_scalar_range(const BGAffineColumns *A, const BGAffineColumns *B,
+                                                    BGAffineColumns *out, size_t start, size_t end) {
     if (start >= end) return; /* empty: touch nothing (pointers may be NULL) */
     const double *pAa = A->a, *pAb = A->b, *pAc = A->c, *pAd = A->d, *pAtx = A->tx, *pAty = A->ty;
     const double *pBa = B->a, *pBb = B->b, *pBc = B->c, *pBd = B->d, *pBtx = B->tx, *pBty = B->ty;
@@ -211,50 +211,50 @@ static CA_ALWAYS_INLINE void ca_concat_scalar_range(const CAAffineColumns *A, co
 
 /* The planar world kernels (world_portable.c, world_kinds.c, world_scattered.c), with
  * the contracts of the public entry points of the same names. One instance, shared by
- * every CAKernelTable: see ca_world_kernels_portable in dispatch.c for why. */
+ * every BGKernelTable: see ca_world_kernels_portable in dispatch.c for why. */
 struct ca_world_kernels {
-    int (*checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                   CAAffineColumns *world, size_t start, size_t end);
-    int (*chain_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                         CAAffineColumns *world, size_t start, size_t end);
-    int (*kinds_checked)(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
-                         CAAffineColumns *world, size_t start, size_t end);
-    int (*scattered_parents_checked)(const CAAffineColumns *local, const int32_t *parent,
-                                     CAAffineColumns *world, size_t start, size_t end);
-    int (*list_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                        CAAffineColumns *world, size_t count);
-    int (*translation_list_checked)(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                                    CAAffineColumns *world, size_t count);
+    int (*checked)(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                   BGAffineColumns *world, size_t start, size_t end);
+    int (*chain_checked)(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                         BGAffineColumns *world, size_t start, size_t end);
+    int (*kinds_checked)(const BGAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                         BGAffineColumns *world, size_t start, size_t end);
+    int (*scattered_parents_checked)(const BGAffineColumns *local, const int32_t *parent,
+                                     BGAffineColumns *world, size_t start, size_t end);
+    int (*list_checked)(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                        BGAffineColumns *world, size_t count);
+    int (*translation_list_checked)(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                    BGAffineColumns *world, size_t count);
 };
-CA_HIDDEN int ca_world_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                               CAAffineColumns *world, size_t start, size_t end);
-CA_HIDDEN int ca_world_chain_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                                     CAAffineColumns *world, size_t start, size_t end);
-CA_HIDDEN int ca_world_kinds_checked(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
-                                     CAAffineColumns *world, size_t start, size_t end);
-CA_HIDDEN int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32_t *parent,
-                                                 CAAffineColumns *world, size_t start, size_t end);
-CA_HIDDEN int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                                    CAAffineColumns *world, size_t count);
-CA_HIDDEN int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_t *parent,
-                                                const int32_t *layers, CAAffineColumns *world, size_t count);
+CA_HIDDEN int ca_world_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                               BGAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_chain_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                                     BGAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_kinds_checked(const BGAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                                     BGAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_scattered_parents_checked(const BGAffineColumns *local, const int32_t *parent,
+                                                 BGAffineColumns *world, size_t start, size_t end);
+CA_HIDDEN int ca_world_list_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                                    BGAffineColumns *world, size_t count);
+CA_HIDDEN int ca_world_translation_list_checked(const BGAffineColumns *local, const int32_t *parent,
+                                                const int32_t *layers, BGAffineColumns *world, size_t count);
 
-/* Each instruction set's frames, concat and 4x4 kernels (the fields of CAKernelTable,
+/* Each instruction set's frames, concat and 4x4 kernels (the fields of BGKernelTable,
  * testing/CAffineKernelsTesting.h). Unchecked: callers must know the CPU runs them. */
-CA_HIDDEN void ca_frames_portable(const CAFrameColumns *k, size_t start, size_t end);
-CA_HIDDEN void ca_concat_portable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-CA_HIDDEN void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN void ca_frames_portable(const BGFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_portable(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
+CA_HIDDEN void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 #if CA_ARCH_X86
-CA_HIDDEN void ca_frames_avx2(const CAFrameColumns *k, size_t start, size_t end);
-CA_HIDDEN void ca_concat_avx2(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-CA_HIDDEN void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
-CA_HIDDEN void ca_frames_avx512(const CAFrameColumns *k, size_t start, size_t end);
-CA_HIDDEN void ca_concat_avx512(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-CA_HIDDEN void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_avx2(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
+CA_HIDDEN void ca_general_avx2(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN void ca_frames_avx512(const BGFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_avx512(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
+CA_HIDDEN void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 #endif
 #if CA_ARCH_ARM64
-CA_HIDDEN void ca_frames_neon(const CAFrameColumns *k, size_t start, size_t end);
-CA_HIDDEN void ca_concat_neon(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+CA_HIDDEN void ca_frames_neon(const BGFrameColumns *k, size_t start, size_t end);
+CA_HIDDEN void ca_concat_neon(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 #endif
 
 #endif /* CAFFINEKERNELS_INTERNAL_H */

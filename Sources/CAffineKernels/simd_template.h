@@ -27,7 +27,7 @@
 
 #include "internal.h"
 
-CA_SIMD_ATTR void CA_SIMD_FRAMES_NAME(const CAFrameColumns *k, size_t start, size_t end) {
+CA_SIMD_ATTR void CA_SIMD_FRAMES_NAME(const BGFrameColumns *k, size_t start, size_t end) {
     if (start >= end) return; /* empty: touch nothing (k may be NULL) */
     const double *restrict W = k->width, *restrict H = k->height;
     const double *restrict AX = k->anchorX, *restrict AY = k->anchorY;
@@ -76,8 +76,8 @@ CA_SIMD_ATTR void CA_SIMD_FRAMES_NAME(const CAFrameColumns *k, size_t start, siz
 
 /* No restrict here: out may be A or B (in place). Each iteration loads all
  * twelve inputs before its six stores, so exact aliasing is safe. */
-CA_SIMD_ATTR void CA_SIMD_CONCAT_NAME(size_t n, const CAAffineColumns *A, const CAAffineColumns *B,
-                                      CAAffineColumns *out) {
+CA_SIMD_ATTR void CA_SIMD_CONCAT_NAME(size_t n, const BGAffineColumns *A, const BGAffineColumns *B,
+                                      BGAffineColumns *out) {
     if (n == 0) return; /* empty: touch nothing (pointers may be NULL) */
     /* Column pointers hoisted: without restrict the compiler would otherwise
      * re-read them from the structs after every store. */

@@ -11,6 +11,6 @@
 
 static _Atomic uint64_t ca_structure_versions = 0;
 
-uint64_t CANextStructureVersion(void) {
+uint64_t BGNextStructureVersion(void) {
     return atomic_fetch_add_explicit(&ca_structure_versions, 1, memory_order_relaxed) + 1;
 }

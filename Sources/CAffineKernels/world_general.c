@@ -20,7 +20,7 @@
 
 /* The superlayer's world as 16 doubles: the general table's entry, or the
  * planar form rebuilt from the six affine columns. */
-static CA_ALWAYS_INLINE const double *ca_general_superlayer(const CAGeneralWorld *k, size_t p, double planar[16]) {
+static CA_ALWAYS_INLINE const double *ca_general_superlayer(const BGGeneralWorld *k, size_t p, double planar[16]) {
     if (k->modes[p] & CA_WORLD_MODE_GENERAL) return k->generalWorld + 16 * p;
     planar[0] = k->world.a[p]; planar[1] = k->world.b[p]; planar[2] = 0.0; planar[3] = 0.0;
     planar[4] = k->world.c[p]; planar[5] = k->world.d[p]; planar[6] = 0.0; planar[7] = 0.0;
@@ -30,17 +30,17 @@ static CA_ALWAYS_INLINE const double *ca_general_superlayer(const CAGeneralWorld
 }
 
 /* Writes the affine columns and the presence flag of layer i from G. */
-static CA_ALWAYS_INLINE void ca_general_finish(const CAGeneralWorld *k, size_t i, const double *G) {
+static CA_ALWAYS_INLINE void ca_general_finish(const BGGeneralWorld *k, size_t i, const double *G) {
     k->world.a[i] = G[0]; k->world.b[i] = G[1]; k->world.c[i] = G[4];
     k->world.d[i] = G[5]; k->world.tx[i] = G[12]; k->world.ty[i] = G[13];
     k->present[i] = 1;
 }
 
-static CA_ALWAYS_INLINE size_t ca_general_layer(const CAGeneralWorld *k, ptrdiff_t position) {
+static CA_ALWAYS_INLINE size_t ca_general_layer(const BGGeneralWorld *k, ptrdiff_t position) {
     return k->order ? (size_t)k->order[position] : (size_t)position;
 }
 
-void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
         const double *L = k->locals + 16 * i;
@@ -67,7 +67,7 @@ void ca_general_portable(const CAGeneralWorld *k, const ptrdiff_t *positions, si
 #if CA_ARCH_X86
 #include <immintrin.h>
 
-__attribute__((target("avx2"))) void ca_general_avx2(const CAGeneralWorld *k, const ptrdiff_t *positions,
+__attribute__((target("avx2"))) void ca_general_avx2(const BGGeneralWorld *k, const ptrdiff_t *positions,
                                                             size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
@@ -106,7 +106,7 @@ __attribute__((target("avx2"))) void ca_general_avx2(const CAGeneralWorld *k, co
     }
 }
 
-__attribute__((target("avx512f"))) void ca_general_avx512(const CAGeneralWorld *k, const ptrdiff_t *positions,
+__attribute__((target("avx512f"))) void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions,
                                                                  size_t count) {
     /* Lane selectors: entry c of row r in the low half, of row r + 1 in the high half. */
     const __m512i pick1 = _mm512_set_epi64(4, 4, 4, 4, 0, 0, 0, 0);

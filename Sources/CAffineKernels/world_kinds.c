@@ -24,8 +24,8 @@
 
 /* One run of layers [start, end) of one kind; `kind` is a literal at every
  * call site, so the selects below fold away after inlining. */
-static CA_ALWAYS_INLINE int ca_world_kind_run(const CAAffineColumns *local, const int32_t *parent,
-                                              CAAffineColumns *world, size_t start, size_t end,
+static CA_ALWAYS_INLINE int ca_world_kind_run(const BGAffineColumns *local, const int32_t *parent,
+                                              BGAffineColumns *world, size_t start, size_t end,
                                               const int kind) {
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -41,8 +41,8 @@ static CA_ALWAYS_INLINE int ca_world_kind_run(const CAAffineColumns *local, cons
     return poison == 0.0;
 }
 
-int ca_world_kinds_checked(const CAAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
-                           CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_kinds_checked(const BGAffineColumns *local, const int32_t *parent, const uint8_t *blockKind,
+                           BGAffineColumns *world, size_t start, size_t end) {
     int finite = 1;
     size_t i = start;
     while (i < end) {

@@ -19,8 +19,8 @@
 
 /* Shared body of both range kernels; `order` is NULL for index order, and
  * `check_bits` a constant at each call site (see ca_world_layer). */
-static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local, const int32_t *parent,
-                                                   const int32_t *order, CAAffineColumns *world,
+static CA_ALWAYS_INLINE int ca_world_range_checked(const BGAffineColumns *local, const int32_t *parent,
+                                                   const int32_t *order, BGAffineColumns *world,
                                                    size_t start, size_t end, int check_bits) {
     if (start >= end) return 1; /* empty: touch nothing (pointers may be NULL) */
     CA_PROPAGATION_COLUMNS(local, parent, world);
@@ -34,16 +34,16 @@ static CA_ALWAYS_INLINE int ca_world_range_checked(const CAAffineColumns *local,
     return poison == 0.0;
 }
 
-int ca_world_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                     CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                     BGAffineColumns *world, size_t start, size_t end) {
     return ca_world_range_checked(local, parent, order, world, start, end, 0);
 }
 
-int ca_world_chain_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *order,
-                           CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_chain_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *order,
+                           BGAffineColumns *world, size_t start, size_t end) {
     return ca_world_range_checked(local, parent, order, world, start, end, 1);
 }
 
-void ca_concat_portable(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+void ca_concat_portable(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out) {
     ca_concat_scalar_range(A, B, out, 0, n);
 }

@@ -7,7 +7,7 @@
  * flight. Touching the lines of the layer `CA_SCATTERED_PREFETCH_DISTANCE`
  * entries ahead (its local, its world, its parent's world) keeps more of them
  * in flight: measured 1.45 -> 1.15 ms for the 1%-dirty update of 1,000,000
- * layers (Benchmarks/KERNELS.md). The prefetch is CAPrefetchForRead/Write, the
+ * layers (Benchmarks/KERNELS.md). The prefetch is BGPrefetchForRead/Write, the
  * helper Swift's loops use too (CAffineKernels.h). The arithmetic is
  * CA_AFFINE_PRODUCT, as in world_portable.c, so the results are the same bits.
  */
@@ -20,8 +20,8 @@
 
 #define CA_SCATTERED_PREFETCH_DISTANCE 16
 
-int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, const int32_t *layers,
-                          CAAffineColumns *world, size_t count) {
+int ca_world_list_checked(const BGAffineColumns *local, const int32_t *parent, const int32_t *layers,
+                          BGAffineColumns *world, size_t count) {
     if (count == 0) return 1; /* touch nothing (pointers may be NULL) */
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -29,15 +29,15 @@ int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, c
     for (size_t k = 0; k < count; k++) {
         if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
             const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
-            CAPrefetchForRead(&La[j]); CAPrefetchForRead(&Lb[j]); CAPrefetchForRead(&Lc[j]);
-            CAPrefetchForRead(&Ld[j]); CAPrefetchForRead(&Ltx[j]); CAPrefetchForRead(&Lty[j]);
-            CAPrefetchForWrite(&Wa[j]); CAPrefetchForWrite(&Wb[j]); CAPrefetchForWrite(&Wc[j]);
-            CAPrefetchForWrite(&Wd[j]); CAPrefetchForWrite(&Wtx[j]); CAPrefetchForWrite(&Wty[j]);
+            BGPrefetchForRead(&La[j]); BGPrefetchForRead(&Lb[j]); BGPrefetchForRead(&Lc[j]);
+            BGPrefetchForRead(&Ld[j]); BGPrefetchForRead(&Ltx[j]); BGPrefetchForRead(&Lty[j]);
+            BGPrefetchForWrite(&Wa[j]); BGPrefetchForWrite(&Wb[j]); BGPrefetchForWrite(&Wc[j]);
+            BGPrefetchForWrite(&Wd[j]); BGPrefetchForWrite(&Wtx[j]); BGPrefetchForWrite(&Wty[j]);
             const int32_t pj = P[j];
             if (pj >= 0) {
                 const size_t q = (size_t)pj;
-                CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
-                CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
+                BGPrefetchForRead(&Wa[q]); BGPrefetchForRead(&Wb[q]); BGPrefetchForRead(&Wc[q]);
+                BGPrefetchForRead(&Wd[q]); BGPrefetchForRead(&Wtx[q]); BGPrefetchForRead(&Wty[q]);
             }
         }
         const size_t i = (size_t)layers[k];
@@ -47,8 +47,8 @@ int ca_world_list_checked(const CAAffineColumns *local, const int32_t *parent, c
     return poison == 0.0;
 }
 
-int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_t *parent,
-                                      const int32_t *layers, CAAffineColumns *world, size_t count) {
+int ca_world_translation_list_checked(const BGAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, BGAffineColumns *world, size_t count) {
     if (count == 0) return 1;
     const double *restrict Ltx = local->tx, *restrict Lty = local->ty;
     const double *restrict Wa = world->a, *restrict Wb = world->b, *restrict Wc = world->c;
@@ -60,11 +60,11 @@ int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_
     for (size_t k = 0; k < count; k++) {
         if (k + CA_SCATTERED_PREFETCH_DISTANCE < count) {
             const size_t j = (size_t)layers[k + CA_SCATTERED_PREFETCH_DISTANCE];
-            CAPrefetchForRead(&Ltx[j]); CAPrefetchForRead(&Lty[j]);
-            CAPrefetchForWrite(&Wtx[j]); CAPrefetchForWrite(&Wty[j]);
+            BGPrefetchForRead(&Ltx[j]); BGPrefetchForRead(&Lty[j]);
+            BGPrefetchForWrite(&Wtx[j]); BGPrefetchForWrite(&Wty[j]);
             const size_t q = (size_t)P[j];
-            CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
-            CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
+            BGPrefetchForRead(&Wa[q]); BGPrefetchForRead(&Wb[q]); BGPrefetchForRead(&Wc[q]);
+            BGPrefetchForRead(&Wd[q]); BGPrefetchForRead(&Wtx[q]); BGPrefetchForRead(&Wty[q]);
         }
         const size_t i = (size_t)layers[k];
         const size_t q = (size_t)P[i];
@@ -78,8 +78,8 @@ int ca_world_translation_list_checked(const CAAffineColumns *local, const int32_
     return poison == 0.0;
 }
 
-int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32_t *parent,
-                                       CAAffineColumns *world, size_t start, size_t end) {
+int ca_world_scattered_parents_checked(const BGAffineColumns *local, const int32_t *parent,
+                                       BGAffineColumns *world, size_t start, size_t end) {
     if (start >= end) return 1;
     CA_PROPAGATION_COLUMNS(local, parent, world);
     double poison = 0.0;
@@ -91,8 +91,8 @@ int ca_world_scattered_parents_checked(const CAAffineColumns *local, const int32
             const int32_t pj = P[i + CA_SCATTERED_PREFETCH_DISTANCE];
             if (pj >= 0) {
                 const size_t q = (size_t)pj;
-                CAPrefetchForRead(&Wa[q]); CAPrefetchForRead(&Wb[q]); CAPrefetchForRead(&Wc[q]);
-                CAPrefetchForRead(&Wd[q]); CAPrefetchForRead(&Wtx[q]); CAPrefetchForRead(&Wty[q]);
+                BGPrefetchForRead(&Wa[q]); BGPrefetchForRead(&Wb[q]); BGPrefetchForRead(&Wc[q]);
+                BGPrefetchForRead(&Wd[q]); BGPrefetchForRead(&Wtx[q]); BGPrefetchForRead(&Wty[q]);
             }
         }
         const double la = La[i], lb = Lb[i], lc = Lc[i], ld = Ld[i], ltx = Ltx[i], lty = Lty[i];

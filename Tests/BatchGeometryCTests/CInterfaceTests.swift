@@ -1,6 +1,6 @@
 // The C interface (batchgeometry.h) checked from Swift, where only Swift can reach: that
-// its copy of the accessors' stale-handle wording stays the library's (the accessors stop
-// the program, so the C layer must say it without calling them), the one error path C
+// its stale-handle messages are the accessors' (the accessors stop the program, so the C
+// layer asks the store for the wording without calling them), the one error path C
 // cannot reach (2^31 layers), and that the header's constants are the library's values.
 // Everything else is tested from C: Tests/CInterface/test_c_api.c (scripts/c-examples.sh).
 
@@ -31,18 +31,35 @@ final class CInterfaceTests: XCTestCase {
         let storeFixture = try storeWithHistory()
         let handles = storeFixture.handles
         let store = storeFixture.store
-        let cases = [
-            handles[1],  // slot 1, generation 0: the slot now holds generation 4
-            handles[2],  // slot 2: destroyed, free
-            handles[3],  // slot 1, generation 2: the slot now holds generation 4
-            LayerHandle(rawValue: 9),  // past the end
-            LayerHandle(rawValue: UInt64.max),  // BG_LAYER_NONE
-            LayerHandle(rawValue: 1 << 32),  // slot 0 with an odd generation
-            LayerHandle(rawValue: 6 << 32),  // slot 0 with a generation it never had
+        let cases: [(LayerHandle, String)] = [
+            (handles[1], "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 4"),
+            (handles[2], "layer 2#0 is stale: the layer was destroyed and its slot is free"),
+            (handles[3], "layer 1#2 is stale: the layer was destroyed and slot 1 now holds generation 4"),
+            (LayerHandle(rawValue: 9), "layer 9#0 is stale: this store has no slot 9 (3 slots)"),
+            (
+                LayerHandle(rawValue: 1 << 32),  // slot 0 with an odd generation
+                "layer 0#1 is stale: no layer ever had this handle (slot 0 is at generation 0, "
+                    + "and live layers' generations are even)"
+            ),
+            (
+                LayerHandle(rawValue: 6 << 32 | 1),  // slot 1 with a generation newer than its own
+                "layer 1#6 is stale: no layer ever had this handle (slot 1 is at generation 4, "
+                    + "and live layers' generations are even)"
+            ),
+            (
+                LayerHandle(rawValue: 4 << 32 | 2),  // free slot 2 (generation 1) with a newer one
+                "layer 2#4 is stale: no layer ever had this handle (slot 2 is at generation 1, "
+                    + "and live layers' generations are even)"
+            ),
         ]
-        for handle in cases {
+        let pointer = CStore.make(store.copy(), options: .serial(.scalar))
+        defer { bgStoreDestroy(pointer) }
+        var frame = [Double](repeating: 0, count: 4)
+        for (handle, message) in cases {
             XCTAssertFalse(store.contains(handle))
-            XCTAssertEqual(store.staleMessage(handle), store.staleHandleMessage(handle), "\(handle)")
+            XCTAssertEqual(store.staleHandleMessage(handle), message)
+            XCTAssertEqual(bgLayerGetFrame(pointer, handle.rawValue, &frame), bg_status(BG_ERROR_STALE_LAYER))
+            XCTAssertEqual(String(cString: bgLastErrorMessage()!), message)
         }
     }
 

@@ -31,10 +31,10 @@ final class EnvironmentTests: XCTestCase {
         defer { unsetenv("BATCHGEOMETRY_C_KERNEL") }
         for good in ["portable", "auto", "", KernelOptions.cInstructionSet] {
             setenv("BATCHGEOMETRY_C_KERNEL", good, 1)
-            XCTAssertNil(CAKernelEnvironmentProblem(), good)
+            XCTAssertNil(BGKernelEnvironmentProblem(), good)
         }
         setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1)
-        let message = CAKernelEnvironmentProblem().map { String(cString: $0) }
+        let message = BGKernelEnvironmentProblem().map { String(cString: $0) }
         // The list names the kernels this build has (x86-64: avx512, avx2 or portable).
         let expected = "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected "
         XCTAssertEqual(message?.hasPrefix(expected), true, message ?? "nil")

@@ -158,9 +158,9 @@ final class GeneralWorldKernelTests: XCTestCase {
         var store = makeGeneralStore(count: 400, seed: 77, specials: true)
         _ = store.updateWorld(options: .serial(.scalar))
         let scalar = store.worldTransforms(options: .serial(.scalar))
-        defer { _ = CAKernelSetBackend("auto") }
+        defer { _ = BGKernelSetBackend("auto") }
         var tried = 0
-        for name in ["portable", "avx2", "avx512", "neon"] where CAKernelSetBackend(name) == 1 {
+        for name in ["portable", "avx2", "avx512", "neon"] where BGKernelSetBackend(name) == 1 {
             tried += 1
             XCTAssertEqual(KernelOptions.cInstructionSet, name)
             XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: .serial(.c)), scalar), name)

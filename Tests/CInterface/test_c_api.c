@@ -25,6 +25,13 @@
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
+/* The bytes of the user address space the library assumes (Values.swift). */
+#if defined(__x86_64__)
+#define ADDRESS_SPACE (1ull << 47)
+#else
+#define ADDRESS_SPACE (1ull << 48)
+#endif
+
 /* ==== A fixture: the store every table row starts from ================================ */
 
 /* root (0, 0, 375, 812) > L (a scroll view at frame (10, 20, 100, 50), content 100 x 500)
@@ -137,6 +144,7 @@ ADAPTER(a_frames_columns,
                                 (const double **)(void *)(H + 2), (const double **)(void *)(H + 3), &N))
 ADAPTER(a_update_world, bg_store_update_world(S))
 ADAPTER(a_invalidate_world, bg_store_invalidate_world(S))
+ADAPTER(a_warm_up, bg_store_warm_up(S, VP))
 ADAPTER(a_compute_world, bg_store_compute_world(S))
 ADAPTER(a_world_transforms, bg_store_world_transforms(S, D, 4))
 ADAPTER(a_world_affine_transforms, bg_store_world_affine_transforms(S, D, B, 4))
@@ -234,6 +242,7 @@ static const struct table_row {
     {"bg_store_frames_columns", a_frames_columns, NO_LAYER},
     {"bg_store_update_world", a_update_world, NO_LAYER},
     {"bg_store_invalidate_world", a_invalidate_world, NO_LAYER},
+    {"bg_store_warm_up", a_warm_up, NO_LAYER},
     {"bg_store_compute_world", a_compute_world, NO_LAYER},
     {"bg_store_world_transforms", a_world_transforms, NO_LAYER},
     {"bg_store_world_affine_transforms", a_world_affine_transforms, NO_LAYER},
@@ -560,7 +569,7 @@ static void test_invalid_arguments(void) {
            "bg_store_create: capacity 2147483647 is more than a store holds (2147483646 layers)");
     CHECK(store == NULL);
     EXPECT(bg_store_create(SIZE_MAX, &store), BG_ERROR_INVALID_ARGUMENT,
-           "bg_store_create: capacity 9223372036854775807 is more than a store holds (2147483646 layers)");
+           "bg_store_create: capacity 18446744073709551615 is more than a store holds (2147483646 layers)");
     EXPECT_OK(bg_store_create(4, &store));
     EXPECT(bg_store_reserve(store, (size_t)BG_MAX_LAYER_COUNT + 1), BG_ERROR_INVALID_ARGUMENT,
            "bg_store_reserve: capacity 2147483647 is more than a store holds (2147483646 layers)");
@@ -573,9 +582,14 @@ static void test_invalid_arguments(void) {
     EXPECT(bg_store_hit_test(store, point, 1, 2, &hit), BG_ERROR_INVALID_ARGUMENT,
            "bg_store_hit_test: 2 is not a hit-test rule (BG_HIT_TEST_LAYER 0, BG_HIT_TEST_VIEW 1)");
     EXPECT(bg_store_hit_test(store, point, SIZE_MAX, BG_HIT_TEST_LAYER, &hit), BG_ERROR_INVALID_ARGUMENT,
-           "bg_store_hit_test: count 9223372036854775807 is too large");
+           fmt("bg_store_hit_test: count 18446744073709551615 is too large: more points than the address space holds "
+               "(at most %llu points, 16 bytes each)",
+               ADDRESS_SPACE / 16));
     EXPECT(bg_store_convert_points(store, point, SIZE_MAX, BG_LAYER_NONE, BG_LAYER_NONE, point, NULL),
-           BG_ERROR_INVALID_ARGUMENT, "bg_store_convert_points: count 9223372036854775807 is too large");
+           BG_ERROR_INVALID_ARGUMENT,
+           fmt("bg_store_convert_points: count 18446744073709551615 is too large: more points than the address space "
+               "holds (at most %llu points, 16 bytes each)",
+               ADDRESS_SPACE / 16));
     /* Empty batches need no buffers. */
     EXPECT_OK(bg_store_hit_test(store, NULL, 0, BG_HIT_TEST_VIEW, NULL));
     EXPECT_OK(bg_store_convert_points(store, NULL, 0, BG_LAYER_NONE, BG_LAYER_NONE, NULL, NULL));
@@ -701,6 +715,130 @@ static void test_threads(void) {
     bg_store_destroy(store);
 }
 
+/* ==== Careless callers (issue 24): nothing traps, and every number is exact ========== */
+
+/* The printf idiom on a thread that has had no error yet: the message pointer taken
+ * before the failing call (C may evaluate printf's arguments in any order) reads that
+ * call's message, and the next failure overwrites the same buffer. */
+static void *message_body(void *argument) {
+    int *ok = (int *)argument;
+    size_t count = 0;
+    const char *before = bg_last_error_message();
+    *ok = strcmp(before, "") == 0;
+    *ok &= bg_store_slot_count(NULL, &count) == BG_ERROR_NULL_ARGUMENT;
+    *ok &= strcmp(before, "bg_store_slot_count: store is NULL") == 0;
+    *ok &= bg_store_layer_count(NULL, &count) == BG_ERROR_NULL_ARGUMENT;
+    *ok &= before == bg_last_error_message() && strcmp(before, "bg_store_layer_count: store is NULL") == 0;
+    return NULL;
+}
+
+static void test_careless_messages(void) {
+    char line[256];
+    pthread_t thread;
+    int ok = 0;
+    CHECK(pthread_create(&thread, NULL, message_body, &ok) == 0);
+    pthread_join(thread, NULL);
+    CHECK(ok);
+    /* The idiom itself, as an engine writes it (either evaluation order prints this). */
+    snprintf(line, sizeof line, "%s: %s", bg_status_name(bg_store_frames(NULL, D, 1)), bg_last_error_message());
+    CHECK(strcmp(line, "BG_ERROR_NULL_ARGUMENT: bg_store_frames: store is NULL") == 0);
+    const char *held = bg_last_error_message();
+    EXPECT(bg_store_update_world(NULL), BG_ERROR_NULL_ARGUMENT, "bg_store_update_world: store is NULL");
+    CHECK(held == bg_last_error_message());
+    /* A message longer than the buffer is cut at a character boundary and ends in "...". */
+    static char json[6000];
+    int length = snprintf(json, sizeof json, "{\"layers\": [{\"");
+    for (int k = 0; k < 2500; k++) length += snprintf(json + length, sizeof json - (size_t)length, "\xc3\xa9");
+    length += snprintf(json + length, sizeof json - (size_t)length, "\": 1}]}");
+    bg_scene *scene = NULL;
+    CHECK(bg_scene_load(json, (size_t)length, &scene) == BG_ERROR_SCENE && scene == NULL);
+    const char *message = bg_last_error_message();
+    size_t size = strlen(message);
+    CHECK(size <= 4095 && size > 4000 && strcmp(message + size - 3, "...") == 0);
+    CHECK(((unsigned char)message[size - 4] & 0xC0) != 0xC0); /* no lead byte without its continuation */
+}
+
+static void test_careless_counts(bg_store *store) {
+    bg_layer hits[2] = {7, 7};
+    double points[4] = {1, 2, 3, 4}, out[4] = {9, 9, 9, 9};
+    const size_t huge = (size_t)1 << 60, past = ADDRESS_SPACE / 16 + 1;
+    /* A count whose points cannot fit in the address space, whatever the buffer: refused
+     * before anything is read, allocated or written. */
+    EXPECT(bg_store_hit_test(store, points, huge, BG_HIT_TEST_LAYER, hits), BG_ERROR_INVALID_ARGUMENT,
+           fmt("bg_store_hit_test: count 1152921504606846976 is too large: more points than the address space "
+               "holds (at most %llu points, 16 bytes each)",
+               ADDRESS_SPACE / 16));
+    EXPECT(bg_store_hit_test(store, points, past, BG_HIT_TEST_LAYER, hits), BG_ERROR_INVALID_ARGUMENT, NULL);
+    CHECK(hits[0] == 7 && hits[1] == 7);
+    EXPECT(bg_store_convert_points(store, points, huge, BG_LAYER_NONE, BG_LAYER_NONE, out, NULL),
+           BG_ERROR_INVALID_ARGUMENT,
+           fmt("bg_store_convert_points: count 1152921504606846976 is too large: more points than the address "
+               "space holds (at most %llu points, 16 bytes each)",
+               ADDRESS_SPACE / 16));
+    CHECK(out[0] == 9 && out[3] == 9);
+    bg_scene *scene = NULL;
+    EXPECT(bg_scene_load("{}", SIZE_MAX, &scene), BG_ERROR_INVALID_ARGUMENT,
+           fmt("bg_scene_load: length 18446744073709551615 is too large: more bytes than the address space holds "
+               "(at most %llu bytes)",
+               ADDRESS_SPACE));
+    EXPECT(bg_scene_load("{}", (size_t)ADDRESS_SPACE + 1, &scene), BG_ERROR_INVALID_ARGUMENT, NULL);
+    CHECK(scene == NULL);
+}
+
+/* A batch larger than the library's chunk of 65,536 points: every answer, at the chunk
+ * boundaries too, and `out` may be `points`. */
+static void test_careless_big_batch(bg_store *store, bg_layer layer) {
+    enum { POINTS = 150000 };
+    double *points = malloc(2 * POINTS * sizeof(double));
+    bg_layer *hits = malloc(POINTS * sizeof(bg_layer));
+    bool *converted = malloc(POINTS);
+    int hits_ok = 1, converted_ok = 1;
+    for (int k = 0; k < POINTS; k++) {
+        points[2 * k] = k % 2 ? 50 : 500; /* the layer's frame: (10, 20, 100, 100) */
+        points[2 * k + 1] = k;
+    }
+    EXPECT_OK(bg_store_hit_test(store, points, POINTS, BG_HIT_TEST_LAYER, hits));
+    for (int k = 0; k < POINTS; k++) hits_ok &= hits[k] == (k % 2 && k > 20 && k < 120 ? layer : BG_LAYER_NONE);
+    CHECK(hits_ok);
+    EXPECT_OK(bg_store_convert_points(store, points, POINTS, BG_LAYER_NONE, layer, points, converted));
+    for (int k = 0; k < POINTS; k++) {
+        converted_ok &= converted[k] && points[2 * k] == (k % 2 ? 40 : 490) && points[2 * k + 1] == k - 20;
+    }
+    CHECK(converted_ok);
+    free(points);
+    free(hits);
+    free(converted);
+}
+
+static void test_careless_callers(void) {
+    bg_store *store = NULL, *other = NULL;
+    bg_layer a[2], b[2];
+    const double frame[4] = {10, 20, 100, 100}, position[2] = {1, 2};
+    double bounds[4];
+    EXPECT_OK(bg_store_create(0, &store));
+    EXPECT_OK(bg_store_create(0, &other));
+    EXPECT_OK(bg_layer_add(store, BG_LAYER_NONE, &a[0]));
+    EXPECT_OK(bg_layer_add(store, a[0], &a[1]));
+    EXPECT_OK(bg_layer_set_frame(store, a[0], frame));
+    test_careless_messages();
+    test_careless_counts(store);
+    test_careless_big_batch(store, a[0]);
+    /* A handle whose generation is newer than its slot's never existed. */
+    EXPECT(bg_layer_get_bounds(store, (bg_layer)2 << 32, bounds), BG_ERROR_STALE_LAYER,
+           "layer 0#2 is stale: no layer ever had this handle (slot 0 is at generation 0, and live layers' "
+           "generations are even)");
+    /* Handles are per store (the header's "Layers"): a handle holds no store identity, so
+     * another store's handle names whatever layer this store has in that slot. */
+    EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &b[0]));
+    EXPECT_OK(bg_layer_add(other, b[0], &b[1]));
+    CHECK(a[1] == b[1]);
+    EXPECT_OK(bg_layer_set_position(other, a[1], position));
+    EXPECT_OK(bg_layer_get_position(other, b[1], bounds));
+    EXPECT_DOUBLES(bounds, 2, 1, 2);
+    bg_store_destroy(other);
+    bg_store_destroy(store);
+}
+
 #include "test_c_api_values.h"
 
 int main(int argc, char **argv) {
@@ -737,6 +875,7 @@ int main(int argc, char **argv) {
         {"options and environment", test_options_and_environment},
         {"non-finite input", test_non_finite},
         {"threads", test_threads},
+        {"careless callers", test_careless_callers},
     };
     (void)tested_elsewhere;
     for (size_t k = 0; k < COUNT(cases); k++) {

@@ -40,10 +40,10 @@ static inline emu8_v emu8_vmaxpd(emu8_v A, emu8_v B) { for (int i = 0; i < 8; i+
 #define CA_SIMD_CONCAT_NAME emu8_concat
 #include "../../Sources/CAffineKernels/simd_template.h"
 
-void test_emu8_frames(const CAFrameColumns *columns, size_t start, size_t end) {
+void test_emu8_frames(const BGFrameColumns *columns, size_t start, size_t end) {
     emu8_frames(columns, start, end);
 }
 
-void test_emu8_concat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out) {
+void test_emu8_concat(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out) {
     emu8_concat(n, A, B, out);
 }

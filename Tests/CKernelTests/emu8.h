@@ -2,6 +2,6 @@
 #ifndef CKERNELTESTS_EMU8_H
 #define CKERNELTESTS_EMU8_H
 #include "CAffineKernels.h"
-void test_emu8_frames(const CAFrameColumns *columns, size_t start, size_t end);
-void test_emu8_concat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+void test_emu8_frames(const BGFrameColumns *columns, size_t start, size_t end);
+void test_emu8_concat(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 #endif

@@ -139,8 +139,8 @@ static void ref_frame(const double in[F_NIN], double out[F_NOUT]) {
 static const char *const k_names[] = {"avx512", "avx2", "neon", "portable"};
 #define N_NAMES (sizeof k_names / sizeof k_names[0])
 
-typedef void (*frames_fn)(const CAFrameColumns *, size_t, size_t);
-typedef void (*concat_fn)(size_t, const CAAffineColumns *, const CAAffineColumns *, CAAffineColumns *);
+typedef void (*frames_fn)(const BGFrameColumns *, size_t, size_t);
+typedef void (*concat_fn)(size_t, const BGAffineColumns *, const BGAffineColumns *, BGAffineColumns *);
 
 /* What the differential tests run: each available table's kernel, the emulated
  * 8-lane template and the dispatching entry point (filled by init_backends). */
@@ -168,7 +168,7 @@ static void frames_case(frames_fn fn, const char *name, size_t n, size_t start, 
         out[c] = xmalloc(len * sizeof(double));
         for (size_t i = 0; i < len; i++) out[c][i] = from_bits(CANARY);
     }
-    CAFrameColumns cols = {in[F_W], in[F_H], in[F_AX], in[F_AY], in[F_A], in[F_B], in[F_C], in[F_D],
+    BGFrameColumns cols = {in[F_W], in[F_H], in[F_AX], in[F_AY], in[F_A], in[F_B], in[F_C], in[F_D],
                            in[F_TX], in[F_TY], in[F_PX], in[F_PY],
                            out[F_FX], out[F_FY], out[F_FW], out[F_FH]};
     fn(&cols, start, start + n);
@@ -245,7 +245,7 @@ static void test_frames_edge_lanes(void) {
                     in[c][lane + 16] = probe[p][c];
                 }
                 for (int c = 0; c < F_NOUT; c++) out[c] = xmalloc(len * sizeof(double));
-                CAFrameColumns cols = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9],
+                BGFrameColumns cols = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9],
                                        in[10], in[11], out[0], out[1], out[2], out[3]};
                 g_backends[b].frames(&cols, 0, len);
                 {
@@ -289,8 +289,8 @@ static affine_cols affine_alloc(size_t len, double special_rate) {
     return m;
 }
 static void affine_free(affine_cols *m) { for (int c = 0; c < 6; c++) free(m->col[c]); }
-static CAAffineColumns affine_view(affine_cols *m) {
-    CAAffineColumns v = {m->col[0], m->col[1], m->col[2], m->col[3], m->col[4], m->col[5]};
+static BGAffineColumns affine_view(affine_cols *m) {
+    BGAffineColumns v = {m->col[0], m->col[1], m->col[2], m->col[3], m->col[4], m->col[5]};
     return v;
 }
 static void affine_get(const affine_cols *m, size_t i, double e[6]) { for (int c = 0; c < 6; c++) e[c] = m->col[c][i]; }
@@ -304,8 +304,8 @@ static void concat_case(concat_fn fn, const char *name, size_t n, double special
         memcpy(A0.col[c], A.col[c], n * sizeof(double));
         memcpy(B0.col[c], B.col[c], n * sizeof(double));
     }
-    CAAffineColumns va = affine_view(&A), vb = affine_view(&B), vo = affine_view(&O);
-    CAAffineColumns *out = mode == 1 ? &va : mode == 2 ? &vb : &vo;
+    BGAffineColumns va = affine_view(&A), vb = affine_view(&B), vo = affine_view(&O);
+    BGAffineColumns *out = mode == 1 ? &va : mode == 2 ? &vb : &vo;
     affine_cols *res = mode == 1 ? &A : mode == 2 ? &B : &O;
     fn(n, &va, &vb, out);
     {
@@ -378,7 +378,7 @@ static void test_propagate(void) {
             int32_t *parent = xmalloc(n * sizeof(int32_t));
             make_forest(parent, n);
             ref_world(&local, parent, NULL, &want, n);
-            CAAffineColumns vl = affine_view(&local), vg = affine_view(&got);
+            BGAffineColumns vl = affine_view(&local), vg = affine_view(&got);
 
             /* Whole range at once: the reference's values, and 1 exactly when every
              * result is finite (the reference's own verdict, computed here independently). */
@@ -388,7 +388,7 @@ static void test_propagate(void) {
                     for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
                 for (int c = 0; c < 6; c++)
                     for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
-                int verdict = CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, 0, n);
+                int verdict = BGWorldAffinePropagateChecked(&vl, parent, NULL, &vg, 0, n);
                 check(world_equal(&got, &want, n), "propagate-checked", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-checked-verdict", "portable", n, 0, NULL);
             }
@@ -401,7 +401,7 @@ static void test_propagate(void) {
                     for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
                 for (int c = 0; c < 6; c++)
                     for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
-                int verdict = CAWorldAffinePropagateScatteredParentsChecked(&vl, parent, &vg, 0, n);
+                int verdict = BGWorldAffinePropagateScatteredParentsChecked(&vl, parent, &vg, 0, n);
                 check(world_equal(&got, &want, n), "propagate-scattered", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-scattered-verdict", "portable", n, 0, NULL);
             }
@@ -414,19 +414,19 @@ static void test_propagate(void) {
                     for (int c = 0; c < 6; c++) all_finite &= isfinite(want.col[c][i]) ? 1 : 0;
                 for (int c = 0; c < 6; c++)
                     for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
-                int verdict = CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, 0, n);
+                int verdict = BGWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, 0, n);
                 check(world_equal(&got, &want, n), "propagate-chain", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-chain-verdict", "portable", n, 0, NULL);
                 int chunks_finite = 1;
                 for (size_t s = 0; s < n;) {
                     size_t e = s + 1 + (size_t)(rnd64() % 13);
                     if (e > n) e = n;
-                    chunks_finite &= CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, s, e);
+                    chunks_finite &= BGWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, s, e);
                     s = e;
                 }
                 check(world_equal(&got, &want, n), "propagate-chain-chunked", "portable", n, 0, NULL);
                 check(chunks_finite == all_finite, "propagate-chain-chunked-verdict", "portable", n, 0, NULL);
-                check(CAWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, n, n) == 1,
+                check(BGWorldAffinePropagateChainChecked(&vl, parent, NULL, &vg, n, n) == 1,
                       "propagate-chain-empty", "portable", n, 0, NULL);
             }
 
@@ -441,7 +441,7 @@ static void test_propagate(void) {
                 int every_finite = 1;
                 for (size_t i = 0; i < n; i++)
                     for (int c = 0; c < 6; c++) every_finite &= isfinite(want.col[c][i]) ? 1 : 0;
-                int verdict = CAWorldAffinePropagateListChecked(&vl, parent, list, &vg, n);
+                int verdict = BGWorldAffinePropagateListChecked(&vl, parent, list, &vg, n);
                 check(world_equal(&got, &want, n), "propagate-list", "portable", n, 0, NULL);
                 check(verdict == every_finite, "propagate-list-all-verdict", "portable", n, 0, NULL);
                 size_t listed = 0;
@@ -453,7 +453,7 @@ static void test_propagate(void) {
                         got.col[c][i] = from_bits(CANARY);
                     }
                 }
-                verdict = CAWorldAffinePropagateListChecked(&vl, parent, list, &vg, listed);
+                verdict = BGWorldAffinePropagateListChecked(&vl, parent, list, &vg, listed);
                 check(world_equal(&got, &want, n), "propagate-list-subset", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-list-verdict", "portable", n, 0, NULL);
                 free(list);
@@ -480,8 +480,8 @@ static void test_propagate(void) {
                 for (size_t k = 0; k < listed; k++)
                     all_finite &= (isfinite(want_moved.col[4][list[k]]) && isfinite(want_moved.col[5][list[k]])) ? 1 : 0;
                 for (int c = 0; c < 6; c++) memcpy(got.col[c], want.col[c], n * sizeof(double));
-                CAAffineColumns vm = affine_view(&moved);
-                int verdict = CAWorldTranslationListChecked(&vm, parent, list, &vg, listed);
+                BGAffineColumns vm = affine_view(&moved);
+                int verdict = BGWorldTranslationListChecked(&vm, parent, list, &vg, listed);
                 check(world_equal(&got, &want_moved, n), "translation-list", "portable", n, listed, NULL);
                 check(verdict == all_finite, "translation-list-verdict", "portable", n, listed, NULL);
                 affine_free(&moved); affine_free(&want_moved);
@@ -515,10 +515,10 @@ static void test_propagate(void) {
                 int all_finite = 1;
                 for (size_t i = 0; i < n; i++)
                     for (int c = 0; c < 6; c++) all_finite &= isfinite(kwant.col[c][i]) ? 1 : 0;
-                CAAffineColumns vkl = affine_view(&klocal);
+                BGAffineColumns vkl = affine_view(&klocal);
                 for (int c = 0; c < 6; c++)
                     for (size_t i = 0; i < n; i++) got.col[c][i] = from_bits(CANARY);
-                int verdict = CAWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, 0, n);
+                int verdict = BGWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, 0, n);
                 check(world_equal(&got, &kwant, n), "propagate-kinds", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-kinds-verdict", "portable", n, 0, NULL);
                 for (int c = 0; c < 6; c++)
@@ -527,7 +527,7 @@ static void test_propagate(void) {
                 for (size_t st = 0; st < n;) {
                     size_t e = st + 1 + (size_t)(rnd64() % 150);
                     if (e > n) e = n;
-                    chunked &= CAWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, st, e);
+                    chunked &= BGWorldAffinePropagateKindsChecked(&vkl, parent, kinds, &vg, st, e);
                     st = e;
                 }
                 check(world_equal(&got, &kwant, n), "propagate-kinds-chunked", "portable", n, 0, NULL);
@@ -542,7 +542,7 @@ static void test_propagate(void) {
                     memcpy(got.col[c], want.col[c], start * sizeof(double));
                     for (size_t i = start; i < n; i++) got.col[c][i] = from_bits(CANARY);
                 }
-                CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, start, n);
+                BGWorldAffinePropagateChecked(&vl, parent, NULL, &vg, start, n);
                 check(world_equal(&got, &want, n), "propagate-from-start", "portable", n, start, NULL);
             }
 
@@ -552,7 +552,7 @@ static void test_propagate(void) {
             for (size_t s = 0; s < n;) {
                 size_t e = s + 1 + (size_t)(rnd64() % 9);
                 if (e > n) e = n;
-                CAWorldAffinePropagateChecked(&vl, parent, NULL, &vg, s, e);
+                BGWorldAffinePropagateChecked(&vl, parent, NULL, &vg, s, e);
                 s = e;
             }
             check(world_equal(&got, &want, n), "propagate-chunked", "portable", n, 0, NULL);
@@ -576,15 +576,15 @@ static void test_propagate(void) {
                 for (int c = 0; c < 6; c++) same &= same_value(pwant.col[c][perm[k]], want.col[c][k]);
             check(same, "propagate-ordered-reference", "reference", n, 0, NULL);
 
-            CAAffineColumns vpl = affine_view(&plocal), vpg = affine_view(&pgot);
-            CAWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, 0, n);
+            BGAffineColumns vpl = affine_view(&plocal), vpg = affine_view(&pgot);
+            BGWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, 0, n);
             check(world_equal(&pgot, &pwant, n), "propagate-ordered", "portable", n, 0, NULL);
             for (int c = 0; c < 6; c++)
                 for (size_t i = 0; i < n; i++) pgot.col[c][i] = from_bits(CANARY);
             for (size_t s = 0; s < n;) {
                 size_t e = s + 1 + (size_t)(rnd64() % 13);
                 if (e > n) e = n;
-                CAWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, s, e);
+                BGWorldAffinePropagateChecked(&vpl, pparent, perm, &vpg, s, e);
                 s = e;
             }
             check(world_equal(&pgot, &pwant, n), "propagate-ordered-chunked", "portable", n, 0, NULL);
@@ -594,7 +594,7 @@ static void test_propagate(void) {
                 int all_finite = 1;
                 for (size_t i = 0; i < n; i++)
                     for (int c = 0; c < 6; c++) all_finite &= isfinite(pwant.col[c][i]) ? 1 : 0;
-                int verdict = CAWorldAffinePropagateChainChecked(&vpl, pparent, perm, &vpg, 0, n);
+                int verdict = BGWorldAffinePropagateChainChecked(&vpl, pparent, perm, &vpg, 0, n);
                 check(world_equal(&pgot, &pwant, n), "propagate-chain-ordered", "portable", n, 0, NULL);
                 check(verdict == all_finite, "propagate-chain-ordered-verdict", "portable", n, 0, NULL);
             }
@@ -604,8 +604,8 @@ static void test_propagate(void) {
                 affine_cols B = affine_alloc(n, 0.0), C = affine_alloc(n, 0.0);
                 for (size_t i = 0; i < n; i++)
                     for (int c = 0; c < 6; c++) B.col[c][i] = parent[i] < 0 ? 0.0 : want.col[c][parent[i]];
-                CAAffineColumns vb = affine_view(&B), vc = affine_view(&C);
-                CAAffineConcat(n, &vl, &vb, &vc);
+                BGAffineColumns vb = affine_view(&B), vc = affine_view(&C);
+                BGAffineConcat(n, &vl, &vb, &vc);
                 int ok = 1;
                 for (size_t i = 0; i < n; i++)
                     if (parent[i] >= 0)
@@ -626,7 +626,7 @@ static void test_propagate(void) {
 /* The 4x4 kernel's reference: layers in list order, G = L * P with each entry summed
  * left to right (CAffineKernelsGeneral.h), P rebuilt from the planar columns for a
  * planar superlayer. */
-static void ref_general(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
+static void ref_general(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = k->order ? (size_t)k->order[positions[n]] : (size_t)positions[n];
         const double *L = k->locals + 16 * i;
@@ -681,7 +681,7 @@ static int general_equal(const general_state *a, const general_state *b, size_t 
     return ok & world_equal(&a->world, &b->world, n);
 }
 
-typedef void (*general_fn)(const CAGeneralWorld *, const ptrdiff_t *, size_t);
+typedef void (*general_fn)(const BGGeneralWorld *, const ptrdiff_t *, size_t);
 
 /* Every table's 4x4 kernel and the dispatching entry point against the reference, on
  * forests where about half the layers are general (the rest planar, with worlds as a
@@ -711,15 +711,15 @@ static void test_general(void) {
             }
             for (int ordered = 0; ordered < 2; ordered++) {
                 general_state want = general_copy(&start, n);
-                CAGeneralWorld kw = {want.locals, parent, ordered ? order : NULL, modes,
+                BGGeneralWorld kw = {want.locals, parent, ordered ? order : NULL, modes,
                                      affine_view(&want.world), want.general, want.present};
                 ref_general(&kw, positions, count);
                 for (size_t b = 0; b <= N_NAMES; b++) {
-                    const CAKernelTable *t = b < N_NAMES ? CAKernelTableNamed(k_names[b]) : NULL;
+                    const BGKernelTable *t = b < N_NAMES ? BGKernelTableNamed(k_names[b]) : NULL;
                     if (b < N_NAMES && t == NULL) continue;
-                    const general_fn fn = t ? t->general : CAWorldGeneralPropagate;
+                    const general_fn fn = t ? t->general : BGWorldGeneralPropagate;
                     general_state got = general_copy(&start, n);
-                    CAGeneralWorld kg = {got.locals, parent, ordered ? order : NULL, modes,
+                    BGGeneralWorld kg = {got.locals, parent, ordered ? order : NULL, modes,
                                          affine_view(&got.world), got.general, got.present};
                     fn(&kg, positions, count);
                     check(general_equal(&got, &want, n), ordered ? "general-ordered" : "general",
@@ -738,7 +738,7 @@ static void test_general(void) {
 
 static void init_backends(void) {
     for (size_t i = 0; i < N_NAMES; i++) {
-        const CAKernelTable *t = CAKernelTableNamed(k_names[i]);
+        const BGKernelTable *t = BGKernelTableNamed(k_names[i]);
         if (t == NULL) { g_skipped++; continue; }
         g_backends[g_backend_count].name = t->name;
         g_backends[g_backend_count].frames = t->frames;
@@ -750,28 +750,28 @@ static void init_backends(void) {
     g_backends[g_backend_count].concat = test_emu8_concat;
     g_backend_count++;
     g_backends[g_backend_count].name = "dispatch";
-    g_backends[g_backend_count].frames = CAFramesCompute;
-    g_backends[g_backend_count].concat = CAAffineConcat;
+    g_backends[g_backend_count].frames = BGFramesCompute;
+    g_backends[g_backend_count].concat = BGAffineConcat;
     g_backend_count++;
 }
 
 /* The lookup: names case-insensitive, NULL for unknown names, and every table sharing
  * the one set of planar world kernels. */
 static void test_tables(void) {
-    const CAKernelTable *portable = CAKernelTableNamed("portable");
+    const BGKernelTable *portable = BGKernelTableNamed("portable");
     check(portable != NULL, "table-portable", "portable", 0, 0, NULL);
-    check(CAKernelTableNamed("bogus") == NULL && CAKernelTableNamed(NULL) == NULL && CAKernelTableNamed("") == NULL,
+    check(BGKernelTableNamed("bogus") == NULL && BGKernelTableNamed(NULL) == NULL && BGKernelTableNamed("") == NULL,
           "table-unknown", "bogus", 0, 0, NULL);
-    check(CAKernelTableNamed("PortABLE") == portable, "table-case", "PortABLE", 0, 0, NULL);
+    check(BGKernelTableNamed("PortABLE") == portable, "table-case", "PortABLE", 0, 0, NULL);
     for (size_t i = 0; i < N_NAMES && portable; i++) {
-        const CAKernelTable *t = CAKernelTableNamed(k_names[i]);
+        const BGKernelTable *t = BGKernelTableNamed(k_names[i]);
         if (t == NULL) continue;
         check(!strcmp(t->name, k_names[i]) && t->available(), "table-name", k_names[i], 0, 0, NULL);
         check(t->world == portable->world, "table-planar-shared", k_names[i], 0, 0, NULL);
     }
 }
 
-static int backend_available(const char *name) { return CAKernelTableNamed(name) != NULL; }
+static int backend_available(const char *name) { return BGKernelTableNamed(name) != NULL; }
 
 static const char *best_available(void) {
     for (size_t i = 0; i < N_NAMES; i++)
@@ -801,28 +801,28 @@ static const char *expected_default(void) {
 static void test_set_backend(void) {
     for (size_t i = 0; i < N_NAMES; i++) {
         const int avail = backend_available(k_names[i]);
-        const char *before = CAKernelBackendName();
-        const int ok = CAKernelSetBackend(k_names[i]);
+        const char *before = BGKernelBackendName();
+        const int ok = BGKernelSetBackend(k_names[i]);
         check(ok == avail, "set-backend-return", k_names[i], 0, 0, NULL);
-        check(!strcmp(CAKernelBackendName(), ok ? k_names[i] : before), "set-backend-name", k_names[i], 0, 0, NULL);
+        check(!strcmp(BGKernelBackendName(), ok ? k_names[i] : before), "set-backend-name", k_names[i], 0, 0, NULL);
         if (ok) { /* the dispatching entry points must now match the reference */
-            for (size_t n = 0; n <= 20; n++) frames_case(CAFramesCompute, k_names[i], n, n % 3, 0.1);
-            for (size_t n = 0; n <= 20; n++) concat_case(CAAffineConcat, k_names[i], n, 0.1, 0);
+            for (size_t n = 0; n <= 20; n++) frames_case(BGFramesCompute, k_names[i], n, n % 3, 0.1);
+            for (size_t n = 0; n <= 20; n++) concat_case(BGAffineConcat, k_names[i], n, 0.1, 0);
         }
     }
-    const char *before = CAKernelBackendName();
-    check(CAKernelSetBackend("bogus") == 0 && !strcmp(CAKernelBackendName(), before), "set-backend-unknown", "bogus",
+    const char *before = BGKernelBackendName();
+    check(BGKernelSetBackend("bogus") == 0 && !strcmp(BGKernelBackendName(), before), "set-backend-unknown", "bogus",
           0, 0, NULL);
-    check(CAKernelSetBackend("PORTABLE") == 1 && !strcmp(CAKernelBackendName(), "portable"), "set-backend-case",
+    check(BGKernelSetBackend("PORTABLE") == 1 && !strcmp(BGKernelBackendName(), "portable"), "set-backend-case",
           "PORTABLE", 0, 0, NULL);
-    check(CAKernelSetBackend(NULL) == 1 && !strcmp(CAKernelBackendName(), expected_default()), "set-backend-auto",
+    check(BGKernelSetBackend(NULL) == 1 && !strcmp(BGKernelBackendName(), expected_default()), "set-backend-auto",
           "NULL", 0, 0, NULL);
-    check(CAKernelSetBackend("auto") == 1 && !strcmp(CAKernelBackendName(), expected_default()), "set-backend-auto",
+    check(BGKernelSetBackend("auto") == 1 && !strcmp(BGKernelBackendName(), expected_default()), "set-backend-auto",
           "auto", 0, 0, NULL);
 }
 
 /* The C kernels this build compiles (dispatch.c's list, best first), as
- * CAKernelEnvironmentProblem names them. */
+ * BGKernelEnvironmentProblem names them. */
 #if defined(__x86_64__) || defined(__i386__)
 static const char *const k_built[] = {"avx512", "avx2", "portable"};
 #define K_BUILT_LIST "avx512, avx2 or portable"
@@ -853,8 +853,8 @@ static int env_check(void) {
     const char *want = expected_default();
     char buffer[256];
     const char *want_problem = expected_problem(env, buffer, sizeof buffer);
-    const char *problem = CAKernelEnvironmentProblem();
-    const char *got = CAKernelBackendName(); /* first use in this process */
+    const char *problem = BGKernelEnvironmentProblem();
+    const char *got = BGKernelBackendName(); /* first use in this process */
     printf("env BATCHGEOMETRY_C_KERNEL=%s -> backend %s (expected %s); problem: %s\n", env ? env : "(unset)", got,
            want, problem ? problem : "none");
     check(!strcmp(got, want), "env-override", env ? env : "(unset)", 0, 0, NULL);
@@ -862,8 +862,8 @@ static int env_check(void) {
     check(want_problem ? problem != NULL && !strcmp(problem, want_problem) : problem == NULL, "env-problem",
           env ? env : "(unset)", 0, 0, want_problem ? want_problem : "expected no problem");
     /* and the frames entry point really runs (reference-equal) after it */
-    for (size_t n = 0; n <= 12; n++) frames_case(CAFramesCompute, got, n, 1, 0.1);
-    check(!strcmp(CAKernelBackendName(), want), "env-override-stable", got, 0, 0, NULL);
+    for (size_t n = 0; n <= 12; n++) frames_case(BGFramesCompute, got, n, 1, 0.1);
+    check(!strcmp(BGKernelBackendName(), want), "env-override-stable", got, 0, 0, NULL);
     return 0;
 }
 
@@ -872,14 +872,14 @@ static int env_check(void) {
 #define N_THREADS 8
 #define PER_THREAD 997
 static pthread_barrier_t g_barrier;
-static CAFrameColumns g_tcols;
+static BGFrameColumns g_tcols;
 static const char *g_tnames[N_THREADS];
 
 static void *thread_main(void *arg) {
     const size_t t = (size_t)(uintptr_t)arg;
     pthread_barrier_wait(&g_barrier);
-    CAFramesCompute(&g_tcols, t * PER_THREAD, (t + 1) * PER_THREAD); /* racing first selection */
-    g_tnames[t] = CAKernelBackendName();
+    BGFramesCompute(&g_tcols, t * PER_THREAD, (t + 1) * PER_THREAD); /* racing first selection */
+    g_tnames[t] = BGKernelBackendName();
     return NULL;
 }
 
@@ -891,7 +891,7 @@ static int threads_check(void) {
         for (size_t i = 0; i < len; i++) in[c][i] = gen_value(k_frame_kind[c], 0.05);
     }
     for (int c = 0; c < F_NOUT; c++) out[c] = xmalloc(len * sizeof(double));
-    CAFrameColumns cols = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9],
+    BGFrameColumns cols = {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9],
                            in[10], in[11], out[0], out[1], out[2], out[3]};
     g_tcols = cols;
     pthread_t th[N_THREADS];
@@ -906,10 +906,10 @@ static int threads_check(void) {
         ref_frame(e, want);
         for (int c = 0; c < F_NOUT; c++) ok &= same_value(out[c][i], want[c]);
     }
-    check(ok, "threads-results", CAKernelBackendName(), len, 0, NULL);
+    check(ok, "threads-results", BGKernelBackendName(), len, 0, NULL);
     int same = 1;
     for (size_t t = 0; t < N_THREADS; t++) same &= !strcmp(g_tnames[t], expected_default());
-    check(same, "threads-same-backend", CAKernelBackendName(), N_THREADS, 0, NULL);
+    check(same, "threads-same-backend", BGKernelBackendName(), N_THREADS, 0, NULL);
     for (int c = 0; c < F_NIN; c++) free(in[c]);
     for (int c = 0; c < F_NOUT; c++) free(out[c]);
     return 0;
@@ -931,7 +931,7 @@ int main(int argc, char **argv) {
         threads_check();
     } else {
         init_backends();
-        printf("selected backend: %s; available:", CAKernelBackendName());
+        printf("selected backend: %s; available:", BGKernelBackendName());
         for (size_t i = 0; i < N_NAMES; i++)
             if (backend_available(k_names[i])) printf(" %s", k_names[i]);
         printf("\n");

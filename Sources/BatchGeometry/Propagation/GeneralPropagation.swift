@@ -29,7 +29,7 @@ extension LayerStore {
 /// Raw pointers for the general layers of one pass (the C struct, shared by all three
 /// backends). Calls running at once write disjoint layers and read only finished ones.
 struct GeneralPropagation: @unchecked Sendable {
-    var columns: CAGeneralWorld
+    var columns: BGGeneralWorld
 
     @inline(__always) func layer(_ position: Int) -> Int {
         columns.order.map { Int($0[position]) } ?? position
@@ -71,7 +71,7 @@ struct GeneralPropagation: @unchecked Sendable {
         switch backend {
         case .scalar: runScalar(positions)
         case .simd: runSIMD(positions)
-        case .c: withUnsafePointer(to: columns) { CAWorldGeneralPropagate($0, base, positions.count) }
+        case .c: withUnsafePointer(to: columns) { BGWorldGeneralPropagate($0, base, positions.count) }
         }
     }
 

@@ -54,11 +54,11 @@ public struct KernelOptions: Sendable, Hashable {
         if backend == .c { Self.requireUsableCKernel() }
     }
 
-    /// Stops with the message of `CAKernelEnvironmentProblem` when there is one: options
+    /// Stops with the message of `BGKernelEnvironmentProblem` when there is one: options
     /// that never read `KernelOptions.default` would otherwise run another instruction set
     /// than the one `BATCHGEOMETRY_C_KERNEL` asks for, silently (C cannot report it).
     static func requireUsableCKernel() {
-        if let problem = CAKernelEnvironmentProblem() { misuse(String(cString: problem), file: #file, line: #line) }
+        if let problem = BGKernelEnvironmentProblem() { misuse(String(cString: problem), file: #file, line: #line) }
     }
 
     /// The options from the environment (see the type's documentation).
@@ -76,7 +76,7 @@ public struct KernelOptions: Sendable, Hashable {
         environmentProblem(
             backend: environmentValue("BATCHGEOMETRY_BACKEND"),
             threads: environmentValue("BATCHGEOMETRY_THREADS"))
-            ?? CAKernelEnvironmentProblem().map { String(cString: $0) }
+            ?? BGKernelEnvironmentProblem().map { String(cString: $0) }
     }
 
     /// The check of `BATCHGEOMETRY_BACKEND` and `BATCHGEOMETRY_THREADS` values.
@@ -121,5 +121,5 @@ extension KernelOptions {
     /// forced with `BATCHGEOMETRY_C_KERNEL` (a value this CPU cannot run is reported by
     /// `environmentProblem`, and `KernelOptions.default` stops on it). O(1) after the
     /// first call.
-    public static var cInstructionSet: String { String(cString: CAKernelBackendName()) }
+    public static var cInstructionSet: String { String(cString: BGKernelBackendName()) }
 }

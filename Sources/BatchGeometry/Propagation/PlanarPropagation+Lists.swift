@@ -14,7 +14,7 @@ extension PlanarPropagation {
         guard backend == .c else { return indexed(by: base).run(backend, 0..<list.count) }
         var local = localColumns
         var world = worldColumns
-        return CAWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
+        return BGWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
     }
 }
 
@@ -30,7 +30,7 @@ extension PlanarPropagation {
         if backend == .c {
             var local = localColumns
             var world = worldColumns
-            return CAWorldTranslationListChecked(&local, parents, base, &world, list.count) != 0
+            return BGWorldTranslationListChecked(&local, parents, base, &world, list.count) != 0
         }
         var allFinite = true
         for layer in list {

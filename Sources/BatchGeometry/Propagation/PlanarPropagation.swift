@@ -104,15 +104,15 @@ struct PlanarPropagation: @unchecked Sendable {
     }
 
     /// The cached locals as the C kernels take them (they only read through them).
-    var localColumns: CAAffineColumns {
-        CAAffineColumns(
+    var localColumns: BGAffineColumns {
+        BGAffineColumns(
             a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
             c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
             tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
     }
 
     /// The world columns as the C kernels take them.
-    var worldColumns: CAAffineColumns { CAAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty) }
+    var worldColumns: BGAffineColumns { BGAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty) }
 
     func runC(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
@@ -121,20 +121,20 @@ struct PlanarPropagation: @unchecked Sendable {
         // Before the kind paths: on a chain the wait for the superlayer's world, not the
         // loads that a kind skips, decides the time.
         if chainedParents {
-            return CAWorldAffinePropagateChainChecked(
+            return BGWorldAffinePropagateChainChecked(
                 &local, parents, order, &world, range.lowerBound, range.upperBound) != 0
         }
         if order == nil, let blockKinds {
-            return CAWorldAffinePropagateKindsChecked(
+            return BGWorldAffinePropagateKindsChecked(
                 &local, parents, blockKinds, &world,
                 range.lowerBound, range.upperBound) != 0
         }
         if order == nil && prefetchParents {
-            return CAWorldAffinePropagateScatteredParentsChecked(
+            return BGWorldAffinePropagateScatteredParentsChecked(
                 &local, parents, &world,
                 range.lowerBound, range.upperBound) != 0
         }
-        return CAWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+        return BGWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
     }
 
     /// Four layers of one level per step: gathers the superlayers' world entries into

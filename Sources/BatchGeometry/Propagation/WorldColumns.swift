@@ -14,7 +14,7 @@ struct AffinePointers {
     let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
 
     /// The same pointers as the C kernels take them.
-    var columns: CAAffineColumns { CAAffineColumns(a: a, b: b, c: c, d: d, tx: tx, ty: ty) }
+    var columns: BGAffineColumns { BGAffineColumns(a: a, b: b, c: c, d: d, tx: tx, ty: ty) }
 }
 
 /// Calls `body` with the base addresses of six columns of equal, non-zero length.

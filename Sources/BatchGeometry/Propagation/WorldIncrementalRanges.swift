@@ -216,7 +216,7 @@ extension LayerStore {
                         blockKinds: walkInputs.options.transformKindPaths
                             ? columns.blockKinds.map { UnsafePointer($0) } : nil)
                     let generalKernel = GeneralPropagation(
-                        columns: CAGeneralWorld(
+                        columns: BGGeneralWorld(
                             locals: UnsafePointer(columns.generalLocals), parent: walkInputs.parents,
                             order: columns.order, modes: UnsafePointer(columns.modes), world: columns.world.columns,
                             generalWorld: generalWorld, present: present))
@@ -270,12 +270,12 @@ struct DirtyEntryRefresh {
 
     @inline(__always) private func prefetch(position: Int) {
         let ahead = columns.layer(position)
-        CAPrefetchForRead(dirtyStates + ahead)
-        CAPrefetchForRead(columns.modes + ahead)
-        CAPrefetchForRead(columns.unpositioned + 2 * ahead)
-        CAPrefetchForRead(walkCosts + position)
-        CAPrefetchForWrite(columns.local.tx + ahead)
-        CAPrefetchForWrite(columns.local.ty + ahead)
+        BGPrefetchForRead(dirtyStates + ahead)
+        BGPrefetchForRead(columns.modes + ahead)
+        BGPrefetchForRead(columns.unpositioned + 2 * ahead)
+        BGPrefetchForRead(walkCosts + position)
+        BGPrefetchForWrite(columns.local.tx + ahead)
+        BGPrefetchForWrite(columns.local.ty + ahead)
     }
 
     @inline(__always) private mutating func refresh(_ layer: Int, dirtyIndex: Int, store: borrowing LayerStore) {

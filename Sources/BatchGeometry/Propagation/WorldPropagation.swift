@@ -83,7 +83,7 @@ extension LayerStore {
                                             planar.prefetchParents = plan.scatteredParents
                                             planar.chainedParents = plan.chainedParents
                                             let generalKernel = GeneralPropagation(
-                                                columns: CAGeneralWorld(
+                                                columns: BGGeneralWorld(
                                                     locals: computesGenerals ? locals.baseAddress : nil,
                                                     parent: parents.baseAddress!, order: order,
                                                     modes: modes.baseAddress!, world: worldColumns.columns,

@@ -75,11 +75,11 @@ struct FrameKernelColumns: @unchecked Sendable {
     }
 
     func computeC(_ range: Range<Int>) {
-        var columns = CAFrameColumns(
+        var columns = BGFrameColumns(
             width: width, height: height, anchorX: anchorX, anchorY: anchorY,
             a: a, b: b, c: c, d: d, tx: tx, ty: ty, positionX: positionX, positionY: positionY,
             frameX: frameX, frameY: frameY, frameWidth: frameWidth, frameHeight: frameHeight)
-        CAFramesCompute(&columns, range.lowerBound, range.upperBound)
+        BGFramesCompute(&columns, range.lowerBound, range.upperBound)
     }
 
     /// Four layers per step with `SIMD4<Double>`, the same operation order as the scalar

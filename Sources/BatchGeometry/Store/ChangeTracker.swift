@@ -58,11 +58,4 @@ struct ChangeTracker: Sendable {
         needsFullUpdate = false
         hierarchyChanged = false
     }
-
-    mutating func compact(keeping keep: [Bool]) {
-        dirtyStates = Array(repeating: Self.clean, count: keep.lazy.filter { $0 }.count)
-        dirtyLayers.removeAll()
-        needsFullUpdate = true
-        hierarchyChanged = true
-    }
 }

@@ -59,7 +59,12 @@ extension LayerStore {
     func staleHandleMessage(_ layer: LayerHandle) -> String {
         let slot = layer.index
         if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
-        if generations[slot] & 1 == 1 { return "\(layer) is stale: the layer was destroyed and its slot is free" }
-        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(generations[slot])"
+        let current = generations[slot]
+        if layer.generation & 1 == 1 || layer.generation > current {
+            return "\(layer) is stale: no layer ever had this handle (slot \(slot) is at generation \(current), "
+                + "and live layers' generations are even)"
+        }
+        if current & 1 == 1 { return "\(layer) is stale: the layer was destroyed and its slot is free" }
+        return "\(layer) is stale: the layer was destroyed and slot \(slot) now holds generation \(current)"
     }
 }

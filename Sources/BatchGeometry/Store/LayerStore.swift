@@ -229,7 +229,7 @@ public struct LayerStore: ~Copyable, Sendable {
     /// Records a structural change: a new structure version, so every snapshot of the
     /// old structure is recognized as stale.
     mutating func structureDidChange() {
-        structureVersion = CANextStructureVersion()
+        structureVersion = BGNextStructureVersion()
     }
 }
 

@@ -131,28 +131,6 @@ struct TransformColumns: Sendable {
         ty.reserveCapacity(capacity)
     }
 
-    /// Keeps the layers whose `keep` flag is set, in order (used by layer removal).
-    mutating func compact(keeping keep: [Bool], newCount: Int) {
-        count = newCount
-        guard isMaterialized else { return }
-        kind = compacted(kind, keep)
-        a = compacted(a, keep)
-        b = compacted(b, keep)
-        c = compacted(c, keep)
-        d = compacted(d, keep)
-        tx = compacted(tx, keep)
-        ty = compacted(ty, keep)
-        if !nonAffine.isEmpty {
-            var kept: [Double] = []
-            kept.reserveCapacity(newCount * Self.nonAffineStride)
-            for (index, isKept) in keep.enumerated() where isKept {
-                let base = index * Self.nonAffineStride
-                kept.append(contentsOf: nonAffine[base..<base + Self.nonAffineStride])
-            }
-            nonAffine = kept
-        }
-    }
-
     /// The kind of every layer's transform (empty while not materialized).
     var kindColumn: [TransformKind] { kind }
 
@@ -176,12 +154,4 @@ struct TransformColumns: Sendable {
             }
         }
     }
-}
-
-/// The elements of `column` whose `keep` flag is set, in order.
-func compacted<Element>(_ column: [Element], _ keep: [Bool]) -> [Element] {
-    var result: [Element] = []
-    result.reserveCapacity(column.count)
-    for index in column.indices where keep[index] { result.append(column[index]) }
-    return result
 }

@@ -35,31 +35,31 @@ extern "C" {
 /// A new value each call, process-wide and thread-safe (relaxed atomic increment),
 /// never 0: the structure versions that tie LayerStore snapshots to the structure
 /// they were computed for.
-uint64_t CANextStructureVersion(void);
+uint64_t BGNextStructureVersion(void);
 
 /* ------------------------------------------------------------------------ */
 /* Kernel 1: layer frames (the CALayer `frame` getter)                       */
 /* ------------------------------------------------------------------------ */
 
-/// Columns for `CAFramesCompute`: one entry per layer, index i in every column.
+/// Columns for `BGFramesCompute`: one entry per layer, index i in every column.
 ///
 /// Inputs (read only): the layer's bounds size (`width`, `height`), its
 /// `anchorPoint` (`anchorX`, `anchorY`, unit coordinates, any value allowed),
 /// its affine transform (`a`, `b`, `c`, `d`, `tx`, `ty`, row-vector
-/// convention, see `CAAffineColumns`) and its `position` (`positionX`,
+/// convention, see `BGAffineColumns`) and its `position` (`positionX`,
 /// `positionY`, in the superlayer's space).
 ///
 /// Outputs (written): the frame origin and size in the superlayer's space.
 /// Output columns must not overlap any input column.
-typedef struct CAFrameColumns {
+typedef struct BGFrameColumns {
     const double *width, *height, *anchorX, *anchorY;
     const double *a, *b, *c, *d, *tx, *ty;
     const double *positionX, *positionY;
     double *frameX, *frameY, *frameWidth, *frameHeight;
-} CAFrameColumns;
+} BGFrameColumns;
 
 /// Computes the frames of layers [start, end) with the selected backend
-/// (see `CAKernelBackendName`). Elements outside [start, end) are neither
+/// (see `BGKernelBackendName`). Elements outside [start, end) are neither
 /// read nor written. Does nothing when start >= end (and then does not
 /// dereference `columns`, which may be NULL).
 ///
@@ -76,7 +76,7 @@ typedef struct CAFrameColumns {
 ///
 /// Complexity: O(end - start), streaming; no allocation, no locking.
 /// Thread safety: concurrent calls on disjoint output ranges are safe.
-void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end);
+void BGFramesCompute(const BGFrameColumns *columns, size_t start, size_t end);
 
 
 /* ------------------------------------------------------------------------ */
@@ -87,10 +87,10 @@ void CAFramesCompute(const CAFrameColumns *columns, size_t start, size_t end);
 /// 3x3 matrix [[a, b, 0], [c, d, 0], [tx, ty, 1]] applied to row vectors,
 /// p' = p * M, i.e. x' = a*x + c*y + tx, y' = b*x + d*y + ty.
 /// "A then B" is the product A * B. Columns that a function only reads are
-/// passed as `const CAAffineColumns *` and are not written through.
-typedef struct CAAffineColumns {
+/// passed as `const BGAffineColumns *` and are not written through.
+typedef struct BGAffineColumns {
     double *a, *b, *c, *d, *tx, *ty;
-} CAAffineColumns;
+} BGAffineColumns;
 
 
 /// World transforms along parent chains: for k = start, start+1, ..., end-1,
@@ -125,23 +125,23 @@ typedef struct CAAffineColumns {
 /// Complexity: O(end - start), one dependent gather per non-root layer. Like
 /// every planar world kernel below, portable C on every instruction set (the
 /// parent dependence makes it a serial gather), reached through the same
-/// implementation table as every kernel (`CAKernelBackendName`).
-int CAWorldAffinePropagateChecked(const CAAffineColumns *local, const int32_t *parent,
-                                  const int32_t *order, CAAffineColumns *world,
+/// implementation table as every kernel (`BGKernelBackendName`).
+int BGWorldAffinePropagateChecked(const BGAffineColumns *local, const int32_t *parent,
+                                  const int32_t *order, BGAffineColumns *world,
                                   size_t start, size_t end);
 
-/// `CAWorldAffinePropagateChecked` over a list of layers instead of a range:
+/// `BGWorldAffinePropagateChecked` over a list of layers instead of a range:
 /// for k = 0, ..., count-1, with i = layers[k], the same product and the same
 /// finiteness report. Made for lists of layers scattered over the columns
 /// (one level of an incremental update's dirty subtrees): it prefetches the
 /// cache lines of the layers a few entries ahead, which a range does not need.
 ///
-/// Preconditions (not checked): as `CAWorldAffinePropagateChecked` with
+/// Preconditions (not checked): as `BGWorldAffinePropagateChecked` with
 /// order = layers and the range [0, count); in practice no layer of the list
 /// is the parent of another (all of one level).
 /// Complexity: O(count). Returns 1 when count == 0 (dereferences nothing).
-int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                      const int32_t *layers, CAAffineColumns *world, size_t count);
+int BGWorldAffinePropagateListChecked(const BGAffineColumns *local, const int32_t *parent,
+                                      const int32_t *layers, BGAffineColumns *world, size_t count);
 
 /// For k = 0, ..., count-1, with i = layers[k] and q = parent[i]: only the
 /// translation of layer i's world,
@@ -149,7 +149,7 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
 ///     world.tx[i] = ((local.tx[i] * world.a[q]) + (local.ty[i] * world.c[q])) + world.tx[q]
 ///     world.ty[i] = ((local.tx[i] * world.b[q]) + (local.ty[i] * world.d[q])) + world.ty[q]
 ///
-/// (the tx, ty rows of the product of `CAWorldAffinePropagateChecked`, same order, so
+/// (the tx, ty rows of the product of `BGWorldAffinePropagateChecked`, same order, so
 /// the same bits), leaving world.a..d[i] as they are: for layers whose local
 /// transform changed only in its translation, under a parent whose world did
 /// not change. Prefetches a few entries ahead. Returns 1 when every value
@@ -158,10 +158,10 @@ int CAWorldAffinePropagateListChecked(const CAAffineColumns *local, const int32_
 /// Preconditions (not checked): every layers[k] is a valid layer index with a
 /// parent (parent[i] >= 0) whose world is final; no listed layer is the parent
 /// of another.
-int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *parent,
-                                  const int32_t *layers, CAAffineColumns *world, size_t count);
+int BGWorldTranslationListChecked(const BGAffineColumns *local, const int32_t *parent,
+                                  const int32_t *layers, BGAffineColumns *world, size_t count);
 
-/// Layers per transform-kind block of `CAWorldAffinePropagateKindsChecked`:
+/// Layers per transform-kind block of `BGWorldAffinePropagateKindsChecked`:
 /// block k holds layers [k << CA_WORLD_KIND_BLOCK_SHIFT, (k + 1) << ...).
 #define CA_WORLD_KIND_BLOCK_SHIFT 6
 /// Kinds of a block's local transforms (Skia's type masks), ordered so that a
@@ -173,7 +173,7 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
 #define CA_WORLD_KIND_SCALE_TRANSLATE 1
 #define CA_WORLD_KIND_AFFINE 2
 
-/// `CAWorldAffinePropagateChecked` in index order (order == NULL) with the
+/// `BGWorldAffinePropagateChecked` in index order (order == NULL) with the
 /// same results bit for bit, taking cheaper paths per block of layers:
 /// `blockKind[i >> CA_WORLD_KIND_BLOCK_SHIFT]` is a kind at least as general
 /// as that of every local in the block among [start, end). A translate block
@@ -182,39 +182,39 @@ int CAWorldTranslationListChecked(const CAAffineColumns *local, const int32_t *p
 /// infinities and signed zeros propagate exactly as in the affine kernel); a
 /// scale-translate block does not read local b, c. Only the memory read
 /// differs, not the arithmetic. Any other kind value takes the affine path.
-/// Preconditions as for `CAWorldAffinePropagateChecked`, plus a valid `blockKind`
+/// Preconditions as for `BGWorldAffinePropagateChecked`, plus a valid `blockKind`
 /// for every block that [start, end) touches. Returns 1 when every value
 /// written is finite (1 when start >= end), else 0.
-int CAWorldAffinePropagateKindsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                       const uint8_t *blockKind, CAAffineColumns *world,
+int BGWorldAffinePropagateKindsChecked(const BGAffineColumns *local, const int32_t *parent,
+                                       const uint8_t *blockKind, BGAffineColumns *world,
                                        size_t start, size_t end);
 
-/// `CAWorldAffinePropagateChecked` for chains: orders in which most layers'
+/// `BGWorldAffinePropagateChecked` for chains: orders in which most layers'
 /// superlayer is the layer just before them (a chain, or the pre-order blocks
 /// of a deep, narrow tree), where each layer waits for the world just stored.
 /// The same products, values and verdict; the finiteness test runs on the
 /// exponent bits in integer registers instead of a floating-point sum, which
 /// frees the FP pipes for that dependency but costs a streaming pass more.
 /// Same preconditions; returns 1 when start >= end.
-int CAWorldAffinePropagateChainChecked(const CAAffineColumns *local, const int32_t *parent,
-                                       const int32_t *order, CAAffineColumns *world,
+int BGWorldAffinePropagateChainChecked(const BGAffineColumns *local, const int32_t *parent,
+                                       const int32_t *order, BGAffineColumns *world,
                                        size_t start, size_t end);
 
-/// `CAWorldAffinePropagateChecked` in index order (order == NULL) for trees
+/// `BGWorldAffinePropagateChecked` in index order (order == NULL) for trees
 /// whose parents are far apart in the columns (a random or depth-first-built
 /// tree): the same products and finiteness report, and it prefetches the
 /// parent's world a few layers ahead, which a tree whose sublayers sit next
 /// to their superlayer does not need (it would only cost instructions there).
 /// Same preconditions; returns 1 when start >= end.
-int CAWorldAffinePropagateScatteredParentsChecked(const CAAffineColumns *local, const int32_t *parent,
-                                                  CAAffineColumns *world, size_t start, size_t end);
+int BGWorldAffinePropagateScatteredParentsChecked(const BGAffineColumns *local, const int32_t *parent,
+                                                  BGAffineColumns *world, size_t start, size_t end);
 
 /// Asks the CPU to start loading the cache line that holds `address`, for a
-/// read (`CAPrefetchForRead`) or a write (`CAPrefetchForWrite`): a hint with no
+/// read (`BGPrefetchForRead`) or a write (`BGPrefetchForWrite`): a hint with no
 /// effect on any result, a no-op where the compiler has no prefetch builtin.
 /// Inline, so Swift loops over scattered layers can use it (Swift has no
 /// prefetch of its own). Any address may be passed; nothing is dereferenced.
-static inline void CAPrefetchForRead(const void *address) {
+static inline void BGPrefetchForRead(const void *address) {
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(address, 0, 3);
 #else
@@ -222,7 +222,7 @@ static inline void CAPrefetchForRead(const void *address) {
 #endif
 }
 
-static inline void CAPrefetchForWrite(const void *address) {
+static inline void BGPrefetchForWrite(const void *address) {
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(address, 1, 3);
 #else
@@ -242,12 +242,12 @@ static inline void CAPrefetchForWrite(const void *address) {
 /// avx2 > portable on x86; neon on arm64), unless the environment variable
 /// BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon|auto (case-insensitive)
 /// forces one. Any other value, or a backend that this build or CPU cannot
-/// run, is an error that `CAKernelEnvironmentProblem` describes; the module
+/// run, is an error that `BGKernelEnvironmentProblem` describes; the module
 /// cannot stop the program or print, so it then runs the best available
-/// backend, and callers must check `CAKernelEnvironmentProblem` before their
+/// backend, and callers must check `BGKernelEnvironmentProblem` before their
 /// first kernel call. Selection happens once, is thread-safe, and costs one
 /// atomic load per kernel call afterwards.
-const char *CAKernelBackendName(void);
+const char *BGKernelBackendName(void);
 
 /// NULL when BATCHGEOMETRY_C_KERNEL is unset, empty, "auto" or names a C kernel this
 /// CPU runs; else the error message for it, e.g. "BATCHGEOMETRY_C_KERNEL=avx9 is not a
@@ -256,7 +256,7 @@ const char *CAKernelBackendName(void);
 /// the next call; reads the environment now). Callers check it before their first kernel
 /// call and stop with the message (KernelOptions.default, batchbench and the C interface
 /// do): the selection cannot stop, and would otherwise run the best backend.
-const char *CAKernelEnvironmentProblem(void);
+const char *BGKernelEnvironmentProblem(void);
 
 /// Forces the backend for subsequent calls (process-wide, thread-safe):
 /// "portable", "avx2", "avx512" or "neon" (case-insensitive). "auto" or NULL
@@ -264,7 +264,7 @@ const char *CAKernelEnvironmentProblem(void);
 /// variable). Returns 1 on success, 0 (and changes nothing) when the name is
 /// unknown or that backend is unavailable on this CPU/build. Meant for tests
 /// and benchmarks; calls already running keep the backend they started with.
-int CAKernelSetBackend(const char *name);
+int BGKernelSetBackend(const char *name);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "CAffineKernels.h" /* CAAffineColumns */
+#include "CAffineKernels.h" /* BGAffineColumns */
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,7 +21,7 @@ extern "C" {
 /// are handed to the kernels as they are, so both sides must read the same bit.
 #define CA_WORLD_MODE_GENERAL 1
 
-/// What `CAWorldGeneralPropagate` reads and writes. A 4x4 matrix is 16
+/// What `BGWorldGeneralPropagate` reads and writes. A 4x4 matrix is 16
 /// doubles in row-major order (m11 m12 m13 m14 m21 ... m44, row vectors,
 /// Core Animation's convention); matrix tables hold layer i at 16 * i.
 ///
@@ -37,15 +37,15 @@ extern "C" {
 ///    m11 m12 m21 m22 m41 m42 of every layer;
 ///  - `generalWorld` (written for the computed layers, read for general
 ///    superlayers), and `present` (set to 1 for the computed layers).
-typedef struct CAGeneralWorld {
+typedef struct BGGeneralWorld {
     const double *locals;
     const int32_t *parent;
     const int32_t *order;
     const uint8_t *modes;
-    CAAffineColumns world;
+    BGAffineColumns world;
     double *generalWorld;
     uint8_t *present;
-} CAGeneralWorld;
+} BGGeneralWorld;
 
 /// For k = 0, 1, ..., count-1, with i the layer at position positions[k]:
 ///
@@ -63,10 +63,10 @@ typedef struct CAGeneralWorld {
 /// every superlayer is computed earlier in this call or already final; the
 /// tables cover every index read or written; no two threads write the same
 /// layer. Complexity: O(count), 64 multiplies and 48 adds per layer.
-/// Does nothing when count == 0. Uses the backend `CAKernelBackendName`
+/// Does nothing when count == 0. Uses the backend `BGKernelBackendName`
 /// reports, through the same implementation table as every kernel family
 /// (avx512, avx2; neon and portable run the portable loop).
-void CAWorldGeneralPropagate(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+void BGWorldGeneralPropagate(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 
 
 #ifdef __cplusplus

@@ -34,26 +34,26 @@ extern "C" {
 /// With n == 0 nothing is dereferenced (the struct pointers may be NULL).
 /// Complexity: O(n), streaming. The vector form of the planar product
 /// (simd_template.h), tested against the world kernels' scalar one.
-void CAAffineConcat(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
+void BGAffineConcat(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 
 /// The planar world kernels (internal.h): the same portable loops on every table.
 struct ca_world_kernels;
 
 /// One instruction set's implementation table: the kernels every dispatching entry
-/// point of CAffineKernels.h (and `CAAffineConcat`) calls once this table is selected.
+/// point of CAffineKernels.h (and `BGAffineConcat`) calls once this table is selected.
 /// Same contracts as those entry points.
-typedef struct CAKernelTable {
+typedef struct BGKernelTable {
     const char *name; /* "avx512", "avx2", "neon" or "portable" */
     int (*available)(void); /* 1 when this CPU runs it */
-    void (*frames)(const CAFrameColumns *columns, size_t start, size_t end);
-    void (*concat)(size_t n, const CAAffineColumns *A, const CAAffineColumns *B, CAAffineColumns *out);
-    void (*general)(const CAGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+    void (*frames)(const BGFrameColumns *columns, size_t start, size_t end);
+    void (*concat)(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
+    void (*general)(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
     const struct ca_world_kernels *world;
-} CAKernelTable;
+} BGKernelTable;
 
 /// The table named `name` (ASCII case-insensitive) when this build has it and this
-/// CPU runs it, else NULL. Selects nothing: `CAKernelSetBackend` does that.
-const CAKernelTable *CAKernelTableNamed(const char *name);
+/// CPU runs it, else NULL. Selects nothing: `BGKernelSetBackend` does that.
+const BGKernelTable *BGKernelTableNamed(const char *name);
 
 #ifdef __cplusplus
 }

@@ -2,14 +2,18 @@
  * batchgeometry.h: the C interface of BatchGeometry.
  *
  * Core Animation / UIKit layer geometry for millions of layers, for C and C++ engines
- * (and anything with a C FFI: Python ctypes, Rust, C#, Lua). The library is the SwiftPM
- * product BatchGeometryC:
+ * (and anything with a C FFI: Python ctypes, Rust, C#, Lua). Install it under a prefix and
+ * build against it with pkg-config or CMake (README.md, "The C interface"):
  *
- *     swift build -c release --product BatchGeometryC      (.build/release/libBatchGeometryC.so)
- *     cc -I Sources/CBatchGeometry/include app.c -L .build/release -lBatchGeometryC \
- *        -Wl,-rpath,$PWD/.build/release
+ *     scripts/install.sh --prefix DIR
+ *     cc app.c $(pkg-config --cflags --libs batchgeometry)          (DIR/lib/pkgconfig)
+ *     find_package(BatchGeometry) + BatchGeometry::batchgeometry   (CMAKE_PREFIX_PATH=DIR)
  *
- * (BatchGeometryCStatic is the same code as a static library.) Every result is the Swift
+ * libbatchgeometry.so.<BG_ABI_VERSION> exports only the bg_* functions below and loads
+ * libswiftCore.so from its own directory; libbatchgeometry.a (pkg-config
+ * batchgeometry-static, BatchGeometry::batchgeometry_static) holds the Swift runtime and
+ * needs only libc, libm, libstdc++ and libgcc_s. Inside the package, the SwiftPM products
+ * BatchGeometryC and BatchGeometryCStatic are the same code. Every result is the Swift
  * API's (the `LayerStore` of the BatchGeometry module), which follows docs/GEOMETRY.md;
  * this header names the Swift call each function runs. The header compiles as C99 and as
  * C++ (C++17 is tested), with no warnings under -Wall -Wextra.
@@ -26,17 +30,26 @@
  * (`bg_store_frames: capacity 3 is too small: 4 needed`). Nothing traps
  * across this interface: a stale handle, a sublayer index out of range, a structure
  * cycle, a NULL pointer, an unknown enum value or a too-small buffer is a status code.
- * What the library cannot detect is undefined behaviour as in any C library: a pointer
- * to a destroyed object, or a buffer shorter than the capacity passed with it. Running
- * out of memory stops the program, as it does in Swift.
+ * A count or length whose buffer could not fit in the address space is
+ * BG_ERROR_INVALID_ARGUMENT before anything is read or allocated. What the library cannot
+ * detect is undefined behaviour as in any C library: a pointer to a destroyed object
+ * (a debug build of the library reports a destroyed store: "Threads"), a buffer shorter
+ * than the capacity or count passed with it, another store's layer handle ("Layers").
+ * Running out of memory stops the program, as it does in Swift.
  *
  * Layers. A layer is named by a `bg_layer`, a 64-bit handle: its slot in the low 32 bits
  * and its generation in the high 32 (the Swift `LayerHandle.rawValue`). A handle stays
  * valid while other layers are added, moved, detached or destroyed; bg_layer_destroy
  * makes the handles of the destroyed layers stale, and a later bg_layer_add may reuse
- * their slots under a new generation, so a stale handle is always detected (status
- * BG_ERROR_STALE_LAYER). BG_LAYER_NONE means "no layer": a root's superlayer, a hit test
- * that hits nothing, world space in conversions. It never names a live layer.
+ * their slots under a new generation, so a stale handle of this store is always detected
+ * (status BG_ERROR_STALE_LAYER). Handles are per store and carry no store identity, so a
+ * handle cannot be checked across stores: another store's handle names whatever layer
+ * this store has in that slot under that generation (two stores built the same way hand
+ * out the same handles), and a call with it succeeds on that layer. Keep each handle with
+ * its store. (A copy made by bg_store_copy starts with the same layers, so the original's
+ * handles name the same layers in the copy.) BG_LAYER_NONE means "no layer": a root's
+ * superlayer, a hit test that hits nothing, world space in conversions. It never names a
+ * live layer.
  *
  * Slots. Per-layer batch outputs (frames, world transforms, world rects, clip rects,
  * visibility) have one entry per slot, bg_store_slot_count() entries, and layer L's entry
@@ -79,7 +92,12 @@
  * may be used from many threads at once. Scenes and evaluations are immutable once made:
  * any number of threads may read one at once. bg_last_error_message() is per thread.
  * Batch calls may spread their work over the store's worker threads
- * (bg_store_set_options) and return when all of it is done.
+ * (bg_store_set_options) and return when all of it is done. A debug build of the library
+ * (scripts/install.sh --debug) checks the store rules at the cost of a mutex try-lock a
+ * call: a call on a store that another thread's call is using, a call on a destroyed
+ * store and a second bg_store_destroy are BG_ERROR_INVALID_ARGUMENT (bg_store_destroy:
+ * nothing done, the message also on standard error) instead of undefined behaviour; a
+ * destroyed store's few hundred bytes are then kept. Release builds check none of this.
  *
  * Complexity. n is the store's slot count; d a layer's depth; p the points of a batch.
  *
@@ -135,7 +153,8 @@ enum {
     /** A pointer argument that must not be NULL was NULL (the message names it). */
     BG_ERROR_NULL_ARGUMENT = 1,
     /** An argument outside its domain: an unknown backend or hit-test rule, a negative
-     *  thread count, a capacity or count larger than a store can hold. */
+     *  thread count, a capacity larger than a store can hold, a count or length whose
+     *  buffer could not fit in the address space (the message names the argument). */
     BG_ERROR_INVALID_ARGUMENT = 2,
     /** An output buffer's capacity is smaller than the result; nothing was written except
      *  the needed count (where the function has a count output). */
@@ -165,8 +184,13 @@ enum {
 /**
  * The message of the last call on this thread that returned an error: one line, UTF-8,
  * NUL-terminated, without `error: `. A successful call leaves it as it was (it is not
- * cleared); "" before the thread's first error. The pointer stays valid on this thread
- * until its next failing call, or until the thread ends. Never fails; O(1).
+ * cleared); "" before the thread's first error. The pointer is the thread's message
+ * buffer: it stays valid until the thread ends, and each failing call on the thread
+ * overwrites the text in place, so `printf("%s: %s\n", bg_status_name(f()),
+ * bg_last_error_message())` prints f's message whichever argument C evaluates first. Copy
+ * the text to keep it past the next failure. A message longer than 4,095 bytes is cut at
+ * a character boundary and ends in "...". Never fails; O(1) (the first call on a thread
+ * allocates its 4 KB buffer, freed when the thread ends).
  */
 const char *bg_last_error_message(void);
 
@@ -530,6 +554,21 @@ bg_status bg_store_update_world(bg_store *store);
 bg_status bg_store_invalidate_world(bg_store *store);
 
 /**
+ * Builds every cache the per-frame calls keep, ahead of the first frame (during a loading
+ * screen): the world plan and world transforms (as bg_store_update_world), the cached
+ * drawing order, and the subtree bounds and wide layers' R-trees that bg_store_frame_query
+ * and bg_store_hit_test walk (Swift: warmUp(options:)). With a `viewport` (a rect; NULL
+ * for none) it also runs the frame query over it once, so that the storage the store
+ * keeps for the query's result has grown to what that viewport shows. Without it the
+ * first frame pays for all of this (Benchmarks/README.md, "First frame": 60-100 ms at
+ * 110,000 layers, against 13 ms for the next ones). Changes no geometry and no result a
+ * query reports (bg_store_get_frame_query_cost included); later edits mark the caches as
+ * usual. Errors: NULL_ARGUMENT (store). O(n) the first time, O(changed * d) after edits,
+ * plus the frame query's cost with a viewport.
+ */
+bg_status bg_store_warm_up(bg_store *store, const double *viewport);
+
+/**
  * A full pass of world transforms (ToWorld of every layer, GEOMETRY.md section 5) into
  * storage the store keeps and reuses; the world queries use it until the store changes
  * (Swift: computeWorldTransforms(into:options:)). Use bg_store_update_world instead when
@@ -624,10 +663,12 @@ enum {
  * the world need not be up to date first. Like bg_store_frame_query, it brings the
  * store's internal caches up to date and changes nothing else; it runs on the calling
  * thread (the store's thread option does not apply). Errors: NULL_ARGUMENT (store; points
- * and hits unless count is 0); INVALID_ARGUMENT (unknown rule, count too large).
+ * and hits unless count is 0); INVALID_ARGUMENT (unknown rule; a count of more points
+ * than the address space holds, 16 bytes each: 2^43 on x86-64, 2^44 elsewhere).
  * O(p * (d + visited)), visited being the layers under or near the point (O(p * n) at
  * worst), plus O(changed * d) for the edits since the last frame query or hit test; the
- * first builds the caches, O(n). No allocation once warmed up to `count` points.
+ * first builds the caches, O(n) (bg_store_warm_up builds them ahead). The points are read
+ * 65,536 at a time into storage the store keeps: no allocation once warmed up.
  */
 bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count, int32_t rule, bg_layer *hits);
 
@@ -637,7 +678,9 @@ bg_status bg_store_hit_test(bg_store *store, const double *points, size_t count,
  * `out` (2 doubles per point) may be `points` itself. Where `to` is singular the point
  * cannot be converted: its entry is NaN, NaN and converted[k] (when `converted` is not
  * NULL) is false. Errors: NULL_ARGUMENT (store; points and out unless count is 0);
- * STALE_LAYER (from or to); INVALID_ARGUMENT (count too large). O(p).
+ * STALE_LAYER (from or to); INVALID_ARGUMENT (a count of more points than the address
+ * space holds, as bg_store_hit_test). O(p); the points are read 65,536 at a time, and
+ * each group's results allocate (the Swift call has no caller-owned form).
  */
 bg_status bg_store_convert_points(bg_store *store, const double *points, size_t count, bg_layer from, bg_layer to,
                                   double *out, bool *converted);
@@ -725,7 +768,8 @@ bg_status bg_store_get_frame_query_cost(const bg_store *store, size_t *visited, 
  * Decodes a scene file (UTF-8 JSON, `length` bytes, no NUL needed) and builds its layers
  * (Swift: Scene(json:)). Every structural mistake is found here. *out receives the scene;
  * free it with bg_scene_destroy. `json` may be NULL when `length` is 0.
- * Errors: NULL_ARGUMENT (out; json when length > 0); SCENE (the message is
+ * Errors: NULL_ARGUMENT (out; json when length > 0); INVALID_ARGUMENT (a length of more
+ * bytes than the address space holds: 2^47 on x86-64, 2^48 elsewhere); SCENE (the message is
  * `<path>: <problem>`, e.g. `layers[3].transform: expected 6 or 16 numbers, got 5`).
  * O(length).
  */
