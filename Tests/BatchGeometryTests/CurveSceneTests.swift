@@ -214,3 +214,52 @@ final class CurveSceneTests: XCTestCase {
         }
     }
 }
+
+/// Curve queries with extreme numbers (huge, tiny, negative, zero, subnormal) in every
+/// field: each scene decodes or fails with one `SceneError` line, never traps, and its
+/// output is JSON whose non-finite numbers are written as the scene format's strings.
+/// Spring parameters stay moderate: an absurd spring's settling search is legitimately
+/// long (docs/DEBTS.md).
+final class CurveSceneRobustnessTests: XCTestCase {
+    func testExtremeNumbersDecodeOrFailCleanly() throws {
+        var random = SplitMix64(seed: 2323)
+        let extremes: [String] = [
+            "0", "-0.0", "1", "-1", "0.5", "1e308", "-1e308", "5e-324", "-5e-324", "1e-300", "3.4028234663852886e38",
+            "1e20", "-7.25", "0.994", "0.99999999",
+        ]
+        func number() -> String { extremes[random.below(extremes.count)] }
+        func moderate() -> String { ["0", "1", "-3", "0.25", "40", "300", "7.5"][random.below(7)] }
+        var decoded = 0
+        for _ in 0..<300 {
+            let text = """
+                {"layers": [], "scale": \(["1", "2", "3", "1e-300"][random.below(4)]),
+                 "timingFunctions": [{"function": [\(random.unit()), \(number()), \(random.unit()), \(number())],
+                                      "inputs": [\(number()), \(number())]}],
+                 "springs": [{"mass": \(moderate()), "stiffness": \(moderate()), "damping": \(moderate()),
+                              "initialVelocity": \(number()), "allowsOverdamping": \(random.below(2) == 0),
+                              "epsilons": [\(number())], "inputs": [\(number())], "duration": \(number())}],
+                 "viewSprings": [{"duration": \(number()), "dampingRatio": \(number()), "initialVelocity": \(number())}],
+                 "decelerations": [{"offset": [\(number()), \(number())], "velocity": [\(number()), \(number())],
+                                    "rate": \([number(), "0.5", "0.994", "0.998", "0.99"][random.below(5)]), "boundsSize": [\(number()), \(number())],
+                                    "contentSize": [\(number()), \(number())],
+                                    "contentInset": [\(number()), \(number()), \(number()), \(number())],
+                                    "times": [\(number()), \(number())]}],
+                 "rubberBands": [{"offset": \(number()), "dimension": \(number()), "constant": \(number())}]}
+                """
+            let scene: Scene
+            do {
+                scene = try Scene(jsonText: text)
+            } catch let error as SceneError {
+                XCTAssertFalse(error.description.contains("\n"))
+                continue
+            }
+            decoded += 1
+            let output = try scene.evaluate(options: .serial(.scalar)).jsonText()
+            let parsed = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            XCTAssertNotNil(parsed?["rubberBandOutputs"], text)
+            XCTAssertFalse(output.contains("nan") || output.contains("inf"), output)
+        }
+        XCTAssertGreaterThan(decoded, 30, "some scenes must get through the decoder")
+        XCTAssertLessThan(decoded, 300, "and some must not")
+    }
+}
