@@ -158,6 +158,20 @@ final class TimingFunctionTests: XCTestCase {
         }
     }
 
+    /// The code block of the DocC article `Curves.md`, as written there.
+    func testCurvesArticleSnippetRuns() {
+        let easeOut = TimingFunction(.easeOut)
+        let progress = easeOut.value(at: 0.25)  // a Float, as Core Animation keeps it
+        let spring = Spring(stiffness: 300, damping: 12)
+        let settle = spring.settlingDuration  // seconds
+        var samples: [Float] = []
+        spring.progress(at: [0, 0.1, 0.2], into: &samples)  // a caller-owned array, reused
+        XCTAssertEqual(progress, easeOut.value(at: 0.25))
+        XCTAssertGreaterThan(settle, 0)
+        XCTAssertEqual(samples.count, 3)
+        XCTAssertEqual(samples[0], 0)
+    }
+
     func testNaNInputGivesNaN() {
         XCTAssertTrue(TimingFunction(.easeIn).value(at: .nan).isNaN)
     }
