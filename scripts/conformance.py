@@ -6,11 +6,11 @@ usage: scripts/conformance.py [--bin PATH] [DIR ...]
 
   --bin PATH  the batchbench binary (default .build/release/batchbench)
   DIR         folders of cases (default Tests/BatchGeometryTests/Fixtures/conformance,
-              its device/ and its animation/)
+              its device/, its opacity/ and its animation/)
 
 Comparison rules (docs/GEOMETRY.md section 1; docs/SCENE-FORMAT.md "Output"):
-  - frame, bounds and position must be the same doubles, bit for bit (so 0.0 and -0.0
-    differ); every other number may differ by 1e-9 relative, or 1e-9 absolute near 0;
+  - frame, bounds, position, opacity and worldOpacity must be the same doubles, bit for
+    bit (so 0.0 and -0.0 differ); every other number may differ by 1e-9 relative, or 1e-9 absolute near 0;
   - NaN matches NaN; an infinity matches only the same infinity;
   - the strings "+Infinity", "-Infinity" and "NaN" stand for those numbers, on both
     sides;
@@ -39,9 +39,10 @@ DEFAULT_BIN = ".build/release/batchbench"
 DEFAULT_DIRS = (
     "Tests/BatchGeometryTests/Fixtures/conformance",
     "Tests/BatchGeometryTests/Fixtures/conformance/device",
+    "Tests/BatchGeometryTests/Fixtures/conformance/opacity",
     "Tests/BatchGeometryTests/Fixtures/conformance/animation",
 )
-BIT_EXACT_KEYS = ("frame", "bounds", "position")
+BIT_EXACT_KEYS = ("frame", "bounds", "position", "opacity", "worldOpacity")
 TOP_LEVEL_KEYS = ("drawOrder", "hits", "conversions")
 # The curve outputs: per top-level key, the fields compared bit for bit (None: the whole
 # value is); every other field of an entry within the tolerance.

@@ -16,6 +16,8 @@ struct LayerRecipe {
     var transform: Transform3D?, sublayerTransform: Transform3D?
     var zPosition: Double?, anchorPointZ: Double?
     var flipped = false, masks = false, hidden = false, transformLayer = false
+    /// Opacity (any double, stored as a float) and touch: the view rule's skips.
+    var opacity: Float?, interactionDisabled = false
     var scrollView: ScrollViewState?, scrollTo: Point?
     var wild = false
 }
@@ -62,6 +64,9 @@ struct StoreRecipe {
                 layer.hidden = more & 4 != 0
                 layer.transformLayer = more & 8 != 0
             }
+            // Not a geometry value, so not counted as wild: it moves nothing.
+            if more & 64 != 0 { layer.opacity = Float(input.double()) }
+            layer.interactionDisabled = more & 128 != 0
             if more & 16 != 0 {
                 layer.scrollView = ScrollViewState(
                     contentSize: Size(value(), value()),
@@ -165,6 +170,8 @@ struct StoreRecipe {
         store.setMasksToBounds(recipe.masks, of: layer)
         store.setHidden(recipe.hidden, of: layer)
         store.setTransformLayer(recipe.transformLayer, of: layer)
+        if let opacity = recipe.opacity { store.setOpacity(opacity, of: layer) }
+        store.setUserInteractionEnabled(!recipe.interactionDisabled, of: layer)
         if let state = recipe.scrollView {
             store.setScrollView(state, of: layer)
             _ = store.scrollRange(of: layer)

@@ -165,6 +165,7 @@ struct FrameQueryOutputs {
     var worldRects: UnsafeMutablePointer<Double>? = nil
     var clipRects: UnsafeMutablePointer<Double>? = nil
     var masked: UnsafeMutablePointer<Bool>? = nil
+    var worldOpacities: UnsafeMutablePointer<Double>? = nil
 
     /// Writes entry k of each wanted output for `result`'s layer k; the buffers hold
     /// `result.count` entries. A clip of nil (no masking ancestor) is the infinite rect,
@@ -177,6 +178,7 @@ struct FrameQueryOutputs {
             let clip = result.clipRects[k]
             if let clipRects { (clip ?? .unclipped).write(to: clipRects + 4 * k) }
             masked?[k] = clip != nil
+            worldOpacities?[k] = result.worldOpacities[k]
         }
     }
 }
@@ -185,7 +187,7 @@ struct FrameQueryOutputs {
 /// the store's kept result, and writes it with `bg_store_draw_order`'s buffer rules (a
 /// too-small buffer gets nothing but `*count`, the layers needed). Then, and only on
 /// success, records the query's cost.
-private func frameQuery(
+func frameQuery(
     _ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?, _ outputs: FrameQueryOutputs, capacity: Int,
     count: UnsafeMutablePointer<Int>?
 ) throws {

@@ -48,6 +48,8 @@ final class CStore {
     private var scratch = QueryScratch()
     /// The frame query's result (`visibleLayers(in:into:)`), reused by every frame query.
     private var visible = VisibleLayers()
+    /// `worldOpacities(into:)`'s storage, reused by `bg_store_world_opacities`.
+    private var worldOpacityBuffer: [Double] = []
     /// `visitedLayerCount` and `testedSublayerCount` of the last frame query that
     /// succeeded (`bg_store_get_frame_query_cost`); set by the C function on success, so
     /// that a failing call leaves them as they were.
@@ -212,6 +214,13 @@ extension CStore {
     func hitTest(_ points: [Point], rule: HitTestRule) -> [LayerHandle?] {
         store.hitTest(points: points, rule: rule, into: &hits)
         return hits
+    }
+
+    /// `worldOpacities(into:)` into the kept storage: opacity is not geometry, so it
+    /// needs no world and changes nothing.
+    func worldOpacities() -> [Double] {
+        store.worldOpacities(into: &worldOpacityBuffer)
+        return worldOpacityBuffer
     }
 
     /// `visibleLayers(in:into:)`, the frame query, into the kept result. Like `hitTest`,

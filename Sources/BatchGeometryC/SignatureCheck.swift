@@ -141,3 +141,12 @@ func checkSignaturesTransforms() {
     same(CBatchGeometry.bg_layer_get_sublayer_adjustment, bgLayerGetSublayerAdjustment)
     same(CBatchGeometry.bg_layer_get_transform_to_superlayer, bgLayerGetTransformToSuperlayer)
 }
+
+/// The functions of API+Attributes.swift.
+func checkSignaturesAttributes() {
+    same(CBatchGeometry.bg_layer_get_property, bgLayerGetProperty)
+    same(CBatchGeometry.bg_layer_set_property, bgLayerSetProperty)
+    same(CBatchGeometry.bg_layer_get_world_opacity, bgLayerGetWorldOpacity)
+    same(CBatchGeometry.bg_store_world_opacities, bgStoreWorldOpacities)
+    same(CBatchGeometry.bg_store_frame_query_opacities, bgStoreFrameQueryOpacities)
+}

@@ -5,14 +5,16 @@ import XCTest
 
 /// Every conformance fixture (real iOS values and the seed articles' worked examples in
 /// `conformance/`; the cases settled by device evidence, GEOMETRY.md section 9, in
-/// `conformance/device/`), through the library, compared with the expected file by
+/// `conformance/device/`; opacity, userInteractionEnabled and the view rule in
+/// `conformance/opacity/`), through the library, compared with the expected file by
 /// check.py's rules: frame, bounds and position bit for bit, everything else to 1e-9
-/// relative (1e-9 absolute near zero). The output bytes must not depend on the backend
+/// relative (1e-9 absolute near zero); opacity and worldOpacity bit for bit too. The output bytes must not depend on the backend
 /// or thread count.
 final class ConformanceTests: XCTestCase {
     private var folder: String { sceneFixturesDirectory + "/conformance" }
 
-    /// The scenes, as paths relative to `folder`: 17 seed cases, then 6 device cases.
+    /// The scenes, as paths relative to `folder`: 17 seed cases, 6 device cases, 2 opacity
+    /// cases.
     private func sceneNames() throws -> [String] {
         func scenes(in subfolder: String) throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: subfolder.isEmpty ? folder : folder + "/" + subfolder)
@@ -24,7 +26,9 @@ final class ConformanceTests: XCTestCase {
         let device = try scenes(in: "device")
         XCTAssertEqual(seeds.count, 17, "conformance/ holds 17 seed scenes")
         XCTAssertEqual(device.count, 6, "conformance/device/ holds 6 device scenes")
-        return seeds + device
+        let opacity = try scenes(in: "opacity")
+        XCTAssertEqual(opacity.count, 2, "conformance/opacity/ holds 2 scenes (both hit-test rules)")
+        return seeds + device + opacity
     }
 
     private func evaluate(_ name: String, _ options: KernelOptions) throws -> String {
@@ -73,7 +77,7 @@ final class ConformanceTests: XCTestCase {
                     problems.append("layers[\(index)].\(key): missing")
                     continue
                 }
-                let exact = ["frame", "bounds", "position"].contains(key)
+                let exact = ["frame", "bounds", "position", "opacity", "worldOpacity"].contains(key)
                 if !same(got, value, exact: exact) {
                     problems.append("layers[\(index)].\(key): got \(got), expected \(value)")
                 }

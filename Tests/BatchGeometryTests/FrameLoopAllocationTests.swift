@@ -269,15 +269,22 @@ final class FrameLoopAllocationTests: XCTestCase {
         }
         var visible = VisibleLayers()
         var hits: [LayerHandle?] = []
+        var opacities: [Double] = []
         let points = [Point(10, 10), Point(200, 450), Point(390, 790)]
         func frame(_ n: Int) {
             store.setContentOffset(Point(0, Double(n * 37 % 4000)), of: list)
             store.setPosition(Point(200, Double(n * 100 + 45)), of: cards[n % 500])
             store.setZPosition(Double(n % 4), of: cards[(n * 7) % 500])
             store.setHidden(n % 2 == 0, of: cards[(n * 11) % 500])
+            // A fade and a touch toggle per frame: the view rule's skips and world opacity.
+            store.setOpacity(Float(n % 5) * 0.25, of: cards[(n * 13) % 500])
+            store.setUserInteractionEnabled(n % 3 != 0, of: cards[(n * 17) % 500])
             store.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
             store.hitTest(points: points, rule: .layer, into: &hits)
+            store.hitTest(points: points, rule: .view, into: &hits)
             _ = store.hitTest(Point(100, 100), rule: .view)
+            store.worldOpacities(into: &opacities)
+            _ = store.worldOpacity(of: cards[n % 500])
         }
         for n in 0..<20 { frame(n) }
         // BATCHGEOMETRY_ALLOCATION_TRACE=1 prints the call stack of each allocation of one frame.

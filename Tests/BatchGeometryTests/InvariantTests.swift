@@ -37,6 +37,8 @@ final class InvariantTests: XCTestCase {
             ("subtree bounds", { $0.subtreeBounds.extent[12].maxX += 100 }),
             ("drawing order", { $0.zPositions[20] = 99 }),  // re-ranked without marking its list
             ("parentsPrecedeChildren", { $0.parentsPrecedeChildrenCache = false }),
+            ("view-rule flag", { $0.attributes.opacities[30] = 0 }),  // transparent without its flag
+            ("attribute column", { $0.attributes.interactionEnabled.removeLast() }),
         ]
         for (name, corrupt) in corruptions {
             var store = makeStore()

@@ -177,12 +177,13 @@ final class LimitsTests: XCTestCase {
         for _ in 0..<1000 { try store.addLayer() }
         let bytes = Self.columnBytes(store)
         // 10 Double columns, 6 affine Doubles + a kind byte, a flags byte, an autoresizing
-        // mask byte, 5 Int32 links, a dirty flag: 80 + 49 + 1 + 1 + 20 + 1.
-        XCTAssertEqual(bytes / 1000, 152)
+        // mask byte, 5 Int32 links, a dirty flag, a Float opacity, an interaction Bool:
+        // 80 + 49 + 1 + 1 + 20 + 1 + 4 + 1.
+        XCTAssertEqual(bytes / 1000, 157)
         store.setTransform(.perspective(distance: 500), of: 3)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80)  // ten more Doubles each
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 157 + 80)  // ten more Doubles each
         store.setSublayerTransform(.scale(x: 2, y: 2), of: 4)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 152 + 80 + 49)
+        XCTAssertEqual(Self.columnBytes(store) / 1000, 157 + 80 + 49)
     }
 
     /// What the columns hold, element sizes times counts.
@@ -201,6 +202,7 @@ final class LimitsTests: XCTestCase {
             size(store.flags) + size(store.autoresizingMasks) + size(store.parents) + size(store.firstSublayers)
             + size(store.lastSublayers)
         total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.dirtyStates)
+        total += size(store.attributes.opacities) + size(store.attributes.interactionEnabled)
         return total
     }
 

@@ -148,6 +148,9 @@ static unsigned long long fingerprint(const bg_store *store) {
         mix(&flag, sizeof flag);
         bg_layer_get_autoresizing_mask(store, layer, &mask);
         mix(&mask, sizeof mask);
+        bg_layer_get_property(store, layer, BG_PROPERTY_OPACITY, values);
+        bg_layer_get_property(store, layer, BG_PROPERTY_USER_INTERACTION_ENABLED, values + 1);
+        mix(values, 2 * sizeof(double));
         memset(values, 0, sizeof values);
         bg_layer_get_scroll_view(store, layer, &flag, values, values + 2);
         mix(&flag, sizeof flag);

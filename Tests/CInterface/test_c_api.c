@@ -164,6 +164,11 @@ ADAPTER(a_draw_order, bg_store_draw_order(S, H, 8, &N))
 ADAPTER(a_frame_query, bg_store_frame_query(S, VP, H, 8, &N))
 ADAPTER(a_frame_query_geometry, bg_store_frame_query_geometry(S, VP, H, D, D + 32, D + 40, B, 2, &N))
 ADAPTER(a_get_frame_query_cost, bg_store_get_frame_query_cost(S, &N, NULL))
+ADAPTER(a_get_property, bg_layer_get_property(S, L, BG_PROPERTY_OPACITY, D))
+ADAPTER(a_set_property, bg_layer_set_property(S, L, BG_PROPERTY_USER_INTERACTION_ENABLED, 0))
+ADAPTER(a_get_world_opacity, bg_layer_get_world_opacity(S, L, D))
+ADAPTER(a_world_opacities, bg_store_world_opacities(S, D, 4))
+ADAPTER(a_frame_query_opacities, bg_store_frame_query_opacities(S, VP, H, D, 2, &N))
 
 /* How a row reports a stale L: as the accessors do (the wording of
  * LayerStore+Handles.swift), as the structure edits do (LayerStoreError.staleLayer), as a
@@ -262,6 +267,11 @@ static const struct table_row {
     {"bg_store_frame_query", a_frame_query, NO_LAYER},
     {"bg_store_frame_query_geometry", a_frame_query_geometry, NO_LAYER},
     {"bg_store_get_frame_query_cost", a_get_frame_query_cost, NO_LAYER},
+    {"bg_layer_get_property", a_get_property, ACCESSOR},
+    {"bg_layer_set_property", a_set_property, ACCESSOR},
+    {"bg_layer_get_world_opacity", a_get_world_opacity, ACCESSOR},
+    {"bg_store_world_opacities", a_world_opacities, NO_LAYER},
+    {"bg_store_frame_query_opacities", a_frame_query_opacities, NO_LAYER},
 };
 
 /* The message for a stale L of this kind, for the fixture's store (4 slots, slot 3 free). */
@@ -398,6 +408,12 @@ ADAPTER(n_frame_query_count, bg_store_frame_query(S, VP, H, 8, NULL))
 ADAPTER(n_frame_geometry_viewport, bg_store_frame_query_geometry(S, NULL, H, D, NULL, NULL, NULL, 2, &N))
 ADAPTER(n_frame_geometry_out, bg_store_frame_query_geometry(S, VP, NULL, D, D + 32, D + 40, B, 2, &N))
 ADAPTER(n_frame_geometry_count, bg_store_frame_query_geometry(S, VP, H, D, D + 32, D + 40, B, 2, NULL))
+ADAPTER(n_get_property, bg_layer_get_property(S, L, BG_PROPERTY_OPACITY, NULL))
+ADAPTER(n_get_world_opacity, bg_layer_get_world_opacity(S, L, NULL))
+ADAPTER(n_world_opacities, bg_store_world_opacities(S, NULL, 4))
+ADAPTER(n_frame_opacities_viewport, bg_store_frame_query_opacities(S, NULL, H, D, 2, &N))
+ADAPTER(n_frame_opacities_out, bg_store_frame_query_opacities(S, VP, NULL, D, 2, &N))
+ADAPTER(n_frame_opacities_count, bg_store_frame_query_opacities(S, VP, H, D, 2, NULL))
 ADAPTER(n_scene_load_out, bg_scene_load("{}", 2, NULL))
 ADAPTER(n_scene_load_json, bg_scene_load(NULL, 2, (bg_scene **)(void *)H))
 
@@ -484,6 +500,12 @@ static const struct null_row {
     {n_frame_geometry_viewport, "bg_store_frame_query_geometry: viewport is NULL"},
     {n_frame_geometry_out, "bg_store_frame_query_geometry: out is NULL"},
     {n_frame_geometry_count, "bg_store_frame_query_geometry: count is NULL"},
+    {n_get_property, "bg_layer_get_property: out is NULL"},
+    {n_get_world_opacity, "bg_layer_get_world_opacity: out is NULL"},
+    {n_world_opacities, "bg_store_world_opacities: out is NULL"},
+    {n_frame_opacities_viewport, "bg_store_frame_query_opacities: viewport is NULL"},
+    {n_frame_opacities_out, "bg_store_frame_query_opacities: out is NULL"},
+    {n_frame_opacities_count, "bg_store_frame_query_opacities: count is NULL"},
     {n_scene_load_out, "bg_scene_load: out is NULL"},
     {n_scene_load_json, "bg_scene_load: json is NULL"},
 };
@@ -515,6 +537,8 @@ ADAPTER(b_quad, bg_layer_get_projected_quad(S, L, 1e-5, D, 3, &N))
 ADAPTER(b_frame_query, bg_store_frame_query(S, VP, H, 1, &N))
 ADAPTER(b_frame_query_none, bg_store_frame_query(S, VP, NULL, 0, &N))
 ADAPTER(b_frame_query_geometry, bg_store_frame_query_geometry(S, VP, H, D, D + 16, D + 20, B, 1, &N))
+ADAPTER(b_world_opacities, bg_store_world_opacities(S, D, 3))
+ADAPTER(b_frame_query_opacities, bg_store_frame_query_opacities(S, VP, H, D, 1, &N))
 
 static const struct buffer_row {
     api_call call;
@@ -535,6 +559,8 @@ static const struct buffer_row {
     {b_frame_query, "bg_store_frame_query: capacity 1 is too small: 2 needed", 2},
     {b_frame_query_none, "bg_store_frame_query: capacity 0 is too small: 2 needed", 2},
     {b_frame_query_geometry, "bg_store_frame_query_geometry: capacity 1 is too small: 2 needed", 2},
+    {b_world_opacities, "bg_store_world_opacities: capacity 3 is too small: 4 needed", 0},
+    {b_frame_query_opacities, "bg_store_frame_query_opacities: capacity 1 is too small: 2 needed", 2},
 };
 
 static void test_buffer_table(void) {
@@ -840,6 +866,7 @@ static void test_careless_callers(void) {
 }
 
 #include "test_c_api_values.h"
+#include "test_c_api_opacity.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -871,6 +898,7 @@ int main(int argc, char **argv) {
         {"frame query", test_frame_query},
         {"frame query = full passes", test_frame_query_matches_full_passes},
         {"frame loop allocations", test_frame_loop_allocations},
+        {"table properties and the view rule", test_table_properties},
         {"scenes", test_scenes},
         {"options and environment", test_options_and_environment},
         {"non-finite input", test_non_finite},

@@ -1010,7 +1010,8 @@ static const char *const frame_steps[] = {
     "bg_store_frames",             "bg_store_world_transforms", "bg_store_world_rects",
     "bg_store_clip_rects",         "bg_store_visibility",    "bg_store_hit_test",
     "bg_store_draw_order",         "bg_store_frame_query_geometry", "bg_store_frame_query",
-    "bg_store_get_frame_query_cost",
+    "bg_store_get_frame_query_cost", "bg_store_world_opacities",   "bg_store_frame_query_opacities",
+    "bg_store_hit_test (view rule)",
 };
 enum { LOOP_SLOTS = 1024 };
 static long long step_allocations[COUNT(frame_steps)];
@@ -1046,6 +1047,9 @@ static int loop_frame(bg_store *store, bg_layer list, int frame) {
                                            loop_flags, LOOP_SLOTS, &count));
     STEP(11, bg_store_frame_query(store, viewport, loop_out, LOOP_SLOTS, &count));
     STEP(12, bg_store_get_frame_query_cost(store, &visited, &tested));
+    STEP(13, bg_store_world_opacities(store, loop_doubles, LOOP_SLOTS));
+    STEP(14, bg_store_frame_query_opacities(store, viewport, loop_out, loop_doubles, LOOP_SLOTS, &count));
+    STEP(15, bg_store_hit_test(store, points, 8, BG_HIT_TEST_VIEW, loop_out));
     return ok && count > 0 && visited >= count;
 }
 

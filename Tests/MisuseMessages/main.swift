@@ -114,6 +114,13 @@ let cases: [String: () -> Void] = [
         try! store.addLayer()
         print(store.clipRects(worldRects: rects, options: .default).count)
     },
+    "flag-property-not-zero-or-one": {
+        let storeFixture = makeStore()
+        let layers = storeFixture.handles
+        var store = storeFixture.store
+        store.setValue(0.5, of: .userInteractionEnabled, for: layers[1])
+        print(store.isUserInteractionEnabled(layers[1]))
+    },
     "c-kernel-environment": {
         // Options that never read KernelOptions.default: choosing the C backend checks it.
         setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1)

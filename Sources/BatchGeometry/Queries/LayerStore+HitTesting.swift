@@ -6,7 +6,9 @@ public enum HitTestRule: String, Sendable, CaseIterable {
     /// unless an ancestor masks to bounds.
     case layer
     /// `-[UIView hitTest:withEvent:]`: a point outside a view's bounds misses its whole
-    /// subtree, whatever `clipsToBounds` says.
+    /// subtree, whatever `clipsToBounds` says; a view that is hidden, has
+    /// `userInteractionEnabled` false or an opacity (alpha) below 0.01 is skipped with its
+    /// subtree.
     case view
 }
 
@@ -74,7 +76,9 @@ extension LayerStore {
     /// zPosition first, the later sublayer first among equal ones; NaN as 0), as
     /// `-[CALayer hitTest:]` does on a device; under the view rule last to first in
     /// sublayer order, zPosition ignored, as UIKit does (GEOMETRY.md section 7). A hidden
-    /// layer misses with its subtree; a layer whose transform is singular misses, and so
+    /// layer misses with its subtree; under the view rule so does a layer whose
+    /// `Double(opacity) < 0.01` or whose `userInteractionEnabled` is false (roots too; a
+    /// NaN opacity is not skipped); a layer whose transform is singular misses, and so
     /// does a layer whose plane point under `point` lies behind the eye (not drawn there;
     /// docs/SEMANTICS.md). Bounds containment is half-open (`minX <= x < maxX`).
     /// O(count) in the worst case (plus O(count log sublayers) when some sublayer list is
@@ -101,9 +105,10 @@ extension LayerStore {
     ///
     /// Hit-test order is exactly reversed pre-order over `links`: for each layer, its
     /// sublayers' subtrees last to first, then the layer. A subtree is skipped as a whole
-    /// when its top fails the rule's gate (hidden; outside the bounds when masking or in
-    /// the view rule), so the walk goes forward in pre-order, keeps the last layer hit
-    /// (= the first in hit-test order) and skips subtrees. No recursion.
+    /// when its top fails the rule's gate (hidden, and for the view rule opacity < 0.01
+    /// or interaction disabled; outside the bounds when masking or in the view rule), so
+    /// the walk goes forward in pre-order, keeps the last layer hit (= the first in
+    /// hit-test order) and skips subtrees. No recursion.
     ///
     /// Boolean tests read columns into locals first: `&&`/`||` take autoclosures, and an
     /// autoclosure that captures `self` copies the whole store in unoptimized builds.
@@ -116,6 +121,9 @@ extension LayerStore {
         let next = links.next
         let parents = self.parents
         let flags = self.flags
+        // What skips a subtree: hidden; under the view rule also opacity < 0.01 and
+        // interaction disabled (one derived bit).
+        let skip: LayerFlags = rule == .layer ? .hidden : .hiddenOrSkippedByViewRule
         var best: Int?
         var root = firstRoot
         while root >= 0 {
@@ -129,7 +137,7 @@ extension LayerStore {
                 let layer = Int(current)
                 let layerFlags = flags[layer]
                 var enterSublayers = false
-                if !layerFlags.contains(.hidden) {
+                if layerFlags.isDisjoint(with: skip) {
                     var inside = false
                     if let local = pointInLayer(layer) { inside = contains(layer, local) }
                     if inside { best = layer }

@@ -86,6 +86,9 @@ public enum SceneChange: Sendable, Equatable {
     case autoresizingMask(AutoresizingMask)
     /// Whether the layer's size changes resize its masked sublayers.
     case autoresizesSubviews(Bool)
+    /// A table property (`LayerProperty`: opacity, userInteractionEnabled) set to a value,
+    /// a flag as 0 or 1 (`LayerStore.setValue(_:of:for:)`).
+    case property(LayerProperty, Double)
     /// Moves the layer, with its subtree, to be a sublayer of the given layer (nil: a
     /// root) at `index` among its sublayers (nil: the last). The layer keeps its scene
     /// index.

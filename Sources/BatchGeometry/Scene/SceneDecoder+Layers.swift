@@ -23,6 +23,8 @@ private struct LayerFields {
     var contentInset: EdgeInsets?
     var autoresizingMask: AutoresizingMask?
     var autoresizesSubviews: Bool?
+    /// The table properties given (`LayerProperty`), in file order.
+    var properties: [(LayerProperty, Double)] = []
 }
 
 private let layerKeyList = [
@@ -31,7 +33,7 @@ private let layerKeyList = [
     "contentInset",
     "autoresizingMask", "autoresizesSubviews",
 ]
-private let layerKeys = layerKeyList.joined(separator: ", ")
+private let layerKeys = (layerKeyList + LayerProperty.allCases.map(\.name)).joined(separator: ", ")
 
 extension SceneDecoder {
     mutating func decodeLayers() throws {
@@ -48,10 +50,17 @@ extension SceneDecoder {
     private mutating func readLayerFields(_ path: ScenePath) throws -> LayerFields {
         try reader.beginObject(path, expected: "a layer object")
         var fields = LayerFields()
-        var seen: UInt32 = 0  // one bit per known key (a bitmask: no allocation per layer)
+        var seen: UInt64 = 0  // one bit per known key (a bitmask: no allocation per layer)
         var first = true
         while let key = try reader.nextKey(first: &first, path) {
             let keyPath = path.field(key)
+            if let property = LayerProperty(name: key) {
+                let bit = layerKeyList.count + Int(property.rawValue)
+                guard seen & (1 << bit) == 0 else { throw keyPath.error("duplicate key") }
+                seen |= 1 << bit
+                fields.properties.append((property, try readPropertyValue(property, keyPath)))
+                continue
+            }
             guard let bit = layerKeyList.firstIndex(of: key) else {
                 throw keyPath.error("unknown key (a layer has \(layerKeys))")
             }
@@ -112,10 +121,20 @@ extension SceneDecoder {
         if let value = fields.isTransformLayer { store.setTransformLayer(value, of: layer) }
         if let mask = fields.autoresizingMask { store.setAutoresizingMask(mask, of: layer) }
         if let value = fields.autoresizesSubviews { store.setAutoresizesSubviews(value, of: layer) }
+        for (property, value) in fields.properties { store.setValue(value, of: property, at: layer) }
         if let contentSize = fields.contentSize {
             store.setScrollView(
                 ScrollViewState(contentSize: contentSize, contentInset: fields.contentInset ?? .zero),
                 of: layer)
+        }
+    }
+
+    /// A table property's value (`LayerProperty.kind`): a number (or a number word), or
+    /// `true`/`false` read as 1/0.
+    private mutating func readPropertyValue(_ property: LayerProperty, _ path: ScenePath) throws -> Double {
+        switch property.kind {
+        case .number: return try reader.readNumber(path)
+        case .bool: return try reader.readBool(path) ? 1 : 0
         }
     }
 

@@ -71,7 +71,7 @@ extension SceneDecoder {
         guard let layer else { throw path.error("missing \"layer\"") }
         if let remove { return try removal(layer, remove, property: property, value: value, index: index, path) }
         guard let property else { throw path.error("missing \"set\" (or \"remove\": true)") }
-        guard propertyNames.contains(property) else {
+        guard propertyNames.contains(property) || LayerProperty(name: property) != nil else {
             throw path.field("set").error("unknown property \(singleQuoted(property))")
         }
         guard let value else { throw path.error("missing \"value\"") }
@@ -182,6 +182,12 @@ extension SceneDecoder {
                 throw path.error(
                     "expected an array of autoresizing flag names or an integer 0...63 for \(property), got \(value.phrase)"
                 )
+            }
+        }
+        if let tableProperty = LayerProperty(name: property) {
+            switch tableProperty.kind {
+            case .number: return .property(tableProperty, try number())
+            case .bool: return .property(tableProperty, try bool() ? 1 : 0)
             }
         }
         switch property {

@@ -2,7 +2,7 @@
 // each backend is exercised), and the output document of SCENE-FORMAT.md.
 
 /// The answers for a scene: per layer its frame, bounds, position, world transform,
-/// world rect, clip rect and visibility, plus drawing order, hit tests and conversions.
+/// world rect, clip rect, visibility, opacity and world opacity, plus drawing order, hit tests and conversions.
 /// `jsonText()` writes the `batchbench eval` output.
 ///
 /// Two kinds of index: *scene* indices (positions in the file's `layers` array) and
@@ -27,6 +27,8 @@ public struct SceneEvaluation: ~Copyable, Sendable {
     public let clipRects: [RectEdges?]
     /// Visibility of every layer against the scene's viewport.
     public let visible: [Bool]
+    /// World opacity of every layer (GEOMETRY.md section 6).
+    public let worldOpacities: [Double]
     /// Painter's order, back to front, as scene indices.
     public let drawOrder: [Int]
     /// The layer hit by each of the scene's `hitTests` (a scene index), or nil.
@@ -77,7 +79,7 @@ extension Scene {
         }
         return SceneEvaluation(
             names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
-            worldRects: worldRects, clipRects: clipRects, visible: visible,
+            worldRects: worldRects, clipRects: clipRects, visible: visible, worldOpacities: store.worldOpacities(),
             drawOrder: store.drawOrderIndices().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
             conversions: converted, curveOutputs: curveQueries.evaluate())
     }
@@ -146,6 +148,7 @@ extension Scene {
         case .isTransformLayer(let value): store.setTransformLayer(value, of: layer)
         case .autoresizingMask(let mask): store.setAutoresizingMask(mask, of: layer)
         case .autoresizesSubviews(let value): store.setAutoresizesSubviews(value, of: layer)
+        case .property(let property, let value): store.setValue(value, of: property, at: layer)
         case .superlayer, .remove: break  // applyStructure
         }
     }
@@ -168,6 +171,7 @@ extension SceneEvaluation {
     /// (several hundred bytes per layer) in memory.
     public func writeJSON(_ write: (String) -> Void) {
         var output = "{\n \"layers\": [\n"
+        let outputProperties = LayerProperty.allCases.filter(\.isEvaluationOutput)
         output.reserveCapacity(1 << 17)
         func flushIfLarge() {
             if output.utf8.count >= 1 << 16 {
@@ -207,7 +211,11 @@ extension SceneEvaluation {
             appendEdges(worldRects[layer].isNull ? nil : worldRects[layer], to: &output)
             output += ", \"clipRect\": "
             appendEdges(clipRects[layer], to: &output)
-            output += visible[layer] ? ", \"visible\": true}" : ", \"visible\": false}"
+            output += visible[layer] ? ", \"visible\": true" : ", \"visible\": false"
+            appendTableProperties(outputProperties, of: layer, to: &output)
+            output += ", \"worldOpacity\": "
+            appendJSONNumber(worldOpacities[layer], to: &output)
+            output += "}"
         }
         output += " ],\n \"drawOrder\": ["
         for (index, layer) in drawOrder.enumerated() {
@@ -238,6 +246,19 @@ extension SceneEvaluation {
         curveOutputs.appendJSON(to: &output)
         output += "\n}\n"
         write(output)
+    }
+
+    /// The table properties that are evaluation output (`LayerProperty.isEvaluationOutput`),
+    /// in table order: a number as a number, a flag as `true`/`false`.
+    private func appendTableProperties(_ properties: [LayerProperty], of layer: Int, to output: inout String) {
+        for property in properties {
+            output += ", \"\(property.name)\": "
+            let value = store.value(of: property, at: layer)
+            switch property.kind {
+            case .number: appendJSONNumber(value, to: &output)
+            case .bool: output += value == 1 ? "true" : "false"
+            }
+        }
     }
 
     private func appendRect(_ rect: Rect, to output: inout String) {

@@ -63,6 +63,7 @@ extension LayerStore {
         sublayerTransforms.appendIdentity()
         flags.append([])
         autoresizingMasks.append(0)
+        attributes.appendDefaults()
         parents.append(-1)
         firstSublayers.append(-1)
         lastSublayers.append(-1)
@@ -290,6 +291,7 @@ extension LayerStore {
         sublayerTransforms.set(.identity, at: slot)
         if autoresizingMasks[slot] != 0 { autoresizingLayerCount -= 1 }
         autoresizingMasks[slot] = 0
+        attributes.resetToDefaults(at: slot)
         scrollViews[Int32(slot)] = nil
         if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
         flags[slot] = [.detached]
@@ -369,7 +371,7 @@ extension LayerStore {
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
         if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -385,7 +387,7 @@ extension LayerStore {
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
@@ -408,7 +410,7 @@ extension LayerStore {
         let parent = parents[layer]
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, next)

@@ -22,7 +22,10 @@ extension LayerStore {
     /// O(n log n) time; copies the store twice.
     @_spi(Testing)
     public func _invariantViolations() -> [String] {
-        var violations = columnViolations() + slotViolations() + linkViolations() + counterViolations()
+        // Short columns would make the later checks read out of bounds: they come first, alone.
+        let columns = columnViolations()
+        if !columns.isEmpty { return columns }
+        var violations = slotViolations() + linkViolations() + counterViolations()
         if violations.isEmpty { violations += cacheViolations() }
         return violations
     }
@@ -37,7 +40,8 @@ extension LayerStore {
             ("generations", generations.count), ("firstSublayers", firstSublayers.count),
             ("lastSublayers", lastSublayers.count), ("nextSiblings", nextSiblings.count),
             ("previousSiblings", previousSiblings.count), ("transforms", transforms.count),
-            ("sublayerTransforms", sublayerTransforms.count),
+            ("sublayerTransforms", sublayerTransforms.count), ("opacities", attributes.opacities.count),
+            ("interactionEnabled", attributes.interactionEnabled.count),
         ]
         return lengths.filter { $0.1 != count }.map { "column \($0.0) has \($0.1) entries, not \(count)" }
     }
@@ -100,6 +104,13 @@ extension LayerStore {
         let inversions = countZOrderInversions()
         if inversions != zOrderInversions {
             violations.append("zOrderInversions is \(zOrderInversions), recounted \(inversions)")
+        }
+        for layer in 0..<count {
+            let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
+            if flags[layer].contains(.skippedByViewRule) != skipped {
+                violations.append("layer \(layer)'s view-rule flag is \(!skipped), its attributes say \(skipped)")
+                break
+            }
         }
         if let cached = parentsPrecedeChildrenCache {
             let fresh = (0..<count).allSatisfy { parents[$0] < Int32(truncatingIfNeeded: $0) }

@@ -39,6 +39,9 @@ public struct LayerStore: ~Copyable, Sendable {
     var flags: [LayerFlags] = []
     /// `AutoresizingMask` raw values (the six flags fit a byte).
     var autoresizingMasks: [UInt8] = []
+    /// The columns of the table-driven properties (opacity, userInteractionEnabled):
+    /// `LayerAttributes.swift`.
+    var attributes = LayerAttributes()
     /// How many layers carry the `.detached` flag (free slots included): at zero, world
     /// rects skip the check.
     var detachedLayerCount = 0
@@ -160,6 +163,7 @@ public struct LayerStore: ~Copyable, Sendable {
         transforms = other.transforms
         sublayerTransforms = other.sublayerTransforms
         flags = other.flags
+        attributes = other.attributes
         autoresizingMasks = other.autoresizingMasks
         autoresizingLayerCount = other.autoresizingLayerCount
         displayScale = other.displayScale
@@ -207,6 +211,7 @@ public struct LayerStore: ~Copyable, Sendable {
         sublayerTransforms.reserveCapacity(capacity)
         flags.reserveCapacity(capacity)
         autoresizingMasks.reserveCapacity(capacity)
+        attributes.reserveCapacity(capacity)
         parents.reserveCapacity(capacity)
         firstSublayers.reserveCapacity(capacity)
         lastSublayers.reserveCapacity(capacity)
@@ -246,6 +251,10 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     /// pass still covers it), left out of `roots`, drawing, hit testing, world rects and
     /// visibility with its subtree.
     static let detached = LayerFlags(rawValue: 1 << 5)
+    /// Derived, not set directly: `opacity < 0.01` or `userInteractionEnabled == false`,
+    /// so the view rule of hit testing skips the layer with its subtree (kept by
+    /// `attributesDidChange`).
+    static let skippedByViewRule = LayerFlags(rawValue: 1 << 6)
 
     // Combinations the per-layer passes test, as constants: an option-set literal such
     // as `[.hidden, .detached]` builds an array (a heap allocation) per use in
@@ -254,6 +263,8 @@ struct LayerFlags: OptionSet, Sendable, Hashable {
     static let hiddenOrDetached = LayerFlags(rawValue: hidden.rawValue | detached.rawValue)
     /// `[.geometryFlipped, .transformLayer]`: flags that change the sublayers' plan entries.
     static let adjustingSublayers = LayerFlags(rawValue: geometryFlipped.rawValue | transformLayer.rawValue)
+    /// `[.hidden, .skippedByViewRule]`: what the view rule's hit test skips a subtree for.
+    static let hiddenOrSkippedByViewRule = LayerFlags(rawValue: hidden.rawValue | skippedByViewRule.rawValue)
 }
 
 /// `contentSize` and `contentInset` of a scroll view (GEOMETRY.md section 8).

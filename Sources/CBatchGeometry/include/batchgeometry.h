@@ -474,6 +474,52 @@ bg_status bg_layer_set_autoresizing_mask(bg_store *store, bg_layer layer, uint32
 bg_status bg_layer_get_autoresizes_subviews(const bg_store *store, bg_layer layer, bool *out);
 bg_status bg_layer_set_autoresizes_subviews(bg_store *store, bg_layer layer, bool value);
 
+/* ---- Table properties: opacity, userInteractionEnabled (GEOMETRY.md sections 2, 6, 7) ---- */
+
+/** The layer properties read and written by name (Swift: LayerProperty, whose rawValue is
+ *  the constant). A value crosses as a double: a flag is 0 or 1. */
+enum {
+    /** opacity (CALayer.opacity, UIView alpha), default 1: stored as a 32-bit float (the
+     *  double rounded to nearest; a finite value beyond the float range becomes an
+     *  infinity), read back widened (0.3 reads 0.30000001192092896); never clamped, NaN and
+     *  infinities kept. The view rule of hit testing skips a layer, with its subtree, whose
+     *  opacity is below 0.01 (a NaN opacity is not skipped). */
+    BG_PROPERTY_OPACITY = 0,
+    /** userInteractionEnabled (UIView), default 1: 0 makes the view rule of hit testing
+     *  skip the layer with its subtree; nothing else reads it. */
+    BG_PROPERTY_USER_INTERACTION_ENABLED = 1
+};
+
+/** The value of `property` (a BG_PROPERTY_ constant) for `layer` (Swift:
+ *  value(of:for:)). Errors: NULL_ARGUMENT (store, out); INVALID_ARGUMENT (unknown
+ *  property); STALE_LAYER. O(1). */
+bg_status bg_layer_get_property(const bg_store *store, bg_layer layer, int32_t property, double *out);
+/** Sets `property` of `layer` (Swift: setValue(_:of:for:)); a flag takes exactly 0 or 1,
+ *  any other double is INVALID_ARGUMENT (and changes nothing); opacity takes any double.
+ *  Errors: NULL_ARGUMENT (store); INVALID_ARGUMENT (unknown property, a flag's value not
+ *  0 or 1); STALE_LAYER. O(1). */
+bg_status bg_layer_set_property(bg_store *store, bg_layer layer, int32_t property, double value);
+
+/** The world opacity of `layer`: the product, in double, of the opacities (each widened
+ *  from its float) from its root down to it, root first (Swift: worldOpacity(of:);
+ *  GEOMETRY.md section 6). Hidden layers and visibility play no part. Errors: NULL_ARGUMENT;
+ *  STALE_LAYER. O(d). */
+bg_status bg_layer_get_world_opacity(const bg_store *store, bg_layer layer, double *out);
+
+/** The world opacity of every slot into `out` (`capacity` doubles; a free slot's entry is
+ *  1), bit for bit bg_layer_get_world_opacity's (Swift: worldOpacities(into:)). Needs no
+ *  world update. Errors: NULL_ARGUMENT (store; out unless the store has no slots);
+ *  BUFFER_TOO_SMALL. O(n); no allocation once warmed up. */
+bg_status bg_store_world_opacities(bg_store *store, double *out, size_t capacity);
+
+/** bg_store_frame_query with each listed layer's world opacity: world_opacities[k] is
+ *  out[k]'s, the same bits as bg_store_world_opacities (Swift:
+ *  VisibleLayers.worldOpacities). `world_opacities` may be NULL when not wanted, else it
+ *  has room for `capacity` doubles. Opacity does not decide visibility: a layer of
+ *  opacity 0 is listed when visible. Errors and complexity as bg_store_frame_query. */
+bg_status bg_store_frame_query_opacities(bg_store *store, const double viewport[4], bg_layer *out,
+                                         double *world_opacities, size_t capacity, size_t *count);
+
 /* ---- Scroll views (GEOMETRY.md section 8) ---- */
 
 /** The content offset: the bounds origin. Setting it rounds each coordinate to the
@@ -649,7 +695,8 @@ enum {
      *  superlayer can be hit unless an ancestor masks to bounds. */
     BG_HIT_TEST_LAYER = 0,
     /** -[UIView hitTest:withEvent:]: sublayer order; a point outside a layer misses its
-     *  whole subtree. */
+     *  whole subtree; a hidden layer, one with userInteractionEnabled 0 and one whose
+     *  opacity is below 0.01 is skipped with its subtree. */
     BG_HIT_TEST_VIEW = 1
 };
 

@@ -51,11 +51,12 @@ extension LayerStore {
     func culledHitTest(_ point: Point, rule: HitTestRule, _ scratch: inout WalkScratch) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
+        let skip = skippedSubtreeFlags(rule)
         var root = lastRoot
         while root >= 0 {
             let top = Int(root)
             root = previousSiblings[top]
-            guard !flags[top].contains(.detached), subtreeBounds.extent[top].containsClosed(point) else { continue }
+            guard flags[top].isDisjoint(with: skip), subtreeBounds.extent[top].containsClosed(point) else { continue }
             if let hit = hitSubtree(of: top, point, rule, &scratch) { return hit }
         }
         return nil
@@ -66,9 +67,10 @@ extension LayerStore {
     /// layer that contains the point wins. Explicit stack, any depth.
     private func hitSubtree(of top: Int, _ point: Point, _ rule: HitTestRule, _ scratch: inout WalkScratch) -> Int? {
         if let hit = enterHit(top, under: nil, point, rule, &scratch) { return hit }
+        let skip = skippedSubtreeFlags(rule)
         while !scratch.frames.isEmpty {
             let depth = scratch.frames.count - 1
-            if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates) {
+            if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip: skip) {
                 if let hit = enterHit(sublayer, under: depth, point, rule, &scratch) { return hit }
             } else {
                 let frame = scratch.frames.removeLast()
@@ -127,9 +129,18 @@ extension LayerStore {
         frame.next = frame.end
     }
 
+    /// The flags that make `rule` skip a layer with its subtree: hidden (a detached root
+    /// too, for the roots); under the view rule also opacity < 0.01 and interaction
+    /// disabled (`LayerFlags.skippedByViewRule`), so the walk prunes those subtrees
+    /// without computing a world transform in them.
+    @inline(__always)
+    private func skippedSubtreeFlags(_ rule: HitTestRule) -> LayerFlags {
+        rule == .layer ? .hiddenOrDetached : .hiddenDetachedOrSkippedByViewRule
+    }
+
     /// The next sublayer to try, last to first, skipping those whose extent cannot hold
-    /// the point; nil when none is left.
-    private func nextHitCandidate(_ frame: inout VisitFrame, _ candidates: [UInt64]) -> Int? {
+    /// the point and those `skip` rules out; nil when none is left.
+    private func nextHitCandidate(_ frame: inout VisitFrame, _ candidates: [UInt64], skip: LayerFlags) -> Int? {
         while true {
             let sublayer: Int
             if frame.fromCandidates {
@@ -143,9 +154,15 @@ extension LayerStore {
             }
             let extent = subtreeBounds.extent[sublayer]
             // Null: hidden, or nothing in the subtree has an area to be hit in.
-            if extent.isNull { continue }
+            if extent.isNull || !flags[sublayer].isDisjoint(with: skip) { continue }
             if let point = frame.point, !extent.containsClosed(point, margin: frame.pointMargin) { continue }
             return sublayer
         }
     }
+}
+
+extension LayerFlags {
+    /// `[.hidden, .detached, .skippedByViewRule]`: what the view rule's culled walk skips.
+    static let hiddenDetachedOrSkippedByViewRule = LayerFlags(
+        rawValue: hidden.rawValue | detached.rawValue | skippedByViewRule.rawValue)
 }

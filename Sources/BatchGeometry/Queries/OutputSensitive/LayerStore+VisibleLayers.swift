@@ -11,12 +11,15 @@ extension LayerStore {
         result.visitedLayerCount += 1
         let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }
+        // worldOpacities(into:)'s expression: the root's own, then superlayer's × own.
+        let ownOpacity = Double(attributes.opacities[layer])
+        let opacity = depth.map { result.frames[$0].opacity * ownOpacity } ?? ownOpacity
         if !rect.isNull {
             // visibility(worldRects:clipRects:viewport:)'s expression.
             var area = rect
             if let clip { area = area.intersection(clip) }
             area = area.intersection(view)
-            if area.hasPositiveArea { result.append(handle(atSlot: layer), step.matrix, rect, clip) }
+            if area.hasPositiveArea { result.append(handle(atSlot: layer), step.matrix, rect, clip, opacity) }
         }
         let first = links.first[layer]
         guard first >= 0 else { return }
@@ -26,7 +29,8 @@ extension LayerStore {
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
         var frame = VisitFrame(
-            layer: Int32(layer), step: step, clip: sublayerClip, cull: cull, point: nil, inside: false, next: first)
+            layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, point: nil,
+            inside: false, next: first)
         if subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
             let region = planeRegion(of: cull, under: step.matrix)
         {

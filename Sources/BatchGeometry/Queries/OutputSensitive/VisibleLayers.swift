@@ -4,7 +4,7 @@
 
 /// What `LayerStore.visibleLayers(in:into:)` writes: the visible layers in drawing order
 /// (GEOMETRY.md section 6) and, at the same position, each one's world transform, world
-/// rect and clip rect. Keep one and pass it every frame: its arrays keep their capacity,
+/// rect, clip rect and world opacity. Keep one and pass it every frame: its arrays keep their capacity,
 /// so a warmed-up frame loop allocates nothing.
 public struct VisibleLayers: Sendable {
     /// The visible layers, back to front.
@@ -15,6 +15,10 @@ public struct VisibleLayers: Sendable {
     public private(set) var worldRects: [RectEdges] = []
     /// The clip rect of each (as `clipRects(worldRects:)`): nil when no ancestor masks.
     public private(set) var clipRects: [RectEdges?] = []
+    /// The world opacity of each: the product of the opacities from its root down
+    /// (GEOMETRY.md section 6; the same bits as `worldOpacities()`'s). Opacity does not
+    /// decide visibility: a layer of opacity 0 is listed when it is visible.
+    public private(set) var worldOpacities: [Double] = []
     /// How many layers the last query computed a world transform for: the visible ones
     /// plus those it entered to find them. A measure of its cost.
     public internal(set) var visitedLayerCount = 0
@@ -38,17 +42,21 @@ public struct VisibleLayers: Sendable {
         worldTransforms.removeAll(keepingCapacity: true)
         worldRects.removeAll(keepingCapacity: true)
         clipRects.removeAll(keepingCapacity: true)
+        worldOpacities.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
         visitedLayerCount = 0
         testedSublayerCount = 0
     }
 
-    mutating func append(_ layer: LayerHandle, _ world: Transform3D, _ rect: RectEdges, _ clip: RectEdges?) {
+    mutating func append(
+        _ layer: LayerHandle, _ world: Transform3D, _ rect: RectEdges, _ clip: RectEdges?, _ opacity: Double
+    ) {
         layers.append(layer)
         worldTransforms.append(world)
         worldRects.append(rect)
         clipRects.append(clip)
+        worldOpacities.append(opacity)
     }
 }
 
@@ -58,6 +66,8 @@ struct VisitFrame {
     var step: WorldStep
     /// The clip rect its sublayers get.
     var clip: RectEdges?
+    /// Its world opacity, which its sublayers multiply theirs into (frame query).
+    var opacity = 1.0
     /// Where a sublayer must reach to matter: the viewport within `clip` (frame query).
     var cull: RectEdges
     /// The point in the layer's bounds space, when it can prune sublayers (hit testing).
@@ -76,7 +86,7 @@ struct VisitFrame {
 
 extension LayerStore {
     /// The layers `viewport` (world space) shows, in drawing order, each with its world
-    /// transform, world rect and clip rect, written into `result` (replacing what it
+    /// transform, world rect, clip rect and world opacity, written into `result` (replacing what it
     /// held). Exactly the layers whose entry in `visibility(worldRects:clipRects:viewport:)`
     /// is true, in `drawOrder()`'s order, with the same values as the full passes.
     ///
