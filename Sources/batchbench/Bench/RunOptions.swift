@@ -15,6 +15,10 @@ struct RunOptions {
     /// Points per hit-test call; nil = `hitTestPointCount(layers:)`'s automatic choice.
     var hitTestPoints: Int?
     var seed: UInt64 = 42
+    /// `--frames N`: the frame kernels time exactly N frames (nil: by `minTime`).
+    var frameCount: Int?
+    /// `--soak N`: N live frames of each app workload after its kernels (0: none).
+    var soakFrames = 0
     var format = OutputFormat.table
     var measureBaseline = true
     var showProgress = true
@@ -32,7 +36,7 @@ struct RunOptions {
 
     static let optionNames = [
         "--kernels", "--backends", "--layers", "--threads", "--workload", "--min-time",
-        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help",
+        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help", "--frames", "--soak",
     ]
 
     /// Parses `arguments`; the error text names the option and the bad value.
@@ -109,6 +113,10 @@ struct RunOptions {
                     throw UsageError("--format: expected table, json, csv, markdown or svg, got '\(text)'")
                 }
                 options.format = format
+            case "--frames":
+                options.frameCount = try parseCount(try value(), name, minimum: 1, example: "400 or 1k")
+            case "--soak":
+                options.soakFrames = try parseCount(try value(), name, minimum: 1, example: "1000 or 100k")
             case "--no-baseline":
                 options.measureBaseline = false
             case "--quiet", "-q":
@@ -123,6 +131,9 @@ struct RunOptions {
                 }
                 throw UsageError("unexpected argument '\(name)' (run takes only options; see batchbench --help)")
             }
+        }
+        if options.soakFrames > 0 && !options.workloads.contains(.app) {
+            throw UsageError("--soak runs the app workload's live frames: add --workload app")
         }
         return options
     }

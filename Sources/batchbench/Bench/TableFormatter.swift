@@ -74,6 +74,19 @@ enum TableFormatter {
             )
             for frame in frames { line("  " + frame) }
         }
+        if let live = FrameReport.liveTable(report, markdown: markdown) {
+            line()
+            line(
+                "Frames of the scripts (issue 22), over every timed frame: frame = the script's edits + visibleLayers(in:into:) + 5 culled hit tests; p99 nearest rank; first = the first frame after warmUp(); allocations on every thread (mean, max); visited/tested/refreshed/index rebuilds: medians of the cost counters; stalls = frames over 3× the median:"
+            )
+            out += live
+        }
+        let soaks = FrameReport.soakLines(report)
+        if !soaks.isEmpty {
+            line()
+            line("Soak (--soak), resident memory from /proc/self/statm:")
+            for soak in soaks { line("  " + soak) }
+        }
         let singlePoints = singlePointRatios(report)
         if !singlePoints.isEmpty {
             line()
@@ -128,7 +141,7 @@ enum TableFormatter {
             let o = f.old
             let n = f.new
             return
-                "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
+                "\(r.workload) \(r.kernel) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
                 + "old \(duration(o.totalSeconds)) (updateWorld \(duration(o.updateWorldSeconds)), rects+clips+visibility "
                 + "\(duration(o.rectsClipsVisibilitySeconds)), hitTest \(f.touches) points \(duration(o.hitTestSeconds)), "
                 + "drawOrder \(duration(o.drawOrderSeconds))); new \(duration(n.totalSeconds)) (visibleLayers "
