@@ -134,11 +134,7 @@ enum RunCommand {
                         }
                     }
                 }
-                if options.soakFrames > 0 && FramePlayer.supports(.live, workload) {
-                    fixture.releaseFrameFixture()
-                    progress.note("soak: \(options.soakFrames) live frames of \(workload)")
-                    soaks.append(SoakRunner.run(workload, frames: options.soakFrames))
-                }
+                soaks += soak(workload, fixture: fixture, options: options, progress: progress)
                 if fixture.sink.isNaN { progress.note("(results included NaN)") }
             }
         }
@@ -155,6 +151,17 @@ enum RunCommand {
                 copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
                 threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines, soak: options.soakFrames > 0 ? soaks : nil)
+    }
+
+    /// `--soak N` on `workload` when asked for and it is an app with lists (the frame
+    /// kernels' stores dropped first, so resident memory is the soak's store's).
+    private static func soak(_ workload: Workload, fixture: KernelFixture, options: RunOptions, progress: Progress)
+        -> [BenchReport.Soak]
+    {
+        guard options.soakFrames > 0 && FramePlayer.supports(.live, workload) else { return [] }
+        fixture.releaseFrameFixture()
+        progress.note("soak: \(options.soakFrames) live frames of \(workload)")
+        return [SoakRunner.run(workload, frames: options.soakFrames)]
     }
 
     /// One kernel's timing, frame detail and verification.

@@ -65,6 +65,24 @@ enum FrameReport {
 
     // MARK: Text
 
+    /// The issue-22 sections of the text report: the scripts side by side, the soaks.
+    static func sections(_ report: BenchReport, markdown: Bool) -> String {
+        var out = ""
+        let bullet = markdown ? "- " : ""
+        if let live = liveTable(report, markdown: markdown) {
+            out +=
+                "\n" + bullet
+                + "Frames of the scripts (issue 22), over every timed frame: frame = the script's edits + visibleLayers(in:into:) + 5 culled hit tests; p99 nearest rank; first = the first frame after warmUp(); allocations on every thread (mean, max); visited/tested/refreshed/index rebuilds: medians of the cost counters; stalls = frames over 3× the median:\n"
+            out += live
+        }
+        let soaks = soakLines(report)
+        if !soaks.isEmpty {
+            out += "\n" + bullet + "Soak (--soak), resident memory from /proc/self/statm:\n"
+            for soak in soaks { out += (markdown ? "  - " : "  ") + soak + "\n" }
+        }
+        return out
+    }
+
     /// The frame results with issue 22's detail, one row each, the scripts of a workload
     /// and size side by side.
     static func liveTable(_ report: BenchReport, markdown: Bool) -> String? {

@@ -94,19 +94,11 @@ struct RunOptions {
                     return [shape]
                 }
             case "--min-time":
-                let text = try value()
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
-                }
-                options.minTime = seconds
+                options.minTime = try parseSeconds(try value())
             case "--points":
                 options.hitTestPoints = try parseCount(try value(), name, minimum: 1, example: "100 or 10k")
             case "--seed":
-                let text = try value()
-                guard let seed = UInt64(text) else {
-                    throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
-                }
-                options.seed = seed
+                options.seed = try parseSeed(try value())
             case "--format":
                 let text = try value()
                 guard let format = OutputFormat(rawValue: text) else {
@@ -132,10 +124,29 @@ struct RunOptions {
                 throw UsageError("unexpected argument '\(name)' (run takes only options; see batchbench --help)")
             }
         }
-        if options.soakFrames > 0 && !options.workloads.contains(.app) {
+        try options.validate()
+        return options
+    }
+
+    /// Option combinations that cannot run.
+    private func validate() throws {
+        if soakFrames > 0 && !workloads.contains(.app) {
             throw UsageError("--soak runs the app workload's live frames: add --workload app")
         }
-        return options
+    }
+
+    private static func parseSeconds(_ text: String) throws -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
+        }
+        return seconds
+    }
+
+    private static func parseSeed(_ text: String) throws -> UInt64 {
+        guard let seed = UInt64(text) else {
+            throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
+        }
+        return seed
     }
 
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).

@@ -69,24 +69,10 @@ enum TableFormatter {
         let frames = frameLines(report)
         if !frames.isEmpty {
             line()
-            line(
-                "Frames, median per frame (old: updateWorld + worldRects/clipRects/visibility + hitTest(points:in:) + drawOrder; new: visibleLayers(in:into:) + culled hitTest(_:rule:) per touch):"
-            )
+            line(Self.framesHeading)
             for frame in frames { line("  " + frame) }
         }
-        if let live = FrameReport.liveTable(report, markdown: markdown) {
-            line()
-            line(
-                "Frames of the scripts (issue 22), over every timed frame: frame = the script's edits + visibleLayers(in:into:) + 5 culled hit tests; p99 nearest rank; first = the first frame after warmUp(); allocations on every thread (mean, max); visited/tested/refreshed/index rebuilds: medians of the cost counters; stalls = frames over 3× the median:"
-            )
-            out += live
-        }
-        let soaks = FrameReport.soakLines(report)
-        if !soaks.isEmpty {
-            line()
-            line("Soak (--soak), resident memory from /proc/self/statm:")
-            for soak in soaks { line("  " + soak) }
-        }
+        out += FrameReport.sections(report, markdown: markdown)
         let singlePoints = singlePointRatios(report)
         if !singlePoints.isEmpty {
             line()
@@ -107,6 +93,9 @@ enum TableFormatter {
         )
         return out
     }
+
+    private static let framesHeading =
+        "Frames, median per frame (old: updateWorld + worldRects/clipRects/visibility + hitTest(points:in:) + drawOrder; new: visibleLayers(in:into:) + culled hitTest(_:rule:) per touch):"
 
     /// For every world-incremental result, how many times faster it is than the
     /// world-full-update (the full pass `updateWorld` falls back to) and the world (the
