@@ -15,6 +15,10 @@ struct RunOptions {
     /// Points per hit-test call; nil = `hitTestPointCount(layers:)`'s automatic choice.
     var hitTestPoints: Int?
     var seed: UInt64 = 42
+    /// `--frames N`: the frame kernels time exactly N frames (nil: by `minTime`).
+    var frameCount: Int?
+    /// `--soak N`: N live frames of each app workload after its kernels (0: none).
+    var soakFrames = 0
     var format = OutputFormat.table
     var measureBaseline = true
     var showProgress = true
@@ -32,7 +36,7 @@ struct RunOptions {
 
     static let optionNames = [
         "--kernels", "--backends", "--layers", "--threads", "--workload", "--min-time",
-        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help",
+        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help", "--frames", "--soak",
     ]
 
     /// Parses `arguments`; the error text names the option and the bad value.
@@ -90,25 +94,21 @@ struct RunOptions {
                     return [shape]
                 }
             case "--min-time":
-                let text = try value()
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
-                }
-                options.minTime = seconds
+                options.minTime = try parseSeconds(try value())
             case "--points":
                 options.hitTestPoints = try parseCount(try value(), name, minimum: 1, example: "100 or 10k")
             case "--seed":
-                let text = try value()
-                guard let seed = UInt64(text) else {
-                    throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
-                }
-                options.seed = seed
+                options.seed = try parseSeed(try value())
             case "--format":
                 let text = try value()
                 guard let format = OutputFormat(rawValue: text) else {
                     throw UsageError("--format: expected table, json, csv, markdown or svg, got '\(text)'")
                 }
                 options.format = format
+            case "--frames":
+                options.frameCount = try parseCount(try value(), name, minimum: 1, example: "400 or 1k")
+            case "--soak":
+                options.soakFrames = try parseCount(try value(), name, minimum: 1, example: "1000 or 100k")
             case "--no-baseline":
                 options.measureBaseline = false
             case "--quiet", "-q":
@@ -124,7 +124,29 @@ struct RunOptions {
                 throw UsageError("unexpected argument '\(name)' (run takes only options; see batchbench --help)")
             }
         }
+        try options.validate()
         return options
+    }
+
+    /// Option combinations that cannot run.
+    private func validate() throws {
+        if soakFrames > 0 && !workloads.contains(.app) {
+            throw UsageError("--soak runs the app workload's live frames: add --workload app")
+        }
+    }
+
+    private static func parseSeconds(_ text: String) throws -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
+        }
+        return seconds
+    }
+
+    private static func parseSeed(_ text: String) throws -> UInt64 {
+        guard let seed = UInt64(text) else {
+            throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
+        }
+        return seed
     }
 
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).

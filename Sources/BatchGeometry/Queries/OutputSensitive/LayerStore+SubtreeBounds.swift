@@ -3,6 +3,18 @@
 // is recomputed once, after all its changed sublayers.
 
 extension LayerStore {
+    /// What the last refresh of the subtree bounds (the first output-sensitive query
+    /// after edits) redid: the layers whose boxes it recomputed, and the wide layers'
+    /// indexes it rebuilt with the sublayers they hold. For batchbench's cost report;
+    /// not API. O(1).
+    @_spi(Testing)
+    public var _lastSubtreeRefresh: (refreshedLayers: Int, rebuiltIndexes: Int, rebuiltIndexEntries: Int) {
+        (
+            subtreeBounds.lastRefreshVisits, subtreeBounds.lastRefreshIndexRebuilds,
+            subtreeBounds.lastRefreshIndexedSublayers
+        )
+    }
+
     /// Brings the subtree bounds up to date: the first call builds them (O(count)); later
     /// ones redo the marked layers and their ancestors up to the first whose extent does
     /// not change: O(changed × depth), plus O(w log w) for a wide layer whose sublayer
@@ -26,6 +38,8 @@ extension LayerStore {
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count
+        bounds.lastRefreshIndexRebuilds = 0
+        bounds.lastRefreshIndexedSublayers = 0
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
@@ -37,6 +51,8 @@ extension LayerStore {
     /// depths would cost more than a full build: many marks, or marks deep in a chain.
     private func refresh(_ bounds: inout SubtreeBounds) -> Bool {
         bounds.lastRefreshVisits = 0
+        bounds.lastRefreshIndexRebuilds = 0
+        bounds.lastRefreshIndexedSublayers = 0
         guard !bounds.queue.isEmpty else { return true }
         var budget = count
         var k = 0
@@ -144,6 +160,8 @@ extension LayerStore {
         let extents = bounds.extent
         let index = SublayerIndex(sublayers: siblingSlots(startingAt: firstSublayers[layer])) { extents[$0] }
         index.forEachLeaf { slot, leaf in bounds.indexEntry[slot] = Int32(leaf) }
+        bounds.lastRefreshIndexRebuilds += 1
+        bounds.lastRefreshIndexedSublayers += sublayerCount
         bounds.setIndex(index, of: layer)
         bounds.state[layer] |= SubtreeBounds.Mark.indexed
         rankSublayers(of: layer, &bounds)
