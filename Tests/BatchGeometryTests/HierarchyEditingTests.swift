@@ -183,7 +183,7 @@ final class HierarchyEditingTests: XCTestCase {
                         XCTAssertNil(model.superlayers[layer] ?? nil, "\(context): a live handle was issued twice")
                         model.add(layer, superlayer: superlayer, tag: nextTag)
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                     nextTag += 1
@@ -196,7 +196,7 @@ final class HierarchyEditingTests: XCTestCase {
                         try store.insertSublayer(layer, into: superlayer, at: index)
                         XCTAssertNil(expected, "\(context): store accepted what the model refused")
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                 case 8..<10:
@@ -206,7 +206,7 @@ final class HierarchyEditingTests: XCTestCase {
                         try store.removeFromSuperlayer(layer)
                         XCTAssertNil(expected, "\(context): store accepted what the model refused")
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                 default:
@@ -216,7 +216,7 @@ final class HierarchyEditingTests: XCTestCase {
                         let count = try store.destroyLayer(layer)
                         XCTAssertEqual(.success(count), expected, context)
                     } catch {
-                        XCTAssertEqual(.failure(error as! LayerStoreError), expected, context)
+                        XCTAssertEqual(.failure(error), expected, context)
                         failed = true
                     }
                 }

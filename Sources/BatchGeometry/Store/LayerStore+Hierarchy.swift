@@ -11,7 +11,7 @@ extension LayerStore {
     /// - Throws: `LayerStoreError.staleSuperlayer` (checked first) or `.tooManyLayers`
     ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
-    public mutating func addLayer(superlayer: LayerHandle? = nil) throws -> LayerHandle {
+    public mutating func addLayer(superlayer: LayerHandle? = nil) throws(LayerStoreError) -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
         // Two statements: `handle(atSlot: try addLayer(...))` would read `self` (for the
         // outer call) before the inner one appends the new slot.
@@ -23,7 +23,7 @@ extension LayerStore {
     /// - Throws: `.staleSuperlayer` for a slot out of range or free, `.tooManyLayers`.
     @discardableResult
     @_disfavoredOverload
-    mutating func addLayer(superlayer: Int?) throws -> Int {
+    mutating func addLayer(superlayer: Int?) throws(LayerStoreError) -> Int {
         if let superlayer, !isLiveSlot(superlayer) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
         }
@@ -131,7 +131,7 @@ extension LayerStore {
     ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
     ///   sublayers, or the roots, other than `layer`); the store is then unchanged.
     public mutating func insertSublayer(_ layer: LayerHandle, into superlayer: LayerHandle?, at index: Int? = nil)
-        throws
+        throws(LayerStoreError)
     {
         if let error = staleError(layer) { throw error }
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
@@ -140,7 +140,7 @@ extension LayerStore {
 
     /// `insertSublayer(_:into:at:)` on slots; the same errors, for slots out of range or
     /// free.
-    mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws {
+    mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws(LayerStoreError) {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if let superlayer {
             guard isLiveSlot(superlayer) else {
@@ -177,13 +177,13 @@ extension LayerStore {
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
     /// if it were a root. Nothing happens when it is already detached. O(1).
     /// - Throws: `.staleLayer`; the store is then unchanged.
-    public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws {
+    public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws(LayerStoreError) {
         if let error = staleError(layer) { throw error }
         try removeFromSuperlayer(layer.index)
     }
 
     /// `removeFromSuperlayer(_:)` on a slot.
-    mutating func removeFromSuperlayer(_ layer: Int) throws {
+    mutating func removeFromSuperlayer(_ layer: Int) throws(LayerStoreError) {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if flags[layer].contains(.detached) { return }
         relink(layer, under: -1, before: -1)
@@ -248,14 +248,14 @@ extension LayerStore {
     /// - Returns: the number of layers destroyed.
     /// - Throws: `.staleLayer`; the store is then unchanged.
     @discardableResult
-    public mutating func destroyLayer(_ layer: LayerHandle) throws -> Int {
+    public mutating func destroyLayer(_ layer: LayerHandle) throws(LayerStoreError) -> Int {
         if let error = staleError(layer) { throw error }
         return try destroyLayer(layer.index).count
     }
 
     /// `destroyLayer(_:)` on a slot; returns the freed slots in pre-order.
     @discardableResult
-    mutating func destroyLayer(_ layer: Int) throws -> [Int] {
+    mutating func destroyLayer(_ layer: Int) throws(LayerStoreError) -> [Int] {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         var doomed: [Int] = []
         forEachInSubtree(of: layer) { doomed.append($0) }

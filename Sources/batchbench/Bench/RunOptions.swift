@@ -36,7 +36,7 @@ struct RunOptions {
     ]
 
     /// Parses `arguments`; the error text names the option and the bad value.
-    static func parse(_ arguments: [String]) throws -> RunOptions {
+    static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         var options = RunOptions()
         var index = 0
         while index < arguments.count {
@@ -47,7 +47,7 @@ struct RunOptions {
                 name = String(name[..<equals])
             }
             index += 1
-            func value() throws -> String {
+            func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard index < arguments.count else { throw UsageError("\(name) needs a value") }
                 defer { index += 1 }
@@ -55,7 +55,7 @@ struct RunOptions {
             }
             switch name {
             case "--kernels", "--kernel":
-                options.kernels = try parseList(try value(), name) { text in
+                options.kernels = try parseList(try value(), name) { (text) throws(UsageError) in
                     if text == "all" { return BenchKernel.allCases }
                     guard let kernel = BenchKernel(rawValue: text) else {
                         throw UsageError(
@@ -65,7 +65,7 @@ struct RunOptions {
                     return [kernel]
                 }
             case "--backends", "--backend":
-                options.backends = try parseList(try value(), name) { text in
+                options.backends = try parseList(try value(), name) { (text) throws(UsageError) in
                     if text == "all" { return Backend.allCases }
                     guard let backend = Backend(rawValue: text) else {
                         throw UsageError("\(name): unknown backend '\(text)' (expected scalar, simd, c or all)")
@@ -73,14 +73,16 @@ struct RunOptions {
                     return [backend]
                 }
             case "--layers":
-                options.layerCounts = try parseList(try value(), name) { [try parseCount($0, name, minimum: 1)] }
+                options.layerCounts = try parseList(try value(), name) { (text) throws(UsageError) in
+                    [try parseCount(text, name, minimum: 1)]
+                }
             case "--threads":
-                options.threadCounts = try parseList(try value(), name) { text in
+                options.threadCounts = try parseList(try value(), name) { (text) throws(UsageError) in
                     if text == "max" { return [activeProcessorCount] }
                     return [try parseCount(text, name, minimum: 1, example: "1,2,4 or max")]
                 }
             case "--workload", "--workloads":
-                options.workloads = try parseList(try value(), name) { text in
+                options.workloads = try parseList(try value(), name) { (text) throws(UsageError) in
                     if text == "all" { return WorkloadShape.allCases }
                     guard let shape = WorkloadShape(rawValue: text) else {
                         throw UsageError(
@@ -130,8 +132,8 @@ struct RunOptions {
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).
     private static func parseList<T: Equatable>(
         _ text: String, _ name: String,
-        _ item: (String) throws -> [T]
-    ) throws -> [T] {
+        _ item: (String) throws(UsageError) -> [T]
+    ) throws(UsageError) -> [T] {
         var result: [T] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
@@ -145,7 +147,7 @@ struct RunOptions {
     private static func parseCount(
         _ text: String, _ name: String, minimum: Int,
         example: String = "1000, 100k or 1M"
-    ) throws -> Int {
+    ) throws(UsageError) -> Int {
         var digits = text.replacingOccurrences(of: "_", with: "")
         var multiplier = 1
         if digits.hasSuffix("k") || digits.hasSuffix("K") {
