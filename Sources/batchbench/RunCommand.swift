@@ -65,6 +65,8 @@ enum RunCommand {
         #endif
     }
 
+    /// Every result of the run: per workload and size, the object-graph baseline, then
+    /// each kernel on each backend and thread count; with the copy ceilings and speedups.
     private static func measureAll(_ options: RunOptions) -> BenchReport {
         let runsPerSize = options.kernels.map {
             $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1
@@ -74,27 +76,12 @@ enum RunCommand {
         let progress = Progress(
             enabled: options.showProgress,
             total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
-        // The ceiling, per size, thread count and footprint (cache-sized copies run faster),
-        // measured once each when first needed; the 128-byte one always, as the headline.
-        var ceilings: [BenchReport.CeilingMeasurement] = []
-        func ceiling(layers: Int, threads: Int, bytesPerLayer: Int) -> Double {
-            if let known = ceilings.first(where: {
-                $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer
-            }) {
-                return known.copyBytesPerSecond
-            }
-            progress.note("memory ceiling: copying \(layers) layers × \(bytesPerLayer) bytes on \(threads) threads")
-            let rate = measureCopyCeiling(
-                layers: layers, bytesPerLayer: bytesPerLayer, threads: threads,
-                minTime: Swift.min(options.minTime, 0.2))
-            ceilings.append(
-                .init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
-            return rate
-        }
+        var ceilings = CeilingTable(minTime: Swift.min(options.minTime, 0.2))
+        // The 128-byte ceiling always, as the headline.
         let headlineBytes = BenchKernel.frames.bytesPerLayer(threeD: false)
         for layers in options.layerCounts.sorted() {
             for threads in options.threadCounts {
-                _ = ceiling(layers: layers, threads: threads, bytesPerLayer: headlineBytes)
+                _ = ceilings.rate(layers: layers, threads: threads, bytesPerLayer: headlineBytes, progress: progress)
             }
         }
         var results: [BenchReport.Result] = []
@@ -106,44 +93,21 @@ enum RunCommand {
                 if options.measureBaseline {
                     baselines += measureObjectGraph(workload, options: options, progress: progress)
                 }
-                let points = options.hitTestPointCount(layers: layers)
-                let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
+                let fixture = KernelFixture(
+                    workload: workload, hitTestPointCount: options.hitTestPointCount(layers: layers))
                 for kernel in options.kernels {
                     for threads in options.threadCounts {
                         for backend in options.backends {
+                            // A kernel without options runs once, on the first backend and thread count.
                             if !kernel.usesKernelOptions
                                 && (backend != options.backends[0] || threads != options.threadCounts[0])
                             {
                                 continue
                             }
-                            progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
-                            let kernelOptions = KernelOptions(backend: backend, threads: threads)
-                            fixture.prepare(kernel, options: kernelOptions)
-                            let (timing, frameDetail) = fixture.time(
-                                kernel, options: kernelOptions, minTime: options.minTime)
-                            let problem = fixture.verify(kernel, options: kernelOptions)
-                            if let problem {
-                                printError(
-                                    "warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
-                                )
-                            }
-                            let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
-                            let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
-                            let perSecond = fixture.units(of: kernel) / timing.medianSeconds
+                            let run = KernelRun(
+                                kernel: kernel, options: KernelOptions(backend: backend, threads: threads))
                             results.append(
-                                .init(
-                                    workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
-                                    layers: layers, threads: threads,
-                                    points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: points),
-                                    medianSeconds: timing.medianSeconds,
-                                    minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
-                                    madSeconds: timing.madSeconds,
-                                    samples: timing.samples,
-                                    layersPerSecond: perSecond, bytesPerLayer: bytes,
-                                    bytesPerSecond: perSecond * Double(bytes),
-                                    ceilingFraction: perSecond * Double(bytes) / ceilingRate,
-                                    speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil,
-                                    frame: frameDetail))
+                                measureKernel(run, fixture, options: options, ceilings: &ceilings, progress: progress))
                         }
                     }
                 }
@@ -152,17 +116,55 @@ enum RunCommand {
         }
         addSpeedups(&results, baselines: baselines)
         progress.finish()
-        let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max {
-            ($0.layers, $0.threads) < ($1.layers, $1.threads)
-        }
         return BenchReport(
             build: buildConfiguration, date: ISO8601DateFormatter().string(from: Date()),
             machine: .current(),
             settings: .init(minTime: options.minTime, hitTestPoints: options.hitTestPoints, seed: options.seed),
-            ceiling: .init(
-                copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
-                threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
+            ceiling: ceilings.headline(bytesPerLayer: headlineBytes),
             results: results, baselines: baselines)
+    }
+
+    /// One kernel on one backend and thread count.
+    private struct KernelRun {
+        var kernel: BenchKernel
+        var options: KernelOptions
+    }
+
+    /// Times one kernel run on `fixture` (prepared first), checks its answer against the
+    /// reference (a wrong one is reported and marked unverified) and relates its rate to
+    /// the copy ceiling of its footprint.
+    private static func measureKernel(
+        _ run: KernelRun, _ fixture: KernelFixture, options: RunOptions, ceilings: inout CeilingTable,
+        progress: Progress
+    ) -> BenchReport.Result {
+        let (kernel, backend, threads) = (run.kernel, run.options.backend, run.options.threads)
+        let shape = fixture.workload.shape
+        let layers = fixture.workload.layerCount
+        progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
+        fixture.prepare(kernel, options: run.options)
+        let (timing, frameDetail) = fixture.time(kernel, options: run.options, minTime: options.minTime)
+        let problem = fixture.verify(kernel, options: run.options)
+        if let problem {
+            printError(
+                "warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
+            )
+        }
+        let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+        let ceilingRate = ceilings.rate(layers: layers, threads: threads, bytesPerLayer: bytes, progress: progress)
+        let perSecond = fixture.units(of: kernel) / timing.medianSeconds
+        return .init(
+            workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+            layers: layers, threads: threads,
+            points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: options.hitTestPointCount(layers: layers)),
+            medianSeconds: timing.medianSeconds,
+            minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
+            madSeconds: timing.madSeconds,
+            samples: timing.samples,
+            layersPerSecond: perSecond, bytesPerLayer: bytes,
+            bytesPerSecond: perSecond * Double(bytes),
+            ceilingFraction: perSecond * Double(bytes) / ceilingRate,
+            speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil,
+            frame: frameDetail)
     }
 
     /// The `points` a result reports: hit-test's points per call, convert's (one per
@@ -259,5 +261,41 @@ final class Progress {
     func finish() {
         let elapsed = ContinuousClock.now - started
         note("done in \(elapsed.components.seconds) s")
+    }
+}
+
+/// The memory-copy ceilings of a run, per size, thread count and footprint (cache-sized
+/// copies run faster), each measured once, when first needed.
+struct CeilingTable {
+    /// The minimum time of each copy measurement.
+    let minTime: Double
+    private(set) var measurements: [BenchReport.CeilingMeasurement] = []
+
+    init(minTime: Double) { self.minTime = minTime }
+
+    /// The copy rate (bytes a second) of `layers` × `bytesPerLayer` on `threads` threads,
+    /// measured now unless known.
+    mutating func rate(layers: Int, threads: Int, bytesPerLayer: Int, progress: Progress) -> Double {
+        if let known = measurements.first(where: {
+            $0.layers == layers && $0.threads == threads && $0.bytesPerLayer == bytesPerLayer
+        }) {
+            return known.copyBytesPerSecond
+        }
+        progress.note("memory ceiling: copying \(layers) layers × \(bytesPerLayer) bytes on \(threads) threads")
+        let rate = measureCopyCeiling(layers: layers, bytesPerLayer: bytesPerLayer, threads: threads, minTime: minTime)
+        measurements.append(
+            .init(layers: layers, threads: threads, bytesPerLayer: bytesPerLayer, copyBytesPerSecond: rate))
+        return rate
+    }
+
+    /// The report's ceiling: the largest size and thread count measured at
+    /// `bytesPerLayer`, with every measurement.
+    func headline(bytesPerLayer: Int) -> BenchReport.Ceiling {
+        let top = measurements.filter { $0.bytesPerLayer == bytesPerLayer }.max {
+            ($0.layers, $0.threads) < ($1.layers, $1.threads)
+        }
+        return .init(
+            copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
+            threads: top?.threads ?? 0, bytesPerLayer: bytesPerLayer, measurements: measurements)
     }
 }

@@ -55,23 +55,9 @@ struct RunOptions {
             }
             switch name {
             case "--kernels", "--kernel":
-                options.kernels = try parseList(try value(), name) { (text) throws(UsageError) in
-                    if text == "all" { return BenchKernel.allCases }
-                    guard let kernel = BenchKernel(rawValue: text) else {
-                        throw UsageError(
-                            "\(name): unknown kernel '\(text)' (expected \(BenchKernel.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
-                        )
-                    }
-                    return [kernel]
-                }
+                options.kernels = try parseCases(try value(), name, noun: "kernel")
             case "--backends", "--backend":
-                options.backends = try parseList(try value(), name) { (text) throws(UsageError) in
-                    if text == "all" { return Backend.allCases }
-                    guard let backend = Backend(rawValue: text) else {
-                        throw UsageError("\(name): unknown backend '\(text)' (expected scalar, simd, c or all)")
-                    }
-                    return [backend]
-                }
+                options.backends = try parseCases(try value(), name, noun: "backend")
             case "--layers":
                 options.layerCounts = try parseList(try value(), name) { (text) throws(UsageError) in
                     [try parseCount(text, name, minimum: 1)]
@@ -82,15 +68,7 @@ struct RunOptions {
                     return [try parseCount(text, name, minimum: 1, example: "1,2,4 or max")]
                 }
             case "--workload", "--workloads":
-                options.workloads = try parseList(try value(), name) { (text) throws(UsageError) in
-                    if text == "all" { return WorkloadShape.allCases }
-                    guard let shape = WorkloadShape(rawValue: text) else {
-                        throw UsageError(
-                            "\(name): unknown workload '\(text)' (expected \(WorkloadShape.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
-                        )
-                    }
-                    return [shape]
-                }
+                options.workloads = try parseCases(try value(), name, noun: "workload")
             case "--min-time":
                 let text = try value()
                 guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
@@ -127,6 +105,21 @@ struct RunOptions {
             }
         }
         return options
+    }
+
+    /// A list of case names, or `all` for every case (`--kernels`, `--backends`,
+    /// `--workloads`); an unknown name is an error that lists the known ones.
+    private static func parseCases<T: CaseIterable & RawRepresentable & Equatable>(
+        _ text: String, _ name: String, noun: String
+    ) throws(UsageError) -> [T] where T.RawValue == String {
+        try parseList(text, name) { (item) throws(UsageError) in
+            if item == "all" { return Array(T.allCases) }
+            guard let value = T(rawValue: item) else {
+                let known = T.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("\(name): unknown \(noun) '\(item)' (expected \(known) or all)")
+            }
+            return [value]
+        }
     }
 
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).
