@@ -6,7 +6,7 @@ usage: scripts/conformance.py [--bin PATH] [DIR ...]
 
   --bin PATH  the batchbench binary (default .build/release/batchbench)
   DIR         folders of cases (default Tests/BatchGeometryTests/Fixtures/conformance,
-              its device/ and its opacity/)
+              its device/, its opacity/ and its animation/)
 
 Comparison rules (docs/GEOMETRY.md section 1; docs/SCENE-FORMAT.md "Output"):
   - frame, bounds, position, opacity and worldOpacity must be the same doubles, bit for
@@ -17,7 +17,11 @@ Comparison rules (docs/GEOMETRY.md section 1; docs/SCENE-FORMAT.md "Output"):
   - a null entry in the expected layers is a removed layer: the output's entry must be
     null too;
   - only the keys the expected file has are compared: for each layer, every key of its
-    expected entry; at the top level, drawOrder, hits and conversions when present.
+    expected entry; at the top level, drawOrder, hits and conversions when present;
+  - the curve outputs (docs/SCENE-FORMAT.md "Animations and time", docs/ANIMATION.md),
+    when the expected file has them: timingFunctionOutputs and spring values bit for
+    bit (32-bit floats written as doubles), deceleration target and offsets bit for
+    bit, every other number (durations, spring coefficients, rubber bands) within 1e-9.
 
 Prints one line per failing case with its first differences, then a last line
 'N passed, M failed'. Exit status 0 when every case passes (and there was at least
@@ -36,9 +40,19 @@ DEFAULT_DIRS = (
     "Tests/BatchGeometryTests/Fixtures/conformance",
     "Tests/BatchGeometryTests/Fixtures/conformance/device",
     "Tests/BatchGeometryTests/Fixtures/conformance/opacity",
+    "Tests/BatchGeometryTests/Fixtures/conformance/animation",
 )
 BIT_EXACT_KEYS = ("frame", "bounds", "position", "opacity", "worldOpacity")
 TOP_LEVEL_KEYS = ("drawOrder", "hits", "conversions")
+# The curve outputs: per top-level key, the fields compared bit for bit (None: the whole
+# value is); every other field of an entry within the tolerance.
+CURVE_KEYS = {
+    "timingFunctionOutputs": None,
+    "springOutputs": ("values",),
+    "viewSpringOutputs": (),
+    "decelerationOutputs": ("target", "offsets"),
+    "rubberBandOutputs": (),
+}
 TOLERANCE = 1e-9
 WORDS = {"+Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan}
 SHOWN_DIFFERENCES = 3
@@ -146,7 +160,32 @@ def differences(output, expected):
                 out.append(f"{key}: missing")
             else:
                 compare(output[key], expected[key], key, False, out)
+    curve_differences(output, expected, out)
     return out
+
+
+def curve_differences(output, expected, out):
+    """Appends the differences in the curve outputs the expected document has."""
+    for key, exact_fields in CURVE_KEYS.items():
+        if key not in expected:
+            continue
+        if key not in output:
+            out.append(f"{key}: missing")
+        elif exact_fields is None or not isinstance(expected[key], list):
+            compare(output[key], expected[key], key, exact_fields is None, out)
+        elif not isinstance(output[key], list) or len(output[key]) != len(expected[key]):
+            out.append(f"{key}: got {show(output[key])}, expected {len(expected[key])} entries")
+        else:
+            for index, (got, want) in enumerate(zip(output[key], expected[key])):
+                path = f"{key}[{index}]"
+                if not isinstance(want, dict) or not isinstance(got, dict):
+                    compare(got, want, path, False, out)
+                    continue
+                for field, value in want.items():
+                    if field not in got:
+                        out.append(f"{path}.{field}: missing")
+                    else:
+                        compare(got[field], value, f"{path}.{field}", field in exact_fields, out)
 
 
 def run_case(binary, scene):

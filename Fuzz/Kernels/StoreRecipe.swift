@@ -134,10 +134,11 @@ struct StoreRecipe {
                 }
                 return false
             }
-            let removed: [Int]
-            do { removed = try store.destroyLayer(removal) } catch {
+            let live = (0..<store.count).filter { store.isLiveSlot($0) }
+            do { try store.destroyLayer(removal) } catch {
                 fuzzFailure("destroyLayer(\(removal)) threw \(error)")
             }
+            let removed = live.filter { !store.isLiveSlot($0) }
             // Slots stay where they are (no renumbering); the destroyed ones become free.
             if removed.sorted() != expected || store.count != before || store.layerCount != before - removed.count {
                 fuzzFailure("destroyLayer(\(removal)) removed \(removed), expected \(expected)")

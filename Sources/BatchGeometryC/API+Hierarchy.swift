@@ -22,6 +22,20 @@ public func bgLayerAdd(_ store: OpaquePointer?, _ superlayer: UInt64, _ out: Uns
 }
 
 /// `bg_layer_insert`: `insertSublayer(_:into:at:)` at an index.
+/// `bg_layer_add_at`: `addLayer(superlayer:at:)`.
+@_cdecl("bg_layer_add_at")
+public func bgLayerAddAt(
+    _ store: OpaquePointer?, _ superlayer: UInt64, _ index: Int64, _ out: UnsafeMutablePointer<UInt64>?
+) -> Int32 {
+    cCall("bg_layer_add_at") {
+        let box = try CStore.from(store)
+        let out = try required(out, "out")
+        out.pointee = try box.mutate {
+            try $0.addLayer(superlayer: optionalHandle(superlayer), at: Int(clamping: index))
+        }.rawValue
+    }
+}
+
 @_cdecl("bg_layer_insert")
 public func bgLayerInsert(_ store: OpaquePointer?, _ layer: UInt64, _ superlayer: UInt64, _ index: Int64) -> Int32 {
     cCall("bg_layer_insert") {

@@ -30,6 +30,7 @@ func checkSignaturesBatch() {
 /// The functions of API+Hierarchy.swift.
 func checkSignaturesHierarchy() {
     same(CBatchGeometry.bg_layer_add, bgLayerAdd)
+    same(CBatchGeometry.bg_layer_add_at, bgLayerAddAt)
     same(CBatchGeometry.bg_layer_insert, bgLayerInsert)
     same(CBatchGeometry.bg_layer_move, bgLayerMove)
     same(CBatchGeometry.bg_layer_detach, bgLayerDetach)

@@ -298,4 +298,60 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames")
         XCTAssertGreaterThan(visible.count, 2)
     }
+
+    /// Structure edits in a frame loop (issue 22): a card with five sublayers inserted at
+    /// an index (`addLayer(superlayer:at:)`), another destroyed with its subtree, one
+    /// moved within its list, a panel detached and re-attached, then the frame query and
+    /// a culled hit test. Destroyed slots are reused, so once warmed up nothing allocates.
+    /// (The list has fewer than 64 sublayers: a wide list's R-tree is still rebuilt, with
+    /// allocations, after its list changes.)
+    func testStructureEditsAllocateNothingOnceWarm() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 400, 800), of: window)
+        let list = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(0, 0, 400, 800), of: list)
+        let panel = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(0, 700, 400, 100), of: panel)
+        for k in 0..<40 { try addCard(&store, under: list, at: k) }
+        var visible = VisibleLayers()
+        func frame(_ n: Int) throws {
+            let cards = store.sublayerCount(of: list)
+            try addCard(&store, under: list, at: (n * 7) % (cards + 1))
+            let doomed = try XCTUnwrap(store.sublayer(at: (n * 13) % (cards + 1), of: list))
+            try store.destroyLayer(doomed)
+            let moved = try XCTUnwrap(store.sublayer(at: (n * 3) % cards, of: list))
+            try store.insertSublayer(moved, into: list, at: (n * 5) % cards)
+            if n % 2 == 0 {
+                try store.removeFromSuperlayer(panel)
+            } else {
+                try store.insertSublayer(panel, into: window, at: 0)
+            }
+            store.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
+            _ = store.hitTest(Point(200, 300), rule: .layer)
+        }
+        for n in 0..<20 { try frame(n) }
+        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
+            BGAllocationTraceSetEnabled(1)
+            try frame(20)
+            BGAllocationTraceSetEnabled(0)
+        }
+        let before = BGAllocationCount()
+        for n in 21..<61 { try frame(n) }
+        XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames of structure edits")
+        XCTAssertEqual(store.sublayerCount(of: list), 40)
+        XCTAssertGreaterThan(visible.count, 10)
+    }
+
+    /// A card of 90 points with five sublayers, as sublayer `index` of `list`; every card
+    /// is on screen (the frame query's result keeps one size, so it stops growing).
+    private func addCard(_ store: inout LayerStore, under list: LayerHandle, at index: Int) throws {
+        let card = try store.addLayer(superlayer: list, at: index)
+        store.setFrame(Rect(0, Double(index % 8) * 90, 400, 90), of: card)
+        for k in 0..<5 {
+            let part = try store.addLayer(superlayer: card)
+            store.setFrame(Rect(Double(k) * 70, 10, 60, 60), of: part)
+        }
+    }
 }

@@ -41,6 +41,23 @@ private struct HierarchyModel {
         return nil
     }
 
+    /// What `addLayer(superlayer:at:)` must throw, if anything.
+    func addError(superlayer: LayerHandle?, at index: Int) -> LayerStoreError? {
+        if let error = addError(superlayer: superlayer) { return error }
+        let counted = superlayer.map { sublayers[$0]! } ?? roots
+        if index < 0 || index > counted.count {
+            return .sublayerIndexOutOfRange(index: index, sublayerCount: counted.count)
+        }
+        return nil
+    }
+
+    /// A new layer as sublayer `index`: added last, then moved there (the list did not
+    /// hold it, so `index` counts the same siblings).
+    mutating func add(_ layer: LayerHandle, superlayer: LayerHandle?, at index: Int, tag: Double) {
+        add(layer, superlayer: superlayer, tag: tag)
+        XCTAssertNil(insertSublayer(layer, into: superlayer, at: index))
+    }
+
     mutating func add(_ layer: LayerHandle, superlayer: LayerHandle?, tag: Double) {
         superlayers[layer] = superlayer
         sublayers[layer] = []
@@ -172,7 +189,22 @@ final class HierarchyEditingTests: XCTestCase {
                 var failed = false
                 let context = "round \(round) step \(step)"
                 switch Int.random(in: 0..<12, using: &generator) {
-                case 0..<5:
+                case 0..<3:
+                    let superlayer = maybeSuperlayer()
+                    let index = Int.random(in: -1...5, using: &generator)
+                    let expected = model.addError(superlayer: superlayer, at: index)
+                    do {
+                        let layer = try store.addLayer(superlayer: superlayer, at: index)
+                        store.setPosition(Point(nextTag, 0), of: layer)
+                        XCTAssertNil(expected, "\(context): store accepted what the model refused")
+                        XCTAssertFalse(model.destroyed.contains(layer), "\(context): a destroyed handle came back")
+                        model.add(layer, superlayer: superlayer, at: index, tag: nextTag)
+                    } catch {
+                        XCTAssertEqual(error, expected, context)
+                        failed = true
+                    }
+                    nextTag += 1
+                case 3..<5:
                     let superlayer = maybeSuperlayer()
                     let expected = model.addError(superlayer: superlayer)
                     do {

@@ -102,11 +102,11 @@ final class LimitsTests: XCTestCase {
         }
         try edited.insertSublayer(deepest, into: nil)
         XCTAssertEqual(edited.rootIndices, [0, deepest])
-        XCTAssertEqual(try edited.destroyLayer(0).count, n - 1)
+        XCTAssertEqual(try edited.destroyLayer(0), n - 1)
         XCTAssertEqual(edited.layerCount, 1)
         XCTAssertEqual(edited.rootIndices, [deepest])
         var whole = store.copy()
-        XCTAssertEqual(try whole.destroyLayer(0).count, n)
+        XCTAssertEqual(try whole.destroyLayer(0), n)
         XCTAssertEqual(whole.layerCount, 0)
         XCTAssertEqual(whole.roots, [])
         XCTAssertEqual(whole.drawOrder(), [])
@@ -142,7 +142,7 @@ final class LimitsTests: XCTestCase {
             store.worldRects(in: world)[0], RectEdges(minX: Double(n), minY: 0, maxX: Double(n + 10), maxY: 10))
         XCTAssertEqual(store.hitTestIndex(Point(Double(n) + 0.5, 5), in: world), 0)
         XCTAssertTrue(store.drawOrderIndices().elementsEqual((0..<n).reversed()))
-        XCTAssertEqual(try store.destroyLayer(root).count, n)
+        XCTAssertEqual(try store.destroyLayer(root), n)
         XCTAssertEqual(store.layerCount, 0)
     }
 

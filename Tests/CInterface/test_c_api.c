@@ -87,6 +87,7 @@ ADAPTER(a_get_options, bg_store_get_options(S, &I32, &I32))
 ADAPTER(a_get_display_scale, bg_store_get_display_scale(S, D))
 ADAPTER(a_set_display_scale, bg_store_set_display_scale(S, 2))
 ADAPTER(a_add, bg_layer_add(S, L, H))
+ADAPTER(a_add_at, bg_layer_add_at(S, L, 0, H))
 ADAPTER(a_insert, bg_layer_insert(S, L, root, 0))
 ADAPTER(a_move, bg_layer_move(S, L, BG_LAYER_NONE))
 ADAPTER(a_detach, bg_layer_detach(S, L))
@@ -192,6 +193,7 @@ static const struct table_row {
     {"bg_store_get_display_scale", a_get_display_scale, NO_LAYER},
     {"bg_store_set_display_scale", a_set_display_scale, NO_LAYER},
     {"bg_layer_add", a_add, SUPERLAYER},
+    {"bg_layer_add_at", a_add_at, SUPERLAYER},
     {"bg_layer_insert", a_insert, EDIT},
     {"bg_layer_move", a_move, EDIT},
     {"bg_layer_detach", a_detach, EDIT},
@@ -334,6 +336,7 @@ ADAPTER(n_contains, bg_store_contains(S, L, NULL))
 ADAPTER(n_handle_at, bg_store_handle_at(S, 0, NULL))
 ADAPTER(n_get_display_scale, bg_store_get_display_scale(S, NULL))
 ADAPTER(n_add, bg_layer_add(S, root, NULL))
+ADAPTER(n_add_at, bg_layer_add_at(S, root, 0, NULL))
 ADAPTER(n_is_detached, bg_layer_is_detached(S, L, NULL))
 ADAPTER(n_get_superlayer, bg_layer_get_superlayer(S, L, NULL))
 ADAPTER(n_sublayers_out, bg_layer_get_sublayers(S, L, NULL, 8, &N))
@@ -429,6 +432,7 @@ static const struct null_row {
     {n_handle_at, "bg_store_handle_at: out is NULL"},
     {n_get_display_scale, "bg_store_get_display_scale: out is NULL"},
     {n_add, "bg_layer_add: out is NULL"},
+    {n_add_at, "bg_layer_add_at: out is NULL"},
     {n_is_detached, "bg_layer_is_detached: out is NULL"},
     {n_get_superlayer, "bg_layer_get_superlayer: out is NULL"},
     {n_sublayers_out, "bg_layer_get_sublayers: out is NULL"},

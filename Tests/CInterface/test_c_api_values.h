@@ -133,7 +133,17 @@ static void test_structure(void) {
     EXPECT(bg_layer_add(store, ((bg_layer)4 << 32) | 1, &layer), BG_ERROR_STALE_SUPERLAYER,
            "superlayer layer 1#4 is stale: no live layer of this store has that handle (destroyed, or never this "
            "store's)");
+    EXPECT(bg_layer_add_at(store, window, 3, &layer), BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE,
+           "sublayer index 3 is out of range (2 sublayers)");
     CHECK(fingerprint(store) == before);
+    /* A row insert: the new layer is sublayer 1, between a and b. */
+    bg_layer row = 0;
+    EXPECT_OK(bg_layer_add_at(store, window, 1, &row));
+    EXPECT_OK(bg_layer_get_sublayers(store, window, list, 8, &count));
+    CHECK(count == 3 && list[0] == a && list[1] == row && list[2] == b);
+    EXPECT_OK(bg_layer_destroy(store, row, &destroyed));
+    CHECK(destroyed == 1);
+    before = fingerprint(store);
     /* Detach: kept with its subtree, out of the tree. */
     EXPECT_OK(bg_layer_detach(store, a));
     EXPECT_OK(bg_layer_detach(store, a)); /* already detached: nothing happens */

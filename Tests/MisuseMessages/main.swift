@@ -127,6 +127,16 @@ let cases: [String: () -> Void] = [
         let store = makeStoreAlone()
         print(store.frames(options: .serial(.c)).count)
     },
+    "timing-function-count-mismatch": {
+        var values: [Float] = []
+        TimingFunction.values(of: [TimingFunction(.easeIn)], at: [0.1, 0.2], into: &values)
+        print(values)
+    },
+    "spring-count-mismatch": {
+        var values: [Float] = []
+        Spring.progress(of: [Spring(), Spring()], at: [0.1], into: &values)
+        print(values)
+    },
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -29,6 +29,9 @@ public struct Scene: ~Copyable, Sendable {
     public internal(set) var hitTests: [Point]
     /// `conversions`.
     public internal(set) var conversions: [SceneConversion]
+    /// The standalone curve queries (`timingFunctions`, `springs`, `viewSprings`,
+    /// `decelerations`, `rubberBands`; SCENE-FORMAT.md "Animations and time").
+    public internal(set) var curveQueries = SceneCurveQueries()
 
     /// The number of layers.
     public var layerCount: Int { store.count }
@@ -127,7 +130,8 @@ extension Scene {
         let scene = try Scene.decoded(json)
         self.init(
             store: scene.store, names: scene.names, operations: scene.operations, viewport: scene.viewport,
-            hitTestMode: scene.hitTestMode, hitTests: scene.hitTests, conversions: scene.conversions)
+            hitTestMode: scene.hitTestMode, hitTests: scene.hitTests, conversions: scene.conversions,
+            curveQueries: scene.curveQueries)
     }
 
     private static func decoded(_ json: [UInt8]) throws(SceneError) -> Scene {

@@ -21,6 +21,9 @@ struct SceneDecoder: ~Copyable {
     var conversions: [SceneConversion] = []
     /// Per layer, the operation that removes it (empty when no operation removes any).
     var removedBy: [Int?] = []
+    /// The curve queries (SceneDecoder+Curves.swift); the decelerations wait for `scale`.
+    var curveQueries = SceneCurveQueries()
+    var pendingDecelerations: [PendingDeceleration]?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         reader = JSONReader(bytes: bytes)
@@ -49,9 +52,19 @@ struct SceneDecoder: ~Copyable {
             case "operations": try decodeOperations()
             case "hitTests": try decodeHitTests()
             case "conversions": try decodeConversions()
+            case "timingFunctions": try decodeTimingFunctionQueries()
+            case "springs": try decodeSpringQueries()
+            case "viewSprings": try decodeViewSpringQueries()
+            case "decelerations": try decodeDecelerationQueries()
+            case "rubberBands": try decodeRubberBandQueries()
+            case "animations", "times":
+                throw ScenePath(key: nil, field: key).error(
+                    "not supported yet: animations and sample times need the presentation tree "
+                        + "(docs/ANIMATION.md sections 2 and 4-10), which this version does not build")
             default:
                 throw ScenePath(key: nil, field: key).error(
-                    "unknown key (a scene has viewport, scale, hitTestMode, layers, operations, hitTests, conversions)")
+                    "unknown key (a scene has viewport, scale, hitTestMode, layers, operations, hitTests, conversions, "
+                        + "timingFunctions, springs, viewSprings, decelerations, rubberBands)")
             }
         }
         try reader.expectEnd()
@@ -59,11 +72,12 @@ struct SceneDecoder: ~Copyable {
         try linkLateParents()
         try validateOperations()
         try validateConversions()
+        finishDecelerations()  // reads the store's display scale: before the store moves out
         var built = LayerStore()
         swap(&built, &store)
         return Scene(
             store: built, names: names, operations: operations, viewport: viewport,
-            hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions)
+            hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions, curveQueries: curveQueries)
     }
 
     /// `scale`: the display scale that contentOffset and scrollTo round to.

@@ -35,6 +35,8 @@ public struct SceneEvaluation: ~Copyable, Sendable {
     public let hits: [Int?]
     /// Each of the scene's `conversions`, or nil when the destination is singular.
     public let conversions: [Point?]
+    /// The answers to the scene's curve queries (`Scene.curveQueries`).
+    public internal(set) var curveOutputs = SceneCurveOutputs()
 }
 
 extension Scene {
@@ -79,7 +81,7 @@ extension Scene {
             names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
             worldRects: worldRects, clipRects: clipRects, visible: visible, worldOpacities: store.worldOpacities(),
             drawOrder: store.drawOrderIndices().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
-            conversions: converted)
+            conversions: converted, curveOutputs: curveQueries.evaluate())
     }
 
     /// The store index of scene layer `layer`, or an error at `path` when it is out of
@@ -114,16 +116,14 @@ extension Scene {
                 throw path.error("\(error)")
             }
         default:
-            let freed: [Int]
             do {
-                freed = try store.destroyLayer(storeLayer)
+                try store.destroyLayer(storeLayer)
             } catch {
                 throw path.error("\(error)")
             }
-            var destroyed = [Bool](repeating: false, count: store.count)
-            for slot in freed { destroyed[slot] = true }
+            // The destroyed layers are the ones whose slots are free now.
             for sceneLayer in storeLayers.indices {
-                if let slot = storeLayers[sceneLayer], destroyed[slot] { storeLayers[sceneLayer] = nil }
+                if let slot = storeLayers[sceneLayer], !store.isLiveSlot(slot) { storeLayers[sceneLayer] = nil }
             }
         }
     }
@@ -166,7 +166,8 @@ extension Scene {
 
 extension SceneEvaluation {
     /// The output document of SCENE-FORMAT.md: one entry per layer in input order, then
-    /// `drawOrder`, `hits`, `conversions`. One layer per line; numbers in shortest
+    /// `drawOrder`, `hits`, `conversions`, then the outputs of the curve queries the scene
+    /// has (`timingFunctionOutputs`, `springOutputs`, ...). One layer per line; numbers in shortest
     /// round-trip form, non-finite ones as `"NaN"`, `"+Infinity"`, `"-Infinity"`. The
     /// same evaluation always gives the same bytes. O(layers).
     public func jsonText() -> String {
@@ -251,7 +252,9 @@ extension SceneEvaluation {
             }
             flushIfLarge()
         }
-        output += "]\n}\n"
+        output += "]"
+        curveOutputs.appendJSON(to: &output)
+        output += "\n}\n"
         write(output)
     }
 

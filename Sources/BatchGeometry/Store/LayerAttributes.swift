@@ -88,8 +88,10 @@ public enum LayerProperty: Int32, CaseIterable, Sendable {
         }
     }
 
-    /// What a change of it affects besides its own column (the setter's invalidation).
-    var effects: LayerPropertyEffects {
+    /// What a change of it is, for the change log (`noteChange`): the setter's whole
+    /// invalidation. Opacity and userInteractionEnabled are the view rule's gate only:
+    /// world transforms, subtree bounds and drawing order do not read them.
+    var effects: LayerChange {
         switch self {
         case .opacity, .userInteractionEnabled: return .viewHitGate
         }
@@ -125,16 +127,6 @@ public enum LayerPropertyKind: Sendable {
     case bool
 }
 
-/// What a table property's change affects, beyond its own column: the caches and
-/// derived bits its setter refreshes (the setter's whole invalidation).
-struct LayerPropertyEffects: OptionSet, Sendable {
-    let rawValue: UInt8
-    /// The view rule's gate (`LayerFlags.skippedByViewRule`): opacity < 0.01 or
-    /// interaction disabled. World transforms, subtree bounds and drawing order do not
-    /// read these properties, so nothing else is invalidated.
-    static let viewHitGate = LayerPropertyEffects(rawValue: 1 << 0)
-}
-
 extension LayerStore {
     /// The value of `property` for `layer`, as a `Double`: a flag is 0 or 1, opacity
     /// the stored 32-bit float widened. O(1); allocates nothing. Stops the program on a
@@ -164,14 +156,12 @@ extension LayerStore {
         }
     }
 
-    /// Refreshes what `effects` names for `layer` after one of its table properties
-    /// changed. O(1).
+    /// Derives `layer`'s view-rule flag (`LayerFlags.skippedByViewRule`) from its opacity
+    /// and userInteractionEnabled: the change log's consumer for `.viewHitGate`. O(1).
     @inline(__always)
-    mutating func attributesDidChange(_ layer: Int, _ effects: LayerPropertyEffects) {
-        if effects.contains(.viewHitGate) {
-            let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
-            if skipped { flags[layer].insert(.skippedByViewRule) } else { flags[layer].remove(.skippedByViewRule) }
-        }
+    mutating func refreshViewRuleFlag(_ layer: Int) {
+        let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
+        if skipped { flags[layer].insert(.skippedByViewRule) } else { flags[layer].remove(.skippedByViewRule) }
     }
 }
 
@@ -202,7 +192,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         attributes.opacities[layer] = opacity
         // No geometry cache reads opacity; the view rule's gate does.
-        attributesDidChange(layer, LayerProperty.opacity.effects)
+        noteChange(layer, LayerProperty.opacity.effects)
     }
 
     /// UIView `isUserInteractionEnabled`, default true: false makes the view rule of hit
@@ -222,6 +212,6 @@ extension LayerStore {
     mutating func setUserInteractionEnabled(_ value: Bool, of layer: Int) {
         checkIndexForUpdate(layer)
         attributes.interactionEnabled[layer] = value
-        attributesDidChange(layer, LayerProperty.userInteractionEnabled.effects)
+        noteChange(layer, LayerProperty.userInteractionEnabled.effects)
     }
 }

@@ -90,8 +90,7 @@ extension LayerStore {
             resize(
                 layer, mask: mask, superlayer: Int(frame.superlayer), oldWidth: frame.oldWidth,
                 oldHeight: frame.oldHeight)
-            changes.markChanged(layer)
-            boundsDidChange(layer, adjustInputs: true)
+            noteChange(layer, .geometry)
             if (boundsWidth[layer] != width || boundsHeight[layer] != height)
                 && !flags[layer].contains(.doesNotAutoresizeSubviews) && firstSublayers[layer] >= 0
             {

@@ -19,6 +19,37 @@ extension LayerStore {
         return handle(atSlot: slot)
     }
 
+    /// Adds a layer with Core Animation's defaults as sublayer number `index` of
+    /// `superlayer` (among the attached roots when nil), like
+    /// `-[CALayer insertSublayer:atIndex:]` with a new layer: the row insert a list
+    /// makes. `index` may equal the sublayer count (the end). The layer takes a free
+    /// slot when there is one, as `addLayer(superlayer:)` does.
+    ///
+    /// O(index) to find the place, plus amortized O(1); allocates nothing once the store's
+    /// columns have room.
+    /// - Throws: `.staleSuperlayer`, `.sublayerIndexOutOfRange` (with the sublayer count),
+    ///   `.tooManyLayers`, in that order; the store is then unchanged.
+    @discardableResult
+    public mutating func addLayer(superlayer: LayerHandle?, at index: Int) throws(LayerStoreError) -> LayerHandle {
+        if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
+        let slot = try addLayer(superlayer: superlayer?.index, at: index)
+        return handle(atSlot: slot)
+    }
+
+    /// `addLayer(superlayer:at:)` on slots; returns the new layer's slot.
+    @discardableResult
+    mutating func addLayer(superlayer: Int?, at index: Int) throws(LayerStoreError) -> Int {
+        if let superlayer, !isLiveSlot(superlayer) {
+            throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
+        }
+        let parent = superlayer.map { Int32($0) } ?? -1
+        // Checked before anything changes; -1 (no layer to skip) counts every sibling.
+        let before = try sibling(at: index, under: parent, skipping: -1)
+        let layer = try addLayer(superlayer: superlayer)
+        if before >= 0 { relink(layer, under: parent, before: before) }
+        return layer
+    }
+
     /// `addLayer(superlayer:)` with the superlayer's slot; returns the new layer's slot.
     /// - Throws: `.staleSuperlayer` for a slot out of range or free, `.tooManyLayers`.
     @discardableResult
@@ -27,8 +58,10 @@ extension LayerStore {
         if let superlayer, !isLiveSlot(superlayer) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
         }
-        if let slot = freeSlots.last {
-            freeSlots.removeLast()
+        // By index, and flags below as constants: `.last` and option-set literals
+        // allocate in unoptimized builds, and a frame loop's adds must not.
+        if !freeSlots.isEmpty {
+            let slot = freeSlots.removeLast()
             reviveFreeSlot(Int(slot), under: superlayer)
             return Int(slot)
         }
@@ -78,7 +111,7 @@ extension LayerStore {
     /// under `superlayer`.
     private mutating func reviveFreeSlot(_ slot: Int, under superlayer: Int?) {
         generations[slot] += 1  // odd (free) to even (live)
-        flags[slot] = []
+        flags[slot] = LayerFlags(rawValue: 0)
         detachedLayerCount -= 1
         relink(slot, under: superlayer.map { Int32($0) } ?? -1, before: -1)
     }
@@ -92,6 +125,32 @@ extension LayerStore {
         checkIndex(layer)
         let parent = parents[layer]
         return parent < 0 ? nil : Int(parent)
+    }
+
+    /// How many sublayers `layer` has. O(sublayers), allocates nothing. Stops the
+    /// program on a stale handle, like every accessor.
+    public func sublayerCount(of layer: LayerHandle) -> Int {
+        var count = 0
+        var current = firstSublayers[slot(of: layer)]
+        while current >= 0 {
+            count += 1
+            current = nextSiblings[Int(current)]
+        }
+        return count
+    }
+
+    /// Sublayer number `index` of `layer` (in list order, before zPosition), or nil when
+    /// `index` is not in `0 ..< sublayerCount(of: layer)`. O(index), allocates nothing.
+    /// Stops the program on a stale handle.
+    public func sublayer(at index: Int, of layer: LayerHandle) -> LayerHandle? {
+        guard index >= 0 else { return nil }
+        var current = firstSublayers[slot(of: layer)]
+        var position = 0
+        while current >= 0 && position < index {
+            position += 1
+            current = nextSiblings[Int(current)]
+        }
+        return current >= 0 ? handle(atSlot: Int(current)) : nil
     }
 
     /// The sublayers of `layer` in order (back to front, before zPosition). O(sublayers).
@@ -159,16 +218,28 @@ extension LayerStore {
         // The sibling to insert before, found (and the index checked) before anything
         // changes; appending needs no walk, so building a wide tree stays O(1) a step.
         var insertBefore: Int32 = -1
-        if let index {
-            let siblingsOfNewParent = newParent >= 0 ? sublayers(of: Int(newParent)) : rootIndices
-            let remaining = siblingsOfNewParent.filter { $0 != layer }
-            if index < 0 || index > remaining.count {
-                throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: remaining.count)
-            }
-            if index < remaining.count { insertBefore = Int32(remaining[index]) }
-        }
+        if let index { insertBefore = try sibling(at: index, under: newParent, skipping: layer) }
         relink(layer, under: newParent, before: insertBefore)
         setDetached(false, layer)
+    }
+
+    /// The layer that sublayer `index` of `parent` (-1: the attached roots) is once `layer`
+    /// is left out of the list, or -1 for `index` equal to that count (the end). O(index),
+    /// allocates nothing.
+    /// - Throws: `.sublayerIndexOutOfRange` for an index below 0 or past the end.
+    private func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
+        var current = parent >= 0 ? firstSublayers[Int(parent)] : firstRoot
+        var position = 0
+        while current >= 0 {
+            let counted = Int(current) != layer && (parent >= 0 || !flags[Int(current)].contains(.detached))
+            if counted {
+                if position == index { return current }
+                position += 1
+            }
+            current = nextSiblings[Int(current)]
+        }
+        if index == position { return -1 }
+        throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: position)
     }
 
     /// Takes `layer` (with its subtree) out of the layer tree, like
@@ -250,27 +321,41 @@ extension LayerStore {
     @discardableResult
     public mutating func destroyLayer(_ layer: LayerHandle) throws(LayerStoreError) -> Int {
         if let error = staleError(layer) { throw error }
-        return try destroyLayer(layer.index).count
+        return try destroyLayer(layer.index)
     }
 
-    /// `destroyLayer(_:)` on a slot; returns the freed slots in pre-order.
+    /// `destroyLayer(_:)` on a slot; returns how many layers it destroyed. The subtree's
+    /// slots are gathered in `structureScratch`, kept between calls, so a warmed-up frame
+    /// loop's destroys allocate nothing.
     @discardableResult
-    mutating func destroyLayer(_ layer: Int) throws(LayerStoreError) -> [Int] {
+    mutating func destroyLayer(_ layer: Int) throws(LayerStoreError) -> Int {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
-        var doomed: [Int] = []
-        forEachInSubtree(of: layer) { doomed.append($0) }
+        var doomed = structureScratch
+        structureScratch = []  // unshared while it is filled
+        doomed.removeAll(keepingCapacity: true)
+        forEachInSubtree(of: layer) { doomed.append(Int32(truncatingIfNeeded: $0)) }
         unlink(layer)
         // Sublayer pairs inside the subtree stop counting as z-order inversions: each
         // pair is counted once, by its first layer (all of whose siblings are doomed too).
-        for slot in doomed.dropFirst() where nextSiblings[slot] >= 0 {
-            zOrderInversions -= zInversion(Int32(slot), nextSiblings[slot])
+        // Index loops: an unoptimized build allocates in the generic iterator.
+        var k = 1
+        while k < doomed.count {
+            let slot = Int(doomed[k])
+            if nextSiblings[slot] >= 0 { zOrderInversions -= zInversion(Int32(slot), nextSiblings[slot]) }
+            k += 1
         }
         // Freed in reverse pre-order, so the free list hands the slots back in pre-order:
         // a subtree rebuilt top down gets its superlayers' slots before its sublayers'.
-        for slot in doomed.reversed() { freeSlot(slot) }
+        k = doomed.count
+        while k > 0 {
+            k -= 1
+            freeSlot(Int(doomed[k]))
+        }
         changes.markStructureChanged()
         structureDidChange()
-        return doomed
+        let destroyed = doomed.count
+        structureScratch = doomed
+        return destroyed
     }
 
     /// Resets `slot` to a free, detached root with default properties and a new
@@ -294,7 +379,7 @@ extension LayerStore {
         attributes.resetToDefaults(at: slot)
         scrollViews[Int32(slot)] = nil
         if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
-        flags[slot] = [.detached]
+        flags[slot] = LayerFlags.detached
         // Its sublayer links are dropped below: its union and sorted list must go too.
         subtreeBounds.mark(slot, SubtreeBounds.Mark.sublayerList)
         drawOrderCache.markDirty(slot)
@@ -371,7 +456,7 @@ extension LayerStore {
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
         if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -387,7 +472,7 @@ extension LayerStore {
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
@@ -410,7 +495,7 @@ extension LayerStore {
         let parent = parents[layer]
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
-        sublayerListDidChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, next)

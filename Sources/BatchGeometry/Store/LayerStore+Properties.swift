@@ -1,9 +1,10 @@
 // Per-layer property access with Core Animation's setter side effects (GEOMETRY.md
 // section 4). Every accessor is O(1) and takes a live `LayerHandle` (a stale one stops
 // the program with a message naming it); each public accessor forwards to its slot
-// (`Int`) form, which the library and the tests share. Setters that change geometry
-// mark the layer for `updateWorld()`, which recomputes a marked layer's whole subtree:
-// that covers what the layer applies to its sublayers (bounds origin,
+// (`Int`) form, which the library and the tests share. A setter writes its columns and
+// makes one call, `noteChange(layer, what)` (LayerChange.swift), saying what changed;
+// the caches that read it follow. `updateWorld()` recomputes a changed layer's whole
+// subtree, which covers what the layer applies to its sublayers (bounds origin,
 // sublayerTransform, geometryFlipped) as well.
 
 extension LayerStore {
@@ -32,8 +33,7 @@ extension LayerStore {
         boundsY[layer] = bounds.y
         boundsWidth[layer] = bounds.width
         boundsHeight[layer] = bounds.height
-        changes.markChanged(layer)
-        boundsDidChange(layer, adjustInputs: true)
+        noteChange(layer, .geometry)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
@@ -53,8 +53,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         positionX[layer] = position.x
         positionY[layer] = position.y
-        changes.markPositionChanged(layer)
-        boundsDidChange(layer)
+        noteChange(layer, .position)
     }
 
     /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
@@ -73,8 +72,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         anchorX[layer] = anchorPoint.x
         anchorY[layer] = anchorPoint.y
-        changes.markChanged(layer)
-        boundsDidChange(layer, adjustInputs: true)
+        noteChange(layer, .geometry)
     }
 
     /// The layer's z position, in points: moves it toward the eye and orders it among its
@@ -98,8 +96,7 @@ extension LayerStore {
         if isSublayer { zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
         zPositions[layer] = z
         if isSublayer { zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
-        changes.markChanged(layer)
-        zPositionDidChange(layer)
+        noteChange(layer, .zOrder)
     }
 
     /// The anchor point's z coordinate, in points.
@@ -116,8 +113,7 @@ extension LayerStore {
     mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
         anchorPointZs[layer] = z
-        changes.markChanged(layer)
-        boundsDidChange(layer, adjustInputs: true)
+        noteChange(layer, .geometry)
     }
 
     /// The layer's transform, applied about its anchor point.
@@ -134,8 +130,7 @@ extension LayerStore {
     mutating func setTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
         transforms.set(transform, at: layer)
-        changes.markChanged(layer)
-        boundsDidChange(layer)
+        noteChange(layer, .localTransform)
     }
     /// The affine part of the transform (`UIView.transform`).
     public func affineTransform(of layer: LayerHandle) -> AffineTransform {
@@ -175,8 +170,7 @@ extension LayerStore {
     mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
         sublayerTransforms.set(transform, at: layer)
-        changes.markChanged(layer)
-        sublayerAdjustmentDidChange(layer)
+        noteChange(layer, .sublayerAdjustment)
     }
 
     /// Mirrors the sublayers' y axis about the middle of the bounds.
@@ -189,8 +183,7 @@ extension LayerStore {
     }
     mutating func setGeometryFlipped(_ value: Bool, of layer: Int) {
         setFlag(.geometryFlipped, value, layer)
-        changes.markChanged(layer)
-        sublayerAdjustmentDidChange(layer)
+        noteChange(layer, .sublayerAdjustment)
     }
     /// Clips sublayers to the bounds, for rendering and hit testing.
     public func masksToBounds(_ layer: LayerHandle) -> Bool {
@@ -202,7 +195,7 @@ extension LayerStore {
     }
     mutating func setMasksToBounds(_ value: Bool, of layer: Int) {
         setFlag(.masksToBounds, value, layer)
-        boundsDidChange(layer)
+        noteChange(layer, .extent)
     }
     /// Hides the layer and its subtree.
     public func isHidden(_ layer: LayerHandle) -> Bool {
@@ -214,7 +207,7 @@ extension LayerStore {
     }
     mutating func setHidden(_ value: Bool, of layer: Int) {
         setFlag(.hidden, value, layer)
-        boundsDidChange(layer)
+        noteChange(layer, .extent)
     }
     /// A `CATransformLayer`: its sublayers keep their z instead of being flattened into
     /// its plane.
@@ -227,8 +220,7 @@ extension LayerStore {
     }
     mutating func setTransformLayer(_ value: Bool, of layer: Int) {
         setFlag(.transformLayer, value, layer)
-        changes.markChanged(layer)
-        sublayerAdjustmentDidChange(layer)
+        noteChange(layer, .sublayerAdjustment)
     }
 
     /// The index precondition for setters. Mutating, so that an unoptimized build does
@@ -296,8 +288,7 @@ extension LayerStore {
         boundsHeight[layer] = size.height
         positionX[layer] = position.x
         positionY[layer] = position.y
-        changes.markChanged(layer)
-        boundsDidChange(layer, adjustInputs: true)
+        noteChange(layer, .geometry)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
 
@@ -331,8 +322,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         boundsX[layer] = pixelRounded(offset.x, scale: displayScale)
         boundsY[layer] = pixelRounded(offset.y, scale: displayScale)
-        changes.markChanged(layer)
-        boundsDidChange(layer, adjustInputs: true)
+        noteChange(layer, .geometry)
     }
 
     /// Sets the display scale (points to pixels: 1, 2 or 3 on iOS screens; default 1),

@@ -104,6 +104,9 @@ public struct LayerStore: ~Copyable, Sendable {
     /// The arrays an incremental `updateWorld()` fills and empties, kept between updates
     /// so that a frame loop's updates allocate nothing once they have grown.
     var incrementalScratch = IncrementalScratch()
+    /// The slots `destroyLayer` gathers, kept between calls so that destroys allocate
+    /// nothing once it has grown (not copied by `copy()`).
+    var structureScratch: [Int32] = []
     /// How the last `updateWorld()` that did any work brought the cache up to date: a
     /// test hook, so tests can tell the incremental paths apart (their results agree).
     var lastWorldUpdatePath: WorldUpdatePath = .none

@@ -321,13 +321,23 @@ bg_status bg_store_set_display_scale(bg_store *store, double scale);
 bg_status bg_layer_add(bg_store *store, bg_layer superlayer, bg_layer *out);
 
 /**
+ * bg_layer_add, but the new layer becomes sublayer number `index` of `superlayer` (0 =
+ * back; n, the sublayer count, = the end), or root number `index` among the attached roots
+ * when `superlayer` is BG_LAYER_NONE: the row insert of a list (Swift:
+ * addLayer(superlayer:at:)). Errors, checked in this order: NULL_ARGUMENT (store, out);
+ * STALE_SUPERLAYER; SUBLAYER_INDEX_OUT_OF_RANGE (`index` outside 0...n); TOO_MANY_LAYERS;
+ * the store is then unchanged. O(index); allocates nothing once the store has room.
+ */
+bg_status bg_layer_add_at(bg_store *store, bg_layer superlayer, int64_t index, bg_layer *out);
+
+/**
  * Moves `layer`, with its subtree, into `superlayer`'s sublayers at position `index`
  * (0 = back), or among the roots when `superlayer` is BG_LAYER_NONE; a detached layer is
  * attached again. Handles stay valid (Swift: insertSublayer(_:into:at:)).
  * Errors, checked in this order: NULL_ARGUMENT; STALE_LAYER; STALE_SUPERLAYER; CYCLE
  * (`superlayer` is `layer` or inside its subtree); SUBLAYER_INDEX_OUT_OF_RANGE (`index`
  * outside 0...n, n = the superlayer's sublayers, or the roots, other than `layer`).
- * O(sublayers + depth).
+ * O(index + depth); allocates nothing.
  */
 bg_status bg_layer_insert(bg_store *store, bg_layer layer, bg_layer superlayer, int64_t index);
 

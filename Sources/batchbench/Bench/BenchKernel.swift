@@ -37,6 +37,11 @@ enum BenchKernel: String, CaseIterable {
     /// One point per call through the culled `hitTest(_:rule:)` (no snapshot); the
     /// median over points. Opt-in.
     case hitTestCulled = "hit-test-culled"
+    /// One timing function and one spring per layer sampled through
+    /// `TimingFunction.values(of:at:into:)` and `Spring.progress(of:at:into:)` into
+    /// reused arrays (`CurveFixture`): issue 23's curve hot paths, no layers involved. One
+    /// thread, Swift; opt-in.
+    case curves
 
     /// What a run measures when `--kernels` is not given: the kernels that fit in the
     /// default run's minute on 2 cores. `--kernels all` adds the opt-in ones.
@@ -45,14 +50,16 @@ enum BenchKernel: String, CaseIterable {
     /// Run only when asked for: the frame kernel builds two more copies of the workload
     /// and runs whole frames, and one snapshot walk per point costs as much as a
     /// hit-test call of many points.
-    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled }
+    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled || self == .curves }
 
     /// Whether the backend and thread count change how the kernel runs. A kernel that
     /// ignores them (autoresize: setters, one thread; the single-point hit tests, which
     /// take no options) is timed once per workload and size, at the first backend and
     /// thread count asked for. The frame kernel passes them to the old path's calls
     /// (the new path has no options: one thread, Swift).
-    var usesKernelOptions: Bool { self != .autoresize && self != .hitTestPoint && self != .hitTestCulled }
+    var usesKernelOptions: Bool {
+        self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .curves
+    }
 
     /// Kernels timed one call at a time (each call is one point), reporting the median
     /// over calls rather than over samples of many calls.
@@ -82,6 +89,9 @@ enum BenchKernel: String, CaseIterable {
         case .hitTestCulled:
             return
                 "hit-test-culled: one point per call, the culled hitTest(_:rule:) (median over points); rate = the store's layers per second, as if each were tested (compare with hit-test-point)"
+        case .curves:
+            return
+                "curves: curve samples per second (one timing function and one spring per layer: two samples; one thread whatever --threads says)"
         default: return nil
         }
     }
@@ -126,6 +136,12 @@ enum BenchKernel: String, CaseIterable {
         case .convert:
             // Read a Point; write a Point?.
             return MemoryLayout<Point>.size + MemoryLayout<Point?>.stride
+        case .curves:
+            // Per sample (half the samples each): a timing function and its input, a
+            // float out; or a spring and its time, a float out.
+            let function = MemoryLayout<TimingFunction>.stride + double + 4
+            let spring = MemoryLayout<Spring>.stride + double + 4
+            return (function + spring) / 2
         case .autoresize:
             // Read position (2), anchorPoint (2) and bounds size (2) as doubles, the mask
             // and flags bytes, the next-sibling and first-sublayer links (2 × Int32); write

@@ -34,7 +34,7 @@ let helpText = """
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, hit-test-point,
-                         hit-test-culled, or all (default: all but the last three)
+                         hit-test-culled, curves, or all (default: all but the last four)
                            frames             computeFrames(into:options:), every frame
                            world              computeWorldTransforms(into:options:), the
                                               per-frame full pass (cached locals)
@@ -65,6 +65,10 @@ let helpText = """
                            hit-test-culled    opt-in: one point per call, the culled
                                               hitTest(_:rule:); median over points (both
                                               rates: the store's layers per second)
+                           curves             opt-in: per layer one timing function and one
+                                              spring sampled, TimingFunction.values(of:at:
+                                              into:) and Spring.progress(of:at:into:) into
+                                              reused arrays; one thread; rate = samples/s
       --backends LIST    scalar, simd, c, or all (default: all)
       --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
       --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
@@ -109,8 +113,8 @@ let helpText = """
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-      per point, autoresize 91; frame as world, hit-test-point and hit-test-culled as
-      hit-test, per layer of the store. Progress goes to standard error.
+      per point, autoresize 91, curves 96 per sample; frame as world, hit-test-point and
+      hit-test-culled as hit-test, per layer of the store. Progress goes to standard error.
 
     COMPARE
       batchbench compare OLD.json NEW.json [--threshold PERCENT]

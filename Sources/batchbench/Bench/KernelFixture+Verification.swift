@@ -66,6 +66,9 @@ extension KernelFixture {
             return frameFixture.problem
         case .hitTestPoint, .hitTestCulled:
             return verifySinglePoints(kernel)
+        case .curves:
+            guard let curveFixture else { return "no curves were sampled" }
+            return curveFixture.problem
         }
     }
 

@@ -39,6 +39,8 @@ final class KernelFixture {
     private(set) var pointWorld: WorldTransforms?
     private(set) var singleHits: [LayerHandle?] = []
     private(set) var singleAnswered: [Bool] = []
+    /// The curves kernel's timing functions and springs, built by `prepare`.
+    private(set) var curveFixture: CurveFixture?
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
 
@@ -70,6 +72,7 @@ final class KernelFixture {
     func units(of kernel: BenchKernel) -> Double {
         switch kernel {
         case .hitTest: return Double(hitTestPoints.count) * Double(store.count)
+        case .curves: return 2 * Double(store.count)
         // frame: the store's layers per frame; the single-point hit tests: per point.
         default: return Double(store.count)
         }
@@ -121,6 +124,8 @@ final class KernelFixture {
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
+        case .curves:
+            curveFixture!.run()
         }
     }
 
@@ -170,6 +175,8 @@ final class KernelFixture {
             autoresizeStore = consume masked
         case .frame where frameFixture == nil:
             frameFixture = FrameFixture(workload: workload)
+        case .curves where curveFixture == nil:
+            curveFixture = CurveFixture(count: store.count, seed: workload.seed)
         case .hitTestPoint, .hitTestCulled:
             // The points of 200 frames, and a snapshot of the store as it is now (other
             // kernels may have moved layers); the culled walk's caches built once.

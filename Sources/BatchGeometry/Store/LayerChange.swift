@@ -1,0 +1,66 @@
+// The change log's one entry point: a setter says what it changed about a layer, as data
+// (`LayerChange`), and `noteChange` hands it to every cache that reads it — the world
+// transforms (`ChangeTracker`), the subtree bounds and spatial indexes (`SubtreeBounds`),
+// the drawing order (`DrawOrderCache`) and the view rule's flag. No setter picks a cache:
+// a new property says what it changes, and every cache that depends on that follows
+// (Bevy's `Changed<T>`, Chromium's `set_needs_update`).
+
+/// What a setter changed about one layer: the change log's record. Each bit names a kind
+/// of input, not a cache; `LayerStore.noteChange(_:_:)` maps it to the caches that read it.
+struct LayerChange: OptionSet, Sendable, Hashable {
+    let rawValue: UInt8
+
+    /// Only `position`: the local transform's translation moves; the layer's box moves.
+    static let position = LayerChange(rawValue: 1 << 0)
+    /// The local transform as a whole (bounds size, anchor point, anchorPointZ,
+    /// transform): the layer's world and box.
+    static let localTransform = LayerChange(rawValue: 1 << 1)
+    /// The geometry a superlayer's adjustment of its sublayers reads (bounds, anchor point,
+    /// anchorPointZ): with a flip or a sublayerTransform, every sublayer's box moves too.
+    static let sublayerInputs = LayerChange(rawValue: 1 << 2)
+    /// The adjustment itself (sublayerTransform, geometryFlipped, the transform-layer
+    /// flag): every sublayer's world and box.
+    static let sublayerAdjustment = LayerChange(rawValue: 1 << 3)
+    /// Only the layer's own box (masksToBounds, hidden): no world changes.
+    static let extent = LayerChange(rawValue: 1 << 4)
+    /// zPosition: the layer's world (in 3D) and box, and its superlayer's drawing order.
+    static let zOrder = LayerChange(rawValue: 1 << 5)
+    /// Opacity or userInteractionEnabled: the view rule's gate, nothing geometric.
+    static let viewHitGate = LayerChange(rawValue: 1 << 6)
+
+    /// What moves the frame for bounds, anchor point, anchorPointZ, contentOffset and the
+    /// frame setter.
+    static let geometry = LayerChange(rawValue: localTransform.rawValue | sublayerInputs.rawValue)
+    /// Changes that redo the layer's whole cached local transform (not just its translation).
+    static let world = LayerChange(
+        rawValue: localTransform.rawValue | sublayerAdjustment.rawValue | zOrder.rawValue)
+    /// Changes that move the layer's own box.
+    static let ownExtent = LayerChange(rawValue: position.rawValue | localTransform.rawValue | extent.rawValue)
+}
+
+extension LayerStore {
+    /// Records that `change` happened to `layer`: the one call a setter makes after
+    /// writing its columns. O(1); allocates only when a cache's pending list grows past
+    /// what it has held before.
+    @inline(__always)
+    mutating func noteChange(_ layer: Int, _ change: LayerChange) {
+        if !change.isDisjoint(with: .world) {
+            changes.markChanged(layer)
+        } else if change.contains(.position) {
+            changes.markPositionChanged(layer)
+        }
+        if !change.isDisjoint(with: .ownExtent) {
+            boundsDidChange(layer, adjustInputs: change.contains(.sublayerInputs))
+        }
+        if change.contains(.sublayerAdjustment) { sublayerAdjustmentDidChange(layer) }
+        if change.contains(.zOrder) { zPositionDidChange(layer) }
+        if change.contains(.viewHitGate) { refreshViewRuleFlag(layer) }
+    }
+
+    /// Records that `layer` was linked into or out of `superlayer`'s list (-1: the roots).
+    /// The world's plan is rebuilt after any structure edit (`structureDidChange`). O(1).
+    @inline(__always)
+    mutating func noteListChange(_ layer: Int, superlayer: Int32) {
+        sublayerListDidChange(layer, superlayer: superlayer)
+    }
+}
