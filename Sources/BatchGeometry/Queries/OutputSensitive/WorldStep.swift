@@ -1,5 +1,7 @@
-// One layer's world transform from its superlayer's, for the queries that compute world
-// transforms only for the layers they visit.
+// One layer's world transform for the queries that visit only some layers: read from the
+// world cache when it is current (one producer: the full pass or the incremental update,
+// which agree bit for bit), else computed from its superlayer's by the full pass's
+// expressions.
 
 /// A layer's world matrix and its world-plan mode bits (`WorldMode`), which decide how
 /// its sublayers' world matrices are formed.
@@ -9,6 +11,19 @@ struct WorldStep {
 }
 
 extension LayerStore {
+    /// The world cache when it holds the current world transforms (`updateWorld()` ran
+    /// after the last change; it then equals a full pass bit for bit, which
+    /// `_invariantViolations()` checks), else nil. O(1).
+    var currentWorldCache: WorldTransforms? { changes.hasChanges ? nil : worldCache }
+
+    /// `ToWorld(layer)`: `cache`'s entry when there is a current cache (see
+    /// `currentWorldCache`), else computed from its superlayer's step. O(1).
+    @inline(__always)
+    func worldStep(of layer: Int, under superlayer: WorldStep?, cache: WorldTransforms?) -> WorldStep {
+        if let cache { return WorldStep(mode: cache.modes[layer], matrix: cache[layer]) }
+        return worldStep(of: layer, under: superlayer)
+    }
+
     /// `ToWorld(layer)` from its superlayer's step (nil for a root), by the full pass's
     /// expressions: the plan entry decides between the planar product of the cached
     /// local (`planarProduct`) and the 4×4 reference product, as `propagateWorld` and
