@@ -116,7 +116,8 @@ enum RunCommand {
                             {
                                 continue
                             }
-                            progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
+                            progress.step(
+                                "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
                             let kernelOptions = KernelOptions(backend: backend, threads: threads)
                             fixture.prepare(kernel, options: kernelOptions)
                             let (timing, frameDetail) = fixture.time(
@@ -124,7 +125,7 @@ enum RunCommand {
                             let problem = fixture.verify(kernel, options: kernelOptions)
                             if let problem {
                                 printError(
-                                    "warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
+                                    "warning: \(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
                                 )
                             }
                             let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
@@ -132,7 +133,7 @@ enum RunCommand {
                             let perSecond = fixture.units(of: kernel) / timing.medianSeconds
                             results.append(
                                 .init(
-                                    workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+                                    workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.benchName,
                                     layers: layers, threads: threads,
                                     points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: points),
                                     medianSeconds: timing.medianSeconds,

@@ -65,7 +65,9 @@ let helpText = """
                            hit-test-culled    opt-in: one point per call, the culled
                                               hitTest(_:rule:); median over points (both
                                               rates: the store's layers per second)
-      --backends LIST    scalar, simd, c, or all (default: all)
+      --backends LIST    auto, scalar, simd, c, or all (default: all). auto is the
+                         library's default (each kernel on its measured best); the
+                         others force one backend for every kernel
       --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
       --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
       --workload LIST    standard, 3d, chain, wide, random, ui, app, or all (default: standard)
@@ -124,7 +126,7 @@ let helpText = """
 
     ENVIRONMENT
       BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
-      set; BATCHGEOMETRY_BACKEND (scalar, simd, c) and BATCHGEOMETRY_THREADS set the
+      set; BATCHGEOMETRY_BACKEND (scalar, simd, c, auto) and BATCHGEOMETRY_THREADS set the
       defaults of eval. A value that cannot be used is a usage error (exit status 2).
 
     EXAMPLES
