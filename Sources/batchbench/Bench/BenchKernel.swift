@@ -37,6 +37,10 @@ enum BenchKernel: String, CaseIterable {
     /// One point per call through the culled `hitTest(_:rule:)` (no snapshot); the
     /// median over points. Opt-in.
     case hitTestCulled = "hit-test-culled"
+    /// `visibleLayers(in:into:)` of the frame script's viewport on a store whose world
+    /// cache is current (`updateWorld()` ran after the last edit, as in an app loop that
+    /// updates first), no edits between calls. Opt-in.
+    case visibleLayers = "visible-layers"
 
     /// What a run measures when `--kernels` is not given: the kernels that fit in the
     /// default run's minute on 2 cores. `--kernels all` adds the opt-in ones.
@@ -45,14 +49,16 @@ enum BenchKernel: String, CaseIterable {
     /// Run only when asked for: the frame kernel builds two more copies of the workload
     /// and runs whole frames, and one snapshot walk per point costs as much as a
     /// hit-test call of many points.
-    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled }
+    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled || self == .visibleLayers }
 
     /// Whether the backend and thread count change how the kernel runs. A kernel that
     /// ignores them (autoresize: setters, one thread; the single-point hit tests, which
     /// take no options) is timed once per workload and size, at the first backend and
     /// thread count asked for. The frame kernel passes them to the old path's calls
     /// (the new path has no options: one thread, Swift).
-    var usesKernelOptions: Bool { self != .autoresize && self != .hitTestPoint && self != .hitTestCulled }
+    var usesKernelOptions: Bool {
+        self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .visibleLayers
+    }
 
     /// Kernels timed one call at a time (each call is one point), reporting the median
     /// over calls rather than over samples of many calls.
@@ -82,6 +88,9 @@ enum BenchKernel: String, CaseIterable {
         case .hitTestCulled:
             return
                 "hit-test-culled: one point per call, the culled hitTest(_:rule:) (median over points); rate = the store's layers per second, as if each were tested (compare with hit-test-point)"
+        case .visibleLayers:
+            return
+                "visible-layers: visibleLayers(in:into:) of the script's viewport, world cache current, one thread; rate = the store's layers per second, as if each were visited"
         default: return nil
         }
     }
@@ -96,7 +105,7 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental, .frame:
+        case .world, .worldIncremental, .frame, .visibleLayers:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the

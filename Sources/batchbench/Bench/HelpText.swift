@@ -34,7 +34,8 @@ let helpText = """
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, hit-test-point,
-                         hit-test-culled, or all (default: all but the last three)
+                         hit-test-culled, visible-layers, or all (default: all but the
+                         last four)
                            frames             computeFrames(into:options:), every frame
                            world              computeWorldTransforms(into:options:), the
                                               per-frame full pass (cached locals)
@@ -62,6 +63,9 @@ let helpText = """
                                               frames. Meant for --workload app
                            hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
                                               on a snapshot; median over points
+                           visible-layers     opt-in: visibleLayers(in:into:) of the
+                                              frame script's viewport, world cache
+                                              current (updateWorld ran), no edits
                            hit-test-culled    opt-in: one point per call, the culled
                                               hitTest(_:rule:); median over points (both
                                               rates: the store's layers per second)
@@ -111,7 +115,8 @@ let helpText = """
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-      per point, autoresize 91; frame as world, hit-test-point and hit-test-culled as
+      per point, autoresize 91; frame and visible-layers as world, hit-test-point and
+      hit-test-culled as
       hit-test, per layer of the store. Progress goes to standard error.
 
     COMPARE

@@ -39,6 +39,9 @@ final class KernelFixture {
     private(set) var pointWorld: WorldTransforms?
     private(set) var singleHits: [LayerHandle?] = []
     private(set) var singleAnswered: [Bool] = []
+    /// The visible-layers kernel's viewport (set by `prepare`) and reused result.
+    private var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var visible = VisibleLayers()
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
 
@@ -121,6 +124,9 @@ final class KernelFixture {
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
+        case .visibleLayers:
+            store.visibleLayers(in: viewport, into: &visible)
+            sink += Double(visible.count)
         }
     }
 
@@ -164,6 +170,10 @@ final class KernelFixture {
     func prepare(_ kernel: BenchKernel, options: KernelOptions) {
         switch kernel {
         case .worldIncremental: sink += store.updateWorld(options: options)[0].m41
+        case .visibleLayers:
+            viewport = FrameScript(workload).viewport
+            sink += store.updateWorld(options: options)[0].m41
+            store.visibleLayers(in: viewport, into: &visible)  // builds the bounds and order caches
         case .autoresize where autoresizeStore == nil:
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
