@@ -100,7 +100,7 @@ final class FrameQueryTests: XCTestCase {
                 let label = "seed \(seed) round \(round)"
                 store.visibleLayers(in: viewport, into: &computed)
                 _ = store.updateWorld()
-                XCTAssertNotNil(store.currentWorldCache, label)
+                XCTAssertTrue(store.worldCacheIsCurrent, label)
                 store.visibleLayers(in: viewport, into: &cached)
                 let expected = Self.expectedVisible(store, viewport: viewport)
                 Self.assertMatches(cached, expected, label + " (cache)")

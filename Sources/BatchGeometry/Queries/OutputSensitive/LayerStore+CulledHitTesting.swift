@@ -28,7 +28,7 @@ extension LayerStore {
         var scratch = walkScratch
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
-        return culledHitTest(point, rule: rule, world: currentWorldCache, &scratch).map { handle(atSlot: $0) }
+        return culledHitTest(point, rule: rule, readingCache: worldCacheIsCurrent, &scratch).map { handle(atSlot: $0) }
     }
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
@@ -42,18 +42,19 @@ extension LayerStore {
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
-        let world = currentWorldCache
+        let readingCache = worldCacheIsCurrent
         var k = 0
         while k < points.count {  // not `for in`: its iterator allocates unoptimized
-            results.append(culledHitTest(points[k], rule: rule, world: world, &scratch).map { handle(atSlot: $0) })
+            results.append(
+                culledHitTest(points[k], rule: rule, readingCache: readingCache, &scratch).map { handle(atSlot: $0) })
             k += 1
         }
     }
 
     /// The slot hit at `point`; the caches must be current. World transforms come from
-    /// `world` (the current world cache) when there is one, else are computed on the way.
+    /// the world cache when `readingCache` (it is current), else are computed on the way.
     func culledHitTest(
-        _ point: Point, rule: HitTestRule, world: WorldTransforms?, _ scratch: inout WalkScratch
+        _ point: Point, rule: HitTestRule, readingCache: Bool, _ scratch: inout WalkScratch
     ) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
@@ -63,7 +64,7 @@ extension LayerStore {
             let top = Int(root)
             root = previousSiblings[top]
             guard flags[top].isDisjoint(with: skip), subtreeBounds.extent[top].containsClosed(point) else { continue }
-            if let hit = hitSubtree(of: top, point, rule, world, &scratch) { return hit }
+            if let hit = hitSubtree(of: top, point, rule, readingCache, &scratch) { return hit }
         }
         return nil
     }
@@ -72,14 +73,14 @@ extension LayerStore {
     /// for the layer rule, sublayer order for the view rule), then the layer; the first
     /// layer that contains the point wins. Explicit stack, any depth.
     private func hitSubtree(
-        of top: Int, _ point: Point, _ rule: HitTestRule, _ world: WorldTransforms?, _ scratch: inout WalkScratch
+        of top: Int, _ point: Point, _ rule: HitTestRule, _ readingCache: Bool, _ scratch: inout WalkScratch
     ) -> Int? {
-        if let hit = enterHit(top, under: nil, point, rule, world, &scratch) { return hit }
+        if let hit = enterHit(top, under: nil, point, rule, readingCache, &scratch) { return hit }
         let skip = skippedSubtreeFlags(rule)
         while !scratch.frames.isEmpty {
             let depth = scratch.frames.count - 1
             if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip: skip) {
-                if let hit = enterHit(sublayer, under: depth, point, rule, world, &scratch) { return hit }
+                if let hit = enterHit(sublayer, under: depth, point, rule, readingCache, &scratch) { return hit }
             } else {
                 let frame = scratch.frames.removeLast()
                 if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
@@ -92,10 +93,10 @@ extension LayerStore {
     /// Visits `layer`: returns it when it is hit with no sublayer to try first; else
     /// pushes a frame for its sublayers (when the rule enters them) and returns nil.
     private func enterHit(
-        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ world: WorldTransforms?,
+        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ readingCache: Bool,
         _ scratch: inout WalkScratch
     ) -> Int? {
-        let step = worldStep(of: layer, under: depth.map { scratch.frames[$0].step }, cache: world)
+        let step = worldStep(of: layer, under: depth.map { scratch.frames[$0].step }, readingCache: readingCache)
         // hitTestWalk's expressions: the same unprojection, the same containment.
         let local = step.matrix.unprojectPointInFrontOfEye(point)
         var inside = false

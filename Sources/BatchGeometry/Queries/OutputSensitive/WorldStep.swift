@@ -11,16 +11,20 @@ struct WorldStep {
 }
 
 extension LayerStore {
-    /// The world cache when it holds the current world transforms (`updateWorld()` ran
+    /// Whether the world cache holds the current world transforms (`updateWorld()` ran
     /// after the last change; it then equals a full pass bit for bit, which
-    /// `_invariantViolations()` checks), else nil. O(1).
-    var currentWorldCache: WorldTransforms? { changes.hasChanges ? nil : worldCache }
+    /// `_invariantViolations()` checks). O(1).
+    var worldCacheIsCurrent: Bool { worldCache != nil && !changes.hasChanges }
 
-    /// `ToWorld(layer)`: `cache`'s entry when there is a current cache (see
-    /// `currentWorldCache`), else computed from its superlayer's step. O(1).
+    /// `ToWorld(layer)`: the world cache's entry when `readingCache` (the walk checked
+    /// `worldCacheIsCurrent` once), else computed from its superlayer's step. The cache
+    /// is read in place, never copied: a copy would retain and release its columns, which
+    /// costs a short hit test more than the steps it saves. O(1).
     @inline(__always)
-    func worldStep(of layer: Int, under superlayer: WorldStep?, cache: WorldTransforms?) -> WorldStep {
-        if let cache { return WorldStep(mode: cache.modes[layer], matrix: cache[layer]) }
+    func worldStep(of layer: Int, under superlayer: WorldStep?, readingCache: Bool) -> WorldStep {
+        if readingCache, let cache = worldCache {
+            return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
+        }
         return worldStep(of: layer, under: superlayer)
     }
 
