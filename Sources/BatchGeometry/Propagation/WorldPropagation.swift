@@ -169,6 +169,10 @@ struct WorldPass: @unchecked Sendable {
     /// chains, subtree blocks, index order): never SIMD, whose lanes need independent
     /// layers (its scalar lane code is the scalar loop: same bits).
     let serialBackend: Backend
+    /// The planar kernel's backend over a narrow piece of a level (fewer than
+    /// `narrowLevelWidth` layers between general layers): `serialBackend` by default,
+    /// the forced backend when one is.
+    let narrowBackend: Backend
     /// The 4×4 kernel's backend.
     let generalBackend: Backend
     let threads: Int
@@ -193,6 +197,7 @@ struct WorldPass: @unchecked Sendable {
         levelBackend = options.backend(for: .worldLevel)
         let serial = options.backend(for: .worldSerial)
         serialBackend = serial == .simd ? .scalar : serial
+        narrowBackend = options.backend == nil ? serialBackend : levelBackend
         generalBackend = options.backend(for: .worldGeneral)
         self.threads = threads
         self.count = count

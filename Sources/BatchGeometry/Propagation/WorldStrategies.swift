@@ -84,7 +84,8 @@ extension WorldPass {
     }
 
     /// Part of one level: its planar layers, then its general layers (no layer of a
-    /// level depends on another). `includeGenerals` false leaves those out.
+    /// level depends on another). `includeGenerals` false leaves those out. Pieces
+    /// between general layers narrower than `narrowLevelWidth` take `narrowBackend`.
     func runLevelSegment(_ range: Range<Int>, includeGenerals: Bool) -> Bool {
         let generalPositions = generalPositions
         var start = range.lowerBound
@@ -92,13 +93,20 @@ extension WorldPass {
         var g = first
         var finite = true
         while g < generalPositions.count && generalPositions[g] < range.upperBound {
-            if !planar.run(levelBackend, start..<generalPositions[g]) { finite = false }
+            if !runLevelPiece(start..<generalPositions[g]) { finite = false }
             start = generalPositions[g] + 1
             g += 1
         }
-        if !planar.run(levelBackend, start..<range.upperBound) { finite = false }
+        if !runLevelPiece(start..<range.upperBound) { finite = false }
         if includeGenerals { computeGenerals(first..<g) }
         return finite
+    }
+
+    /// Planar layers of one level: the level kernel, or for a narrow piece (between
+    /// general layers, where SIMD4 would run mostly its scalar tail) `narrowBackend`.
+    @inline(__always)
+    private func runLevelPiece(_ range: Range<Int>) -> Bool {
+        planar.run(range.count < LayerStore.narrowLevelWidth ? narrowBackend : levelBackend, range)
     }
 
     /// One wide level over threads: each chunk its planar layers, then its general ones.
