@@ -28,7 +28,11 @@ extension LayerStore {
         var scratch = walkScratch
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
-        return culledHitTest(point, rule: rule, readingCache: worldCacheIsCurrent, &scratch).map { handle(atSlot: $0) }
+        let hit =
+            worldCacheIsCurrent
+            ? culledHitTest(point, rule: rule, CachedWorldSteps(), &scratch)
+            : culledHitTest(point, rule: rule, ComputedWorldSteps(), &scratch)
+        return hit.map { handle(atSlot: $0) }
     }
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
@@ -46,15 +50,17 @@ extension LayerStore {
         var k = 0
         while k < points.count {  // not `for in`: its iterator allocates unoptimized
             results.append(
-                culledHitTest(points[k], rule: rule, readingCache: readingCache, &scratch).map { handle(atSlot: $0) })
+                (readingCache
+                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
+                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) })
             k += 1
         }
     }
 
     /// The slot hit at `point`; the caches must be current. World transforms come from
-    /// the world cache when `readingCache` (it is current), else are computed on the way.
+    /// `steps` (the world cache when it is current, else computed on the way).
     func culledHitTest(
-        _ point: Point, rule: HitTestRule, readingCache: Bool, _ scratch: inout WalkScratch
+        _ point: Point, rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
@@ -64,7 +70,7 @@ extension LayerStore {
             let top = Int(root)
             root = previousSiblings[top]
             guard flags[top].isDisjoint(with: skip), subtreeBounds.extent[top].containsClosed(point) else { continue }
-            if let hit = hitSubtree(of: top, point, rule, readingCache, &scratch) { return hit }
+            if let hit = hitSubtree(of: top, point, rule, steps, &scratch) { return hit }
         }
         return nil
     }
@@ -73,14 +79,14 @@ extension LayerStore {
     /// for the layer rule, sublayer order for the view rule), then the layer; the first
     /// layer that contains the point wins. Explicit stack, any depth.
     private func hitSubtree(
-        of top: Int, _ point: Point, _ rule: HitTestRule, _ readingCache: Bool, _ scratch: inout WalkScratch
+        of top: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
-        if let hit = enterHit(top, under: nil, point, rule, readingCache, &scratch) { return hit }
+        if let hit = enterHit(top, under: nil, point, rule, steps, &scratch) { return hit }
         let skip = skippedSubtreeFlags(rule)
         while !scratch.frames.isEmpty {
             let depth = scratch.frames.count - 1
             if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip: skip) {
-                if let hit = enterHit(sublayer, under: depth, point, rule, readingCache, &scratch) { return hit }
+                if let hit = enterHit(sublayer, under: depth, point, rule, steps, &scratch) { return hit }
             } else {
                 let frame = scratch.frames.removeLast()
                 if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
@@ -93,10 +99,10 @@ extension LayerStore {
     /// Visits `layer`: returns it when it is hit with no sublayer to try first; else
     /// pushes a frame for its sublayers (when the rule enters them) and returns nil.
     private func enterHit(
-        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ readingCache: Bool,
+        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource,
         _ scratch: inout WalkScratch
     ) -> Int? {
-        let step = worldStep(of: layer, under: depth.map { scratch.frames[$0].step }, readingCache: readingCache)
+        let step = steps.step(of: layer, under: depth.map { scratch.frames[$0].step }, in: self)
         // hitTestWalk's expressions: the same unprojection, the same containment.
         let local = step.matrix.unprojectPointInFrontOfEye(point)
         var inside = false

@@ -2,15 +2,14 @@
 
 extension LayerStore {
     /// Visits `layer` (its superlayer's frame at `depth`, nil for a root): its world
-    /// transform (read from the world cache when `readingCache`; else computed from its
-    /// superlayer's), world rect and clip rect, by the full passes'
+    /// transform (from `steps`: the world cache, or computed from its superlayer's), world rect and clip rect, by the full passes'
     /// expressions; appends it when visible; pushes a frame for its sublayers unless none
     /// can be visible.
     func enterVisible(
-        _ layer: Int, under depth: Int?, view: RectEdges, readingCache: Bool, _ links: SiblingLinks,
+        _ layer: Int, under depth: Int?, view: RectEdges, _ steps: some WorldStepSource, _ links: SiblingLinks,
         into result: inout VisibleLayers
     ) {
-        let step = worldStep(of: layer, under: depth.map { result.frames[$0].step }, readingCache: readingCache)
+        let step = steps.step(of: layer, under: depth.map { result.frames[$0].step }, in: self)
         result.visitedLayerCount += 1
         let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }

@@ -113,7 +113,11 @@ extension LayerStore {
             root = nextSiblings[top]
             // A root's extent is in world space already.
             guard !flags[top].contains(.detached), subtreeBounds.extent[top].overlapsOpenly(view) else { continue }
-            collectVisible(from: top, view: view, readingCache: worldCacheIsCurrent, into: &result)
+            if worldCacheIsCurrent {
+                collectVisible(from: top, view: view, CachedWorldSteps(), into: &result)
+            } else {
+                collectVisible(from: top, view: view, ComputedWorldSteps(), into: &result)
+            }
         }
     }
 
@@ -127,16 +131,16 @@ extension LayerStore {
     /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
     /// depth works).
     private func collectVisible(
-        from top: Int, view: RectEdges, readingCache: Bool, into result: inout VisibleLayers
+        from top: Int, view: RectEdges, _ steps: some WorldStepSource, into result: inout VisibleLayers
     ) {
         let links = drawOrderLinks()  // current after refreshDrawOrder(): O(1), no copy
-        enterVisible(top, under: nil, view: view, readingCache: readingCache, links, into: &result)
+        enterVisible(top, under: nil, view: view, steps, links, into: &result)
         while !result.frames.isEmpty {
             let depth = result.frames.count - 1
             if let sublayer = nextCandidate(
                 &result.frames[depth], result.candidates, tested: &result.testedSublayerCount, links)
             {
-                enterVisible(sublayer, under: depth, view: view, readingCache: readingCache, links, into: &result)
+                enterVisible(sublayer, under: depth, view: view, steps, links, into: &result)
             } else {
                 let frame = result.frames.removeLast()
                 if frame.fromCandidates { result.candidates.removeLast(Int(frame.end - frame.start)) }

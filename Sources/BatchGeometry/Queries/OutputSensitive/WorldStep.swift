@@ -16,18 +16,6 @@ extension LayerStore {
     /// `_invariantViolations()` checks). O(1).
     var worldCacheIsCurrent: Bool { worldCache != nil && !changes.hasChanges }
 
-    /// `ToWorld(layer)`: the world cache's entry when `readingCache` (the walk checked
-    /// `worldCacheIsCurrent` once), else computed from its superlayer's step. The cache
-    /// is read in place, never copied: a copy would retain and release its columns, which
-    /// costs a short hit test more than the steps it saves. O(1).
-    @inline(__always)
-    func worldStep(of layer: Int, under superlayer: WorldStep?, readingCache: Bool) -> WorldStep {
-        if readingCache, let cache = worldCache {
-            return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
-        }
-        return worldStep(of: layer, under: superlayer)
-    }
-
     /// `ToWorld(layer)` from its superlayer's step (nil for a root), by the full pass's
     /// expressions: the plan entry decides between the planar product of the cached
     /// local (`planarProduct`) and the 4×4 reference product, as `propagateWorld` and
@@ -54,5 +42,31 @@ extension LayerStore {
         }
         let matrix = transformToSuperlayer(of: layer).concatenating(superlayer.matrix)
         return WorldStep(mode: entry.mode | WorldMode.general, matrix: matrix)
+    }
+}
+
+/// Where a walk takes each visited layer's world transform from. The walks are generic
+/// over it, so each is compiled once per source: the computing walk stays as it was, and
+/// the one that reads the cache reads the store's cache in place (a copy of it would
+/// retain and release its columns, which costs a short hit test more than it saves).
+protocol WorldStepSource {
+    /// `ToWorld(layer)` of `store`, its superlayer's step given (nil for a root). O(1).
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep
+}
+
+/// Computed from the superlayer's step (`worldStep(of:under:)`): any store.
+struct ComputedWorldSteps: WorldStepSource {
+    @inline(__always)
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
+        store.worldStep(of: layer, under: superlayer)
+    }
+}
+
+/// Read from the world cache: only when `worldCacheIsCurrent`.
+struct CachedWorldSteps: WorldStepSource {
+    @inline(__always)
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
+        guard let cache = store.worldCache else { return store.worldStep(of: layer, under: superlayer) }
+        return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
     }
 }
