@@ -20,11 +20,16 @@ import FuzzSupport
 // The oracles compare the public API with the internal slot-index API and the references.
 @_spi(Testing) @testable import BatchGeometry
 
-let allOptions: [KernelOptions] = Backend.allCases.flatMap { backend in
+/// Every backend forced, then nil: the default, each kernel on its measured best.
+let backendChoices: [Backend?] = Backend.allCases.map { $0 } + [nil]
+let allOptions: [KernelOptions] = backendChoices.flatMap { backend in
     (1...4).map { KernelOptions(backend: backend, threads: $0) }
 }
 /// For tiled (large) stores, where each pass costs milliseconds: every backend, spread.
-let largeStoreOptions = [KernelOptions(backend: .simd, threads: 3), KernelOptions(backend: .c, threads: 4)]
+let largeStoreOptions = [
+    KernelOptions(backend: .simd, threads: 3), KernelOptions(backend: .c, threads: 4),
+    KernelOptions(backend: nil, threads: 2),
+]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -206,20 +206,22 @@ func kernelOptions(backend: Int32, threads: Int32) throws(CFailure) -> KernelOpt
     guard threads >= 0 else {
         throw CFailure.invalid("threads must be 0 (the process default) or a positive count, got \(threads)")
     }
-    let chosen: Backend?
+    // nil: the process default; .some(nil): automatic (each kernel's measured best).
+    let chosen: Backend??
     switch Int(backend) {
     case Int(BG_BACKEND_DEFAULT): chosen = nil
     case Int(BG_BACKEND_SCALAR): chosen = .scalar
     case Int(BG_BACKEND_SIMD): chosen = .simd
     case Int(BG_BACKEND_C): chosen = .c
+    case Int(BG_BACKEND_AUTO): chosen = .some(nil)
     default:
         throw CFailure.invalid(
-            "\(backend) is not a backend (BG_BACKEND_DEFAULT 0, BG_BACKEND_SCALAR 1, BG_BACKEND_SIMD 2, BG_BACKEND_C 3)"
+            "\(backend) is not a backend (BG_BACKEND_DEFAULT 0, BG_BACKEND_SCALAR 1, BG_BACKEND_SIMD 2, BG_BACKEND_C 3, BG_BACKEND_AUTO 4)"
         )
     }
     // Checked first: KernelOptions stops the program on an unusable BATCHGEOMETRY_C_KERNEL
-    // when the C backend is chosen.
-    if chosen == .c, let problem = BGKernelEnvironmentProblem() {
+    // when the C backend may run (forced or automatic).
+    if let chosen, chosen != .scalar, chosen != .simd, let problem = BGKernelEnvironmentProblem() {
         throw CFailure.environment(String(cString: problem))
     }
     let defaults = chosen == nil || threads == 0 ? try processDefaultOptions() : nil
@@ -227,9 +229,10 @@ func kernelOptions(backend: Int32, threads: Int32) throws(CFailure) -> KernelOpt
         backend: chosen ?? defaults!.backend, threads: threads == 0 ? defaults!.threads : Int(threads))
 }
 
-/// The `BG_BACKEND_` constant of `backend`.
-func backendConstant(_ backend: Backend) -> Int32 {
+/// The `BG_BACKEND_` constant of `backend` (nil: `BG_BACKEND_AUTO`).
+func backendConstant(_ backend: Backend?) -> Int32 {
     switch backend {
+    case nil: return Int32(BG_BACKEND_AUTO)
     case .scalar: return Int32(BG_BACKEND_SCALAR)
     case .simd: return Int32(BG_BACKEND_SIMD)
     case .c: return Int32(BG_BACKEND_C)

@@ -10,7 +10,7 @@ enum EvalCommand {
 
         Builds the scene's layers with BatchGeometry, applies its operations, answers its
         queries and prints one JSON document on stdout (SCENE-FORMAT.md, Output).
-        The backend and threads come from BATCHGEOMETRY_BACKEND (scalar, simd, c) and
+        The backend and threads come from BATCHGEOMETRY_BACKEND (scalar, simd, c, auto) and
         BATCHGEOMETRY_THREADS; the output is the same for all of them.
 
         Exit status: 0 on success; 2 for a malformed scene or unreadable input, with one

@@ -121,7 +121,8 @@ enum RunCommand {
                             {
                                 continue
                             }
-                            progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
+                            progress.step(
+                                "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
                             let measured = measureKernel(
                                 kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
                                 runOptions: options)
@@ -180,21 +181,21 @@ enum RunCommand {
         let problem = fixture.verify(kernel, options: options)
         if let problem {
             printError(
-                "warning: \(fixture.workload.shape) \(kernel.rawValue) \(options.backend) \(fixture.workload.layerCount) layers \(options.threads) threads computed a wrong result: \(problem)"
+                "warning: \(fixture.workload.shape) \(kernel.rawValue) \(options.backend.benchName) \(fixture.workload.layerCount) layers \(options.threads) threads computed a wrong result: \(problem)"
             )
         }
         return Measured(timing: timing, frame: frameDetail, problem: problem)
     }
 
     private static func result(
-        _ measured: Measured, kernel: BenchKernel, fixture: KernelFixture, backend: Backend, threads: Int,
+        _ measured: Measured, kernel: BenchKernel, fixture: KernelFixture, backend: Backend?, threads: Int,
         ceilingRate: Double, hitTestPoints: Int
     ) -> BenchReport.Result {
         let timing = measured.timing
         let bytes = kernel.bytesPerLayer(threeD: fixture.workload.shape == .threeD)
         let perSecond = fixture.units(of: kernel) / timing.medianSeconds
         return .init(
-            workload: fixture.workload.shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+            workload: fixture.workload.shape.rawValue, kernel: kernel.rawValue, backend: backend.benchName,
             layers: fixture.workload.layerCount, threads: threads,
             points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: hitTestPoints),
             medianSeconds: timing.medianSeconds, minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,

@@ -17,9 +17,11 @@ final class EnvironmentTests: XCTestCase {
         XCTAssertNil(KernelOptions.environmentProblem(backend: nil, threads: nil))
         XCTAssertNil(KernelOptions.environmentProblem(backend: "", threads: ""))
         XCTAssertNil(KernelOptions.environmentProblem(backend: "SIMD", threads: "3"))
+        XCTAssertNil(KernelOptions.environmentProblem(backend: "auto", threads: nil))
+        XCTAssertNil(KernelOptions.environmentProblem(backend: "AUTO", threads: nil))
         XCTAssertEqual(
             KernelOptions.environmentProblem(backend: "gpu", threads: nil),
-            "BATCHGEOMETRY_BACKEND=gpu is not a backend (expected scalar, simd or c)")
+            "BATCHGEOMETRY_BACKEND=gpu is not a backend (expected scalar, simd, c or auto)")
         for threads in ["0", "-2", "many", "1.5"] {
             XCTAssertEqual(
                 KernelOptions.environmentProblem(backend: "c", threads: threads),

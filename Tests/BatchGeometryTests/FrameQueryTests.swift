@@ -82,6 +82,37 @@ final class FrameQueryTests: XCTestCase {
         XCTAssertGreaterThan(nonEmpty, 20, "the random scenes must show something")
     }
 
+    /// With a current world cache (`updateWorld()` ran after the last edit) the walk reads
+    /// each visited layer's world from it instead of computing it: the same bits as the
+    /// walk that computes (cache stale) and as the full passes, after full and
+    /// incremental updates.
+    func testVisibleLayersReadTheCurrentWorldCache() {
+        var cachedQueries = 0
+        for seed in UInt64(0)..<4 {
+            var store = Self.makeStore(seed: 7400 + seed)
+            var random = SplitMix64(seed: 91 + seed)
+            var computed = VisibleLayers()
+            var cached = VisibleLayers()
+            for round in 0..<15 {
+                for _ in 0..<(1 + random.below(6)) { Self.randomEdit(&store, &random) }
+                if round % 5 == 0 { store.invalidateWorld() }  // the next update is a full pass
+                let viewport = Self.viewports[round % Self.viewports.count]
+                let label = "seed \(seed) round \(round)"
+                store.visibleLayers(in: viewport, into: &computed)
+                _ = store.updateWorld()
+                XCTAssertTrue(store.worldCacheIsCurrent, label)
+                store.visibleLayers(in: viewport, into: &cached)
+                let expected = Self.expectedVisible(store, viewport: viewport)
+                Self.assertMatches(cached, expected, label + " (cache)")
+                Self.assertMatches(computed, expected, label + " (computed)")
+                XCTAssertEqual(cached.worldOpacities, computed.worldOpacities, label)
+                XCTAssertEqual(store._invariantViolations(), [], label)
+                if !expected.isEmpty { cachedQueries += 1 }
+            }
+        }
+        XCTAssertGreaterThan(cachedQueries, 30, "the cached walk must show layers")
+    }
+
     /// Random points (on layers, and anywhere), both rules: the culled walk answers what
     /// the walk over every layer answers with a full snapshot; batches equal single calls.
     func testCulledHitTestMatchesTheFullWalk() {

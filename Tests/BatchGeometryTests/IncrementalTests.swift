@@ -55,7 +55,7 @@ final class IncrementalTests: XCTestCase {
             _ = store.updateWorld(options: .serial(.c))
             for step in 0..<40 {
                 for _ in 0..<(1 + random.below(4)) { randomEdit(&store, &random, specials: specials) }
-                let world = store.updateWorld(options: .serial(Backend.allCases[step % 3]))
+                let world = store.updateWorld(options: .serial(backendChoices[step % backendChoices.count]))
                 XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "seed \(seed) step \(step)")
                 assertWorldsAgree(world, store.referenceWorldTransforms(), "seed \(seed) step \(step)")
             }
@@ -79,11 +79,11 @@ final class IncrementalTests: XCTestCase {
             XCTAssertNotNil(store.worldPlan, "round \(round): the incremental path keeps the plan")
             XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "round \(round)")
             // A pass from the incrementally maintained plan gives the same bits.
-            for backend in Backend.allCases {
+            for backend in backendChoices {
                 XCTAssertTrue(
                     worldsBitIdentical(
                         store.worldTransforms(options: KernelOptions(backend: backend, threads: 3)), world),
-                    "round \(round) \(backend)")
+                    "round \(round) \(backend.label)")
             }
         }
         XCTAssertEqual(before[4_000], kept)
@@ -138,7 +138,7 @@ final class IncrementalTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) {
         var nudge = 0.0
-        for backend in Backend.allCases {
+        for backend in backendChoices {
             for threads in 1...4 {
                 nudge += 1
                 for layer in dirty {
@@ -146,12 +146,12 @@ final class IncrementalTests: XCTestCase {
                     store.setPosition(Point(x: position.x + nudge, y: position.y - 0.5), of: layer)
                 }
                 let world = store.updateWorld(options: KernelOptions(backend: backend, threads: threads))
-                XCTAssertNotNil(store.worldPlan, "\(label) \(backend) \(threads)", file: file, line: line)
+                XCTAssertNotNil(store.worldPlan, "\(label) \(backend.label) \(threads)", file: file, line: line)
                 XCTAssertTrue(
-                    worldsBitIdentical(world, fullPass(store)), "\(label) \(backend) \(threads)",
+                    worldsBitIdentical(world, fullPass(store)), "\(label) \(backend.label) \(threads)",
                     file: file, line: line)
                 assertWorldsAgree(
-                    world, store.referenceWorldTransforms(), "\(label) \(backend) \(threads)",
+                    world, store.referenceWorldTransforms(), "\(label) \(backend.label) \(threads)",
                     file: file, line: line)
             }
         }
@@ -303,11 +303,11 @@ final class IncrementalTests: XCTestCase {
         var store = makeWideStore(count: 3_000)
         _ = store.updateWorld(options: .serial(.c))
         func check(_ label: String) {
-            for backend in Backend.allCases {
+            for backend in backendChoices {
                 var copy = store.copy()
                 XCTAssertTrue(
                     worldsBitIdentical(copy.updateWorld(options: .serial(backend)), fullPass(store)),
-                    "\(label) \(backend)")
+                    "\(label) \(backend.label)")
             }
             _ = store.updateWorld(options: .serial(.c))
         }

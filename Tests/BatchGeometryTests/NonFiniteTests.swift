@@ -12,7 +12,7 @@ final class NonFiniteTests: XCTestCase {
     ]
     /// One thread each: these stores are far below the size at which work is split;
     /// `testNonFiniteValuesAcrossThreadChunks` covers the chunked paths.
-    static let allOptions: [KernelOptions] = Backend.allCases.map { KernelOptions.serial($0) }
+    static let allOptions: [KernelOptions] = backendChoices.map { KernelOptions.serial($0) }
 
     /// Two roots around `touchedRoot` (6, a transform layer, so no flattening hides a
     /// value in its sublayerTransform), a deeper layer `touchedInner` (2) with its own

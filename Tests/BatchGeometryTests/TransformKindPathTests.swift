@@ -7,7 +7,7 @@ import XCTest
 /// path runs, on every backend and thread count, and within 1e-12 of the 4×4 reference.
 final class TransformKindPathTests: XCTestCase {
     /// Options that force the affine kernel everywhere (the expected bits).
-    private func affineOnly(_ backend: Backend, threads: Int = 1) -> KernelOptions {
+    private func affineOnly(_ backend: Backend?, threads: Int = 1) -> KernelOptions {
         var options = KernelOptions(backend: backend, threads: threads)
         options.transformKindPaths = false
         return options
@@ -72,13 +72,13 @@ final class TransformKindPathTests: XCTestCase {
         let reference = store.referenceWorldTransforms()
         let expected = store.worldTransforms(options: affineOnly(.scalar))
         assertWorldsAgree(expected, reference, "affine kernel")
-        for backend in Backend.allCases {
+        for backend in backendChoices {
             XCTAssertTrue(
                 worldsBitIdentical(store.worldTransforms(options: affineOnly(backend)), expected),
-                "\(backend) affine kernel")
+                "\(backend.label) affine kernel")
             for threads in 1...8 {
                 let world = store.worldTransforms(options: KernelOptions(backend: backend, threads: threads))
-                XCTAssertTrue(worldsBitIdentical(world, expected), "\(backend) threads \(threads)")
+                XCTAssertTrue(worldsBitIdentical(world, expected), "\(backend.label) threads \(threads)")
             }
         }
     }
@@ -91,10 +91,11 @@ final class TransformKindPathTests: XCTestCase {
                 let store = makeKindStore(count: count, seed: UInt64(count), specials: specials)
                 let reference = store.referenceWorldTransforms()
                 let expected = store.worldTransforms(options: affineOnly(.scalar))
-                for backend in Backend.allCases {
+                for backend in backendChoices {
                     let world = store.worldTransforms(options: .serial(backend))
-                    assertWorldsAgree(world, reference, "count \(count) specials \(specials) \(backend)")
-                    XCTAssertTrue(worldsBitIdentical(world, expected), "count \(count) specials \(specials) \(backend)")
+                    assertWorldsAgree(world, reference, "count \(count) specials \(specials) \(backend.label)")
+                    XCTAssertTrue(
+                        worldsBitIdentical(world, expected), "count \(count) specials \(specials) \(backend.label)")
                 }
             }
         }
@@ -131,13 +132,13 @@ final class TransformKindPathTests: XCTestCase {
         store.setAffineTransform(BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 0, ty: 0), of: odd)
         store.updateWorld(options: .serial(.scalar))
         XCTAssertEqual(store.worldPlan!.blockKinds, [LocalKind.affine, LocalKind.translate])
-        for backend in Backend.allCases {
+        for backend in backendChoices {
             let world = store.worldTransforms(options: .serial(backend))
-            XCTAssertEqual(world.c[superlayer].bitPattern, (-0.0).bitPattern, "\(backend) superlayer c")
-            XCTAssertEqual(world.a[superlayer], -1, "\(backend) superlayer a")
-            XCTAssertEqual(world.c[odd].bitPattern, 0, "\(backend) c of the -0.0 layer must be +0")
+            XCTAssertEqual(world.c[superlayer].bitPattern, (-0.0).bitPattern, "\(backend.label) superlayer c")
+            XCTAssertEqual(world.a[superlayer], -1, "\(backend.label) superlayer a")
+            XCTAssertEqual(world.c[odd].bitPattern, 0, "\(backend.label) c of the -0.0 layer must be +0")
             // A translate sibling: world c = (+0 × -1) + (1 × -0) = -0 on every path.
-            XCTAssertEqual(world.c[layers[69]].bitPattern, (-0.0).bitPattern, "\(backend) translate sibling")
+            XCTAssertEqual(world.c[layers[69]].bitPattern, (-0.0).bitPattern, "\(backend.label) translate sibling")
         }
     }
 
@@ -145,18 +146,18 @@ final class TransformKindPathTests: XCTestCase {
     /// a flip on and off a superlayer) give the bits of a fresh full pass, and no block
     /// ever claims a cheaper kind than one of its layers has.
     func testIncrementalKindChangesMatchFullPass() throws {
-        for backend in Backend.allCases {
+        for backend in backendChoices {
             var store = makeKindStore(count: 5_000, seed: 11)
             store.updateWorld(options: .serial(backend))
             func check(_ label: String) {
                 let updated = store.updateWorld(options: .serial(backend))
-                XCTAssertTrue(store.worldPlan!.blockKindsCoverLocals(), "\(backend) \(label): kinds")
+                XCTAssertTrue(store.worldPlan!.blockKindsCoverLocals(), "\(backend.label) \(label): kinds")
                 var fresh = store.copy()
                 fresh.invalidateWorld()
                 let full = fresh.updateWorld(options: affineOnly(backend))
                 XCTAssertEqual(fresh.worldPlan!.blockKinds, fresh.worldPlan!.exactBlockKinds())
-                XCTAssertTrue(worldsBitIdentical(updated, full), "\(backend) \(label)")
-                assertWorldsAgree(updated, store.referenceWorldTransforms(), "\(backend) \(label) reference")
+                XCTAssertTrue(worldsBitIdentical(updated, full), "\(backend.label) \(label)")
+                assertWorldsAgree(updated, store.referenceWorldTransforms(), "\(backend.label) \(label) reference")
             }
             // Layer 100 (block 1) and a leaf in a translate-only block: rotate, then back.
             let translateBlock = (10..<store.count / 64).first {
@@ -192,8 +193,9 @@ final class TransformKindPathTests: XCTestCase {
         XCTAssertNotNil(store.worldPlan!.order)
         let expected = store.worldTransforms(options: affineOnly(.scalar))
         assertWorldsAgree(expected, store.referenceWorldTransforms(), "reference")
-        for backend in Backend.allCases {
-            XCTAssertTrue(worldsBitIdentical(store.worldTransforms(options: .serial(backend)), expected), "\(backend)")
+        for backend in backendChoices {
+            XCTAssertTrue(
+                worldsBitIdentical(store.worldTransforms(options: .serial(backend)), expected), "\(backend.label)")
         }
     }
 }

@@ -156,3 +156,12 @@ extension Array {
     /// The entry of a per-layer result for `layer` (`self[layer.index]`): test shorthand.
     subscript(_ layer: LayerHandle) -> Element { self[layer.index] }
 }
+
+/// Every backend forced in turn, then nil: the default, each kernel on its measured best
+/// (`BackendKernel.automaticBackend`), which mixes backends inside one pass.
+let backendChoices: [Backend?] = Backend.allCases.map { $0 } + [nil]
+
+extension Optional where Wrapped == Backend {
+    /// The backend's name, or "auto" for the per-kernel default.
+    var label: String { self?.rawValue ?? "auto" }
+}

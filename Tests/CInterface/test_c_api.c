@@ -605,7 +605,7 @@ static void test_invalid_arguments(void) {
            "bg_store_reserve: capacity 2147483647 is more than a store holds (2147483646 layers)");
     EXPECT(bg_store_set_options(store, 7, 1), BG_ERROR_INVALID_ARGUMENT,
            "bg_store_set_options: 7 is not a backend (BG_BACKEND_DEFAULT 0, BG_BACKEND_SCALAR 1, BG_BACKEND_SIMD 2, "
-           "BG_BACKEND_C 3)");
+           "BG_BACKEND_C 3, BG_BACKEND_AUTO 4)");
     EXPECT(bg_store_set_options(store, -1, 1), BG_ERROR_INVALID_ARGUMENT, NULL);
     EXPECT(bg_store_set_options(store, BG_BACKEND_C, -2), BG_ERROR_INVALID_ARGUMENT,
            "bg_store_set_options: threads must be 0 (the process default) or a positive count, got -2");

@@ -484,7 +484,7 @@ static void test_batch_frames(void) {
     }
     CHECK(all_match);
     /* Every backend and thread count gives the same bits. */
-    const int32_t backends[] = {BG_BACKEND_SCALAR, BG_BACKEND_SIMD, BG_BACKEND_C};
+    const int32_t backends[] = {BG_BACKEND_SCALAR, BG_BACKEND_SIMD, BG_BACKEND_C, BG_BACKEND_AUTO};
     for (size_t b = 0; b < COUNT(backends); b++) {
         for (int32_t threads = 1; threads <= 3; threads++) {
             EXPECT_OK(bg_store_set_options(store, backends[b], threads));
@@ -1135,7 +1135,8 @@ static void test_scenes(void) {
     EXPECT_OK(bg_scene_layer_count(scene, &count));
     CHECK(count == 3);
     /* The output is SCENE-FORMAT.md's, byte for byte, on every backend. */
-    const int32_t backends[] = {BG_BACKEND_DEFAULT, BG_BACKEND_SCALAR, BG_BACKEND_SIMD, BG_BACKEND_C};
+    const int32_t backends[] = {BG_BACKEND_DEFAULT, BG_BACKEND_SCALAR, BG_BACKEND_SIMD, BG_BACKEND_C,
+                                BG_BACKEND_AUTO};
     for (size_t b = 0; b < COUNT(backends); b++) {
         EXPECT_OK(bg_scene_evaluate(scene, backends[b], (int32_t)b, &evaluation));
         EXPECT_OK(bg_evaluation_json(evaluation, &text, &length));
@@ -1223,7 +1224,10 @@ static void test_options_and_environment(void) {
     EXPECT_OK(bg_store_get_options(store, NULL, NULL));
     EXPECT_OK(bg_store_set_options(store, BG_BACKEND_DEFAULT, 0));
     EXPECT_OK(bg_store_get_options(store, &backend, &threads));
-    CHECK(backend >= BG_BACKEND_SCALAR && backend <= BG_BACKEND_C && threads >= 1);
+    CHECK(backend >= BG_BACKEND_SCALAR && backend <= BG_BACKEND_AUTO && threads >= 1);
+    EXPECT_OK(bg_store_set_options(store, BG_BACKEND_AUTO, 2));
+    EXPECT_OK(bg_store_get_options(store, &backend, &threads));
+    CHECK(backend == BG_BACKEND_AUTO && threads == 2);
     const char *one_layer = "{\"layers\": [{}]}";
     EXPECT_OK(bg_scene_load(one_layer, strlen(one_layer), &scene));
     EXPECT_OK(bg_scene_evaluate(scene, BG_BACKEND_C, 1, &evaluation));
@@ -1233,7 +1237,7 @@ static void test_options_and_environment(void) {
     if (backend_value) snprintf(saved_backend, sizeof saved_backend, "%s", backend_value);
     if (threads_value) snprintf(saved_threads, sizeof saved_threads, "%s", threads_value);
     setenv("BATCHGEOMETRY_BACKEND", "bogus", 1);
-    const char *message = "BATCHGEOMETRY_BACKEND=bogus is not a backend (expected scalar, simd or c)";
+    const char *message = "BATCHGEOMETRY_BACKEND=bogus is not a backend (expected scalar, simd, c or auto)";
     EXPECT(bg_store_create(0, &other), BG_ERROR_ENVIRONMENT, message);
     CHECK(other == NULL);
     EXPECT(bg_store_set_options(store, BG_BACKEND_DEFAULT, 1), BG_ERROR_ENVIRONMENT, message);
@@ -1247,8 +1251,9 @@ static void test_options_and_environment(void) {
     EXPECT(bg_store_create(0, &other), BG_ERROR_ENVIRONMENT,
            "BATCHGEOMETRY_THREADS=abc is not a positive number of threads");
     restore("BATCHGEOMETRY_THREADS", threads_value ? saved_threads : NULL);
-    /* Choosing the C backend checks BATCHGEOMETRY_C_KERNEL (the Swift API would stop the
-     * program on it); the other backends do not read it. */
+    /* Choosing the C backend or BG_BACKEND_AUTO (which runs C kernels) checks
+     * BATCHGEOMETRY_C_KERNEL (the Swift API would stop the program on it); the other
+     * backends do not read it. */
     const char *kernel_value = getenv("BATCHGEOMETRY_C_KERNEL");
     char saved_kernel[64] = "";
     if (kernel_value) snprintf(saved_kernel, sizeof saved_kernel, "%s", kernel_value);
@@ -1256,6 +1261,7 @@ static void test_options_and_environment(void) {
     EXPECT(bg_store_set_options(store, BG_BACKEND_C, 2), BG_ERROR_ENVIRONMENT, NULL);
     CHECK(strncmp(bg_last_error_message(), "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected ", 56) == 0);
     EXPECT(bg_scene_evaluate(scene, BG_BACKEND_C, 1, &evaluation), BG_ERROR_ENVIRONMENT, NULL);
+    EXPECT(bg_store_set_options(store, BG_BACKEND_AUTO, 2), BG_ERROR_ENVIRONMENT, NULL); /* runs C kernels */
     EXPECT_OK(bg_store_set_options(store, BG_BACKEND_SIMD, 2));
     restore("BATCHGEOMETRY_C_KERNEL", kernel_value ? saved_kernel : NULL);
     EXPECT_OK(bg_store_create(0, &other));

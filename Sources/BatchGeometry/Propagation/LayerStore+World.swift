@@ -23,7 +23,8 @@ extension LayerStore {
     /// `ToWorld` of every layer (GEOMETRY.md section 5), in one pass with superlayers
     /// before sublayers, no recursion (any depth works). Chains of 2D affine transforms
     /// under flattening superlayers are propagated as six doubles per layer with
-    /// `options.backend` over `options.threads` (level by level); other layers take the
+    /// `options.backend` (nil: each kernel on its measured best) over `options.threads`
+    /// (level by level); other layers take the
     /// 4×4 product. Agrees with the scalar reference (`referenceWorldTransforms()`) to 1e-12
     /// relative (NaN where it has NaN), identically for every thread count.
     ///

@@ -3,7 +3,7 @@
 
 extension LayerStore {
     /// Recomputes the subtrees of the dirty layers in place, serially: as runs of plan
-    /// positions through `options.backend`'s kernel when the plan's order allows it
+    /// positions through `options.backend(for:)`'s kernels when the plan's order allows it
     /// (`updateDirtyRanges`), else layer by layer. False when a planar chain became
     /// non-finite: the caches are then dropped and the caller runs a full pass.
     mutating func updateDirtySubtrees(options: KernelOptions = .default) -> Bool {

@@ -119,8 +119,9 @@ extension LayerStore {
     }
 
     /// Recomputes the dirty layers' plan entries, then (when no mode changed and none
-    /// adjusts its sublayers) their subtrees' world transforms as runs of positions with
-    /// `options.backend`, serially. Bit-identical to a full pass with any backend.
+    /// adjusts its sublayers) their subtrees' world transforms as runs of positions
+    /// (`options.backend(for:)`: long runs are level kernels, short ones lists),
+    /// serially. Bit-identical to a full pass with any backend.
     /// O(dirty log dirty + size of the dirty subtrees + runs × levels).
     ///
     /// Stages: `dirtyPositions`, then `DirtyEntryRefresh` (the dirty layers' own
@@ -514,7 +515,7 @@ struct RangeWalk {
     private mutating func addPlanar(_ low: Int, _ high: Int) {
         guard low < high else { return }
         if high - low >= LayerStore.directRunLength {
-            if !kernel.run(inputs.options.backend, low..<high) { allFinite = false }
+            if !kernel.run(inputs.options.backend(for: .worldLevel), low..<high) { allFinite = false }
             return
         }
         for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: inputs.columns.layer(position))) }
@@ -522,7 +523,7 @@ struct RangeWalk {
 
     /// Computes what the level's runs queued.
     private mutating func finishLevel(store: borrowing LayerStore) {
-        let backend = inputs.options.backend
+        let backend = inputs.options.backend(for: .worldList)
         if !levelMovedLayers.isEmpty {
             let finite = levelMovedLayers.withUnsafeBufferPointer { kernel.runTranslations(backend, $0) }
             if !finite { allFinite = false }
@@ -536,7 +537,7 @@ struct RangeWalk {
         for k in 0..<levelGeneralSlots.count {
             store.computeGenerals(
                 levelGeneralSlots[k], of: generalPositions, general, cachedLocals: inputs.columns.generalLocals != nil,
-                backend: backend)
+                backend: inputs.options.backend(for: .worldGeneral))
         }
         levelGeneralSlots.removeAll(keepingCapacity: true)
     }

@@ -91,7 +91,7 @@ extension LayerStore {
                                             return WorldPass(
                                                 planar: planar, general: generalKernel,
                                                 generalPositions: generalList, computesGenerals: computesGenerals,
-                                                backend: options.backend, threads: options.threads, count: n,
+                                                backends: options, threads: options.threads, count: n,
                                                 indexOrderWorks: indexOrderWorks, levelStarts: plan.levelStarts,
                                                 subtreeBlocks: plan.subtreeBlocks
                                             ).run()
@@ -163,7 +163,18 @@ struct WorldPass: @unchecked Sendable {
     /// False when the general layers were written before the pass (roots whose locals
     /// the plan does not cache); the strategies then leave them alone.
     let computesGenerals: Bool
-    let backend: Backend
+    /// The planar kernel's backend over one level (no dependences inside a range).
+    let levelBackend: Backend
+    /// The planar kernel's backend over stretches with dependences (merged levels,
+    /// chains, subtree blocks, index order): never SIMD, whose lanes need independent
+    /// layers (its scalar lane code is the scalar loop: same bits).
+    let serialBackend: Backend
+    /// The planar kernel's backend over a narrow piece of a level (fewer than
+    /// `narrowLevelWidth` layers between general layers): `serialBackend` by default,
+    /// the forced backend when one is.
+    let narrowBackend: Backend
+    /// The 4×4 kernel's backend.
+    let generalBackend: Backend
     let threads: Int
     /// The store's layer count.
     let count: Int
@@ -173,6 +184,27 @@ struct WorldPass: @unchecked Sendable {
     /// The plan's `levelStarts` and `subtreeBlocks`.
     let levelStarts: [Int]
     let subtreeBlocks: [Range<Int>]
+
+    init(
+        planar: PlanarPropagation, general: GeneralPropagation, generalPositions: UnsafeBufferPointer<Int>,
+        computesGenerals: Bool, backends options: KernelOptions, threads: Int, count: Int, indexOrderWorks: Bool,
+        levelStarts: [Int], subtreeBlocks: [Range<Int>]
+    ) {
+        self.planar = planar
+        self.general = general
+        self.generalPositions = generalPositions
+        self.computesGenerals = computesGenerals
+        levelBackend = options.backend(for: .worldLevel)
+        let serial = options.backend(for: .worldSerial)
+        serialBackend = serial == .simd ? .scalar : serial
+        narrowBackend = options.backend == nil ? serialBackend : levelBackend
+        generalBackend = options.backend(for: .worldGeneral)
+        self.threads = threads
+        self.count = count
+        self.indexOrderWorks = indexOrderWorks
+        self.levelStarts = levelStarts
+        self.subtreeBlocks = subtreeBlocks
+    }
 
     /// The index in `generalPositions` of the first general layer at or after `position`.
     @inline(__always) func firstGeneral(atOrAfter position: Int) -> Int {

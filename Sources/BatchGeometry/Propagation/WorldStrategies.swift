@@ -20,11 +20,11 @@ extension WorldPass {
         guard !range.isEmpty else { return true }
         guard subtreeBlocks.isEmpty else { return runSerialWithGenerals(range) }
         let levelStarts = levelStarts
-        let simd = backend == .simd
-        // Levels without general layers: the serial backends take them in one call (a
+        let simd = levelBackend == .simd
+        // Levels without general layers: the serial kernel takes them in one call (a
         // superlayer comes earlier in the order), which matters for deep trees (a chain
         // is one layer per level). SIMD needs levels, except narrow ones, which it would
-        // run as scalar tails anyway: a stretch of those goes to the scalar loop (same
+        // run as scalar tails anyway: a stretch of those goes to the serial kernel (same
         // bits).
         func mergeable(_ segment: Range<Int>) -> Bool {
             !hasGeneral(segment) && (!simd || segment.count < LayerStore.narrowLevelWidth)
@@ -46,7 +46,7 @@ extension WorldPass {
                 end = next
                 level += 1
             }
-            if !planar.run(simd ? .scalar : backend, start..<end) { allFinite = false }
+            if !planar.run(serialBackend, start..<end) { allFinite = false }
             start = end
         }
         return allFinite
@@ -77,15 +77,15 @@ extension WorldPass {
     }
 
     /// Planar layers of `range` in the subtree layout, which has dependences inside any
-    /// range: one layer at a time (SIMD runs its scalar lane code: same bits).
+    /// range: one layer at a time (`serialBackend`).
     private func runPlanarInSubtreeLayout(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
-        guard backend == .simd else { return planar.run(backend, range) }
-        return planar.runScalar(range)
+        return planar.run(serialBackend, range)
     }
 
     /// Part of one level: its planar layers, then its general layers (no layer of a
-    /// level depends on another). `includeGenerals` false leaves those out.
+    /// level depends on another). `includeGenerals` false leaves those out. Pieces
+    /// between general layers narrower than `narrowLevelWidth` take `narrowBackend`.
     func runLevelSegment(_ range: Range<Int>, includeGenerals: Bool) -> Bool {
         let generalPositions = generalPositions
         var start = range.lowerBound
@@ -93,13 +93,20 @@ extension WorldPass {
         var g = first
         var finite = true
         while g < generalPositions.count && generalPositions[g] < range.upperBound {
-            if !planar.run(backend, start..<generalPositions[g]) { finite = false }
+            if !runLevelPiece(start..<generalPositions[g]) { finite = false }
             start = generalPositions[g] + 1
             g += 1
         }
-        if !planar.run(backend, start..<range.upperBound) { finite = false }
+        if !runLevelPiece(start..<range.upperBound) { finite = false }
         if includeGenerals { computeGenerals(first..<g) }
         return finite
+    }
+
+    /// Planar layers of one level: the level kernel, or for a narrow piece (between
+    /// general layers, where SIMD4 would run mostly its scalar tail) `narrowBackend`.
+    @inline(__always)
+    private func runLevelPiece(_ range: Range<Int>) -> Bool {
+        planar.run(range.count < LayerStore.narrowLevelWidth ? narrowBackend : levelBackend, range)
     }
 
     /// One wide level over threads: each chunk its planar layers, then its general ones.
@@ -125,7 +132,7 @@ extension WorldPass {
         let prefixEnd = subtreeBlocks[0].lowerBound
         guard generalPositions.last.map({ $0 < prefixEnd }) ?? true else { return nil }
         var allFinite = runSerial(0..<prefixEnd)
-        let serialBackend = backend == .simd ? Backend.scalar : backend
+        let serialBackend = serialBackend
         // Largest first into the least loaded bin; a layer's value does not depend on
         // the binning.
         var bins = [[Range<Int>]](repeating: [], count: threads)
@@ -163,7 +170,6 @@ extension WorldPass {
         planar.order = nil
         var generals = general
         generals.columns.order = nil
-        let serialBackend = backend == .simd ? Backend.scalar : backend
         let modes = general.columns.modes!
         let n = count
         var allFinite = true
@@ -180,7 +186,7 @@ extension WorldPass {
                     end += 1
                 }
                 if computesGenerals {
-                    generals.run(backend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
+                    generals.run(generalBackend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
                 }
                 start = end
             }
@@ -193,7 +199,7 @@ extension WorldPass {
     /// when they were written before the pass (`computesGenerals` false).
     private func computeGenerals(_ slots: Range<Int>) {
         guard computesGenerals, !slots.isEmpty else { return }
-        general.run(backend, UnsafeBufferPointer(rebasing: generalPositions[slots]))
+        general.run(generalBackend, UnsafeBufferPointer(rebasing: generalPositions[slots]))
     }
 }
 

@@ -16,8 +16,8 @@ extension LayerStore {
 
     /// Computes the world rect of every layer (see `worldRect(of:in:)`) into `rects`, in
     /// world units: `rects` is resized to `count` (entry `handle.index` is the layer's)
-    /// and every entry overwritten, its storage reused. Backend `.scalar` calls
-    /// `worldRect(of:in:)`'s projection per layer; the others take a planar fast path for
+    /// and every entry overwritten, its storage reused. A forced `.scalar` backend calls
+    /// `worldRect(of:in:)`'s projection per layer; otherwise a planar fast path runs for
     /// layers whose world matrix is planar and whose bounds corners are finite (there
     /// `W = 1` for every corner, so the projection divides by one and no corner is
     /// clipped) and the projection for the rest. Same bits on every backend and thread
@@ -35,13 +35,14 @@ extension LayerStore {
     ) {
         checkSnapshot(world)
         rects.resize(to: count, filler: .null)
+        let projectEach = options.backend(for: .worldRects) == .scalar
         rects.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
             forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
                 for layer in range {
                     out.pointer[layer] =
-                        options.backend == .scalar
+                        projectEach
                         ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
                 }
             }

@@ -2,7 +2,8 @@ import CAffineKernels
 
 // The frame getter (GEOMETRY.md section 3) over the whole store, in three backends that
 // agree bit for bit: the scalar reference, SIMD4<Double> (four layers per step), and the
-// C module (AVX-512 / AVX2 / NEON / portable, chosen at run time).
+// C module (AVX-512 / AVX2 / NEON / portable, chosen at run time), which runs unless a
+// backend is forced (`BackendKernel.frames`).
 
 extension LayerStore {
     /// The frames of all layers. O(count), streaming over the geometry columns
@@ -22,6 +23,7 @@ extension LayerStore {
         if frames.count != count { frames = FrameColumns(count: count) }
         let n = count
         guard n > 0 else { return }
+        let backend = options.backend(for: .frames)
         transforms.withAffineColumns { a, b, c, d, tx, ty in
             withPointers(boundsWidth, boundsHeight, anchorX, anchorY) { w, h, ax, ay in
                 withPointers(positionX, positionY) { px, py in
@@ -36,7 +38,7 @@ extension LayerStore {
                                         frameX: fx.baseAddress!, frameY: fy.baseAddress!,
                                         frameWidth: fw.baseAddress!, frameHeight: fh.baseAddress!)
                                     forEachChunk(count: n, threads: options.threads) { range in
-                                        switch options.backend {
+                                        switch backend {
                                         case .scalar: columns.computeScalar(range)
                                         case .simd: columns.computeSIMD(range)
                                         case .c: columns.computeC(range)

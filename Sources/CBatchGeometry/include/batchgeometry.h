@@ -230,7 +230,7 @@ typedef struct bg_evaluation bg_evaluation;
 /**
  * Creates an empty store with room for `capacity` layers before its columns grow, using
  * the process's default backend and threads (BATCHGEOMETRY_BACKEND, BATCHGEOMETRY_THREADS;
- * the C kernels and every processor when unset). *out receives the store; free it with
+ * BG_BACKEND_AUTO and every processor when unset). *out receives the store; free it with
  * bg_store_destroy.
  * Errors: NULL_ARGUMENT (out); INVALID_ARGUMENT (capacity > BG_MAX_LAYER_COUNT);
  * ENVIRONMENT (a BATCHGEOMETRY_* variable this process cannot use). O(capacity).
@@ -267,17 +267,22 @@ bg_status bg_store_handle_at(const bg_store *store, size_t slot, bg_layer *out);
 
 /* ---- Backends and threads ---- */
 
-/** Batch-kernel backends (Swift: Backend). All give bit-identical frames; hierarchical
- *  results agree to 1e-12 relative. */
+/** Batch-kernel backends (Swift: Backend). All give bit-identical results (hierarchical
+ *  ones agree with the reference to 1e-12 relative); BG_BACKEND_AUTO, the default, runs
+ *  each kernel on the one measured fastest for it. The others force one backend for every
+ *  kernel: for verification and benchmarks, never faster than BG_BACKEND_AUTO. */
 enum {
-    /** The process default: BATCHGEOMETRY_BACKEND, or the C kernels when unset. */
+    /** The process default: BATCHGEOMETRY_BACKEND, or BG_BACKEND_AUTO when unset. */
     BG_BACKEND_DEFAULT = 0,
     /** Plain Swift, one layer at a time: the reference. */
     BG_BACKEND_SCALAR = 1,
     /** Swift SIMD4<Double>. */
     BG_BACKEND_SIMD = 2,
     /** The C kernels (AVX-512, AVX2, NEON or portable, chosen at run time). */
-    BG_BACKEND_C = 3
+    BG_BACKEND_C = 3,
+    /** Each kernel on the backend measured fastest for it (Swift: KernelOptions.backend nil):
+     *  frames and the 4x4 world kernel in C, a wide level of the planar world pass in SIMD4. */
+    BG_BACKEND_AUTO = 4
 };
 
 /**
@@ -291,7 +296,8 @@ enum {
  */
 bg_status bg_store_set_options(bg_store *store, int32_t backend, int32_t threads);
 
-/** The store's backend (never BG_BACKEND_DEFAULT: the resolved one) and thread count.
+/** The store's backend (never BG_BACKEND_DEFAULT: the resolved one, BG_BACKEND_AUTO unless a
+ *  backend was forced) and thread count.
  *  Either output may be NULL. Errors: NULL_ARGUMENT (store). O(1). */
 bg_status bg_store_get_options(const bg_store *store, int32_t *backend, int32_t *threads);
 

@@ -50,6 +50,10 @@ enum BenchKernel: String, CaseIterable {
     /// reused arrays (`CurveFixture`): issue 23's curve hot paths, no layers involved. One
     /// thread, Swift; opt-in.
     case curves
+    /// `visibleLayers(in:into:)` of the frame script's viewport on a store whose world
+    /// cache is current (`updateWorld()` ran after the last edit, as in an app loop that
+    /// updates first), no edits between calls. Opt-in.
+    case visibleLayers = "visible-layers"
 
     /// What a run measures when `--kernels` is not given: the kernels that fit in the
     /// default run's minute on 2 cores. `--kernels all` adds the opt-in ones.
@@ -58,7 +62,9 @@ enum BenchKernel: String, CaseIterable {
     /// Run only when asked for: the frame kernel builds two more copies of the workload
     /// and runs whole frames, and one snapshot walk per point costs as much as a
     /// hit-test call of many points.
-    var isOptIn: Bool { frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .curves }
+    var isOptIn: Bool {
+        frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .curves || self == .visibleLayers
+    }
 
     /// The frame script a frame kernel plays; nil for the other kernels.
     var frameMode: FrameScriptMode? {
@@ -77,6 +83,7 @@ enum BenchKernel: String, CaseIterable {
     /// (the new path has no options: one thread, Swift).
     var usesKernelOptions: Bool {
         self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .curves
+            && self != .visibleLayers
     }
 
     /// Kernels timed one call at a time (each call is one point), reporting the median
@@ -113,6 +120,9 @@ enum BenchKernel: String, CaseIterable {
         case .curves:
             return
                 "curves: curve samples per second (one timing function and one spring per layer: two samples; one thread whatever --threads says)"
+        case .visibleLayers:
+            return
+                "visible-layers: visibleLayers(in:into:) of the script's viewport, world cache current, one thread; rate = the store's layers per second, as if each were visited"
         default: return nil
         }
     }
@@ -127,7 +137,7 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout:
+        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout, .visibleLayers:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the

@@ -34,8 +34,9 @@ let helpText = """
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, frame-live,
-                         frame-relayout, hit-test-point, hit-test-culled, curves, or all
-                         (default: all but the opt-in frame, single-point and curves kernels)
+                         frame-relayout, hit-test-point, hit-test-culled, curves,
+                         visible-layers, or all (default: all but the opt-in frame,
+                         single-point, curves and visible-layers kernels)
                            frames             computeFrames(into:options:), every frame
                            world              computeWorldTransforms(into:options:), the
                                               per-frame full pass (cached locals)
@@ -74,6 +75,9 @@ let helpText = """
                                               below each insert or removal move
                            hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
                                               on a snapshot; median over points
+                           visible-layers     opt-in: visibleLayers(in:into:) of the
+                                              frame script's viewport, world cache
+                                              current (updateWorld ran), no edits
                            hit-test-culled    opt-in: one point per call, the culled
                                               hitTest(_:rule:); median over points (both
                                               rates: the store's layers per second)
@@ -81,7 +85,9 @@ let helpText = """
                                               spring sampled, TimingFunction.values(of:at:
                                               into:) and Spring.progress(of:at:into:) into
                                               reused arrays; one thread; rate = samples/s
-      --backends LIST    scalar, simd, c, or all (default: all)
+      --backends LIST    auto, scalar, simd, c, or all (default: all). auto is the
+                         library's default (each kernel on its measured best); the
+                         others force one backend for every kernel
       --layers LIST      layer counts, e.g. 10000,100k,1M (default: 100k)
       --threads LIST     thread counts, or max (default: 1 and every core: 1,\(activeProcessorCount))
       --workload LIST    standard, 3d, chain, wide, random, ui, app, or all (default: standard)
@@ -137,8 +143,9 @@ let helpText = """
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
-      per point, autoresize 91, curves 96 per sample; frame as world, hit-test-point and
-      hit-test-culled as hit-test, per layer of the store. Progress goes to standard error.
+      per point, autoresize 91, curves 96 per sample; frame and visible-layers as world,
+      hit-test-point and hit-test-culled as hit-test, per layer of the store. Progress goes
+      to standard error.
 
     COMPARE
       batchbench compare OLD.json NEW.json [--threshold PERCENT]
@@ -152,7 +159,7 @@ let helpText = """
 
     ENVIRONMENT
       BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
-      set; BATCHGEOMETRY_BACKEND (scalar, simd, c) and BATCHGEOMETRY_THREADS set the
+      set; BATCHGEOMETRY_BACKEND (scalar, simd, c, auto) and BATCHGEOMETRY_THREADS set the
       defaults of eval. A value that cannot be used is a usage error (exit status 2).
 
     EXAMPLES

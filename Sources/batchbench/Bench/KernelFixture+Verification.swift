@@ -69,7 +69,28 @@ extension KernelFixture {
         case .curves:
             guard let curveFixture else { return "no curves were sampled" }
             return curveFixture.problem
+        case .visibleLayers:
+            return verifyVisibleLayers()
         }
+    }
+
+    /// The frame query's layers and world transforms against the full passes' (a
+    /// scalar world pass, world rects, clip rects, visibility, drawing order), bit for bit.
+    private func verifyVisibleLayers() -> String? {
+        let world = store.worldTransforms(options: .serial(.scalar))
+        let rects = store.worldRects(in: world, options: .serial(.scalar))
+        let clips = store.clipRects(worldRects: rects, options: .serial(.scalar))
+        let shown = store.visibility(
+            worldRects: rects, clipRects: clips, viewport: FrameScript(workload).viewport, options: .serial(.scalar))
+        let expected = store.drawOrder().filter { shown[$0.index] }
+        guard visible.layers == expected else {
+            return "\(visible.count) visible layers, the full passes show \(expected.count)"
+        }
+        for (k, layer) in expected.enumerated()
+        where visible.worldTransforms[k].rowMajor.map(\.bitPattern) != world[layer.index].rowMajor.map(\.bitPattern) {
+            return "the world transform of visible layer \(layer.index) is not the full pass's"
+        }
+        return nil
     }
 
     /// Up to 32 of the points answered in the timed calls, evenly spread: hit-test-point's

@@ -42,6 +42,9 @@ final class KernelFixture {
     private(set) var singleAnswered: [Bool] = []
     /// The curves kernel's timing functions and springs, built by `prepare`.
     private(set) var curveFixture: CurveFixture?
+    /// The visible-layers kernel's viewport (set by `prepare`) and reused result.
+    private var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
+    private(set) var visible = VisibleLayers()
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
 
@@ -127,6 +130,9 @@ final class KernelFixture {
             runSinglePoint(kernel, call: 0)
         case .curves:
             curveFixture!.run()
+        case .visibleLayers:
+            store.visibleLayers(in: viewport, into: &visible)
+            sink += Double(visible.count)
         }
     }
 
@@ -170,6 +176,10 @@ final class KernelFixture {
     func prepare(_ kernel: BenchKernel, options: KernelOptions) {
         switch kernel {
         case .worldIncremental: sink += store.updateWorld(options: options)[0].m41
+        case .visibleLayers:
+            viewport = FrameScript(workload).viewport
+            sink += store.updateWorld(options: options)[0].m41
+            store.visibleLayers(in: viewport, into: &visible)  // builds the bounds and order caches
         case .autoresize where autoresizeStore == nil:
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41

@@ -6,7 +6,8 @@ import Foundation
 /// dependencies). Every list option takes comma-separated values.
 struct RunOptions {
     var kernels: [BenchKernel] = BenchKernel.defaultKernels
-    var backends: [Backend] = Backend.allCases
+    /// nil: the library's default, each kernel on its measured best ("auto").
+    var backends: [Backend?] = RunOptions.allBackends
     var layerCounts: [Int] = [100_000]
     var threadCounts: [Int] = RunOptions.defaultThreadCounts
     var workloads: [WorkloadShape] = [.standard]
@@ -30,6 +31,9 @@ struct RunOptions {
     func hitTestPointCount(layers: Int) -> Int {
         hitTestPoints ?? Swift.max(1, Swift.min(10_000, 10_000_000 / layers))
     }
+
+    /// "auto" (the default each kernel runs on) and every backend forced in turn.
+    static let allBackends: [Backend?] = [nil] + Backend.allCases.map { $0 }
 
     /// 1 and every processor this machine has (just 1 on a single-core machine).
     static var defaultThreadCounts: [Int] { activeProcessorCount > 1 ? [1, activeProcessorCount] : [1] }
@@ -61,7 +65,14 @@ struct RunOptions {
             case "--kernels", "--kernel":
                 options.kernels = try parseCases(try value(), name, noun: "kernel")
             case "--backends", "--backend":
-                options.backends = try parseCases(try value(), name, noun: "backend")
+                options.backends = try parseList(try value(), name) { (text) throws(UsageError) -> [Backend?] in
+                    if text == "all" { return allBackends }
+                    if text == "auto" { return [nil] }
+                    guard let backend = Backend(rawValue: text) else {
+                        throw UsageError("\(name): unknown backend '\(text)' (expected auto, scalar, simd, c or all)")
+                    }
+                    return [backend]
+                }
             case "--layers":
                 options.layerCounts = try parseList(try value(), name) { (text) throws(UsageError) in
                     [try parseCount(text, name, minimum: 1)]
@@ -208,4 +219,9 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         previous = current
     }
     return previous[b.count]
+}
+
+extension Optional where Wrapped == Backend {
+    /// The name reports use: the backend's, or "auto" for the library's per-kernel choice.
+    var benchName: String { self?.rawValue ?? "auto" }
 }

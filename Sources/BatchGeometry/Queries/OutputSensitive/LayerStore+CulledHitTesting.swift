@@ -1,6 +1,6 @@
 // Hit testing through the subtree bounds: the same answers as `hitTest(_:in:rule:)`'s
 // walk over every layer, visiting only the subtrees whose extent holds the point, with
-// world transforms computed on the way down.
+// world transforms read from the current world cache, or computed on the way down.
 
 /// The walk's stack and candidate lists, kept by the store between queries so a
 /// warmed-up hit test allocates nothing.
@@ -14,7 +14,9 @@ extension LayerStore {
     /// `hitTest(_:in:rule:)` with `worldTransforms()`, found without a snapshot. Only the
     /// subtrees whose subtree bounds hold the point are visited, back to front, and the
     /// walk stops at the first hit; a wide layer's sublayers are found through its
-    /// spatial index. World transforms are computed for the visited layers only.
+    /// spatial index. World transforms are read from the world cache when it is current
+    /// (`updateWorld()` ran after the last change), else computed for the visited layers
+    /// only (same bits).
     /// Mutating: it first brings the cached subtree bounds and drawing order up to date.
     ///
     /// Complexity: O(depth · log(width) + candidates) for a point in a typical interface
@@ -26,7 +28,11 @@ extension LayerStore {
         var scratch = walkScratch
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
-        return culledHitTest(point, rule: rule, &scratch).map { handle(atSlot: $0) }
+        let hit =
+            worldCacheIsCurrent
+            ? culledHitTest(point, rule: rule, CachedWorldSteps(), &scratch)
+            : culledHitTest(point, rule: rule, ComputedWorldSteps(), &scratch)
+        return hit.map { handle(atSlot: $0) }
     }
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
@@ -40,15 +46,22 @@ extension LayerStore {
         walkScratch = WalkScratch()
         defer { walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
+        let readingCache = worldCacheIsCurrent
         var k = 0
         while k < points.count {  // not `for in`: its iterator allocates unoptimized
-            results.append(culledHitTest(points[k], rule: rule, &scratch).map { handle(atSlot: $0) })
+            results.append(
+                (readingCache
+                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
+                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) })
             k += 1
         }
     }
 
-    /// The slot hit at `point`; the caches must be current.
-    func culledHitTest(_ point: Point, rule: HitTestRule, _ scratch: inout WalkScratch) -> Int? {
+    /// The slot hit at `point`; the caches must be current. World transforms come from
+    /// `steps` (the world cache when it is current, else computed on the way).
+    func culledHitTest(
+        _ point: Point, rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
+    ) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
         let skip = skippedSubtreeFlags(rule)
@@ -57,7 +70,7 @@ extension LayerStore {
             let top = Int(root)
             root = previousSiblings[top]
             guard flags[top].isDisjoint(with: skip), subtreeBounds.extent[top].containsClosed(point) else { continue }
-            if let hit = hitSubtree(of: top, point, rule, &scratch) { return hit }
+            if let hit = hitSubtree(of: top, point, rule, steps, &scratch) { return hit }
         }
         return nil
     }
@@ -65,13 +78,15 @@ extension LayerStore {
     /// Hit order below root `top`: each layer's sublayers last to first (drawing order
     /// for the layer rule, sublayer order for the view rule), then the layer; the first
     /// layer that contains the point wins. Explicit stack, any depth.
-    private func hitSubtree(of top: Int, _ point: Point, _ rule: HitTestRule, _ scratch: inout WalkScratch) -> Int? {
-        if let hit = enterHit(top, under: nil, point, rule, &scratch) { return hit }
+    private func hitSubtree(
+        of top: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
+    ) -> Int? {
+        if let hit = enterHit(top, under: nil, point, rule, steps, &scratch) { return hit }
         let skip = skippedSubtreeFlags(rule)
         while !scratch.frames.isEmpty {
             let depth = scratch.frames.count - 1
             if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip: skip) {
-                if let hit = enterHit(sublayer, under: depth, point, rule, &scratch) { return hit }
+                if let hit = enterHit(sublayer, under: depth, point, rule, steps, &scratch) { return hit }
             } else {
                 let frame = scratch.frames.removeLast()
                 if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
@@ -84,9 +99,10 @@ extension LayerStore {
     /// Visits `layer`: returns it when it is hit with no sublayer to try first; else
     /// pushes a frame for its sublayers (when the rule enters them) and returns nil.
     private func enterHit(
-        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ scratch: inout WalkScratch
+        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource,
+        _ scratch: inout WalkScratch
     ) -> Int? {
-        let step = worldStep(of: layer, under: depth.map { scratch.frames[$0].step })
+        let step = steps.step(of: layer, under: depth.map { scratch.frames[$0].step }, in: self)
         // hitTestWalk's expressions: the same unprojection, the same containment.
         let local = step.matrix.unprojectPointInFrontOfEye(point)
         var inside = false

@@ -2,12 +2,14 @@
 
 extension LayerStore {
     /// Visits `layer` (its superlayer's frame at `depth`, nil for a root): its world
-    /// transform, world rect and clip rect, by the full passes' expressions; appends it
-    /// when visible; pushes a frame for its sublayers unless none can be visible.
+    /// transform (from `steps`: the world cache, or computed from its superlayer's), world rect and clip rect, by the full passes'
+    /// expressions; appends it when visible; pushes a frame for its sublayers unless none
+    /// can be visible.
     func enterVisible(
-        _ layer: Int, under depth: Int?, view: RectEdges, _ links: SiblingLinks, into result: inout VisibleLayers
+        _ layer: Int, under depth: Int?, view: RectEdges, _ steps: some WorldStepSource, _ links: SiblingLinks,
+        into result: inout VisibleLayers
     ) {
-        let step = worldStep(of: layer, under: depth.map { result.frames[$0].step })
+        let step = steps.step(of: layer, under: depth.map { result.frames[$0].step }, in: self)
         result.visitedLayerCount += 1
         let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }

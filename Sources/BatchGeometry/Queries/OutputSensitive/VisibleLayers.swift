@@ -91,7 +91,9 @@ extension LayerStore {
     /// is true, in `drawOrder()`'s order, with the same values as the full passes.
     ///
     /// Only the layers the subtree bounds cannot rule out are visited (their world
-    /// transforms computed on the way down), and a wide layer's sublayers are found
+    /// transforms read from the world cache when it is current, that is when
+    /// `updateWorld()` ran after the last change; else computed on the way down, with the
+    /// same bits), and a wide layer's sublayers are found
     /// through its spatial index. Mutating: it first brings the cached subtree bounds and
     /// drawing order up to date with the edits made since the last query.
     ///
@@ -111,7 +113,11 @@ extension LayerStore {
             root = nextSiblings[top]
             // A root's extent is in world space already.
             guard !flags[top].contains(.detached), subtreeBounds.extent[top].overlapsOpenly(view) else { continue }
-            collectVisible(from: top, view: view, into: &result)
+            if worldCacheIsCurrent {
+                collectVisible(from: top, view: view, CachedWorldSteps(), into: &result)
+            } else {
+                collectVisible(from: top, view: view, ComputedWorldSteps(), into: &result)
+            }
         }
     }
 
@@ -124,15 +130,17 @@ extension LayerStore {
 
     /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
     /// depth works).
-    private func collectVisible(from top: Int, view: RectEdges, into result: inout VisibleLayers) {
+    private func collectVisible(
+        from top: Int, view: RectEdges, _ steps: some WorldStepSource, into result: inout VisibleLayers
+    ) {
         let links = drawOrderLinks()  // current after refreshDrawOrder(): O(1), no copy
-        enterVisible(top, under: nil, view: view, links, into: &result)
+        enterVisible(top, under: nil, view: view, steps, links, into: &result)
         while !result.frames.isEmpty {
             let depth = result.frames.count - 1
             if let sublayer = nextCandidate(
                 &result.frames[depth], result.candidates, tested: &result.testedSublayerCount, links)
             {
-                enterVisible(sublayer, under: depth, view: view, links, into: &result)
+                enterVisible(sublayer, under: depth, view: view, steps, links, into: &result)
             } else {
                 let frame = result.frames.removeLast()
                 if frame.fromCandidates { result.candidates.removeLast(Int(frame.end - frame.start)) }

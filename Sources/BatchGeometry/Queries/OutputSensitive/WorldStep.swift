@@ -1,5 +1,7 @@
-// One layer's world transform from its superlayer's, for the queries that compute world
-// transforms only for the layers they visit.
+// One layer's world transform for the queries that visit only some layers: read from the
+// world cache when it is current (one producer: the full pass or the incremental update,
+// which agree bit for bit), else computed from its superlayer's by the full pass's
+// expressions.
 
 /// A layer's world matrix and its world-plan mode bits (`WorldMode`), which decide how
 /// its sublayers' world matrices are formed.
@@ -9,6 +11,11 @@ struct WorldStep {
 }
 
 extension LayerStore {
+    /// Whether the world cache holds the current world transforms (`updateWorld()` ran
+    /// after the last change; it then equals a full pass bit for bit, which
+    /// `_invariantViolations()` checks). O(1).
+    var worldCacheIsCurrent: Bool { worldCache != nil && !changes.hasChanges }
+
     /// `ToWorld(layer)` from its superlayer's step (nil for a root), by the full pass's
     /// expressions: the plan entry decides between the planar product of the cached
     /// local (`planarProduct`) and the 4×4 reference product, as `propagateWorld` and
@@ -35,5 +42,31 @@ extension LayerStore {
         }
         let matrix = transformToSuperlayer(of: layer).concatenating(superlayer.matrix)
         return WorldStep(mode: entry.mode | WorldMode.general, matrix: matrix)
+    }
+}
+
+/// Where a walk takes each visited layer's world transform from. The walks are generic
+/// over it, so each is compiled once per source: the computing walk stays as it was, and
+/// the one that reads the cache reads the store's cache in place (a copy of it would
+/// retain and release its columns, which costs a short hit test more than it saves).
+protocol WorldStepSource {
+    /// `ToWorld(layer)` of `store`, its superlayer's step given (nil for a root). O(1).
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep
+}
+
+/// Computed from the superlayer's step (`worldStep(of:under:)`): any store.
+struct ComputedWorldSteps: WorldStepSource {
+    @inline(__always)
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
+        store.worldStep(of: layer, under: superlayer)
+    }
+}
+
+/// Read from the world cache: only when `worldCacheIsCurrent`.
+struct CachedWorldSteps: WorldStepSource {
+    @inline(__always)
+    func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
+        guard let cache = store.worldCache else { return store.worldStep(of: layer, under: superlayer) }
+        return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
     }
 }
