@@ -50,7 +50,8 @@ func makeScene(_ store: inout LayerStore) -> [LayerHandle] {
     return handles
 }
 
-func run(live: Bool) -> [Double] {
+/// Frame times in order, then sorted.
+func run(live: Bool) -> (inOrder: [Double], sorted: [Double]) {
     var store = LayerStore(minimumCapacity: lists * cards * 6 + 64)
     let listHandles = makeScene(&store)
     var random = Random(state: 42)
@@ -77,7 +78,7 @@ func run(live: Bool) -> [Double] {
         if n >= 20 { times.append(Double(end - start) / 1e6) }
     }
     precondition(result.count > 0)
-    return times.sorted()
+    return (times, times.sorted())
 }
 
 func describe(_ times: [Double]) -> String {
@@ -89,5 +90,10 @@ func describe(_ times: [Double]) -> String {
 }
 
 print("lists \(lists) × cards \(cards) (\(lists * cards * 6 + lists + 1) layers), \(frames) frames")
-print("still: " + describe(run(live: false)))
-print("live:  " + describe(run(live: true)))
+print("still: " + describe(run(live: false).sorted))
+let live = run(live: true)
+print("live:  " + describe(live.sorted))
+// The slowest live frames, by frame number: an index rebuild shows here, unless the
+// scheduler's preemptions on a busy machine (whole ticks, ~4 ms) crowd it out.
+let slowest = live.inOrder.indices.sorted { live.inOrder[$0] > live.inOrder[$1] }.prefix(8)
+print("slowest live frames: " + slowest.map { "#\($0) \(describe([live.inOrder[$0]]).split(separator: " ")[1])" }.joined(separator: ", "))
