@@ -131,30 +131,44 @@ extension LayerStore {
 
     /// Builds (or drops) `layer`'s index from its sublayer list and returns the union of
     /// its sublayers' extents. O(w log w) with an index, O(w) without; allocates nothing
-    /// once the index and the build's scratch have grown to the list.
+    /// once the index and the build's scratch have grown to the list. An indexed layer's
+    /// list (most likely still wide) is walked once, into the build's input; another's is
+    /// walked for its count first.
     private func rebuildSublayerIndex(of layer: Int, _ bounds: inout SubtreeBounds) -> RectEdges {
+        let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         var union = RectEdges.null
         var sublayerCount = 0
+        bounds.buildScratch.removeAll()
         var sublayer = firstSublayers[layer]
         while sublayer >= 0 {
-            union = union.union(bounds.extent[Int(sublayer)])
-            bounds.indexEntry[Int(sublayer)] = -1
+            let extent = bounds.extent[Int(sublayer)]
+            union = union.union(extent)
+            if indexed {
+                bounds.buildScratch.sublayers.append(sublayer)
+                bounds.buildScratch.extents.append(extent)
+            }
             sublayerCount += 1
             sublayer = nextSiblings[Int(sublayer)]
         }
         guard sublayerCount >= SublayerIndex.minimumSublayers else {
-            if bounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
+            if indexed {
                 bounds.state[layer] &= ~SubtreeBounds.Mark.indexed
                 bounds.setIndex(nil, of: layer)
+                var k = 0
+                while k < bounds.buildScratch.sublayers.count {
+                    bounds.indexEntry[Int(bounds.buildScratch.sublayers[k])] = -1
+                    k += 1
+                }
             }
             return union
         }
-        bounds.buildScratch.removeAll()
-        sublayer = firstSublayers[layer]
-        while sublayer >= 0 {
-            bounds.buildScratch.sublayers.append(sublayer)
-            bounds.buildScratch.extents.append(bounds.extent[Int(sublayer)])
-            sublayer = nextSiblings[Int(sublayer)]
+        if !indexed {
+            sublayer = firstSublayers[layer]
+            while sublayer >= 0 {
+                bounds.buildScratch.sublayers.append(sublayer)
+                bounds.buildScratch.extents.append(bounds.extent[Int(sublayer)])
+                sublayer = nextSiblings[Int(sublayer)]
+            }
         }
         bounds.buildIndex(of: layer)
         return bounds.index(of: layer).bounds
