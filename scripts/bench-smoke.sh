@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark smoke run for CI: every kernel (the opt-in frame and single-point hit-test
-# kernels included), backend and workload at small sizes on 1 and 2 threads (run itself
+# Benchmark smoke run for CI: every kernel (the opt-in frame kernels, still and live, and
+# the single-point hit-test kernels included), backend and workload at small sizes on 1 and 2 threads (run itself
 # checks every output against the scalar reference, and the frame kernel its new path
 # against its old one, and exits 1 on a wrong one), the JSON report's shape checked with python3, compare of a report with itself
 # (exit 0) and with a made-up slower copy (exit 1), and the CLI's error exits (status 2).
@@ -33,6 +33,9 @@ kernels = {"frames", "world", "world-incremental", "world-full-update", "world-r
 workloads = {"standard", "3d", "chain", "wide", "random", "ui", "app"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
+# The live frame kernels play the app's lists: app only.
+expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout") for b in ("scalar", "simd", "c")
+             for n in (500, 3000) for t in (1, 2)}
 # autoresize, the single-point hit tests and curves ignore backend and threads: timed once, at
 # the first of each asked for.
 expected |= {(w, k, "scalar", n, 1) for w in workloads for n in (500, 3000)
@@ -46,8 +49,20 @@ for i, r in enumerate(results):
         value = need(r, field, (int, float), where)
         assert value > 0, f"{where}.{field} = {value} is not positive"
     assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
-    if key[1] == "frame":
+    if key[1] in ("frame", "frame-live", "frame-relayout"):
         frame = need(r, "frame", dict, where)
+        script = {"frame": "still", "frame-live": "live", "frame-relayout": "relayout"}[key[1]]
+        assert need(frame, "script", str, f"{where}.frame") == script, frame["script"]
+        for dist in ("frameTime", "queryTime", "editTime"):
+            d = need(frame, dist, dict, f"{where}.frame")
+            assert 0 < d["medianSeconds"] <= d["p99Seconds"] <= d["maxSeconds"], (dist, d)
+        allocations = need(frame, "allocations", dict, f"{where}.frame")
+        assert allocations["counted"] is True, "allocations are counted on Linux with glibc"
+        for field in ("testedSublayers", "refreshedLayers", "rebuiltIndexes", "rebuiltIndexEntries", "slotsLast"):
+            need(frame, field, int, f"{where}.frame")
+        if script != "still":
+            assert frame["slotsLast"] > frame["slotsFirst"], "live frames add layers"
+
         for field in ("frames", "touches", "visibleLayers", "visitedLayers", "changedLayers"):
             need(frame, field, int, f"{where}.frame")
         assert frame["frames"] >= 9 and frame["touches"] == 5, frame
@@ -74,6 +89,15 @@ for r in results:
     r["layersPerSecond"] /= 2
 json.dump(report, open(sys.argv[1].replace("run.json", "slower.json"), "w"))
 PY
+
+echo "bench-smoke: show reads the report back"
+"$bin" show "$work/run.json" > "$work/show.txt"
+grep -q "frame-relayout" "$work/show.txt"
+
+echo "bench-smoke: --soak (300 live frames, resident memory)"
+"$bin" --kernels frame-live --backends c --threads 1 --workload app --layers 3000 --frames 9 --soak 300 \
+  --min-time 0.01 -q --no-baseline --format json > "$work/soak.json"
+python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['soak']; assert len(s)==1 and s[0]['frames']==300 and s[0]['verified'] and s[0]['residentBytesEnd']>0 and s[0]['slotsEnd']>s[0]['slotsStart'], s" "$work/soak.json"
 
 echo "bench-smoke: compare with itself (must exit 0)"
 "$bin" compare "$work/run.json" "$work/run.json" > "$work/same.txt"
@@ -109,6 +133,7 @@ expect_status 2 "$bin" --kernals frames
 grep -q "did you mean" "$work/err.txt" || { echo "error: no hint for a misspelled option" >&2; exit 1; }
 expect_status 2 "$bin" --kernels teleport
 expect_status 2 "$bin" --layers 0
+expect_status 2 "$bin" --soak 10 --workload standard
 expect_status 2 "$bin" compare "$work/run.json"
 expect_status 2 "$bin" compare "$work/run.json" "$work/does-not-exist.json"
 echo '{"not": "a report"}' > "$work/bad.json"

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Checks function size in the library (issue 11): no function or initializer in
-Sources/BatchGeometry or its C interface (Sources/BatchGeometryC) longer than MAX_LINES
-lines, and none with more than MAX_WITH_UNSAFE `withUnsafe…` calls (nested pointer
-pyramids belong in one scoped helper, not in the stage that uses the pointers).
+"""Checks function size (issues 11 and 21): no function or initializer in any Swift
+target longer than MAX_LINES lines, and none with more than MAX_WITH_UNSAFE `withUnsafe…`
+calls (nested pointer pyramids belong in one scoped helper, not in the stage that uses
+the pointers). The Swift targets are every folder of Sources/ (the library, its C
+interface, the workloads, the pictures, batchbench, and any target added later), the
+helper executables of Tests/ (the folders whose names do not end in `Tests`:
+misuse-messages, the accessor and C-interface benchmarks) and the fuzzers (Fuzz/).
+XCTest cases are not checked: a test may read as one long script.
 
 A function's lines run from its `func`/`init` line to its closing brace, found by
 brace matching (braces in comments and string literals are skipped). A local function
 counts toward the function around it too. Usage: scripts/function-limits.py [ROOT...]
-(default Sources/BatchGeometry and Sources/BatchGeometryC). Exits 1 and lists the
+(default: the targets above, `default_roots()`). Exits 1 and lists the
 offenders when a limit is exceeded; prints the largest functions either way.
 """
 import os
@@ -108,8 +112,23 @@ def functions(path):
         yield name, start + 1, end - start + 1, len(re.findall(r"\bwithUnsafe\w*", body))
 
 
+def default_roots():
+    """Every folder of Sources/, the helper executables of Tests/ and Fuzz/, from the
+    repository root (this script's parent folder)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = []
+    for parent, keep in (("Sources", lambda name: True), ("Tests", lambda name: not name.endswith("Tests"))):
+        folder = os.path.join(root, parent)
+        roots += [os.path.join(parent, name) for name in sorted(os.listdir(folder))
+                  if os.path.isdir(os.path.join(folder, name)) and keep(name)]
+    if os.path.isdir(os.path.join(root, "Fuzz")):
+        roots.append("Fuzz")
+    os.chdir(root)
+    return roots
+
+
 def main():
-    roots = sys.argv[1:] or ["Sources/BatchGeometry", "Sources/BatchGeometryC"]
+    roots = sys.argv[1:] or default_roots()
     found = []
     for root in roots:
         for folder, _, names in os.walk(root):
@@ -133,7 +152,7 @@ def main():
     for path, name, line, lines, unsafe in bad:
         print(f"error: {path}:{line}: {name} has {lines} lines (max {MAX_LINES}) "
               f"and {unsafe} withUnsafe calls (max {MAX_WITH_UNSAFE})", file=sys.stderr)
-    print(f"{len(found)} functions checked; {len(bad)} over the limits "
+    print(f"{len(found)} functions checked in {len(roots)} folders; {len(bad)} over the limits "
           f"(max {MAX_LINES} lines, {MAX_WITH_UNSAFE} withUnsafe calls)")
     return 1 if bad else 0
 

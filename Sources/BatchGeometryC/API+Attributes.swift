@@ -7,7 +7,7 @@ import BatchGeometry
 import CBatchGeometry
 
 /// The property of a `BG_PROPERTY_` constant, or `.invalid` listing them all.
-func layerProperty(_ raw: Int32) throws -> LayerProperty {
+func layerProperty(_ raw: Int32) throws(CFailure) -> LayerProperty {
     guard let property = LayerProperty(rawValue: raw) else {
         let known = LayerProperty.allCases.map { "\($0.cName) \($0.rawValue)" }.joined(separator: ", ")
         throw CFailure.invalid("\(raw) is not a layer property (\(known))")

@@ -190,7 +190,7 @@ struct FrameQueryOutputs {
 func frameQuery(
     _ store: OpaquePointer?, _ viewport: UnsafePointer<Double>?, _ outputs: FrameQueryOutputs, capacity: Int,
     count: UnsafeMutablePointer<Int>?
-) throws {
+) throws(CFailure) {
     let box = try CStore.from(store)
     let viewport = Rect(c: try required(viewport, "viewport"))
     let count = try required(count, "count")

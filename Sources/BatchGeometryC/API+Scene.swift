@@ -32,7 +32,7 @@ final class CEvaluation {
 
 /// The object of class `T` behind an opaque pointer; NULL is `.null(name)`.
 @inline(__always)
-private func object<T: AnyObject>(_ pointer: OpaquePointer?, _ name: String, as type: T.Type) throws -> T {
+private func object<T: AnyObject>(_ pointer: OpaquePointer?, _ name: String, as type: T.Type) throws(CFailure) -> T {
     guard let pointer else { throw CFailure.null(name) }
     return Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
 }

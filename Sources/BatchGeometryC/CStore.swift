@@ -89,7 +89,7 @@ final class CStore {
     /// The store behind `pointer`; a NULL pointer is `.null(name)`. In debug builds the
     /// calling thread's current call takes the store (`StoreOwnership.enter`).
     @inline(__always)
-    static func from(_ pointer: OpaquePointer?, _ name: String = "store") throws -> CStore {
+    static func from(_ pointer: OpaquePointer?, _ name: String = "store") throws(CFailure) -> CStore {
         guard let pointer else { throw CFailure.null(name) }
         let box = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
         #if DEBUG
@@ -115,7 +115,7 @@ final class CStore {
     /// `raw` as the handle of a live layer, or `.staleLayer` with the message the Swift
     /// accessors stop with. O(1).
     @inline(__always)
-    func live(_ raw: bg_layer) throws -> LayerHandle {
+    func live(_ raw: bg_layer) throws(CFailure) -> LayerHandle {
         let handle = LayerHandle(rawValue: raw)
         guard store.contains(handle) else { throw CFailure.staleLayer(store.staleHandleDescription(handle)) }
         return handle
@@ -123,7 +123,7 @@ final class CStore {
 
     /// `live(_:)`, with `BG_LAYER_NONE` as nil (world space, no superlayer).
     @inline(__always)
-    func liveOrNone(_ raw: bg_layer) throws -> LayerHandle? {
+    func liveOrNone(_ raw: bg_layer) throws(CFailure) -> LayerHandle? {
         raw == noLayer ? nil : try live(raw)
     }
 }

@@ -24,7 +24,7 @@ enum StoreOwnership {
 
     /// Takes `box` (behind `pointer`) for the current call: `.invalid` when it was
     /// destroyed, or when another thread's call holds it.
-    static func enter(_ box: CStore, _ pointer: OpaquePointer) throws {
+    static func enter(_ box: CStore, _ pointer: OpaquePointer) throws(CFailure) {
         if box.destroyed {
             throw CFailure.invalid("store \(pointer) was destroyed by bg_store_destroy (a debug-build check)")
         }

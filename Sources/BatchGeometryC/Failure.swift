@@ -87,6 +87,12 @@ enum Status {
 /// Runs the body of the C function `function`: `BG_OK` when it returns, else the failure's
 /// status, with its message recorded for this thread. Nothing it catches escapes. In
 /// debug builds it then gives back the store the body took (DebugChecks.swift).
+///
+/// The body's errors stay untyped: a body mixes the helpers' `CFailure`s with the
+/// store's `LayerStoreError`s and the scene's `SceneError`s, and Swift 6 does not infer a
+/// closure's thrown type from its context, so `throws(CFailure)` here would need a
+/// `() throws(CFailure) in` and a conversion at each of the entry points. The helpers
+/// (`required`, `bufferCount`, `CStore.from`, `live`, ...) throw `CFailure` only.
 @inline(__always)
 func cCall(_ function: StaticString, _ body: () throws -> Void) -> bg_status {
     #if DEBUG

@@ -7,7 +7,7 @@ import CBatchGeometry
 
 /// `pointer`, or `.null(name)` when it is NULL.
 @inline(__always)
-func required<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>?, _ name: String) throws
+func required<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>?, _ name: String) throws(CFailure)
     -> UnsafeMutablePointer<Pointee>
 {
     guard let pointer else { throw CFailure.null(name) }
@@ -16,7 +16,7 @@ func required<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>?, _ name: String
 
 /// `pointer`, or `.null(name)` when it is NULL.
 @inline(__always)
-func required<Pointee>(_ pointer: UnsafePointer<Pointee>?, _ name: String) throws -> UnsafePointer<Pointee> {
+func required<Pointee>(_ pointer: UnsafePointer<Pointee>?, _ name: String) throws(CFailure) -> UnsafePointer<Pointee> {
     guard let pointer else { throw CFailure.null(name) }
     return pointer
 }
@@ -32,7 +32,7 @@ func sizeValue(_ value: Int) -> UInt { UInt(bitPattern: value) }
 
 /// Checks that a buffer of `capacity` entries holds `needed`.
 @inline(__always)
-func checkCapacity(_ capacity: Int, needed: Int) throws {
+func checkCapacity(_ capacity: Int, needed: Int) throws(CFailure) {
     if sizeArgument(capacity) < needed {
         throw CFailure.bufferTooSmall("capacity \(sizeValue(capacity)) is too small: \(needed) needed")
     }
@@ -49,7 +49,7 @@ let addressSpaceBytes: UInt = 1 << 48
 /// The count `count` (argument `name`) of a caller's array of `unit`, `bytesEach` bytes
 /// each: `.invalid` naming the argument when the array would not fit in the address
 /// space, checked before anything is read or allocated.
-func bufferCount(_ count: Int, _ name: String, unit: String, bytesEach: UInt) throws -> Int {
+func bufferCount(_ count: Int, _ name: String, unit: String, bytesEach: UInt) throws(CFailure) -> Int {
     let limit = addressSpaceBytes / bytesEach
     guard sizeValue(count) <= limit else {
         let each = bytesEach == 1 ? "" : ", \(bytesEach) bytes each"
@@ -62,7 +62,7 @@ func bufferCount(_ count: Int, _ name: String, unit: String, bytesEach: UInt) th
 
 /// The count of an input array of points (2 doubles each): `bufferCount`.
 @inline(__always)
-func pointCount(_ count: Int) throws -> Int {
+func pointCount(_ count: Int) throws(CFailure) -> Int {
     try bufferCount(count, "count", unit: "points", bytesEach: 16)
 }
 
@@ -71,7 +71,7 @@ func pointCount(_ count: Int) throws -> Int {
 let pointChunk = 1 << 16
 
 /// A capacity for `reserveCapacity`: at most `LayerStore.maximumLayerCount`.
-func layerCapacity(_ argument: Int) throws -> Int {
+func layerCapacity(_ argument: Int) throws(CFailure) -> Int {
     let capacity = sizeArgument(argument)
     guard capacity <= LayerStore.maximumLayerCount else {
         throw CFailure.invalid(
@@ -86,7 +86,7 @@ func layerCapacity(_ argument: Int) throws -> Int {
 func writeHandles(
     _ handles: [LayerHandle], to out: UnsafeMutablePointer<bg_layer>?, capacity: Int,
     count: UnsafeMutablePointer<Int>?
-) throws {
+) throws(CFailure) {
     let count = try required(count, "count")
     if capacity != 0 && out == nil { throw CFailure.null("out") }
     if sizeArgument(capacity) < handles.count {
@@ -195,14 +195,14 @@ extension AffineTransform {
 
 /// The process's default options, or `.environment` when a `BATCHGEOMETRY_*` variable is
 /// unusable (checked first: `KernelOptions.default` would stop the program on it).
-func processDefaultOptions() throws -> KernelOptions {
+func processDefaultOptions() throws(CFailure) -> KernelOptions {
     if let problem = KernelOptions.environmentProblem { throw CFailure.environment(problem) }
     return .default
 }
 
 /// Options from the C arguments: a `BG_BACKEND_` constant and a thread count (0: the
 /// process default). Unknown backends and negative counts are `.invalid`.
-func kernelOptions(backend: Int32, threads: Int32) throws -> KernelOptions {
+func kernelOptions(backend: Int32, threads: Int32) throws(CFailure) -> KernelOptions {
     guard threads >= 0 else {
         throw CFailure.invalid("threads must be 0 (the process default) or a positive count, got \(threads)")
     }
@@ -237,7 +237,7 @@ func backendConstant(_ backend: Backend) -> Int32 {
 }
 
 /// The hit-test rule of a `BG_HIT_TEST_` constant.
-func hitTestRule(_ rule: Int32) throws -> HitTestRule {
+func hitTestRule(_ rule: Int32) throws(CFailure) -> HitTestRule {
     switch Int(rule) {
     case Int(BG_HIT_TEST_LAYER): return .layer
     case Int(BG_HIT_TEST_VIEW): return .view

@@ -11,7 +11,9 @@ package enum BenchmarkChart {
     ///
     /// - Throws: `ChartError` when no result matches the selection.
     /// - Complexity: O(results × ceiling measurements).
-    package static func svg(_ report: ChartReport, selection: ChartSelection = ChartSelection()) throws -> String {
+    package static func svg(_ report: ChartReport, selection: ChartSelection = ChartSelection()) throws(ChartError)
+        -> String
+    {
         let chart = try Chart(report: report, selection: selection)
         return chart.svg()
     }
@@ -40,7 +42,7 @@ struct Chart {
     let kernels: [String]
     let backends: [String]
 
-    init(report: ChartReport, selection: ChartSelection) throws {
+    init(report: ChartReport, selection: ChartSelection) throws(ChartError) {
         self.report = report
         guard let workload = selection.workload ?? report.results.first?.workload else {
             throw ChartError(description: "the report has no results")

@@ -44,11 +44,8 @@ package enum RenderCommand {
         let parsed: (options: RenderOptions, files: [String], output: String?)
         do {
             parsed = try RenderOptions.parse(arguments)
-        } catch let error as RenderUsageError {
-            io.writeError("error: render: \(error.message)")
-            return 2
         } catch {
-            io.writeError("error: render: \(error)")
+            io.writeError("error: render: \(error.message)")
             return 2
         }
         guard parsed.files.count == 1 else {
@@ -67,11 +64,8 @@ package enum RenderCommand {
         case .success(let bytes):
             do {
                 svg = try SceneRenderer.render(json: bytes, options: parsed.options)
-            } catch let error as SceneError {
-                io.writeError("error: \(error.description)")
-                return 2
             } catch {
-                io.writeError("error: \(oneLine("\(error)"))")
+                io.writeError("error: \(error.description)")
                 return 2
             }
         }

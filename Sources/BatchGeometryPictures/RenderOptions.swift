@@ -56,12 +56,14 @@ package struct RenderOptions: Equatable, Sendable {
 
     /// Reads the options of `batchbench render`; the non-option arguments are returned
     /// in `files`, `-o`'s value in `output`. Throws a message for a bad option.
-    static func parse(_ arguments: [String]) throws -> (options: RenderOptions, files: [String], output: String?) {
+    static func parse(_ arguments: [String]) throws(RenderUsageError) -> (
+        options: RenderOptions, files: [String], output: String?
+    ) {
         var options = RenderOptions()
         var files: [String] = []
         var output: String?
         var index = 0
-        func value(_ name: String) throws -> String {
+        func value(_ name: String) throws(RenderUsageError) -> String {
             guard index < arguments.count else { throw RenderUsageError(message: "\(name): expected a value") }
             index += 1
             return arguments[index - 1]
@@ -90,7 +92,7 @@ package struct RenderOptions: Equatable, Sendable {
         return (options, files, output)
     }
 
-    private static func pixels(_ text: String, _ name: String) throws -> Double {
+    private static func pixels(_ text: String, _ name: String) throws(RenderUsageError) -> Double {
         guard let value = Double(text), value.isFinite, value >= 100, value <= 100_000 else {
             throw RenderUsageError(message: "\(name): expected a number of pixels from 100 to 100000, got '\(text)'")
         }

@@ -10,7 +10,7 @@ package enum SceneRenderer {
     /// - Throws: `SceneError` for a malformed scene (its description is the one-line
     ///   `<path>: <message>` of `batchbench eval`); nothing is drawn then.
     /// - Complexity: O(layers × depth + hit tests × layers).
-    package static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws -> String {
+    package static func render(json: [UInt8], options: RenderOptions = RenderOptions()) throws(SceneError) -> String {
         let scene = try Scene(json: json)
         let evaluation = try scene.evaluate()
         return render(scene, evaluation, options: options)

@@ -76,7 +76,7 @@ struct ComparedReport: Decodable {
         var description: String
     }
 
-    static func load(_ path: String) throws -> ComparedReport {
+    static func load(_ path: String) throws(LoadError) -> ComparedReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
             throw LoadError(description: "\(path): \(reason)")

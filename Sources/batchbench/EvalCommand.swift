@@ -49,11 +49,8 @@ enum EvalCommand {
             evaluation.writeJSON { writeStandardOutputPiece($0) }
             flushStandardOutput()
             return 0
-        } catch let error as SceneError {
-            printError("error: \(error.description)")
-            return 2
         } catch {
-            printError("error: \(oneLine("\(error)"))")
+            printError("error: \(error.description)")
             return 2
         }
     }

@@ -99,6 +99,7 @@ enum RunCommand {
         }
         var results: [BenchReport.Result] = []
         var baselines: [BenchReport.Baseline] = []
+        var soaks: [BenchReport.Soak] = []
         for shape in options.workloads {
             for layers in options.layerCounts {
                 let workload = Workload(shape, layerCount: layers, seed: options.seed)
@@ -109,6 +110,10 @@ enum RunCommand {
                 let points = options.hitTestPointCount(layers: layers)
                 let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
                 for kernel in options.kernels {
+                    if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
+                        progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
+                        continue
+                    }
                     for threads in options.threadCounts {
                         for backend in options.backends {
                             if !kernel.usesKernelOptions
@@ -117,36 +122,19 @@ enum RunCommand {
                                 continue
                             }
                             progress.step("\(shape) \(kernel.rawValue) \(backend) \(layers) layers, \(threads) threads")
-                            let kernelOptions = KernelOptions(backend: backend, threads: threads)
-                            fixture.prepare(kernel, options: kernelOptions)
-                            let (timing, frameDetail) = fixture.time(
-                                kernel, options: kernelOptions, minTime: options.minTime)
-                            let problem = fixture.verify(kernel, options: kernelOptions)
-                            if let problem {
-                                printError(
-                                    "warning: \(shape) \(kernel.rawValue) \(backend) \(layers) layers \(threads) threads computed a wrong result: \(problem)"
-                                )
-                            }
+                            let measured = measureKernel(
+                                kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
+                                runOptions: options)
                             let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
                             let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
-                            let perSecond = fixture.units(of: kernel) / timing.medianSeconds
                             results.append(
-                                .init(
-                                    workload: shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
-                                    layers: layers, threads: threads,
-                                    points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: points),
-                                    medianSeconds: timing.medianSeconds,
-                                    minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
-                                    madSeconds: timing.madSeconds,
-                                    samples: timing.samples,
-                                    layersPerSecond: perSecond, bytesPerLayer: bytes,
-                                    bytesPerSecond: perSecond * Double(bytes),
-                                    ceilingFraction: perSecond * Double(bytes) / ceilingRate,
-                                    speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: problem == nil,
-                                    frame: frameDetail))
+                                result(
+                                    measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
+                                    ceilingRate: ceilingRate, hitTestPoints: points))
                         }
                     }
                 }
+                soaks += soak(workload, fixture: fixture, options: options, progress: progress)
                 if fixture.sink.isNaN { progress.note("(results included NaN)") }
             }
         }
@@ -162,7 +150,58 @@ enum RunCommand {
             ceiling: .init(
                 copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
                 threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
-            results: results, baselines: baselines)
+            results: results, baselines: baselines, soak: options.soakFrames > 0 ? soaks : nil)
+    }
+
+    /// `--soak N` on `workload` when asked for and it is an app with lists (the frame
+    /// kernels' stores dropped first, so resident memory is the soak's store's).
+    private static func soak(_ workload: Workload, fixture: KernelFixture, options: RunOptions, progress: Progress)
+        -> [BenchReport.Soak]
+    {
+        guard options.soakFrames > 0 && FramePlayer.supports(.live, workload) else { return [] }
+        fixture.releaseFrameFixture()
+        progress.note("soak: \(options.soakFrames) live frames of \(workload)")
+        return [SoakRunner.run(workload, frames: options.soakFrames)]
+    }
+
+    /// One kernel's timing, frame detail and verification.
+    private struct Measured {
+        var timing: Timing
+        var frame: BenchReport.FrameDetail?
+        var problem: String?
+    }
+
+    private static func measureKernel(
+        _ kernel: BenchKernel, fixture: KernelFixture, options: KernelOptions, runOptions: RunOptions
+    ) -> Measured {
+        fixture.prepare(kernel, options: options)
+        let (timing, frameDetail) = fixture.time(
+            kernel, options: options, minTime: runOptions.minTime, frameCount: runOptions.frameCount)
+        let problem = fixture.verify(kernel, options: options)
+        if let problem {
+            printError(
+                "warning: \(fixture.workload.shape) \(kernel.rawValue) \(options.backend) \(fixture.workload.layerCount) layers \(options.threads) threads computed a wrong result: \(problem)"
+            )
+        }
+        return Measured(timing: timing, frame: frameDetail, problem: problem)
+    }
+
+    private static func result(
+        _ measured: Measured, kernel: BenchKernel, fixture: KernelFixture, backend: Backend, threads: Int,
+        ceilingRate: Double, hitTestPoints: Int
+    ) -> BenchReport.Result {
+        let timing = measured.timing
+        let bytes = kernel.bytesPerLayer(threeD: fixture.workload.shape == .threeD)
+        let perSecond = fixture.units(of: kernel) / timing.medianSeconds
+        return .init(
+            workload: fixture.workload.shape.rawValue, kernel: kernel.rawValue, backend: backend.rawValue,
+            layers: fixture.workload.layerCount, threads: threads,
+            points: pointsPerCall(kernel, fixture: fixture, hitTestPoints: hitTestPoints),
+            medianSeconds: timing.medianSeconds, minSeconds: timing.minSeconds, maxSeconds: timing.maxSeconds,
+            madSeconds: timing.madSeconds, samples: timing.samples, layersPerSecond: perSecond, bytesPerLayer: bytes,
+            bytesPerSecond: perSecond * Double(bytes), ceilingFraction: perSecond * Double(bytes) / ceilingRate,
+            speedupOverObjectGraph: nil, speedupOverScalar: nil, verified: measured.problem == nil,
+            frame: measured.frame)
     }
 
     /// The `points` a result reports: hit-test's points per call, convert's (one per
@@ -172,7 +211,7 @@ enum RunCommand {
         switch kernel {
         case .hitTest: return hitTestPoints
         case .convert: return fixture.workload.layerCount
-        case .frame: return FrameScript.touchCount
+        case .frame, .frameLive, .frameRelayout: return FrameScript.touchCount
         case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
         default: return nil
         }

@@ -81,3 +81,18 @@ private func systemErrorText() -> String {
     guard let text = strerror(errno) else { return "error \(errno)" }
     return String(cString: text)
 }
+
+/// The process's resident memory in bytes: /proc/self/statm's second field (resident
+/// pages) times the page size; nil where there is no /proc (not Linux).
+func residentBytes() -> Int? {
+    guard let file = fopen("/proc/self/statm", "r") else { return nil }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    let line: String? = buffer.withUnsafeMutableBufferPointer { bytes in
+        guard fgets(bytes.baseAddress, Int32(bytes.count), file) != nil else { return nil }
+        return String(cString: bytes.baseAddress!)
+    }
+    let fields = line?.split(separator: " ") ?? []
+    guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(getpagesize())
+}

@@ -249,7 +249,7 @@ final class CurveSceneRobustnessTests: XCTestCase {
             let scene: Scene
             do {
                 scene = try Scene(jsonText: text)
-            } catch let error as SceneError {
+            } catch {
                 XCTAssertFalse(error.description.contains("\n"))
                 continue
             }

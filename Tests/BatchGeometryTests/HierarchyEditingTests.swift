@@ -200,7 +200,7 @@ final class HierarchyEditingTests: XCTestCase {
                         XCTAssertFalse(model.destroyed.contains(layer), "\(context): a destroyed handle came back")
                         model.add(layer, superlayer: superlayer, at: index, tag: nextTag)
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                     nextTag += 1
@@ -215,7 +215,7 @@ final class HierarchyEditingTests: XCTestCase {
                         XCTAssertNil(model.superlayers[layer] ?? nil, "\(context): a live handle was issued twice")
                         model.add(layer, superlayer: superlayer, tag: nextTag)
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                     nextTag += 1
@@ -228,7 +228,7 @@ final class HierarchyEditingTests: XCTestCase {
                         try store.insertSublayer(layer, into: superlayer, at: index)
                         XCTAssertNil(expected, "\(context): store accepted what the model refused")
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                 case 8..<10:
@@ -238,7 +238,7 @@ final class HierarchyEditingTests: XCTestCase {
                         try store.removeFromSuperlayer(layer)
                         XCTAssertNil(expected, "\(context): store accepted what the model refused")
                     } catch {
-                        XCTAssertEqual(error as? LayerStoreError, expected, context)
+                        XCTAssertEqual(error, expected, context)
                         failed = true
                     }
                 default:
@@ -248,7 +248,7 @@ final class HierarchyEditingTests: XCTestCase {
                         let count = try store.destroyLayer(layer)
                         XCTAssertEqual(.success(count), expected, context)
                     } catch {
-                        XCTAssertEqual(.failure(error as! LayerStoreError), expected, context)
+                        XCTAssertEqual(.failure(error), expected, context)
                         failed = true
                     }
                 }

@@ -491,7 +491,7 @@ final class MalformedSceneTests: XCTestCase {
                 do {
                     _ = try Scene(json: bytes).evaluate(options: .serial(.scalar)).jsonText()
                     decoded += 1
-                } catch let error as SceneError {
+                } catch {
                     errors += 1
                     XCTAssertFalse(error.description.contains("\n"), error.description)
                     XCTAssertFalse(error.path.isEmpty)

@@ -98,7 +98,7 @@ struct JSONReader {
     }
 
     /// Consumes `{`; a value of another type is a type error naming `expected`.
-    mutating func beginObject(_ path: ScenePath, expected: String = "an object") throws {
+    mutating func beginObject(_ path: ScenePath, expected: String = "an object") throws(SceneError) {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "{") else {
             throw typeError(expected: expected, path)
@@ -108,7 +108,7 @@ struct JSONReader {
 
     /// The next key of the object (after its `:`), or nil at the closing `}`. `first`
     /// starts true and tracks whether a `,` is due.
-    mutating func nextKey(first: inout Bool, _ path: ScenePath) throws -> String? {
+    mutating func nextKey(first: inout Bool, _ path: ScenePath) throws(SceneError) -> String? {
         skipWhitespace()
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "}") {
             offset += 1
@@ -135,7 +135,7 @@ struct JSONReader {
     }
 
     /// Consumes `[`; a value of another type is a type error naming `expected`.
-    mutating func beginArray(_ path: ScenePath, expected: String = "an array") throws {
+    mutating func beginArray(_ path: ScenePath, expected: String = "an array") throws(SceneError) {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else {
             throw typeError(expected: expected, path)
@@ -145,7 +145,7 @@ struct JSONReader {
 
     /// True when another element follows (the reader is then at it), false at the
     /// closing `]` (consumed).
-    mutating func nextElement(first: inout Bool, _ path: ScenePath) throws -> Bool {
+    mutating func nextElement(first: inout Bool, _ path: ScenePath) throws(SceneError) -> Bool {
         skipWhitespace()
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "]") {
             offset += 1
@@ -162,7 +162,7 @@ struct JSONReader {
     }
 
     /// Fails unless only whitespace is left.
-    mutating func expectEnd() throws {
+    mutating func expectEnd() throws(SceneError) {
         skipWhitespace()
         if offset < bytes.count { throw syntaxError("unexpected data after the scene object, \(found)", .document) }
     }
@@ -177,14 +177,14 @@ struct JSONReader {
         return true
     }
 
-    mutating func readBool(_ path: ScenePath) throws -> Bool {
+    mutating func readBool(_ path: ScenePath) throws(SceneError) -> Bool {
         skipWhitespace()
         if matchLiteral("true") { return true }
         if matchLiteral("false") { return false }
         throw typeError(expected: "true or false", path)
     }
 
-    mutating func readString(_ path: ScenePath, expected: String = "a string") throws -> String {
+    mutating func readString(_ path: ScenePath, expected: String = "a string") throws(SceneError) -> String {
         skipWhitespace()
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else {
             throw typeError(expected: expected, path)
@@ -193,7 +193,7 @@ struct JSONReader {
     }
 
     /// A number: a JSON number, or one of the strings "NaN", "+Infinity", "-Infinity".
-    mutating func readNumber(_ path: ScenePath) throws -> Double {
+    mutating func readNumber(_ path: ScenePath) throws(SceneError) -> Double {
         skipWhitespace()
         if offset < bytes.count && bytes[offset] == UInt8(ascii: "\"") {
             let text = try readStringToken(path)
@@ -213,7 +213,7 @@ struct JSONReader {
 
     /// A layer index: a number with an integral value (`3`, `3.0`). `text` is the number
     /// as written, for messages.
-    mutating func readIndex(_ path: ScenePath) throws -> Int {
+    mutating func readIndex(_ path: ScenePath) throws(SceneError) -> Int {
         skipWhitespace()
         guard peekKind() == .number else { throw typeError(expected: "a layer index", path) }
         let (value, text) = try readNumberToken(path)
@@ -238,7 +238,7 @@ struct JSONReader {
     /// Reads a number token (RFC 8259 grammar) and converts it, correctly rounded, with
     /// the standard library's parser. A finite token too large for a Double is an error
     /// rather than a silent infinity.
-    private mutating func readNumberToken(_ path: ScenePath) throws -> (value: Double, text: String) {
+    private mutating func readNumberToken(_ path: ScenePath) throws(SceneError) -> (value: Double, text: String) {
         let start = offset
         func digits() -> Int {
             let first = offset
@@ -278,7 +278,7 @@ struct JSONReader {
 
     /// Reads a string token starting at its opening quote: escapes decoded (surrogate
     /// pairs joined), raw control characters and invalid UTF-8 rejected.
-    private mutating func readStringToken(_ path: ScenePath) throws -> String {
+    private mutating func readStringToken(_ path: ScenePath) throws(SceneError) -> String {
         offset += 1  // the opening quote
         let start = offset
         var hasEscapes = false

@@ -126,7 +126,7 @@ extension Scene {
     /// - Throws: `SceneError` naming the field (`layers[3].transform`) and the problem
     ///   (`expected 6 or 16 numbers, got 5`), for bad JSON with its line, column and
     ///   byte offset.
-    public init(json: [UInt8]) throws {
+    public init(json: [UInt8]) throws(SceneError) {
         let scene = try Scene.decoded(json)
         self.init(
             store: scene.store, names: scene.names, operations: scene.operations, viewport: scene.viewport,
@@ -134,11 +134,11 @@ extension Scene {
             curveQueries: scene.curveQueries)
     }
 
-    private static func decoded(_ json: [UInt8]) throws -> Scene {
+    private static func decoded(_ json: [UInt8]) throws(SceneError) -> Scene {
         // `withUnsafeBufferPointer` returns only copyable results: the noncopyable scene
         // leaves the closure through an optional.
         var decoded: Scene? = nil
-        try json.withUnsafeBufferPointer { buffer in
+        try json.withUnsafeBufferPointer { (buffer) throws(SceneError) in
             var decoder = SceneDecoder(bytes: buffer)
             decoded = try decoder.decode()
         }
@@ -146,7 +146,7 @@ extension Scene {
     }
 
     /// Decodes a scene from JSON text (see `init(json:)`).
-    public init(jsonText: String) throws {
+    public init(jsonText: String) throws(SceneError) {
         try self.init(json: Array(jsonText.utf8))
     }
 }

@@ -19,9 +19,9 @@ extension SceneDecoder {
     /// `kind` names an object in messages ("spring query"), `keys` lists its keys.
     private mutating func readQueryObjects(
         _ path: ScenePath, kind: String, keys: String,
-        readKey: (inout SceneDecoder, String, ScenePath) throws -> Bool,
-        finish: (inout SceneDecoder, ScenePath) throws -> Void
-    ) throws {
+        readKey: (inout SceneDecoder, String, ScenePath) throws(SceneError) -> Bool,
+        finish: (inout SceneDecoder, ScenePath) throws(SceneError) -> Void
+    ) throws(SceneError) {
         try reader.beginArray(path, expected: "an array of \(kind) objects")
         var index = 0
         var first = true
@@ -43,28 +43,28 @@ extension SceneDecoder {
     }
 
     /// A finite number.
-    mutating func readFiniteNumber(_ path: ScenePath) throws -> Double {
+    mutating func readFiniteNumber(_ path: ScenePath) throws(SceneError) -> Double {
         let value = try reader.readNumber(path)
         guard value.isFinite else { throw path.error("expected a finite number, got \(shownNumber(value))") }
         return value
     }
 
     /// A finite number ≥ 0.
-    mutating func readNonNegativeNumber(_ path: ScenePath) throws -> Double {
+    mutating func readNonNegativeNumber(_ path: ScenePath) throws(SceneError) -> Double {
         let value = try readFiniteNumber(path)
         guard value >= 0 else { throw path.error("must be 0 or more, got \(shownNumber(value))") }
         return value
     }
 
     /// A finite number > 0.
-    mutating func readPositiveNumber(_ path: ScenePath) throws -> Double {
+    mutating func readPositiveNumber(_ path: ScenePath) throws(SceneError) -> Double {
         let value = try readFiniteNumber(path)
         guard value > 0 else { throw path.error("must be positive, got \(shownNumber(value))") }
         return value
     }
 
     /// An array of finite numbers (any length), each ≥ 0 when `nonNegative`.
-    mutating func readFiniteNumbers(_ path: ScenePath, nonNegative: Bool = false) throws -> [Double] {
+    mutating func readFiniteNumbers(_ path: ScenePath, nonNegative: Bool = false) throws(SceneError) -> [Double] {
         try reader.beginArray(path, expected: "an array of numbers")
         var values: [Double] = []
         var first = true
@@ -76,7 +76,7 @@ extension SceneDecoder {
     }
 
     /// Exactly `count` finite numbers, into `numbers`.
-    mutating func readFiniteExactly(_ count: Int, _ path: ScenePath, _ shape: String) throws {
+    mutating func readFiniteExactly(_ count: Int, _ path: ScenePath, _ shape: String) throws(SceneError) {
         let expected = "\(count) numbers \(shape)"
         let found = try readNumberArray(path, expected: expected)
         guard found == count else { throw path.error("expected \(expected), got \(found)") }
@@ -87,7 +87,7 @@ extension SceneDecoder {
 
     /// A timing function: a name (`"easeIn"`, ...) or `[x1, y1, x2, y2]` with x1 and x2 in
     /// [0, 1].
-    mutating func readTimingFunction(_ path: ScenePath) throws -> TimingFunction {
+    mutating func readTimingFunction(_ path: ScenePath) throws(SceneError) -> TimingFunction {
         let names = TimingFunction.Name.allCases.map(\.rawValue).joined(separator: ", ")
         switch reader.peekKind() {
         case .string:
@@ -109,13 +109,13 @@ extension SceneDecoder {
 
     // MARK: The queries
 
-    mutating func decodeTimingFunctionQueries() throws {
+    mutating func decodeTimingFunctionQueries() throws(SceneError) {
         var queries: [SceneTimingFunctionQuery] = []
         var function: TimingFunction?
         var inputs: [Double] = []
         try readQueryObjects(
             ScenePath(key: "timingFunctions"), kind: "timing-function query", keys: "function, inputs",
-            readKey: { decoder, key, path in
+            readKey: { (decoder, key, path) throws(SceneError) in
                 switch key {
                 case "function": function = try decoder.readTimingFunction(path)
                 case "inputs": inputs = try decoder.readFiniteNumbers(path)
@@ -123,7 +123,7 @@ extension SceneDecoder {
                 }
                 return true
             },
-            finish: { _, path in
+            finish: { (_, path) throws(SceneError) in
                 guard let found = function else { throw path.error("missing \"function\"") }
                 queries.append(SceneTimingFunctionQuery(function: found, inputs: inputs))
                 function = nil
@@ -132,7 +132,7 @@ extension SceneDecoder {
         curveQueries.timingFunctions = queries
     }
 
-    mutating func decodeSpringQueries() throws {
+    mutating func decodeSpringQueries() throws(SceneError) {
         var queries: [SceneSpringQuery] = []
         var fields = (mass: 1.0, stiffness: 100.0, damping: 10.0, velocity: 0.0, overdamping: false)
         var epsilons: [Double] = []
@@ -142,7 +142,7 @@ extension SceneDecoder {
             ScenePath(key: "springs"),
             kind: "spring query",
             keys: "mass, stiffness, damping, initialVelocity, allowsOverdamping, epsilons, inputs, duration",
-            readKey: { decoder, key, path in
+            readKey: { (decoder, key, path) throws(SceneError) in
                 switch key {
                 case "mass": fields.mass = try decoder.readFiniteNumber(path)
                 case "stiffness": fields.stiffness = try decoder.readFiniteNumber(path)
@@ -169,14 +169,14 @@ extension SceneDecoder {
         curveQueries.springs = queries
     }
 
-    mutating func decodeViewSpringQueries() throws {
+    mutating func decodeViewSpringQueries() throws(SceneError) {
         var queries: [SceneViewSpringQuery] = []
         var duration: Double?
         var ratio: Double?
         var velocity = 0.0
         try readQueryObjects(
             ScenePath(key: "viewSprings"), kind: "view-spring query", keys: "duration, dampingRatio, initialVelocity",
-            readKey: { decoder, key, path in
+            readKey: { (decoder, key, path) throws(SceneError) in
                 switch key {
                 case "duration": duration = try decoder.readNonNegativeNumber(path)
                 case "dampingRatio": ratio = try decoder.readFiniteNumber(path)
@@ -185,7 +185,7 @@ extension SceneDecoder {
                 }
                 return true
             },
-            finish: { _, path in
+            finish: { (_, path) throws(SceneError) in
                 guard let foundDuration = duration else { throw path.error("missing \"duration\"") }
                 guard let foundRatio = ratio else { throw path.error("missing \"dampingRatio\"") }
                 queries.append(
@@ -195,14 +195,14 @@ extension SceneDecoder {
         curveQueries.viewSprings = queries
     }
 
-    mutating func decodeRubberBandQueries() throws {
+    mutating func decodeRubberBandQueries() throws(SceneError) {
         var queries: [SceneRubberBandQuery] = []
         var offset: Double?
         var dimension: Double?
         var constant = 0.55
         try readQueryObjects(
             ScenePath(key: "rubberBands"), kind: "rubber-band query", keys: "offset, dimension, constant",
-            readKey: { decoder, key, path in
+            readKey: { (decoder, key, path) throws(SceneError) in
                 switch key {
                 case "offset": offset = try decoder.readFiniteNumber(path)
                 case "dimension": dimension = try decoder.readPositiveNumber(path)
@@ -211,7 +211,7 @@ extension SceneDecoder {
                 }
                 return true
             },
-            finish: { _, path in
+            finish: { (_, path) throws(SceneError) in
                 guard let foundOffset = offset else { throw path.error("missing \"offset\"") }
                 guard let foundDimension = dimension else { throw path.error("missing \"dimension\"") }
                 queries.append(SceneRubberBandQuery(offset: foundOffset, dimension: foundDimension, constant: constant))
@@ -222,7 +222,7 @@ extension SceneDecoder {
 }
 
 extension SceneDecoder {
-    mutating func decodeDecelerationQueries() throws {
+    mutating func decodeDecelerationQueries() throws(SceneError) {
         var pending: [PendingDeceleration] = []
         var offset: Point?
         var velocity: Point?
@@ -236,7 +236,7 @@ extension SceneDecoder {
             ScenePath(key: "decelerations"),
             kind: "deceleration query",
             keys: "offset, velocity, rate, scale, boundsSize, contentSize, contentInset, times",
-            readKey: { decoder, key, path in
+            readKey: { (decoder, key, path) throws(SceneError) in
                 switch key {
                 case "offset": offset = try decoder.readFinitePoint(path, "[x, y]")
                 case "velocity": velocity = try decoder.readFinitePoint(path, "[vx, vy]")
@@ -257,7 +257,7 @@ extension SceneDecoder {
                 }
                 return true
             },
-            finish: { _, path in
+            finish: { (_, path) throws(SceneError) in
                 guard let foundOffset = offset else { throw path.error("missing \"offset\"") }
                 guard let foundVelocity = velocity else { throw path.error("missing \"velocity\"") }
                 var range: (x: ClosedRange<Double>, y: ClosedRange<Double>)?
@@ -293,12 +293,12 @@ extension SceneDecoder {
         }
     }
 
-    private mutating func readFinitePoint(_ path: ScenePath, _ shape: String) throws -> Point {
+    private mutating func readFinitePoint(_ path: ScenePath, _ shape: String) throws(SceneError) -> Point {
         try readFiniteExactly(2, path, shape)
         return Point(x: numbers[0], y: numbers[1])
     }
 
-    private mutating func readFiniteSize(_ path: ScenePath) throws -> Size {
+    private mutating func readFiniteSize(_ path: ScenePath) throws(SceneError) -> Size {
         try readFiniteExactly(2, path, "[width, height]")
         return Size(width: numbers[0], height: numbers[1])
     }

@@ -36,7 +36,7 @@ private let layerKeyList = [
 private let layerKeys = (layerKeyList + LayerProperty.allCases.map(\.name)).joined(separator: ", ")
 
 extension SceneDecoder {
-    mutating func decodeLayers() throws {
+    mutating func decodeLayers() throws(SceneError) {
         let path = ScenePath(key: "layers")
         try reader.beginArray(path, expected: "an array of layer objects")
         var first = true
@@ -47,7 +47,7 @@ extension SceneDecoder {
         }
     }
 
-    private mutating func readLayerFields(_ path: ScenePath) throws -> LayerFields {
+    private mutating func readLayerFields(_ path: ScenePath) throws(SceneError) -> LayerFields {
         try reader.beginObject(path, expected: "a layer object")
         var fields = LayerFields()
         var seen: UInt64 = 0  // one bit per known key (a bitmask: no allocation per layer)
@@ -97,7 +97,7 @@ extension SceneDecoder {
     /// Creates the layer: anchorPoint, then frame (as `initWithFrame:`, the transform
     /// still identity), then bounds, position, then the rest. Creation never autoresizes:
     /// a layer's sublayers come later in the array, or are linked after every layer exists.
-    private mutating func createLayer(_ fields: LayerFields, _ path: ScenePath) throws {
+    private mutating func createLayer(_ fields: LayerFields, _ path: ScenePath) throws(SceneError) {
         let layer = store.count
         let linkNow = fields.parent.map { $0 >= 0 && $0 < layer } ?? true
         do {
@@ -131,7 +131,7 @@ extension SceneDecoder {
 
     /// A table property's value (`LayerProperty.kind`): a number (or a number word), or
     /// `true`/`false` read as 1/0.
-    private mutating func readPropertyValue(_ property: LayerProperty, _ path: ScenePath) throws -> Double {
+    private mutating func readPropertyValue(_ property: LayerProperty, _ path: ScenePath) throws(SceneError) -> Double {
         switch property.kind {
         case .number: return try reader.readNumber(path)
         case .bool: return try reader.readBool(path) ? 1 : 0
@@ -144,7 +144,7 @@ extension SceneDecoder {
     /// parent's late children (indices below it) go first, then its children linked at
     /// creation (indices above it), which are appended again to keep them after. Every
     /// link is an append, O(1) apart from setParent's cycle walk (O(depth)).
-    mutating func linkLateParents() throws {
+    mutating func linkLateParents() throws(SceneError) {
         guard !lateParents.isEmpty else { return }
         let count = store.count
         var declaredParent: [Int: Int] = [:]
@@ -175,7 +175,7 @@ extension SceneDecoder {
 
     /// Every cycle contains a late link (a link to an earlier parent cannot close one),
     /// so walks start at late-linked layers only. Each layer is walked once: O(count).
-    private func rejectCycles(_ declaredParent: [Int: Int]) throws {
+    private func rejectCycles(_ declaredParent: [Int: Int]) throws(SceneError) {
         func parent(of layer: Int) -> Int? { declaredParent[layer] ?? store.superlayer(of: layer) }
         var walkOf = [Int32](repeating: 0, count: store.count)  // 0 = not yet visited
         for (start, _) in lateParents where walkOf[start] == 0 {

@@ -34,7 +34,7 @@ private let propertyNames = [
 ]
 
 extension SceneDecoder {
-    mutating func decodeOperations() throws {
+    mutating func decodeOperations() throws(SceneError) {
         let path = ScenePath(key: "operations")
         try reader.beginArray(path, expected: "an array of operations")
         var first = true
@@ -43,7 +43,7 @@ extension SceneDecoder {
         }
     }
 
-    private mutating func readOperation(_ path: ScenePath) throws -> SceneOperation {
+    private mutating func readOperation(_ path: ScenePath) throws(SceneError) -> SceneOperation {
         try reader.beginObject(path, expected: "an operation object {\"layer\", \"set\", \"value\"}")
         var layer: Int?
         var property: String?
@@ -87,7 +87,7 @@ extension SceneDecoder {
     private func removal(
         _ layer: Int, _ remove: Bool, property: String?, value: OperationValue?, index: Int?,
         _ path: ScenePath
-    ) throws -> SceneOperation {
+    ) throws(SceneError) -> SceneOperation {
         guard remove else { throw path.field("remove").error("expected true (\"remove\": true removes the layer)") }
         if property != nil || value != nil || index != nil {
             throw path.error("an operation either sets a property or removes the layer, not both")
@@ -96,7 +96,7 @@ extension SceneDecoder {
     }
 
     /// The value of a superlayer operation: a layer index, or null for a root.
-    private func superlayer(_ value: OperationValue, _ path: ScenePath) throws -> Int? {
+    private func superlayer(_ value: OperationValue, _ path: ScenePath) throws(SceneError) -> Int? {
         switch value {
         case .null: return nil
         case .number(let number)
@@ -108,7 +108,7 @@ extension SceneDecoder {
         }
     }
 
-    private mutating func readOperationValue(_ path: ScenePath) throws -> OperationValue {
+    private mutating func readOperationValue(_ path: ScenePath) throws(SceneError) -> OperationValue {
         switch reader.peekKind() {
         case .array:
             if try arrayHoldsNames(path) { return .strings(try readStrings(path, expected: "a string")) }
@@ -125,7 +125,7 @@ extension SceneDecoder {
     /// Whether the array ahead holds strings only, the first not a number word ("NaN",
     /// "+Infinity", "-Infinity"): autoresizing flag names. Anything else is read as
     /// numbers, whose errors then name the first element that is not one. Reads nothing.
-    private func arrayHoldsNames(_ path: ScenePath) throws -> Bool {
+    private func arrayHoldsNames(_ path: ScenePath) throws(SceneError) -> Bool {
         var probe = reader
         try probe.beginArray(path)
         var first = true
@@ -140,39 +140,41 @@ extension SceneDecoder {
     }
 
     /// The change `property = value`, or an error saying what `property` needs.
-    private func change(_ property: String, _ value: OperationValue, _ path: ScenePath) throws -> SceneChange {
-        func numbers(_ count: Int, _ shape: String) throws {
+    private func change(_ property: String, _ value: OperationValue, _ path: ScenePath) throws(SceneError)
+        -> SceneChange
+    {
+        func numbers(_ count: Int, _ shape: String) throws(SceneError) {
             guard case .numbers(count) = value else {
                 throw path.error("expected \(count) numbers \(shape) for \(property), got \(value.phrase)")
             }
         }
-        func rect() throws -> Rect {
+        func rect() throws(SceneError) -> Rect {
             try numbers(4, "[x, y, width, height]")
             return Rect(x: self.numbers[0], y: self.numbers[1], width: self.numbers[2], height: self.numbers[3])
         }
-        func point() throws -> Point {
+        func point() throws(SceneError) -> Point {
             try numbers(2, "[x, y]")
             return Point(x: self.numbers[0], y: self.numbers[1])
         }
-        func number() throws -> Double {
+        func number() throws(SceneError) -> Double {
             guard case .number(let number) = value else {
                 throw path.error("expected a number for \(property), got \(value.phrase)")
             }
             return number
         }
-        func bool() throws -> Bool {
+        func bool() throws(SceneError) -> Bool {
             guard case .bool(let flag) = value else {
                 throw path.error("expected true or false for \(property), got \(value.phrase)")
             }
             return flag
         }
-        func transform() throws -> Transform3D {
+        func transform() throws(SceneError) -> Transform3D {
             guard case .numbers(let count) = value else {
                 throw path.error("expected 6 or 16 numbers for \(property), got \(value.phrase)")
             }
             return try self.transform(fromNumbers: count, path)
         }
-        func mask() throws -> AutoresizingMask {
+        func mask() throws(SceneError) -> AutoresizingMask {
             switch value {
             case .strings(let names): return try autoresizingMask(fromNames: names, path)
             case .mask(let mask): return mask
@@ -215,7 +217,7 @@ extension SceneDecoder {
     /// scroll views (contentSize is set at creation only), and structure operations keep
     /// the forest a forest: checked by playing the structure operations on a model of
     /// the hierarchy (`SceneStructure`), so every error is found before anything runs.
-    mutating func validateOperations() throws {
+    mutating func validateOperations() throws(SceneError) {
         var structure: SceneStructure? = operations.contains(where: \.isStructural) ? SceneStructure(store) : nil
         for (index, operation) in operations.enumerated() {
             let path = ScenePath(key: "operations", index: index, field: "layer")

@@ -30,7 +30,7 @@ struct SceneDecoder: ~Copyable {
         numbers.reserveCapacity(16)
     }
 
-    mutating func decode() throws -> Scene {
+    mutating func decode() throws(SceneError) -> Scene {
         try reader.beginObject(.document, expected: "a JSON object (the scene)")
         var seen = Set<String>()
         var first = true
@@ -81,7 +81,7 @@ struct SceneDecoder: ~Copyable {
     }
 
     /// `scale`: the display scale that contentOffset and scrollTo round to.
-    private mutating func decodeScale() throws {
+    private mutating func decodeScale() throws(SceneError) {
         let path = ScenePath(key: "scale")
         let scale = try reader.readNumber(path)
         do {
@@ -93,7 +93,7 @@ struct SceneDecoder: ~Copyable {
 
     // MARK: Queries
 
-    private mutating func decodeHitTests() throws {
+    private mutating func decodeHitTests() throws(SceneError) {
         let path = ScenePath(key: "hitTests")
         try reader.beginArray(path, expected: "an array of points")
         var first = true
@@ -102,7 +102,7 @@ struct SceneDecoder: ~Copyable {
         }
     }
 
-    private mutating func decodeConversions() throws {
+    private mutating func decodeConversions() throws(SceneError) {
         let path = ScenePath(key: "conversions")
         try reader.beginArray(path, expected: "an array of conversions")
         var first = true
@@ -129,7 +129,7 @@ struct SceneDecoder: ~Copyable {
         }
     }
 
-    private func validateConversions() throws {
+    private func validateConversions() throws(SceneError) {
         for (index, conversion) in conversions.enumerated() {
             let path = ScenePath(key: "conversions", index: index)
             for (field, layer) in [("from", conversion.from), ("to", conversion.to)] {
@@ -149,7 +149,7 @@ struct SceneDecoder: ~Copyable {
 
     /// Reads an array of numbers into `numbers` (the first 16) and returns how many it
     /// had. `expected` describes the array for a type error ("4 numbers [x, y, ...]").
-    mutating func readNumberArray(_ path: ScenePath, expected: String) throws -> Int {
+    mutating func readNumberArray(_ path: ScenePath, expected: String) throws(SceneError) -> Int {
         try reader.beginArray(path, expected: expected)
         numbers.removeAll(keepingCapacity: true)
         var count = 0
@@ -162,35 +162,35 @@ struct SceneDecoder: ~Copyable {
         return count
     }
 
-    private mutating func readExactly(_ count: Int, _ path: ScenePath, _ shape: String) throws {
+    private mutating func readExactly(_ count: Int, _ path: ScenePath, _ shape: String) throws(SceneError) {
         let expected = "\(count) numbers \(shape)"
         let found = try readNumberArray(path, expected: expected)
         guard found == count else { throw path.error("expected \(expected), got \(found)") }
     }
 
-    mutating func readRect(_ path: ScenePath, _ shape: String) throws -> Rect {
+    mutating func readRect(_ path: ScenePath, _ shape: String) throws(SceneError) -> Rect {
         try readExactly(4, path, shape)
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
-    mutating func readPoint(_ path: ScenePath, _ shape: String) throws -> Point {
+    mutating func readPoint(_ path: ScenePath, _ shape: String) throws(SceneError) -> Point {
         try readExactly(2, path, shape)
         return Point(x: numbers[0], y: numbers[1])
     }
 
-    mutating func readSize(_ path: ScenePath) throws -> Size {
+    mutating func readSize(_ path: ScenePath) throws(SceneError) -> Size {
         try readExactly(2, path, "[width, height]")
         return Size(width: numbers[0], height: numbers[1])
     }
 
-    mutating func readInsets(_ path: ScenePath) throws -> EdgeInsets {
+    mutating func readInsets(_ path: ScenePath) throws(SceneError) -> EdgeInsets {
         try readExactly(4, path, "[top, left, bottom, right]")
         return EdgeInsets(top: numbers[0], left: numbers[1], bottom: numbers[2], right: numbers[3])
     }
 
     /// An autoresizing mask: an array of UIKit flag names, or the UIViewAutoresizing
     /// integer 0…63.
-    mutating func readAutoresizingMask(_ path: ScenePath) throws -> AutoresizingMask {
+    mutating func readAutoresizingMask(_ path: ScenePath) throws(SceneError) -> AutoresizingMask {
         switch reader.peekKind() {
         case .array: return try readFlagNames(path)
         case .number, .string: return try autoresizingMask(fromNumber: try reader.readNumber(path), path)
@@ -199,12 +199,12 @@ struct SceneDecoder: ~Copyable {
     }
 
     /// An array of autoresizing flag names (`["flexibleWidth", ...]`).
-    mutating func readFlagNames(_ path: ScenePath) throws -> AutoresizingMask {
+    mutating func readFlagNames(_ path: ScenePath) throws(SceneError) -> AutoresizingMask {
         try autoresizingMask(fromNames: try readStrings(path, expected: "an autoresizing flag name"), path)
     }
 
     /// An array of strings; `expected` names what each element must be.
-    mutating func readStrings(_ path: ScenePath, expected: String) throws -> [String] {
+    mutating func readStrings(_ path: ScenePath, expected: String) throws(SceneError) -> [String] {
         try reader.beginArray(path, expected: "an array of strings")
         var strings: [String] = []
         var first = true
@@ -215,7 +215,7 @@ struct SceneDecoder: ~Copyable {
     }
 
     /// The mask for flag names; an unknown name is an error at its index in `path`.
-    func autoresizingMask(fromNames names: [String], _ path: ScenePath) throws -> AutoresizingMask {
+    func autoresizingMask(fromNames names: [String], _ path: ScenePath) throws(SceneError) -> AutoresizingMask {
         var mask: AutoresizingMask = []
         for (index, name) in names.enumerated() {
             guard let flag = AutoresizingMask.named.first(where: { $0.name == name })?.flag else {
@@ -229,7 +229,7 @@ struct SceneDecoder: ~Copyable {
     }
 
     /// The mask for a UIViewAutoresizing integer, which must be a whole number 0…63.
-    func autoresizingMask(fromNumber value: Double, _ path: ScenePath) throws -> AutoresizingMask {
+    func autoresizingMask(fromNumber value: Double, _ path: ScenePath) throws(SceneError) -> AutoresizingMask {
         guard value >= 0 && value <= 63 && value == value.rounded(.towardZero) else {
             throw path.error("expected an integer 0...63 (UIViewAutoresizing), got \(shownNumber(value))")
         }
@@ -237,12 +237,12 @@ struct SceneDecoder: ~Copyable {
     }
 
     /// A transform: 6 numbers (affine `a b c d tx ty`) or 16 (`m11 … m44`, row-major).
-    mutating func readTransform(_ path: ScenePath) throws -> Transform3D {
+    mutating func readTransform(_ path: ScenePath) throws(SceneError) -> Transform3D {
         let found = try readNumberArray(path, expected: "6 or 16 numbers")
         return try transform(fromNumbers: found, path)
     }
 
-    func transform(fromNumbers count: Int, _ path: ScenePath) throws -> Transform3D {
+    func transform(fromNumbers count: Int, _ path: ScenePath) throws(SceneError) -> Transform3D {
         switch count {
         case 6:
             return Transform3D(

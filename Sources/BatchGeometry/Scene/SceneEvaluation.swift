@@ -48,7 +48,7 @@ extension Scene {
     /// - Throws: `SceneError` naming `operations[k]` if an operation cannot be applied;
     ///   `init(json:)` already rejects those, so this happens only for a `Scene` whose
     ///   fields were changed afterwards. Nothing is returned then.
-    public func evaluate(options: KernelOptions = .default) throws -> SceneEvaluation {
+    public func evaluate(options: KernelOptions = .default) throws(SceneError) -> SceneEvaluation {
         var store = self.store.copy()
         var storeLayers: [Int?] = Array(0..<store.count)
         for (index, operation) in operations.enumerated() {
@@ -73,8 +73,8 @@ extension Scene {
             let path = ScenePath(key: "conversions", index: index)
             converted += store.convert(
                 points: [conversion.point],
-                from: try conversion.from.map { try mapped($0, storeLayers, path.field("from")) },
-                to: try conversion.to.map { try mapped($0, storeLayers, path.field("to")) },
+                from: try mappedIfAny(conversion.from, storeLayers, path.field("from")),
+                to: try mappedIfAny(conversion.to, storeLayers, path.field("to")),
                 in: world, options: options)
         }
         return SceneEvaluation(
@@ -86,12 +86,18 @@ extension Scene {
 
     /// The store index of scene layer `layer`, or an error at `path` when it is out of
     /// range or was removed (only for a `Scene` changed after decoding).
-    private func mapped(_ layer: Int, _ storeLayers: [Int?], _ path: ScenePath) throws -> Int {
+    private func mapped(_ layer: Int, _ storeLayers: [Int?], _ path: ScenePath) throws(SceneError) -> Int {
         guard layer >= 0 && layer < storeLayers.count else {
             throw path.error("\(layer) is out of range (\(storeLayers.count) layers)")
         }
         guard let storeLayer = storeLayers[layer] else { throw path.error("layer \(layer) was removed") }
         return storeLayer
+    }
+
+    /// `mapped(_:_:_:)` of an optional layer (nil: the roots, or no layer).
+    private func mappedIfAny(_ layer: Int?, _ storeLayers: [Int?], _ path: ScenePath) throws(SceneError) -> Int? {
+        guard let layer else { return nil }
+        return try mapped(layer, storeLayers, path)
     }
 
     /// Plays a structure operation on the store and keeps the scene-to-store map: a
@@ -100,28 +106,32 @@ extension Scene {
     private func applyStructure(
         _ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
         storeLayers: inout [Int?], path: ScenePath
-    ) throws {
-        do {
-            switch operation.change {
-            case .superlayer(let target, let index):
-                let storeTarget = try target.map { try mapped($0, storeLayers, path.field("value")) }
+    ) throws(SceneError) {
+        switch operation.change {
+        case .superlayer(let target, let index):
+            let storeTarget = try mappedIfAny(target, storeLayers, path.field("value"))
+            do {
                 try store.insertSublayer(storeLayer, into: storeTarget, at: index)
-            default:
-                try store.destroyLayer(storeLayer)
-                // The destroyed layers are the ones whose slots are free now.
-                for sceneLayer in storeLayers.indices {
-                    if let slot = storeLayers[sceneLayer], !store.isLiveSlot(slot) { storeLayers[sceneLayer] = nil }
-                }
+            } catch {
+                throw path.error("\(error)")
             }
-        } catch let error as LayerStoreError {
-            throw path.error("\(error)")
+        default:
+            do {
+                try store.destroyLayer(storeLayer)
+            } catch {
+                throw path.error("\(error)")
+            }
+            // The destroyed layers are the ones whose slots are free now.
+            for sceneLayer in storeLayers.indices {
+                if let slot = storeLayers[sceneLayer], !store.isLiveSlot(slot) { storeLayers[sceneLayer] = nil }
+            }
         }
     }
 
     private func apply(
         _ operation: SceneOperation, to store: inout LayerStore, storeLayers: inout [Int?],
         path: ScenePath
-    ) throws {
+    ) throws(SceneError) {
         let layer = try mapped(operation.layer, storeLayers, path)
         if operation.isStructural {
             return try applyStructure(operation, layer, to: &store, storeLayers: &storeLayers, path: path)

@@ -19,7 +19,7 @@ struct SceneStructure {
     }
 
     /// Throws at `path` when an earlier operation removed `layer`.
-    func checkAlive(_ layer: Int, _ path: ScenePath) throws {
+    func checkAlive(_ layer: Int, _ path: ScenePath) throws(SceneError) {
         if let operation = removedBy[layer] {
             throw path.error("layer \(layer) was removed by operations[\(operation)]")
         }
@@ -27,7 +27,7 @@ struct SceneStructure {
 
     /// Checks a structure operation against the hierarchy so far, then plays it. Other
     /// operations change nothing here.
-    mutating func apply(_ operation: SceneOperation, operationIndex: Int, layerCountPhrase: String) throws {
+    mutating func apply(_ operation: SceneOperation, operationIndex: Int, layerCountPhrase: String) throws(SceneError) {
         switch operation.change {
         case .superlayer(let target, let index):
             try move(operation.layer, to: target, at: index, operationIndex, layerCountPhrase)
@@ -41,7 +41,7 @@ struct SceneStructure {
     private mutating func move(
         _ layer: Int, to target: Int?, at index: Int?, _ operation: Int,
         _ layerCountPhrase: String
-    ) throws {
+    ) throws(SceneError) {
         let valuePath = ScenePath(key: "operations", index: operation, field: "value")
         if let target {
             guard target >= 0 && target < parents.count else {

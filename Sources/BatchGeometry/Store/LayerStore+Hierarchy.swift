@@ -11,7 +11,7 @@ extension LayerStore {
     /// - Throws: `LayerStoreError.staleSuperlayer` (checked first) or `.tooManyLayers`
     ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
-    public mutating func addLayer(superlayer: LayerHandle? = nil) throws -> LayerHandle {
+    public mutating func addLayer(superlayer: LayerHandle? = nil) throws(LayerStoreError) -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
         // Two statements: `handle(atSlot: try addLayer(...))` would read `self` (for the
         // outer call) before the inner one appends the new slot.
@@ -30,7 +30,7 @@ extension LayerStore {
     /// - Throws: `.staleSuperlayer`, `.sublayerIndexOutOfRange` (with the sublayer count),
     ///   `.tooManyLayers`, in that order; the store is then unchanged.
     @discardableResult
-    public mutating func addLayer(superlayer: LayerHandle?, at index: Int) throws -> LayerHandle {
+    public mutating func addLayer(superlayer: LayerHandle?, at index: Int) throws(LayerStoreError) -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
         let slot = try addLayer(superlayer: superlayer?.index, at: index)
         return handle(atSlot: slot)
@@ -38,7 +38,7 @@ extension LayerStore {
 
     /// `addLayer(superlayer:at:)` on slots; returns the new layer's slot.
     @discardableResult
-    mutating func addLayer(superlayer: Int?, at index: Int) throws -> Int {
+    mutating func addLayer(superlayer: Int?, at index: Int) throws(LayerStoreError) -> Int {
         if let superlayer, !isLiveSlot(superlayer) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
         }
@@ -54,7 +54,7 @@ extension LayerStore {
     /// - Throws: `.staleSuperlayer` for a slot out of range or free, `.tooManyLayers`.
     @discardableResult
     @_disfavoredOverload
-    mutating func addLayer(superlayer: Int?) throws -> Int {
+    mutating func addLayer(superlayer: Int?) throws(LayerStoreError) -> Int {
         if let superlayer, !isLiveSlot(superlayer) {
             throw LayerStoreError.staleSuperlayer(staleHandleForError(superlayer))
         }
@@ -190,7 +190,7 @@ extension LayerStore {
     ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
     ///   sublayers, or the roots, other than `layer`); the store is then unchanged.
     public mutating func insertSublayer(_ layer: LayerHandle, into superlayer: LayerHandle?, at index: Int? = nil)
-        throws
+        throws(LayerStoreError)
     {
         if let error = staleError(layer) { throw error }
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
@@ -199,7 +199,7 @@ extension LayerStore {
 
     /// `insertSublayer(_:into:at:)` on slots; the same errors, for slots out of range or
     /// free.
-    mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws {
+    mutating func insertSublayer(_ layer: Int, into superlayer: Int?, at index: Int? = nil) throws(LayerStoreError) {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if let superlayer {
             guard isLiveSlot(superlayer) else {
@@ -217,7 +217,8 @@ extension LayerStore {
         let newParent = superlayer.map { Int32($0) } ?? -1
         // The sibling to insert before, found (and the index checked) before anything
         // changes; appending needs no walk, so building a wide tree stays O(1) a step.
-        let insertBefore = try index.map { try sibling(at: $0, under: newParent, skipping: layer) } ?? -1
+        var insertBefore: Int32 = -1
+        if let index { insertBefore = try sibling(at: index, under: newParent, skipping: layer) }
         relink(layer, under: newParent, before: insertBefore)
         setDetached(false, layer)
     }
@@ -226,7 +227,7 @@ extension LayerStore {
     /// is left out of the list, or -1 for `index` equal to that count (the end). O(index),
     /// allocates nothing.
     /// - Throws: `.sublayerIndexOutOfRange` for an index below 0 or past the end.
-    private func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws -> Int32 {
+    private func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
         var current = parent >= 0 ? firstSublayers[Int(parent)] : firstRoot
         var position = 0
         while current >= 0 {
@@ -247,13 +248,13 @@ extension LayerStore {
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
     /// if it were a root. Nothing happens when it is already detached. O(1).
     /// - Throws: `.staleLayer`; the store is then unchanged.
-    public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws {
+    public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws(LayerStoreError) {
         if let error = staleError(layer) { throw error }
         try removeFromSuperlayer(layer.index)
     }
 
     /// `removeFromSuperlayer(_:)` on a slot.
-    mutating func removeFromSuperlayer(_ layer: Int) throws {
+    mutating func removeFromSuperlayer(_ layer: Int) throws(LayerStoreError) {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         if flags[layer].contains(.detached) { return }
         relink(layer, under: -1, before: -1)
@@ -318,7 +319,7 @@ extension LayerStore {
     /// - Returns: the number of layers destroyed.
     /// - Throws: `.staleLayer`; the store is then unchanged.
     @discardableResult
-    public mutating func destroyLayer(_ layer: LayerHandle) throws -> Int {
+    public mutating func destroyLayer(_ layer: LayerHandle) throws(LayerStoreError) -> Int {
         if let error = staleError(layer) { throw error }
         return try destroyLayer(layer.index)
     }
@@ -327,7 +328,7 @@ extension LayerStore {
     /// slots are gathered in `structureScratch`, kept between calls, so a warmed-up frame
     /// loop's destroys allocate nothing.
     @discardableResult
-    mutating func destroyLayer(_ layer: Int) throws -> Int {
+    mutating func destroyLayer(_ layer: Int) throws(LayerStoreError) -> Int {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         var doomed = structureScratch
         structureScratch = []  // unshared while it is filled

@@ -329,7 +329,7 @@ extension LayerStore {
     /// which later contentOffset changes round to. Changes no geometry by itself. O(1).
     /// - Throws: `LayerStoreError.invalidDisplayScale` when `scale` is not a positive
     ///   finite number; the store is then unchanged.
-    public mutating func setDisplayScale(_ scale: Double) throws {
+    public mutating func setDisplayScale(_ scale: Double) throws(LayerStoreError) {
         guard scale > 0 && scale.isFinite else { throw LayerStoreError.invalidDisplayScale(scale) }
         displayScale = scale
     }
@@ -372,12 +372,12 @@ extension LayerStore {
     /// - Throws: `LayerStoreError.notAScrollView` (store unchanged) when the layer has no
     ///   contentSize; `.staleLayer` for a stale handle.
     @discardableResult
-    public mutating func scroll(_ layer: LayerHandle, to offset: Point) throws -> Point {
+    public mutating func scroll(_ layer: LayerHandle, to offset: Point) throws(LayerStoreError) -> Point {
         if let error = staleError(layer) { throw error }
         return try scroll(layer.index, to: offset)
     }
     @discardableResult
-    mutating func scroll(_ layer: Int, to offset: Point) throws -> Point {
+    mutating func scroll(_ layer: Int, to offset: Point) throws(LayerStoreError) -> Point {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
         guard let state = scrollViews[Int32(layer)] else {
             throw LayerStoreError.notAScrollView(layer: handle(atSlot: layer))

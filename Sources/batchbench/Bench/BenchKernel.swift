@@ -31,6 +31,14 @@ enum BenchKernel: String, CaseIterable {
     /// hitTest(_:rule:)); the median over frames. The new path's visible list and hits
     /// are checked against the old path's every frame. Opt-in (`--kernels frame`).
     case frame
+    /// The frame kernel on the `app` workload's live tree (issue 22, `LiveFrameScript`):
+    /// each frame also inserts a card with 5 sublayers into one list, destroys a card of
+    /// another, changes a zPosition, and every 60 frames detaches a list (re-attached 30
+    /// frames later). Reports frame time median, p99 and max, allocations per frame and
+    /// the cost counters besides the steps. Opt-in; app workloads only.
+    case frameLive = "frame-live"
+    /// frame-live, and the cards below each insert or removal move (relayout). Opt-in.
+    case frameRelayout = "frame-relayout"
     /// One point per call through `hitTest(_:in:rule:)` on a world snapshot: the walk
     /// over every layer no mask rules out; the median over points. Opt-in.
     case hitTestPoint = "hit-test-point"
@@ -50,7 +58,17 @@ enum BenchKernel: String, CaseIterable {
     /// Run only when asked for: the frame kernel builds two more copies of the workload
     /// and runs whole frames, and one snapshot walk per point costs as much as a
     /// hit-test call of many points.
-    var isOptIn: Bool { self == .frame || self == .hitTestPoint || self == .hitTestCulled || self == .curves }
+    var isOptIn: Bool { frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .curves }
+
+    /// The frame script a frame kernel plays; nil for the other kernels.
+    var frameMode: FrameScriptMode? {
+        switch self {
+        case .frame: return .still
+        case .frameLive: return .live
+        case .frameRelayout: return .relayout
+        default: return nil
+        }
+    }
 
     /// Whether the backend and thread count change how the kernel runs. A kernel that
     /// ignores them (autoresize: setters, one thread; the single-point hit tests, which
@@ -83,6 +101,9 @@ enum BenchKernel: String, CaseIterable {
         case .frame:
             return
                 "frame: the new path per frame (visibleLayers(in:into:) + 5 culled hit tests, one thread); rate = the store's layers per second of frames, bytes as if a full world pass; both paths' steps are listed below"
+        case .frameLive, .frameRelayout:
+            return
+                "\(rawValue): as frame, on the app's live tree (rows inserted and destroyed every frame\(self == .frameRelayout ? ", the cards below each edit moved" : "")); frame = the script's edits + the queries"
         case .hitTestPoint:
             return
                 "hit-test-point: one point per call, hitTest(_:in:rule:) on a snapshot (median over points); rate = the store's layers per second"
@@ -106,7 +127,7 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental, .frame:
+        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the

@@ -33,8 +33,9 @@ let helpText = """
 
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
-                         hit-test, convert, autoresize, frame, hit-test-point,
-                         hit-test-culled, curves, or all (default: all but the last four)
+                         hit-test, convert, autoresize, frame, frame-live,
+                         frame-relayout, hit-test-point, hit-test-culled, curves, or all
+                         (default: all but the opt-in frame, single-point and curves kernels)
                            frames             computeFrames(into:options:), every frame
                            world              computeWorldTransforms(into:options:), the
                                               per-frame full pass (cached locals)
@@ -59,7 +60,18 @@ let helpText = """
                                               culled hitTest(_:rule:); each step's median
                                               over frames, new checked against old every
                                               frame; rate = store layers per second of new
-                                              frames. Meant for --workload app
+                                              frames. Meant for --workload app. Every
+                                              frame kernel also reports the frame (edits +
+                                              queries) median, p99 and max, allocations
+                                              per frame and the cost counters (visited,
+                                              tested, refreshed, index rebuilds)
+                           frame-live         opt-in, app only: frame on a live tree
+                                              (LiveFrameScript): per frame a card with 5
+                                              sublayers inserted in one list, one
+                                              destroyed in another, a zPosition change,
+                                              a list detached every 60 frames for 30
+                           frame-relayout     opt-in, app only: frame-live, and the cards
+                                              below each insert or removal move
                            hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
                                               on a snapshot; median over points
                            hit-test-culled    opt-in: one point per call, the culled
@@ -92,6 +104,11 @@ let helpText = """
                          10,000,000 / layers so one call stays near 0.3 s: 100 points
                          at 100k layers; a call costs points × layers layer tests)
       --seed N           seed of the random workload (default: 42)
+      --frames N         the frame kernels time exactly N frames (default: at least 9,
+                         then until --min-time has passed, at most 1,000)
+      --soak N           after each app workload's kernels, N live frames on one store
+                         (new path only), with resident memory (/proc/self/statm) after
+                         the first frame, after 1,000 and at the end; needs --workload app
       --format FORMAT    table (default), json, csv, markdown (the table as Markdown) or
                          svg (charts: bars by kernel and backend, scaling lines)
       --no-baseline      skip the object-graph baseline
@@ -108,7 +125,14 @@ let helpText = """
       frame (frame kernel only: {frames, viewport, touches, changedLayers, visibleLayers,
       visitedLayers, old: {updateWorldSeconds, rectsClipsVisibilitySeconds, hitTestSeconds,
       drawOrderSeconds, totalSeconds}, new: {visibleLayersSeconds, hitTestSeconds,
-      totalSeconds}, speedup})}],
+      totalSeconds}, speedup, script, frameTime, queryTime, editTime ({medianSeconds,
+      p99Seconds, maxSeconds, firstSeconds}), allocations: {counted, medianPerFrame,
+      meanPerFrame, maxPerFrame, firstFrame, editsMeanAfterFirst, queriesMeanAfterFirst,
+      framesWithAllocations}, testedSublayers, refreshedLayers, rebuiltIndexes,
+      rebuiltIndexEntries, slotsFirst, slotsLast, stalls: [{frame, seconds, allocations,
+      slots}]})}], soak (with --soak): [{workload, layers, script, frames,
+      residentBytesStart, residentBytesAfter1000, residentBytesEnd, slotsStart, slotsEnd,
+      layersStart, layersEnd, frameTime, allocationsMeanPerFrame, verified}],
       baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101

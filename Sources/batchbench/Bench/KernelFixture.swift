@@ -30,7 +30,8 @@ final class KernelFixture {
     /// whether the top layer has its larger size now.
     private(set) var autoresizeStore: LayerStore?
     private var autoresizeGrown = false
-    /// The frame kernel's two stores and frame loop, built by `prepare`.
+    /// The frame kernel's two stores and frame loop, built by `prepare` (one script at a
+    /// time; `releaseFrameFixture` drops it).
     private(set) var frameFixture: FrameFixture?
     /// The single-point hit tests' points (`FrameScript.touches(frames:)`, cycled), the
     /// snapshot hit-test-point walks (taken by `prepare` from the store as it is then),
@@ -120,7 +121,7 @@ final class KernelFixture {
             autoresizeStore!.setBounds(
                 Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
             sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
-        case .frame:
+        case .frame, .frameLive, .frameRelayout:
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
@@ -145,12 +146,12 @@ final class KernelFixture {
 
     /// Times `kernel`: `measure` (samples of many calls), one call at a time for the
     /// single-point hit tests, and frame by frame (with every step's times) for frame.
-    func time(_ kernel: BenchKernel, options: KernelOptions, minTime: Double) -> (
+    func time(_ kernel: BenchKernel, options: KernelOptions, minTime: Double, frameCount: Int? = nil) -> (
         Timing, BenchReport.FrameDetail?
     ) {
         switch kernel {
-        case .frame:
-            let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime)
+        case .frame, .frameLive, .frameRelayout:
+            let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime, frameCount: frameCount)
             sink += frameFixture!.sink
             return (timing, detail)
         case .hitTestPoint, .hitTestCulled:
@@ -173,8 +174,11 @@ final class KernelFixture {
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
             autoresizeStore = consume masked
-        case .frame where frameFixture == nil:
-            frameFixture = FrameFixture(workload: workload)
+        case .frame, .frameLive, .frameRelayout:
+            // One frame fixture at a time (two stores each): a new script replaces it.
+            guard let mode = kernel.frameMode, frameFixture?.mode != mode else { break }
+            frameFixture = nil
+            frameFixture = FrameFixture(workload: workload, mode: mode)
         case .curves where curveFixture == nil:
             curveFixture = CurveFixture(count: store.count, seed: workload.seed)
         case .hitTestPoint, .hitTestCulled:
@@ -191,4 +195,7 @@ final class KernelFixture {
         default: break
         }
     }
+
+    /// Drops the frame kernels' stores (before a soak run measures resident memory).
+    func releaseFrameFixture() { frameFixture = nil }
 }

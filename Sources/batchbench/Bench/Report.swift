@@ -14,6 +14,30 @@ struct BenchReport: Codable {
     var ceiling: Ceiling
     var results: [Result]
     var baselines: [Baseline]
+    /// `--soak N`: long live-frame runs with resident memory (absent otherwise).
+    var soak: [Soak]? = nil
+
+    /// N live frames of the app on one store (new path only), with the process's
+    /// resident memory (/proc/self/statm) at the start (after the first frame), after
+    /// 1,000 frames and at the end.
+    struct Soak: Codable {
+        var workload: String
+        var layers: Int
+        var script: String
+        var frames: Int
+        var residentBytesStart: Int
+        var residentBytesAfter1000: Int?
+        var residentBytesEnd: Int
+        /// The store's slots and live layers at the start and the end.
+        var slotsStart: Int
+        var slotsEnd: Int
+        var layersStart: Int
+        var layersEnd: Int
+        var frameTime: FrameDetail.Distribution
+        var allocationsMeanPerFrame: Double
+        /// The last frame's answers matched the full passes'.
+        var verified: Bool
+    }
 
     struct Settings: Codable {
         var minTime: Double
@@ -92,6 +116,61 @@ struct BenchReport: Codable {
         var new: NewPath
         /// `old.totalSeconds / new.totalSeconds`.
         var speedup: Double
+        /// Issue 22's view of the same frames; absent in reports from before it.
+        /// The script: still, live or relayout (`FrameScriptMode`).
+        var script: String? = nil
+        /// The new path's whole frame: the script's edits, then visibleLayers(in:into:)
+        /// and the culled hit tests; over every timed frame (the first one after
+        /// `warmUp()` included).
+        var frameTime: Distribution? = nil
+        /// visibleLayers(in:into:) + the culled hit tests (`new.totalSeconds` is its median).
+        var queryTime: Distribution? = nil
+        /// The script's edits alone (setters, inserts, destroys, detaches).
+        var editTime: Distribution? = nil
+        var allocations: Allocations? = nil
+        /// `VisibleLayers.testedSublayerCount` (median).
+        var testedSublayers: Int? = nil
+        /// What the frame query's refresh of the subtree bounds redid (medians): layers
+        /// whose boxes it recomputed, wide layers' indexes rebuilt, and their sublayers.
+        var refreshedLayers: Int? = nil
+        var rebuiltIndexes: Int? = nil
+        var rebuiltIndexEntries: Int? = nil
+        /// The new store's slots (`count`) after the first and the last timed frame.
+        var slotsFirst: Int? = nil
+        var slotsLast: Int? = nil
+        /// Frames slower than 3× the median frame (at most 20, slowest first).
+        var stalls: [Stall]? = nil
+
+        struct Distribution: Codable {
+            var medianSeconds: Double
+            /// The 99th percentile (nearest rank: the 10th slowest of 1,000 frames).
+            var p99Seconds: Double
+            var maxSeconds: Double
+            /// The first timed frame's.
+            var firstSeconds: Double
+        }
+
+        /// Heap allocations of the new path per frame, every thread, counted by
+        /// interposing malloc (`counted` false: not counted in this build, all zero).
+        struct Allocations: Codable {
+            var counted: Bool
+            var medianPerFrame: Double
+            var meanPerFrame: Double
+            var maxPerFrame: Int
+            /// The first timed frame's (growth and first-use scratch land there).
+            var firstFrame: Int
+            /// Means over the frames after the first: in the edits, in the queries.
+            var editsMeanAfterFirst: Double
+            var queriesMeanAfterFirst: Double
+            var framesWithAllocations: Int
+        }
+
+        struct Stall: Codable {
+            var frame: Int
+            var seconds: Double
+            var allocations: Int
+            var slots: Int
+        }
 
         /// updateWorld, then worldRects + clipRects + visibility, hitTest(points:in:rule:)
         /// of the touches, drawOrder; `totalSeconds` is the median of the per-frame sums.

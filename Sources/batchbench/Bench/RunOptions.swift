@@ -15,6 +15,10 @@ struct RunOptions {
     /// Points per hit-test call; nil = `hitTestPointCount(layers:)`'s automatic choice.
     var hitTestPoints: Int?
     var seed: UInt64 = 42
+    /// `--frames N`: the frame kernels time exactly N frames (nil: by `minTime`).
+    var frameCount: Int?
+    /// `--soak N`: N live frames of each app workload after its kernels (0: none).
+    var soakFrames = 0
     var format = OutputFormat.table
     var measureBaseline = true
     var showProgress = true
@@ -32,11 +36,11 @@ struct RunOptions {
 
     static let optionNames = [
         "--kernels", "--backends", "--layers", "--threads", "--workload", "--min-time",
-        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help",
+        "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help", "--frames", "--soak",
     ]
 
     /// Parses `arguments`; the error text names the option and the bad value.
-    static func parse(_ arguments: [String]) throws -> RunOptions {
+    static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
         var options = RunOptions()
         var index = 0
         while index < arguments.count {
@@ -47,7 +51,7 @@ struct RunOptions {
                 name = String(name[..<equals])
             }
             index += 1
-            func value() throws -> String {
+            func value() throws(UsageError) -> String {
                 if let inlineValue { return inlineValue }
                 guard index < arguments.count else { throw UsageError("\(name) needs a value") }
                 defer { index += 1 }
@@ -55,60 +59,36 @@ struct RunOptions {
             }
             switch name {
             case "--kernels", "--kernel":
-                options.kernels = try parseList(try value(), name) { text in
-                    if text == "all" { return BenchKernel.allCases }
-                    guard let kernel = BenchKernel(rawValue: text) else {
-                        throw UsageError(
-                            "\(name): unknown kernel '\(text)' (expected \(BenchKernel.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
-                        )
-                    }
-                    return [kernel]
-                }
+                options.kernels = try parseCases(try value(), name, noun: "kernel")
             case "--backends", "--backend":
-                options.backends = try parseList(try value(), name) { text in
-                    if text == "all" { return Backend.allCases }
-                    guard let backend = Backend(rawValue: text) else {
-                        throw UsageError("\(name): unknown backend '\(text)' (expected scalar, simd, c or all)")
-                    }
-                    return [backend]
-                }
+                options.backends = try parseCases(try value(), name, noun: "backend")
             case "--layers":
-                options.layerCounts = try parseList(try value(), name) { [try parseCount($0, name, minimum: 1)] }
+                options.layerCounts = try parseList(try value(), name) { (text) throws(UsageError) in
+                    [try parseCount(text, name, minimum: 1)]
+                }
             case "--threads":
-                options.threadCounts = try parseList(try value(), name) { text in
+                options.threadCounts = try parseList(try value(), name) { (text) throws(UsageError) in
                     if text == "max" { return [activeProcessorCount] }
                     return [try parseCount(text, name, minimum: 1, example: "1,2,4 or max")]
                 }
             case "--workload", "--workloads":
-                options.workloads = try parseList(try value(), name) { text in
-                    if text == "all" { return WorkloadShape.allCases }
-                    guard let shape = WorkloadShape(rawValue: text) else {
-                        throw UsageError(
-                            "\(name): unknown workload '\(text)' (expected \(WorkloadShape.allCases.map(\.rawValue).joined(separator: ", ")) or all)"
-                        )
-                    }
-                    return [shape]
-                }
+                options.workloads = try parseCases(try value(), name, noun: "workload")
             case "--min-time":
-                let text = try value()
-                guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                    throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
-                }
-                options.minTime = seconds
+                options.minTime = try parseSeconds(try value())
             case "--points":
                 options.hitTestPoints = try parseCount(try value(), name, minimum: 1, example: "100 or 10k")
             case "--seed":
-                let text = try value()
-                guard let seed = UInt64(text) else {
-                    throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
-                }
-                options.seed = seed
+                options.seed = try parseSeed(try value())
             case "--format":
                 let text = try value()
                 guard let format = OutputFormat(rawValue: text) else {
                     throw UsageError("--format: expected table, json, csv, markdown or svg, got '\(text)'")
                 }
                 options.format = format
+            case "--frames":
+                options.frameCount = try parseCount(try value(), name, minimum: 1, example: "400 or 1k")
+            case "--soak":
+                options.soakFrames = try parseCount(try value(), name, minimum: 1, example: "1000 or 100k")
             case "--no-baseline":
                 options.measureBaseline = false
             case "--quiet", "-q":
@@ -124,14 +104,51 @@ struct RunOptions {
                 throw UsageError("unexpected argument '\(name)' (run takes only options; see batchbench --help)")
             }
         }
+        try options.validate()
         return options
+    }
+
+    /// Option combinations that cannot run.
+    private func validate() throws(UsageError) {
+        if soakFrames > 0 && !workloads.contains(.app) {
+            throw UsageError("--soak runs the app workload's live frames: add --workload app")
+        }
+    }
+
+    private static func parseSeconds(_ text: String) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw UsageError("--min-time: expected seconds (a number >= 0), got '\(text)'")
+        }
+        return seconds
+    }
+
+    private static func parseSeed(_ text: String) throws(UsageError) -> UInt64 {
+        guard let seed = UInt64(text) else {
+            throw UsageError("--seed: expected a non-negative integer, got '\(text)'")
+        }
+        return seed
+    }
+
+    /// A list of case names, or `all` for every case (`--kernels`, `--backends`,
+    /// `--workloads`); an unknown name is an error that lists the known ones.
+    private static func parseCases<T: CaseIterable & RawRepresentable & Equatable>(
+        _ text: String, _ name: String, noun: String
+    ) throws(UsageError) -> [T] where T.RawValue == String {
+        try parseList(text, name) { (item) throws(UsageError) in
+            if item == "all" { return Array(T.allCases) }
+            guard let value = T(rawValue: item) else {
+                let known = T.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("\(name): unknown \(noun) '\(item)' (expected \(known) or all)")
+            }
+            return [value]
+        }
     }
 
     /// Splits `text` at commas, parses each item, and drops repeats (keeping order).
     private static func parseList<T: Equatable>(
         _ text: String, _ name: String,
-        _ item: (String) throws -> [T]
-    ) throws -> [T] {
+        _ item: (String) throws(UsageError) -> [T]
+    ) throws(UsageError) -> [T] {
         var result: [T] = []
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
             let trimmed = piece.trimmingCharacters(in: .whitespaces)
@@ -145,7 +162,7 @@ struct RunOptions {
     private static func parseCount(
         _ text: String, _ name: String, minimum: Int,
         example: String = "1000, 100k or 1M"
-    ) throws -> Int {
+    ) throws(UsageError) -> Int {
         var digits = text.replacingOccurrences(of: "_", with: "")
         var multiplier = 1
         if digits.hasSuffix("k") || digits.hasSuffix("K") {

@@ -57,15 +57,15 @@ enum ShowCommand {
         return 0
     }
 
-    static func parse(_ arguments: [String]) throws -> Options {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         var options = Options()
         var index = 0
-        func value(_ name: String) throws -> String {
+        func value(_ name: String) throws(UsageError) -> String {
             guard index < arguments.count else { throw UsageError("\(name): expected a value") }
             index += 1
             return arguments[index - 1]
         }
-        func count(_ name: String) throws -> Int {
+        func count(_ name: String) throws(UsageError) -> Int {
             let text = try value(name)
             guard let number = Int(text), number > 0 else {
                 throw UsageError("\(name): expected a positive integer, got '\(text)'")

@@ -69,11 +69,10 @@ enum TableFormatter {
         let frames = frameLines(report)
         if !frames.isEmpty {
             line()
-            line(
-                "Frames, median per frame (old: updateWorld + worldRects/clipRects/visibility + hitTest(points:in:) + drawOrder; new: visibleLayers(in:into:) + culled hitTest(_:rule:) per touch):"
-            )
+            line(Self.framesHeading)
             for frame in frames { line("  " + frame) }
         }
+        out += FrameReport.sections(report, markdown: markdown)
         let singlePoints = singlePointRatios(report)
         if !singlePoints.isEmpty {
             line()
@@ -94,6 +93,9 @@ enum TableFormatter {
         )
         return out
     }
+
+    private static let framesHeading =
+        "Frames, median per frame (old: updateWorld + worldRects/clipRects/visibility + hitTest(points:in:) + drawOrder; new: visibleLayers(in:into:) + culled hitTest(_:rule:) per touch):"
 
     /// For every world-incremental result, how many times faster it is than the
     /// world-full-update (the full pass `updateWorld` falls back to) and the world (the
@@ -128,7 +130,7 @@ enum TableFormatter {
             let o = f.old
             let n = f.new
             return
-                "\(r.workload) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
+                "\(r.workload) \(r.kernel) \(r.backend) \(si(Double(r.layers))) layers \(r.threads) thread\(r.threads == 1 ? "" : "s"): "
                 + "old \(duration(o.totalSeconds)) (updateWorld \(duration(o.updateWorldSeconds)), rects+clips+visibility "
                 + "\(duration(o.rectsClipsVisibilitySeconds)), hitTest \(f.touches) points \(duration(o.hitTestSeconds)), "
                 + "drawOrder \(duration(o.drawOrderSeconds))); new \(duration(n.totalSeconds)) (visibleLayers "

@@ -3,6 +3,18 @@
 // is recomputed once, after all its changed sublayers.
 
 extension LayerStore {
+    /// What the last refresh of the subtree bounds (the first output-sensitive query
+    /// after edits) redid: the layers whose boxes it recomputed, and the wide layers'
+    /// indexes it rebuilt with the sublayers they hold. For batchbench's cost report;
+    /// not API. O(1).
+    @_spi(Testing)
+    public var _lastSubtreeRefresh: (refreshedLayers: Int, rebuiltIndexes: Int, rebuiltIndexEntries: Int) {
+        (
+            subtreeBounds.lastRefreshVisits, subtreeBounds.lastRefreshIndexRebuilds,
+            subtreeBounds.lastRefreshIndexedSublayers
+        )
+    }
+
     /// Brings the subtree bounds up to date: the first call builds them (O(count)); later
     /// ones redo the marked layers and their ancestors up to the first whose extent does
     /// not change: O(changed × depth), plus O(log w) for each sublayer added to a wide
@@ -28,6 +40,8 @@ extension LayerStore {
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count
+        bounds.lastRefreshIndexRebuilds = 0
+        bounds.lastRefreshIndexedSublayers = 0
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
@@ -39,6 +53,8 @@ extension LayerStore {
     /// depths would cost more than a full build: many marks, or marks deep in a chain.
     private func refresh(_ bounds: inout SubtreeBounds) -> Bool {
         bounds.lastRefreshVisits = 0
+        bounds.lastRefreshIndexRebuilds = 0
+        bounds.lastRefreshIndexedSublayers = 0
         guard !bounds.queue.isEmpty else { return true }
         var budget = count
         var k = 0
@@ -171,6 +187,8 @@ extension LayerStore {
             }
         }
         bounds.buildIndex(of: layer)
+        bounds.lastRefreshIndexRebuilds += 1
+        bounds.lastRefreshIndexedSublayers += sublayerCount
         return bounds.index(of: layer).bounds
     }
 

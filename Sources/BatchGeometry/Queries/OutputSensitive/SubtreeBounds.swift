@@ -45,6 +45,11 @@ struct SubtreeBounds: Sendable {
     var isBuilt = false
     /// How many layers the last refresh redid (a test hook for the cost of an edit).
     var lastRefreshVisits = 0
+    /// How many wide layers' indexes the last refresh (or build) rebuilt from their
+    /// sublayer lists, and how many sublayers those indexes hold in all (batchbench's
+    /// cost report: the O(w log w) part of a frame).
+    var lastRefreshIndexRebuilds = 0
+    var lastRefreshIndexedSublayers = 0
 
     enum Mark {
         /// The layer's own inputs changed: recompute its extent.

@@ -1,0 +1,136 @@
+import AllocationCounter
+import BatchGeometry
+import BatchGeometryWorkloads
+
+/// The frame kernels' detail (`BenchReport.FrameDetail`) from their frames, and its text.
+enum FrameReport {
+    static func detail(_ frames: [FrameFixture.Times], mode: FrameScriptMode, viewport: Rect)
+        -> BenchReport.FrameDetail
+    {
+        func median(_ value: (FrameFixture.Times) -> Double) -> Double { medianOf(frames.map(value)) }
+        func medianCount(_ value: (FrameFixture.Times) -> Int) -> Int { Int(median { Double(value($0)) }) }
+        let old = BenchReport.FrameDetail.OldPath(
+            updateWorldSeconds: median(\.updateWorld), rectsClipsVisibilitySeconds: median(\.rectsClipsVisibility),
+            hitTestSeconds: median(\.hitTest), drawOrderSeconds: median(\.drawOrder), totalSeconds: median(\.oldTotal))
+        let new = BenchReport.FrameDetail.NewPath(
+            visibleLayersSeconds: median(\.visibleLayers), hitTestSeconds: median(\.culledHitTests),
+            totalSeconds: median(\.newTotal))
+        var detail = BenchReport.FrameDetail(
+            frames: frames.count, viewport: [viewport.x, viewport.y, viewport.width, viewport.height],
+            touches: FrameScript.touchCount, changedLayers: medianCount(\.changed),
+            visibleLayers: medianCount(\.visible), visitedLayers: medianCount(\.visited),
+            old: old, new: new, speedup: old.totalSeconds / new.totalSeconds)
+        detail.script = mode.rawValue
+        detail.frameTime = distribution(frames.map(\.frameTotal))
+        detail.queryTime = distribution(frames.map(\.newTotal))
+        detail.editTime = distribution(frames.map(\.edits))
+        detail.allocations = allocations(frames)
+        detail.testedSublayers = medianCount(\.tested)
+        detail.refreshedLayers = medianCount(\.refreshed)
+        detail.rebuiltIndexes = medianCount(\.rebuiltIndexes)
+        detail.rebuiltIndexEntries = medianCount(\.rebuiltIndexEntries)
+        detail.slotsFirst = frames.first?.slots
+        detail.slotsLast = frames.last?.slots
+        detail.stalls = stalls(frames, median: detail.frameTime?.medianSeconds ?? 0)
+        return detail
+    }
+
+    /// Median, 99th percentile (nearest rank), maximum and first of `values`.
+    static func distribution(_ values: [Double]) -> BenchReport.FrameDetail.Distribution {
+        let sorted = values.sorted()
+        let rank = Swift.max(0, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1)
+        return .init(
+            medianSeconds: medianOf(values), p99Seconds: sorted.isEmpty ? 0 : sorted[rank],
+            maxSeconds: sorted.last ?? 0, firstSeconds: values.first ?? 0)
+    }
+
+    private static func allocations(_ frames: [FrameFixture.Times]) -> BenchReport.FrameDetail.Allocations {
+        let rest = frames.dropFirst()
+        func mean(_ values: [Int]) -> Double { values.isEmpty ? 0 : Double(values.reduce(0, +)) / Double(values.count) }
+        return .init(
+            counted: BGAllocationCounterIsActive() != 0,
+            medianPerFrame: medianOf(frames.map { Double($0.allocations) }),
+            meanPerFrame: mean(frames.map(\.allocations)), maxPerFrame: frames.map(\.allocations).max() ?? 0,
+            firstFrame: frames.first?.allocations ?? 0,
+            editsMeanAfterFirst: mean(rest.map(\.editAllocations)),
+            queriesMeanAfterFirst: mean(rest.map(\.queryAllocations)),
+            framesWithAllocations: frames.filter { $0.allocations > 0 }.count)
+    }
+
+    private static func stalls(_ frames: [FrameFixture.Times], median: Double) -> [BenchReport.FrameDetail.Stall] {
+        frames.filter { $0.frameTotal > 3 * median }.sorted { $0.frameTotal > $1.frameTotal }.prefix(20).map {
+            .init(frame: $0.frame, seconds: $0.frameTotal, allocations: $0.allocations, slots: $0.slots)
+        }
+    }
+
+    // MARK: Text
+
+    /// The issue-22 sections of the text report: the scripts side by side, the soaks.
+    static func sections(_ report: BenchReport, markdown: Bool) -> String {
+        var out = ""
+        let bullet = markdown ? "- " : ""
+        if let live = liveTable(report, markdown: markdown) {
+            out +=
+                "\n" + bullet
+                + "Frames of the scripts (issue 22), over every timed frame: frame = the script's edits + visibleLayers(in:into:) + 5 culled hit tests; p99 nearest rank; first = the first frame after warmUp(); allocations on every thread (mean, max); visited/tested/refreshed/index rebuilds: medians of the cost counters; stalls = frames over 3× the median:\n"
+            out += live
+        }
+        let soaks = soakLines(report)
+        if !soaks.isEmpty {
+            out += "\n" + bullet + "Soak (--soak), resident memory from /proc/self/statm:\n"
+            for soak in soaks { out += (markdown ? "  - " : "  ") + soak + "\n" }
+        }
+        return out
+    }
+
+    /// The frame results with issue 22's detail, one row each, the scripts of a workload
+    /// and size side by side.
+    static func liveTable(_ report: BenchReport, markdown: Bool) -> String? {
+        let rows = report.results.filter { $0.frame?.frameTime != nil }
+        guard !rows.isEmpty else { return nil }
+        let headers = [
+            "workload", "layers", "script", "frame med", "frame p99", "frame max", "first", "queries med",
+            "queries p99",
+            "edits med",
+            "allocs/frame", "visited", "tested", "refreshed", "index rebuilds", "stalls",
+        ]
+        let cells = rows.map { liveRow($0, $0.frame!) }
+        let right = Set(1..<headers.count).subtracting([2])
+        return markdown
+            ? TableFormatter.markdownTable(headers: headers, rows: cells, rightAligned: right)
+            : TableFormatter.table(headers: headers, rows: cells, rightAligned: right)
+    }
+
+    private static func liveRow(_ r: BenchReport.Result, _ f: BenchReport.FrameDetail) -> [String] {
+        let d = TableFormatter.duration
+        let frame = f.frameTime!
+        let query = f.queryTime!
+        let allocs = f.allocations.map {
+            $0.counted ? String(format: "%.1f (max %d)", $0.meanPerFrame, $0.maxPerFrame) : "not counted"
+        }
+        let stalls = (f.stalls ?? []).prefix(3).map { "#\($0.frame) \(d($0.seconds))" }
+        return [
+            r.workload, TableFormatter.si(Double(r.layers)), f.script ?? "still", d(frame.medianSeconds),
+            d(frame.p99Seconds), d(frame.maxSeconds), d(frame.firstSeconds), d(query.medianSeconds),
+            d(query.p99Seconds), d(f.editTime?.medianSeconds ?? 0), allocs ?? "-", String(f.visitedLayers),
+            f.testedSublayers.map(String.init) ?? "-", f.refreshedLayers.map(String.init) ?? "-",
+            "\(f.rebuiltIndexes ?? 0) (\(f.rebuiltIndexEntries ?? 0) entries)",
+            stalls.isEmpty ? "none" : stalls.joined(separator: ", ") + ((f.stalls?.count ?? 0) > 3 ? ", …" : ""),
+        ]
+    }
+
+    /// One line per soak run.
+    static func soakLines(_ report: BenchReport) -> [String] {
+        (report.soak ?? []).map { s in
+            let mb = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1e6) }
+            let after = s.residentBytesAfter1000.map { ", after 1,000 frames \(mb($0))" } ?? ""
+            let d = TableFormatter.duration
+            return "\(s.workload) \(TableFormatter.si(Double(s.layers))) layers, \(s.frames) \(s.script) frames: "
+                + "resident \(mb(s.residentBytesStart)) at the start\(after), \(mb(s.residentBytesEnd)) at the end; "
+                + "slots \(s.slotsStart) → \(s.slotsEnd), live layers \(s.layersStart) → \(s.layersEnd); "
+                + "frame \(d(s.frameTime.medianSeconds)) / p99 \(d(s.frameTime.p99Seconds)) / max "
+                + "\(d(s.frameTime.maxSeconds)); \(String(format: "%.1f", s.allocationsMeanPerFrame)) allocations a "
+                + "frame; last frame \(s.verified ? "matched the full passes" : "DID NOT match the full passes")"
+        }
+    }
+}
