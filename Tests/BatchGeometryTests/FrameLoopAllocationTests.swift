@@ -1,7 +1,7 @@
 import AllocationCounter
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// A frame loop that keeps its storage allocates nothing once warmed up (issue 10): the
 /// process's heap allocations, on every thread, are counted (`Tests/AllocationCounter`
@@ -303,8 +303,8 @@ final class FrameLoopAllocationTests: XCTestCase {
     /// an index (`addLayer(superlayer:at:)`), another destroyed with its subtree, one
     /// moved within its list, a panel detached and re-attached, then the frame query and
     /// a culled hit test. Destroyed slots are reused, so once warmed up nothing allocates.
-    /// (The list has fewer than 64 sublayers: a wide list's R-tree is still rebuilt, with
-    /// allocations, after its list changes.)
+    /// (Fewer than 64 sublayers: no R-tree; `testStructureEditsInWideListsAllocateNothingOnceWarm`
+    /// has two.)
     func testStructureEditsAllocateNothingOnceWarm() throws {
         try Self.requireAllocationCounter()
         var store = LayerStore()
@@ -342,6 +342,62 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames of structure edits")
         XCTAssertEqual(store.sublayerCount(of: list), 40)
         XCTAssertGreaterThan(visible.count, 10)
+    }
+
+    /// The same structure edits in two wide lists (100 cards each, over the 64 that get an
+    /// R-tree), some cards out of zPosition order: each frame a card inserted at an index
+    /// and one destroyed, one moved within its list and one to the other list, a
+    /// zPosition changed, a panel detached or re-attached, then the frame query and hit
+    /// tests under both rules. The indexes take and free leaves, and are rebuilt into
+    /// their own arrays when worn, so once warmed up nothing allocates (issue 22 item 1).
+    func testStructureEditsInWideListsAllocateNothingOnceWarm() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 800, 800), of: window)
+        var lists: [LayerHandle] = []
+        for k in 0..<2 {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(Double(k) * 400, 0, 400, 800), of: list)
+            lists.append(list)
+            for row in 0..<100 { try addCard(&store, under: list, at: row) }
+        }
+        let panel = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(0, 700, 800, 100), of: panel)
+        var visible = VisibleLayers()
+        func frame(_ n: Int) throws {
+            let (list, other) = (lists[n % 2], lists[(n + 1) % 2])
+            let cards = store.sublayerCount(of: list)
+            try addCard(&store, under: list, at: (n * 7) % (cards + 1))
+            try store.destroyLayer(try XCTUnwrap(store.sublayer(at: (n * 13) % (cards + 1), of: list)))
+            let moved = try XCTUnwrap(store.sublayer(at: (n * 3) % cards, of: list))
+            try store.insertSublayer(moved, into: list, at: (n * 5) % cards)
+            let across = try XCTUnwrap(store.sublayer(at: (n * 11) % cards, of: list))
+            try store.insertSublayer(across, into: other, at: (n * 17) % store.sublayerCount(of: other))
+            store.setZPosition(Double(n % 3) - 1, of: try XCTUnwrap(store.sublayer(at: (n * 19) % cards, of: other)))
+            if n % 2 == 0 {
+                try store.removeFromSuperlayer(panel)
+            } else {
+                try store.insertSublayer(panel, into: window, at: 0)
+            }
+            store.visibleLayers(in: Rect(0, 0, 800, 800), into: &visible)
+            _ = store.hitTest(Point(200, 300), rule: .layer)
+            _ = store.hitTest(Point(600, 300), rule: .view)
+        }
+        for n in 0..<40 { try frame(n) }
+        XCTAssertGreaterThanOrEqual(store.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
+        XCTAssertTrue(store.drawOrderCache.isBuilt, "some list is out of zPosition order")
+        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
+            BGAllocationTraceSetEnabled(1)
+            try frame(40)
+            BGAllocationTraceSetEnabled(0)
+        }
+        let before = BGAllocationCount()
+        for n in 41..<101 { try frame(n) }
+        XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 60 warmed-up frames of wide-list edits")
+        XCTAssertEqual(store.sublayerCount(of: lists[0]) + store.sublayerCount(of: lists[1]), 200)
+        XCTAssertGreaterThan(visible.count, 10)
+        XCTAssertEqual(store._invariantViolations(), [])
     }
 
     /// A card of 90 points with five sublayers, as sublayer `index` of `list`; every card

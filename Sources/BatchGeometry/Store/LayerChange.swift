@@ -57,10 +57,13 @@ extension LayerStore {
         if change.contains(.viewHitGate) { refreshViewRuleFlag(layer) }
     }
 
-    /// Records that `layer` was linked into or out of `superlayer`'s list (-1: the roots).
-    /// The world's plan is rebuilt after any structure edit (`structureDidChange`). O(1).
+    /// Records that `layer` was linked into `superlayer`'s list (`joined`: called once its
+    /// links are set) or out of it (called before they are cleared); -1: the roots. The
+    /// subtree bounds, a wide superlayer's index and order labels, and the drawing-order
+    /// cache follow the edit itself. The world's plan is rebuilt after any structure edit
+    /// (`structureDidChange`). O(log w) amortized in a list of w sublayers.
     @inline(__always)
-    mutating func noteListChange(_ layer: Int, superlayer: Int32) {
-        sublayerListDidChange(layer, superlayer: superlayer)
+    mutating func noteListChange(_ layer: Int, superlayer: Int32, joined: Bool) {
+        sublayerListDidChange(layer, superlayer: superlayer, joined: joined)
     }
 }

@@ -383,6 +383,8 @@ extension LayerStore {
         // Its sublayer links are dropped below: its union and sorted list must go too.
         subtreeBounds.mark(slot, SubtreeBounds.Mark.sublayerList)
         drawOrderCache.markDirty(slot)
+        // It leaves its (doomed) superlayer's list without an unlink: its leaf there goes.
+        if parents[slot] >= 0 { noteListChange(slot, superlayer: parents[slot], joined: false) }
         parents[slot] = -1
         previousSiblings[slot] = -1
         nextSiblings[slot] = -1
@@ -456,7 +458,6 @@ extension LayerStore {
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
         let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
         if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
-        noteListChange(layer, superlayer: parent)
         parents[layer] = parent
         previousSiblings[layer] = previousLast
         nextSiblings[layer] = -1
@@ -468,11 +469,11 @@ extension LayerStore {
             if firstRoot < 0 { firstRoot = Int32(layer) }
             lastRoot = Int32(layer)
         }
+        noteListChange(layer, superlayer: parent, joined: true)
     }
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
         let previous = previousSiblings[Int(sibling)]
-        noteListChange(layer, superlayer: parent)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
@@ -489,13 +490,14 @@ extension LayerStore {
         } else {
             firstRoot = Int32(layer)
         }
+        noteListChange(layer, superlayer: parent, joined: true)
     }
 
     private mutating func unlink(_ layer: Int) {
         let parent = parents[layer]
         let previous = previousSiblings[layer]
         let next = nextSiblings[layer]
-        noteListChange(layer, superlayer: parent)
+        noteListChange(layer, superlayer: parent, joined: false)
         if parent >= 0 {
             zOrderInversions +=
                 zInversion(previous, next)

@@ -148,6 +148,8 @@ extension LayerStore {
                 violations.append("the subtree bounds of layer \(layer) are not a fresh build's")
                 break
             }
+            let freshState = fresh.subtreeBounds.state
+            violations += refreshed.indexViolations { freshState[$0] & SubtreeBounds.Mark.indexed != 0 }
         }
         if drawOrderCache.isBuilt {
             refreshed.refreshDrawOrder()
@@ -160,8 +162,63 @@ extension LayerStore {
                 violations.append("the cached drawing order of \(layer)'s sublayers is not a fresh sort's")
                 break
             }
+            let previous = refreshed.drawOrderCache.previous
+            for layer in 0..<count {
+                let list = orderedList(kept, layer)
+                if list.indices.contains(where: { previous[Int(list[$0])] != ($0 > 0 ? list[$0 - 1] : -1) }) {
+                    violations.append("the cached drawing order of \(layer)'s sublayers has a wrong backward link")
+                    break
+                }
+            }
         }
         return violations
+    }
+}
+
+extension LayerStore {
+    /// The spatial indexes, kept edit by edit, may differ in shape from a fresh build's
+    /// but must agree in content: the same layers indexed (`freshIndexed`), each holding
+    /// exactly its sublayers, each leaf with its sublayer's extent (bit for bit) and the
+    /// `indexEntry` that names it, the tree's own bookkeeping sound, and the order labels
+    /// strictly increasing along each indexed list.
+    fileprivate func indexViolations(freshIndexed: (Int) -> Bool) -> [String] {
+        let bounds = subtreeBounds
+        for layer in 0..<count {
+            let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
+            if indexed != freshIndexed(layer) || indexed != (bounds.indexSlot[layer] >= 0) {
+                return ["layer \(layer) is \(indexed ? "" : "not ")indexed, unlike a fresh build"]
+            }
+            if !indexed {
+                var sublayer = firstSublayers[layer]
+                while sublayer >= 0 {
+                    if bounds.indexEntry[Int(sublayer)] != -1 { return ["layer \(sublayer) has a leaf, unindexed"] }
+                    sublayer = nextSiblings[Int(sublayer)]
+                }
+                continue
+            }
+            let index = bounds.index(of: layer)
+            if let broken = index.structureViolation() { return ["the index of layer \(layer): \(broken)"] }
+            var sublayer = firstSublayers[layer]
+            var held = 0
+            var label: UInt64 = 0
+            while sublayer >= 0 {
+                let leaf = Int(bounds.indexEntry[Int(sublayer)])
+                if leaf < 0 || leaf >= index.sublayers.count || index.sublayers[leaf] != sublayer {
+                    return ["layer \(sublayer) has no leaf in the index of \(layer)"]
+                }
+                if !sameBits(index.boxes[leaf], bounds.extent[Int(sublayer)]) {
+                    return ["the leaf of layer \(sublayer) in the index of \(layer) is not its extent"]
+                }
+                if bounds.orderLabel[Int(sublayer)] <= label || bounds.orderLabel[Int(sublayer)] >= orderLabelLimit {
+                    return ["the order labels of \(layer)'s sublayers do not increase at \(sublayer)"]
+                }
+                label = bounds.orderLabel[Int(sublayer)]
+                held += 1
+                sublayer = nextSiblings[Int(sublayer)]
+            }
+            if held != index.count { return ["the index of layer \(layer) holds \(index.count), not \(held)"] }
+        }
+        return []
     }
 }
 

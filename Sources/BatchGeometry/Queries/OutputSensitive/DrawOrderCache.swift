@@ -1,13 +1,18 @@
-// Drawing order cached per superlayer: each sublayer list sorted by zPosition once, and
-// again only after a zPosition change or a structure edit in that list.
+// Drawing order cached per superlayer: each sublayer list sorted by zPosition once; then a
+// structure edit or a zPosition change moves its layer in the cached order, O(1), when a
+// list neighbour's zPosition key equals its own (the order is by (key, list position), so
+// it goes right after, or before, that neighbour); only other edits re-sort the list.
 
 /// The sublayer lists in drawing order (`SiblingLinks`), valid for every superlayer not
 /// marked dirty. Built the first time it is needed while some list is out of zPosition
-/// order; from then on the link primitives and `setZPosition` mark the superlayers whose
-/// lists change (O(1)), and `refresh` re-sorts only those.
+/// order; from then on the link primitives and `setZPosition` move the layer they edit
+/// (`unlink`, then `link`) or mark its list (O(1)), and `refresh` re-sorts only the
+/// marked lists.
 struct DrawOrderCache: Sendable {
     var links = SiblingLinks(first: [], next: [])
     var isBuilt = false
+    /// Per layer: its predecessor in its list's drawing order (-1: first), for `unlink`.
+    private(set) var previous: [Int32] = []
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
     private var dirty: [Bool] = []
     private var dirtyLayers: [Int32] = []
@@ -34,6 +39,7 @@ struct DrawOrderCache: Sendable {
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
             links = SiblingLinks(first: store.firstSublayers, next: store.nextSiblings)
+            previous = store.previousSiblings
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
@@ -51,6 +57,7 @@ struct DrawOrderCache: Sendable {
         for layer in links.first.count..<Swift.max(count, links.first.count) {
             links.first.append(-1)
             links.next.append(-1)
+            previous.append(-1)
             dirty.append(false)
             markDirty(layer)
         }
@@ -94,8 +101,50 @@ struct DrawOrderCache: Sendable {
         var k = 0
         while k < siblings.count {
             links.next[Int(siblings[k])] = k + 1 < siblings.count ? siblings[k + 1] : -1
+            self.previous[Int(siblings[k])] = k > 0 ? siblings[k - 1] : -1
             k += 1
         }
+    }
+
+    /// Takes `layer` out of `parent`'s cached drawing order, before it leaves the list (or
+    /// its zPosition key changes). O(1); nothing when the list is to be re-sorted anyway.
+    mutating func unlink(_ layer: Int, from parent: Int) {
+        guard isBuilt, parent < dirty.count, !dirty[parent] else { return }
+        guard layer < previous.count else { return markDirty(parent) }
+        let before = previous[layer]
+        let after = links.next[layer]
+        if before >= 0 { links.next[Int(before)] = after } else { links.first[parent] = after }
+        if after >= 0 { previous[Int(after)] = before }
+        previous[layer] = -1
+        links.next[layer] = -1
+    }
+
+    /// Puts `layer`, now between `listPrevious` and `listNext` in `parent`'s list (-1:
+    /// none), in the cached drawing order: right after `listPrevious` when their keys are
+    /// equal (no layer can sort between them), else right before `listNext` when theirs
+    /// are; otherwise the list is marked for re-sorting. O(1).
+    mutating func link(
+        _ layer: Int, into parent: Int, listPrevious: Int32, listNext: Int32, keyMatchesPrevious: Bool,
+        keyMatchesNext: Bool
+    ) {
+        guard isBuilt, parent < dirty.count, !dirty[parent] else { return }
+        guard layer < previous.count else { return markDirty(parent) }
+        let before: Int32
+        let after: Int32
+        if listPrevious < 0 && listNext < 0 {
+            (before, after) = (-1, -1)
+        } else if keyMatchesPrevious {
+            (before, after) = (listPrevious, links.next[Int(listPrevious)])
+        } else if keyMatchesNext {
+            (before, after) = (previous[Int(listNext)], listNext)
+        } else {
+            return markDirty(parent)
+        }
+        let slot = Int32(truncatingIfNeeded: layer)
+        previous[layer] = before
+        links.next[layer] = after
+        if before >= 0 { links.next[Int(before)] = slot } else { links.first[parent] = slot }
+        if after >= 0 { previous[Int(after)] = slot }
     }
 }
 

@@ -17,8 +17,9 @@ extension LayerStore {
 
     /// Brings the subtree bounds up to date: the first call builds them (O(count)); later
     /// ones redo the marked layers and their ancestors up to the first whose extent does
-    /// not change: O(changed × depth), plus O(w log w) for a wide layer whose sublayer
-    /// list changed.
+    /// not change: O(changed × depth), plus O(log w) for each sublayer added to a wide
+    /// layer (its leaf; a removal freed its leaf when it happened), and O(w log w) for a
+    /// wide layer's index that is due for a rebuild (after w/2 edits: O(log w) amortized).
     mutating func refreshSubtreeBounds() {
         var bounds = subtreeBounds
         subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
@@ -33,6 +34,7 @@ extension LayerStore {
         bounds.extent = Array(repeating: .null, count: count)
         bounds.state = Array(repeating: 0, count: count)
         bounds.indexEntry = Array(repeating: -1, count: count)
+        bounds.orderLabel = Array(repeating: 0, count: count)
         bounds.indexes = []
         bounds.indexSlot = Array(repeating: -1, count: count)
         bounds.freeIndexSlots = []
@@ -70,33 +72,40 @@ extension LayerStore {
         bounds.queue.removeAll(keepingCapacity: true)
         while let key = bounds.popHeap() {
             let layer = Int(UInt32(truncatingIfNeeded: key))
-            let depth = key >> 32
             let marks = bounds.state[layer]
             bounds.state[layer] = marks & SubtreeBounds.Mark.indexed
             guard marks & SubtreeBounds.Mark.pending != 0 else { continue }
             bounds.lastRefreshVisits += 1
-            let contentChanged =
-                marks & ~(SubtreeBounds.Mark.extent | SubtreeBounds.Mark.queued | SubtreeBounds.Mark.indexed) != 0
-                && updateContent(
-                    of: layer, &bounds, list: marks & SubtreeBounds.Mark.sublayerList != 0,
-                    all: marks & SubtreeBounds.Mark.allSublayers != 0,
-                    ranks: marks & SubtreeBounds.Mark.drawOrder != 0)
-            guard contentChanged || marks & SubtreeBounds.Mark.extent != 0 else { continue }
-            let extent = computedExtent(of: layer, bounds)
-            guard extent != bounds.extent[layer] else { continue }
-            bounds.extent[layer] = extent
-            let superlayer = Int(parents[layer])
-            guard superlayer >= 0 else { continue }
-            if bounds.indexEntry[layer] >= 0, bounds.state[superlayer] & SubtreeBounds.Mark.indexed != 0 {
-                bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry[layer]), to: extent)
-            }
-            let old = bounds.state[superlayer]
-            bounds.state[superlayer] = old | SubtreeBounds.Mark.content | SubtreeBounds.Mark.queued
-            if old & SubtreeBounds.Mark.queued == 0 {
-                bounds.pushHeap((depth - 1) << 32 | UInt64(superlayer))
-            }
+            redo(layer, depth: key >> 32, marks: marks, &bounds)
         }
         return true
+    }
+
+    /// Redoes `layer`'s content and extent for `marks`. When its extent changes, or it
+    /// waits for a leaf in its superlayer's index (it joined the list since the last
+    /// refresh), updates that index and marks the superlayer.
+    private func redo(_ layer: Int, depth: UInt64, marks: UInt8, _ bounds: inout SubtreeBounds) {
+        typealias Mark = SubtreeBounds.Mark
+        let contentChanged =
+            marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
+            && updateContent(
+                of: layer, &bounds, list: marks & Mark.sublayerList != 0, all: marks & Mark.allSublayers != 0)
+        guard contentChanged || marks & Mark.extent != 0 else { return }
+        let extent = computedExtent(of: layer, bounds)
+        let superlayer = Int(parents[layer])
+        let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
+        let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
+        guard extent != bounds.extent[layer] || needsLeaf else { return }
+        bounds.extent[layer] = extent
+        guard superlayer >= 0 else { return }
+        if needsLeaf {
+            bounds.insertLeaf(of: layer, into: superlayer, box: extent)
+        } else if indexedSuperlayer {
+            bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry[layer]), to: extent)
+        }
+        let old = bounds.state[superlayer]
+        bounds.state[superlayer] = old | Mark.content | Mark.queued
+        if old & Mark.queued == 0 { bounds.pushHeap((depth - 1) << 32 | UInt64(superlayer)) }
     }
 
     /// The number of ancestors of `layer`, or `limit` when it has at least that many.
@@ -112,12 +121,10 @@ extension LayerStore {
     }
 
     /// Recomputes `layer`'s content; returns whether it changed. `list`: the sublayer
-    /// list changed (rebuild or drop the index); `all`: every sublayer's extent is stale;
-    /// `ranks`: the drawing order of the sublayers changed.
+    /// list changed (an index kept up to date by the edits may now be due for a rebuild,
+    /// or to be built or dropped); `all`: every sublayer's extent is stale.
     @discardableResult
-    private func updateContent(
-        of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool, ranks: Bool = false
-    ) -> Bool {
+    private func updateContent(of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool) -> Bool {
         let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         if all {
             var sublayer = firstSublayers[layer]
@@ -126,77 +133,63 @@ extension LayerStore {
                 sublayer = nextSiblings[Int(sublayer)]
             }
         }
-        let content: RectEdges
-        if indexed && !list && !all {
-            if ranks { rankSublayers(of: layer, &bounds) }
-            content = bounds.index(of: layer).bounds
-        } else {
-            content = rebuildSublayerIndex(of: layer, &bounds)
+        var keepsIndex = indexed && !list && !all
+        if indexed && !keepsIndex {
+            let index = bounds.index(of: layer)
+            keepsIndex = index.count >= SublayerIndex.minimumSublayers && !index.needsRebuild
+            if keepsIndex && all { bounds.refitAllLeaves(of: layer) }
         }
+        let content = keepsIndex ? bounds.index(of: layer).bounds : rebuildSublayerIndex(of: layer, &bounds)
         guard content != bounds.content[layer] else { return false }
         bounds.content[layer] = content
         return true
     }
 
     /// Builds (or drops) `layer`'s index from its sublayer list and returns the union of
-    /// its sublayers' extents. O(w log w) with an index, O(w) without.
+    /// its sublayers' extents. O(w log w) with an index, O(w) without; allocates nothing
+    /// once the index and the build's scratch have grown to the list. An indexed layer's
+    /// list (most likely still wide) is walked once, into the build's input; another's is
+    /// walked for its count first.
     private func rebuildSublayerIndex(of layer: Int, _ bounds: inout SubtreeBounds) -> RectEdges {
+        let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         var union = RectEdges.null
         var sublayerCount = 0
+        bounds.buildScratch.removeAll()
         var sublayer = firstSublayers[layer]
         while sublayer >= 0 {
-            union = union.union(bounds.extent[Int(sublayer)])
-            bounds.indexEntry[Int(sublayer)] = -1
+            let extent = bounds.extent[Int(sublayer)]
+            union = union.union(extent)
+            if indexed {
+                bounds.buildScratch.sublayers.append(sublayer)
+                bounds.buildScratch.extents.append(extent)
+            }
             sublayerCount += 1
             sublayer = nextSiblings[Int(sublayer)]
         }
         guard sublayerCount >= SublayerIndex.minimumSublayers else {
-            if bounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
+            if indexed {
                 bounds.state[layer] &= ~SubtreeBounds.Mark.indexed
                 bounds.setIndex(nil, of: layer)
+                var k = 0
+                while k < bounds.buildScratch.sublayers.count {
+                    bounds.indexEntry[Int(bounds.buildScratch.sublayers[k])] = -1
+                    k += 1
+                }
             }
             return union
         }
-        let extents = bounds.extent
-        let index = SublayerIndex(sublayers: siblingSlots(startingAt: firstSublayers[layer])) { extents[$0] }
-        index.forEachLeaf { slot, leaf in bounds.indexEntry[slot] = Int32(leaf) }
+        if !indexed {
+            sublayer = firstSublayers[layer]
+            while sublayer >= 0 {
+                bounds.buildScratch.sublayers.append(sublayer)
+                bounds.buildScratch.extents.append(bounds.extent[Int(sublayer)])
+                sublayer = nextSiblings[Int(sublayer)]
+            }
+        }
+        bounds.buildIndex(of: layer)
         bounds.lastRefreshIndexRebuilds += 1
         bounds.lastRefreshIndexedSublayers += sublayerCount
-        bounds.setIndex(index, of: layer)
-        bounds.state[layer] |= SubtreeBounds.Mark.indexed
-        rankSublayers(of: layer, &bounds)
-        return index.bounds
-    }
-
-    /// The slots of a sibling list, in order.
-    func siblingSlots(startingAt first: Int32) -> [Int32] {
-        var slots: [Int32] = []
-        var current = first
-        while current >= 0 {
-            slots.append(current)
-            current = nextSiblings[Int(current)]
-        }
-        return slots
-    }
-
-    /// Writes each indexed sublayer's drawing rank (its position in `drawOrderLinks`'s
-    /// list, which must be current). O(w).
-    private func rankSublayers(of layer: Int, _ bounds: inout SubtreeBounds) {
-        let links = drawOrderLinks()
-        let first = links.first
-        let next = links.next
-        let slot = Int(bounds.indexSlot[layer])
-        var index = SublayerIndex()
-        swap(&index, &bounds.indexes[slot])
-        var rank: Int32 = 0
-        var sublayer = first[layer]
-        while sublayer >= 0 {
-            let leaf = Int(bounds.indexEntry[Int(sublayer)])
-            if leaf >= 0 { index.drawRanks[leaf] = rank }
-            rank += 1
-            sublayer = next[Int(sublayer)]
-        }
-        swap(&index, &bounds.indexes[slot])
+        return bounds.index(of: layer).bounds
     }
 
     /// `layer`'s extent from its properties and its (current) content. Null when nothing
@@ -257,27 +250,104 @@ extension LayerStore {
         subtreeBounds.mark(layer, SubtreeBounds.Mark.allSublayers)
     }
 
-    /// `layer` was linked into or out of `superlayer`'s list (-1: the roots). O(1).
+    /// `layer` was linked into (`joined`, after the links are set) or out of (before
+    /// they are cleared) `superlayer`'s list (-1: the roots). A wide superlayer's index
+    /// frees the leaving layer's leaf at once, and labels a joining one (its leaf waits
+    /// for the refresh, which knows its extent); the drawing-order cache moves it when it
+    /// can tell where (`DrawOrderCache.link`). O(log w) amortized.
     @inline(__always)
-    mutating func sublayerListDidChange(_ layer: Int, superlayer: Int32) {
-        // Its leaf in the old superlayer's index is gone; the new one's rebuild adds one.
-        if subtreeBounds.isBuilt { subtreeBounds.indexEntry[layer] = -1 }
+    mutating func sublayerListDidChange(_ layer: Int, superlayer: Int32, joined: Bool) {
         if superlayer >= 0 {
-            subtreeBounds.mark(Int(superlayer), SubtreeBounds.Mark.sublayerList)
-            drawOrderCache.markDirty(Int(superlayer))
+            let parent = Int(superlayer)
+            if subtreeBounds.isBuilt && subtreeBounds.state[parent] & SubtreeBounds.Mark.indexed != 0 {
+                if joined { labelJoiningSublayer(layer) } else { subtreeBounds.removeLeaf(of: layer, from: parent) }
+            }
+            subtreeBounds.mark(parent, SubtreeBounds.Mark.sublayerList)
+            if joined { linkInDrawOrder(layer, under: parent) } else { drawOrderCache.unlink(layer, from: parent) }
         }
+        if subtreeBounds.isBuilt { subtreeBounds.indexEntry[layer] = -1 }
         subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
     }
 
     /// `layer`'s zPosition changed: its extent (through a superlayer's 3D adjustments)
-    /// and its superlayer's drawing order. O(1).
+    /// and its place in its superlayer's drawing order, moved in the cache when a list
+    /// neighbour has its new key, else re-sorted at the next query. O(1).
     @inline(__always)
     mutating func zPositionDidChange(_ layer: Int) {
         subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
         let superlayer = parents[layer]
         if superlayer >= 0 {
-            subtreeBounds.mark(Int(superlayer), SubtreeBounds.Mark.drawOrder)
-            drawOrderCache.markDirty(Int(superlayer))
+            drawOrderCache.unlink(layer, from: Int(superlayer))
+            linkInDrawOrder(layer, under: Int(superlayer))
+        }
+    }
+
+    /// Puts `layer`, linked into `superlayer`'s list, in the cached drawing order.
+    @inline(__always)
+    private mutating func linkInDrawOrder(_ layer: Int, under superlayer: Int) {
+        guard drawOrderCache.isBuilt else { return }
+        let previous = previousSiblings[layer]
+        let next = nextSiblings[layer]
+        let key = drawOrderKey(zPositions[layer])
+        drawOrderCache.link(
+            layer, into: superlayer, listPrevious: previous, listNext: next,
+            keyMatchesPrevious: previous >= 0 && drawOrderKey(zPositions[Int(previous)]) == key,
+            keyMatchesNext: next >= 0 && drawOrderKey(zPositions[Int(next)]) == key)
+    }
+
+    /// Gives `layer`, just linked into an indexed list, an order label between its
+    /// neighbours' (a fixed step past the last label when it is appended, so that appends
+    /// do not halve the gap each time). When they leave no room, relabels the smallest
+    /// aligned label range around it that is sparse enough: Bender et al.'s list
+    /// labelling ("Two simplified algorithms for maintaining order in a list"), O(log w)
+    /// amortized.
+    mutating func labelJoiningSublayer(_ layer: Int) {
+        let previous = previousSiblings[layer]
+        let next = nextSiblings[layer]
+        let low = previous >= 0 ? subtreeBounds.orderLabel[Int(previous)] : 0
+        let high = next >= 0 ? subtreeBounds.orderLabel[Int(next)] : orderLabelLimit
+        guard high > low && high - low >= 2 else { return relabel(around: layer) }
+        let half = (high - low) / 2
+        let step: UInt64 = 1 << 32
+        subtreeBounds.orderLabel[layer] =
+            next < 0 ? low + Swift.min(half, step) : previous < 0 ? high - Swift.min(half, step) : low + half
+    }
+
+    /// Relabels the sublayers whose labels lie in the smallest range of 2^k labels around
+    /// `layer`'s neighbour (aligned to 2^k) that holds at most (4/3)^k of them with
+    /// `layer`, evenly; `layer` (unlabelled) has a neighbour.
+    private mutating func relabel(around layer: Int) {
+        let previous = previousSiblings[layer]
+        let anchor = subtreeBounds.orderLabel[Int(previous >= 0 ? previous : nextSiblings[layer])]
+        var first = layer
+        var last = layer
+        var count: UInt64 = 1
+        var limit = 1.0
+        var bits: UInt64 = 0
+        var size: UInt64 = 1
+        var base: UInt64 = 0
+        repeat {
+            bits += 1
+            limit *= 4.0 / 3.0
+            size = 1 << bits
+            base = anchor & ~(size - 1)
+            while previousSiblings[first] >= 0 && subtreeBounds.orderLabel[Int(previousSiblings[first])] >= base {
+                first = Int(previousSiblings[first])
+                count += 1
+            }
+            while nextSiblings[last] >= 0 && subtreeBounds.orderLabel[Int(nextSiblings[last])] < base + size {
+                last = Int(nextSiblings[last])
+                count += 1
+            }
+        } while Double(count) > limit && bits < 62
+        let spacing = size / (count + 1)
+        var label = base
+        var current = first
+        while true {
+            label += spacing
+            subtreeBounds.orderLabel[current] = label
+            if current == last { break }
+            current = Int(nextSiblings[current])
         }
     }
 }

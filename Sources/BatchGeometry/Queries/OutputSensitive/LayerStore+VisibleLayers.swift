@@ -69,8 +69,10 @@ extension LayerStore {
     }
 
     /// Appends the sublayers of indexed `layer` whose extent `accepts` takes to
-    /// `candidates`, sorted by drawing rank (sublayer rank when `byDrawRank` is false),
-    /// and points `frame` at them.
+    /// `candidates`, in drawing order (list order when `byDrawRank` is false), and points
+    /// `frame` at them. Drawing order is by (zPosition key, order label), which is the
+    /// stable sort by key of the list (`drawOrderLinks()`'s); the labels alone when no
+    /// list is out of zPosition order.
     func pushCandidates(
         of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame, byDrawRank: Bool,
         _ accepts: (RectEdges) -> Bool
@@ -79,10 +81,18 @@ extension LayerStore {
         let index = subtreeBounds.index(of: layer)
         let start = candidates.count
         index.forEachCandidate(accepts) { leaf in
-            let rank = byDrawRank ? index.drawRanks[leaf] : index.listRanks[leaf]
-            candidates.append(UInt64(UInt32(rank)) << 32 | UInt64(UInt32(index.sublayers[leaf])))
+            candidates.append(UInt64(UInt32(bitPattern: index.sublayers[leaf])))
         }
-        sortInPlace(&candidates, from: start)
+        let labels = subtreeBounds.orderLabel
+        if byDrawRank && zOrderInversions > 0 {
+            let z = zPositions
+            sortInPlace(&candidates, from: start) { a, b in
+                let (keyA, keyB) = (drawOrderKey(z[Int(a)]), drawOrderKey(z[Int(b)]))
+                return keyA < keyB || (!(keyB < keyA) && labels[Int(a)] < labels[Int(b)])
+            }
+        } else {
+            sortInPlace(&candidates, from: start) { labels[Int($0)] < labels[Int($1)] }
+        }
         frame.fromCandidates = true
         frame.start = Int32(start)
         frame.next = Int32(start)
@@ -128,9 +138,9 @@ extension LayerStore {
     }
 }
 
-/// Sorts `values[start...]` ascending in place, without allocating: insertion sort for
-/// short runs, heapsort otherwise.
-func sortInPlace(_ values: inout [UInt64], from start: Int) {
+/// Sorts `values[start...]` by `before` in place, without allocating: insertion sort for
+/// short runs, heapsort otherwise. `before` must be a strict total order on the values.
+func sortInPlace(_ values: inout [UInt64], from start: Int, by before: (UInt64, UInt64) -> Bool) {
     let count = values.count - start
     guard count > 1 else { return }
     if count <= 24 {
@@ -139,7 +149,7 @@ func sortInPlace(_ values: inout [UInt64], from start: Int) {
             defer { k += 1 }
             let value = values[k]
             var position = k
-            while position > start && values[position - 1] > value {
+            while position > start && before(value, values[position - 1]) {
                 values[position] = values[position - 1]
                 position -= 1
             }
@@ -147,23 +157,9 @@ func sortInPlace(_ values: inout [UInt64], from start: Int) {
         }
         return
     }
-    func siftDown(_ root: Int, _ end: Int) {
-        var parent = root
-        while true {
-            let left = 2 * parent + 1
-            guard left < end else { return }
-            var larger = left
-            if left + 1 < end && values[start + left + 1] > values[start + left] { larger = left + 1 }
-            guard values[start + parent] < values[start + larger] else { return }
-            let swapped = values[start + parent]
-            values[start + parent] = values[start + larger]
-            values[start + larger] = swapped
-            parent = larger
-        }
-    }
     var root = count / 2 - 1
     while root >= 0 {
-        siftDown(root, count)
+        siftDown(&values, start, root, count, before)
         root -= 1
     }
     var end = count - 1
@@ -172,6 +168,25 @@ func sortInPlace(_ values: inout [UInt64], from start: Int) {
         let swapped = values[start]
         values[start] = values[start + end]
         values[start + end] = swapped
-        siftDown(0, end)
+        siftDown(&values, start, 0, end, before)
+    }
+}
+
+/// Heapsort's sift-down of `values[start + root]` in the heap of the `end` values from
+/// `start`.
+private func siftDown(
+    _ values: inout [UInt64], _ start: Int, _ root: Int, _ end: Int, _ before: (UInt64, UInt64) -> Bool
+) {
+    var parent = root
+    while true {
+        let left = 2 * parent + 1
+        guard left < end else { return }
+        var larger = left
+        if left + 1 < end && before(values[start + left], values[start + left + 1]) { larger = left + 1 }
+        guard before(values[start + parent], values[start + larger]) else { return }
+        let swapped = values[start + parent]
+        values[start + parent] = values[start + larger]
+        values[start + larger] = swapped
+        parent = larger
     }
 }

@@ -1,25 +1,104 @@
 // The spatial index of one wide layer's sublayers (a list of thousands of cards, a root
-// with a million children): a packed R-tree (sort-tile-recursive, like the bulk-loaded
-// trees of Chromium's cc/base/rtree) over the sublayers' extents in the layer's bounds
-// space. An extent that changes is refitted in place, O(log n); a changed sublayer list
-// rebuilds the tree, O(n log n), at the next query.
+// with a million children): an R-tree over the sublayers' extents in the layer's bounds
+// space, bulk-loaded sort-tile-recursive (like Chromium's cc/base/rtree) with room left in
+// every bottom node, then kept up to date edit by edit (like Godot's 2D BVH):
+//
+// - an extent that changes refits its leaf and the ancestors that change, O(log w);
+// - a removed sublayer leaves a free leaf (its box null), O(log w);
+// - an added sublayer takes a free leaf under the bottom node whose box grows least,
+//   found from the root down, O(log w);
+// - after w/2 edits, or when no leaf is free, the next refresh rebuilds it, O(w log w),
+//   into its own arrays: amortized O(log w) an edit, and no allocation once grown.
+//
+// Order is not kept here: candidates are sorted by the store's order labels
+// (`SubtreeBounds.orderLabel`) and zPositions, which survive inserts.
+
+/// What a build reads and sorts, kept by `SubtreeBounds` so that a rebuild allocates
+/// nothing once its arrays have grown to the list.
+struct IndexBuildScratch: Sendable {
+    /// The build's input: the sublayers in list order, and their extents.
+    var sublayers: [Int32] = []
+    var extents: [RectEdges] = []
+    /// Positions in `sublayers`, in leaf order once sorted.
+    var order: [Int32] = []
+    var space: [Int32] = []
+    var slice: [Int32] = []
+    var centerX: [Double] = []
+    var centerY: [Double] = []
+
+    /// Clears the input for a new list.
+    mutating func removeAll() {
+        sublayers.removeAll(keepingCapacity: true)
+        extents.removeAll(keepingCapacity: true)
+    }
+
+    /// Sort-tile-recursive: `order` sorted by center x, then cut into vertical slices of
+    /// whole bottom nodes (`fill` leaves each), each sorted by center y. O(n log n).
+    mutating func sortTileRecursive(fill: Int) {
+        let n = sublayers.count
+        order.removeAll(keepingCapacity: true)
+        centerX.removeAll(keepingCapacity: true)
+        centerY.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < n {  // index loops: an unoptimized build's iterators allocate
+            let box = extents[k]
+            let finite = !box.isNull && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite && box.maxY.isFinite
+            centerX.append(finite ? (box.minX + box.maxX) / 2 : 0)
+            centerY.append(finite ? (box.minY + box.maxY) / 2 : 0)
+            order.append(Int32(truncatingIfNeeded: k))
+            k += 1
+        }
+        let nodes = (n + fill - 1) / fill
+        var slices = 1
+        while slices * slices < nodes { slices += 1 }
+        let sliceSize = Swift.max(1, ((n + slices - 1) / slices + fill - 1) / fill * fill)
+        let xs = centerX
+        stableSort(&order, space: &space) { xs[Int($0)] < xs[Int($1)] }
+        let ys = centerY
+        var start = 0
+        while start < n {
+            let end = Swift.min(n, start + sliceSize)
+            slice.removeAll(keepingCapacity: true)
+            k = start
+            while k < end {
+                slice.append(order[k])
+                k += 1
+            }
+            stableSort(&slice, space: &space) { ys[Int($0)] < ys[Int($1)] }
+            k = start
+            while k < end {
+                order[k] = slice[k - start]
+                k += 1
+            }
+            start = end
+        }
+    }
+}
 
 struct SublayerIndex: Sendable {
     /// Entries per node.
     static let fanout = 8
+    /// Leaves a bottom node gets at a build; the other `fanout - buildFill` are free for
+    /// the sublayers added later.
+    static let buildFill = 6
     /// Layers with at least this many sublayers get an index; fewer are scanned.
     static let minimumSublayers = 64
 
-    /// The sublayers, in leaf order.
+    /// Per leaf: its sublayer (-1: free).
     private(set) var sublayers: [Int32] = []
-    /// Per leaf: the sublayer's rank in its superlayer's drawing order, and in its
-    /// sublayer order (what the layer rule and the view rule walk, respectively).
-    var drawRanks: [Int32] = []
-    var listRanks: [Int32] = []
-    /// Node boxes level by level: one leaf per sublayer first, the root last.
+    /// Node boxes level by level: the leaves first (a free leaf is null), the root last.
+    /// A node's box is the union of its children's, exactly.
     private(set) var boxes: [RectEdges] = []
+    /// Per node, as `boxes`: how many free leaves are below it (a leaf: 1 when free).
+    private(set) var freeLeaves: [Int32] = []
     /// Where each level starts in `boxes`.
     private(set) var levelStarts: [Int] = []
+    /// The sublayers it holds.
+    private(set) var count = 0
+    /// Leaves taken and freed since the build.
+    private(set) var edits = 0
+    /// An insert found no free leaf: the next refresh rebuilds.
+    private(set) var isFull = false
 
     /// An empty index (no sublayers).
     init() {}
@@ -27,50 +106,73 @@ struct SublayerIndex: Sendable {
     /// The union of every sublayer's extent. O(1).
     var bounds: RectEdges { boxes.isEmpty ? .null : boxes[boxes.count - 1] }
 
-    /// Builds the tree over `sublayers` (in sublayer order) with `extents(slot)`; the
-    /// leaf of sublayer k is `leafOf[k]` afterwards (`listRanks[leaf] == k`).
-    init(sublayers list: [Int32], extent: (Int) -> RectEdges) {
-        let n = list.count
-        var order = Array(0..<n)
-        let boxesInList = list.map { extent(Int($0)) }
-        func center(_ k: Int) -> (x: Double, y: Double) {
-            let box = boxesInList[k]
-            guard !box.isNull, box.minX.isFinite, box.maxX.isFinite, box.minY.isFinite, box.maxY.isFinite else {
-                return (0, 0)
+    /// True when a rebuild is due: full, or edited more than half its size since the
+    /// build (the boxes the inserts grew may have gone slack), so that rebuilds cost
+    /// O(log w) amortized an edit.
+    var needsRebuild: Bool { isFull || edits > count / 2 + Self.fanout }
+
+    /// Rebuilds the tree, in its own arrays, over `scratch.sublayers` with
+    /// `scratch.extents`: each bottom node gets `buildFill` leaves in STR order, then free
+    /// ones. O(n log n); allocates only when the arrays must grow.
+    mutating func build(_ scratch: inout IndexBuildScratch) {
+        let n = scratch.sublayers.count
+        scratch.sortTileRecursive(fill: Self.buildFill)
+        let bottomNodes = Swift.max(1, (n + Self.buildFill - 1) / Self.buildFill)
+        sublayers.removeAll(keepingCapacity: true)
+        boxes.removeAll(keepingCapacity: true)
+        freeLeaves.removeAll(keepingCapacity: true)
+        var position = 0
+        var leaf = 0
+        while leaf < bottomNodes * Self.fanout {
+            if leaf % Self.fanout < Self.buildFill && position < n {
+                let entry = Int(scratch.order[position])
+                sublayers.append(scratch.sublayers[entry])
+                boxes.append(scratch.extents[entry])
+                freeLeaves.append(0)
+                position += 1
+            } else {
+                sublayers.append(-1)
+                boxes.append(.null)
+                freeLeaves.append(1)
             }
-            return ((box.minX + box.maxX) / 2, (box.minY + box.maxY) / 2)
+            leaf += 1
         }
-        // Sort-tile-recursive: vertical slices by x, each sorted by y.
-        let leaves = (n + Self.fanout - 1) / Self.fanout
-        var slices = 1
-        while slices * slices < leaves { slices += 1 }
-        let sliceSize = Swift.max(1, ((n + slices - 1) / slices + Self.fanout - 1) / Self.fanout * Self.fanout)
-        order.sort { (center($0).x, $0) < (center($1).x, $1) }
-        var start = 0
-        while start < n {
-            let end = Swift.min(n, start + sliceSize)
-            order[start..<end].sort { (center($0).y, $0) < (center($1).y, $1) }
-            start = end
-        }
-        sublayers = order.map { list[$0] }
-        listRanks = order.map { Int32($0) }
-        drawRanks = listRanks
-        boxes = order.map { boxesInList[$0] }
+        count = n
+        edits = 0
+        isFull = false
         buildLevels()
     }
 
     /// The inner levels from the leaves.
     private mutating func buildLevels() {
-        levelStarts = [0]
+        levelStarts.removeAll(keepingCapacity: true)
+        levelStarts.append(0)
         var levelStart = 0
         var levelCount = boxes.count
         while levelCount > 1 {
             let nodes = (levelCount + Self.fanout - 1) / Self.fanout
-            for node in 0..<nodes { boxes.append(union(level: levelStart, count: levelCount, node: node)) }
+            var node = 0
+            while node < nodes {
+                boxes.append(union(level: levelStart, count: levelCount, node: node))
+                var free: Int32 = 0
+                var child = node * Self.fanout
+                while child < Swift.min(levelCount, node * Self.fanout + Self.fanout) {
+                    free += freeLeaves[levelStart + child]
+                    child += 1
+                }
+                freeLeaves.append(free)
+                node += 1
+            }
             levelStart += levelCount
             levelStarts.append(levelStart)
             levelCount = nodes
         }
+    }
+
+    /// The number of nodes on `level`.
+    @inline(__always)
+    private func nodeCount(level: Int) -> Int {
+        level + 1 < levelStarts.count ? levelStarts[level + 1] - levelStarts[level] : boxes.count - levelStarts[level]
     }
 
     /// The union of the children of `node` at the level above the one starting at
@@ -88,7 +190,11 @@ struct SublayerIndex: Sendable {
 
     /// The leaf position of every sublayer, for `LayerStore` to record: (slot, leaf).
     func forEachLeaf(_ body: (Int, Int) -> Void) {
-        for (leaf, slot) in sublayers.enumerated() { body(Int(slot), leaf) }
+        var leaf = 0
+        while leaf < nodeCount(level: 0) {
+            if sublayers[leaf] >= 0 { body(Int(sublayers[leaf]), leaf) }
+            leaf += 1
+        }
     }
 
     /// Sets leaf `leaf`'s box and refits its ancestors, stopping at the first that does
@@ -98,9 +204,8 @@ struct SublayerIndex: Sendable {
         boxes[leaf] = box
         var position = leaf
         for level in 0..<(levelStarts.count - 1) {
-            let count = levelStarts[level + 1] - levelStarts[level]
             let node = position / Self.fanout
-            let updated = union(level: levelStarts[level], count: count, node: node)
+            let updated = union(level: levelStarts[level], count: nodeCount(level: level), node: node)
             let slot = levelStarts[level + 1] + node
             if boxes[slot] == updated { return }
             boxes[slot] = updated
@@ -108,9 +213,95 @@ struct SublayerIndex: Sendable {
         }
     }
 
+    /// Sets every leaf's box from `extent(sublayer)` and recomputes every inner box,
+    /// keeping the tree's shape. O(n).
+    mutating func refitAll(_ extent: (Int) -> RectEdges) {
+        var leaf = 0
+        while leaf < nodeCount(level: 0) {
+            if sublayers[leaf] >= 0 { boxes[leaf] = extent(Int(sublayers[leaf])) }
+            leaf += 1
+        }
+        var level = 0
+        while level + 1 < levelStarts.count {
+            var node = 0
+            while node < nodeCount(level: level + 1) {
+                boxes[levelStarts[level + 1] + node] = union(
+                    level: levelStarts[level], count: nodeCount(level: level), node: node)
+                node += 1
+            }
+            level += 1
+        }
+    }
+
+    /// Puts `sublayer` with `box` in a free leaf: from the root down, into the child with
+    /// a free leaf whose box grows least (then the smallest). Returns the leaf, or nil
+    /// (and `isFull`) when none is free. O(fanout · log n).
+    mutating func insert(_ sublayer: Int32, box: RectEdges) -> Int? {
+        guard !boxes.isEmpty, freeLeaves[boxes.count - 1] > 0 else {
+            isFull = true
+            return nil
+        }
+        var level = levelStarts.count - 1
+        var node = 0
+        while level > 0 {
+            node = bestChild(of: node, on: level, for: box)
+            level -= 1
+        }
+        sublayers[node] = sublayer
+        count += 1
+        edits += 1
+        addFree(-1, atLeaf: node)
+        refit(leaf: node, to: box)
+        return node
+    }
+
+    /// Frees leaf `leaf`. O(log n).
+    mutating func remove(leaf: Int) {
+        sublayers[leaf] = -1
+        count -= 1
+        edits += 1
+        addFree(1, atLeaf: leaf)
+        refit(leaf: leaf, to: .null)
+    }
+
+    private mutating func addFree(_ delta: Int32, atLeaf leaf: Int) {
+        var position = leaf
+        var level = 0
+        while level < levelStarts.count {
+            freeLeaves[levelStarts[level] + position] += delta
+            position /= Self.fanout
+            level += 1
+        }
+    }
+
+    /// The child of `node` (on `level` ≥ 1) with a free leaf below it that `box` grows
+    /// least; on the bottom level, the first free leaf.
+    private func bestChild(of node: Int, on level: Int, for box: RectEdges) -> Int {
+        let childStart = levelStarts[level - 1]
+        var child = node * Self.fanout
+        let end = Swift.min(nodeCount(level: level - 1), child + Self.fanout)
+        var best = -1
+        var bestGrowth = Double.infinity
+        var bestArea = Double.infinity
+        while child < end {
+            defer { child += 1 }
+            guard freeLeaves[childStart + child] > 0 else { continue }
+            if level == 1 { return child }
+            let current = boxes[childStart + child]
+            let area = boxArea(current)
+            var growth = boxArea(current.union(box)) - area
+            if !(growth >= 0) { growth = .infinity }  // NaN from infinite boxes: worst
+            if best < 0 || growth < bestGrowth || (growth == bestGrowth && area < bestArea) {
+                (best, bestGrowth, bestArea) = (child, growth, area)
+            }
+        }
+        return best
+    }
+
     /// Calls `body(leaf)` for every leaf whose box `overlaps` accepts, after pruning every
     /// node whose box it rejects. `overlaps` must accept a node box whenever it accepts a
-    /// box inside it. O(log n + hits) for a small query.
+    /// box inside it, and reject the null box (a free leaf). O(log n + hits) for a small
+    /// query.
     func forEachCandidate(_ overlaps: (RectEdges) -> Bool, _ body: (Int) -> Void) {
         guard !boxes.isEmpty else { return }
         visit(level: levelStarts.count - 1, node: 0, overlaps, body)
@@ -130,4 +321,36 @@ struct SublayerIndex: Sendable {
             child += 1
         }
     }
+
+    /// What is wrong with the tree's own bookkeeping (for `_invariantViolations()`): each
+    /// inner box the exact union of its children's, each free count the sum of its
+    /// children's, each free leaf null, `count` the number of used leaves.
+    func structureViolation() -> String? {
+        var used = 0
+        var leaf = 0
+        while leaf < nodeCount(level: 0) {
+            if sublayers[leaf] >= 0 { used += 1 }
+            if (sublayers[leaf] < 0) != (freeLeaves[leaf] == 1) { return "leaf \(leaf)'s free count" }
+            if sublayers[leaf] < 0 && boxes[leaf] != .null { return "free leaf \(leaf) has a box" }
+            leaf += 1
+        }
+        if used != count { return "holds \(used) sublayers, counts \(count)" }
+        for level in 1..<Swift.max(1, levelStarts.count) {
+            for node in 0..<nodeCount(level: level) {
+                let below = levelStarts[level - 1]
+                let children = (node * Self.fanout)..<Swift.min(nodeCount(level: level - 1), node * Self.fanout + 8)
+                let free = children.reduce(Int32(0)) { $0 + freeLeaves[below + $1] }
+                let box = union(level: below, count: nodeCount(level: level - 1), node: node)
+                if free != freeLeaves[levelStarts[level] + node] { return "node \(level).\(node)'s free count" }
+                if box != boxes[levelStarts[level] + node] { return "node \(level).\(node)'s box is not its union" }
+            }
+        }
+        return nil
+    }
+}
+
+/// A box's area for choosing where to insert: 0 for the null box.
+@inline(__always)
+private func boxArea(_ box: RectEdges) -> Double {
+    box.isNull ? 0 : (box.maxX - box.minX) * (box.maxY - box.minY)
 }

@@ -18,8 +18,14 @@ struct SubtreeBounds: Sendable {
     var extent: [RectEdges] = []
     /// Per layer: the `Mark` bits waiting for the next refresh, plus `indexed`.
     var state: [UInt8] = []
-    /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none).
+    /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none; a sublayer
+    /// linked into an indexed list since the last refresh gets its leaf there).
     var indexEntry: [Int32] = []
+    /// Per layer: its order label in its superlayer's list, when the superlayer is
+    /// indexed: strictly increasing along the list (`LayerStore.labelJoiningSublayer`),
+    /// so that sorting candidates by label puts them in list order, and by (zPosition key,
+    /// label) in drawing order, without ranks to renumber on an insert.
+    var orderLabel: [UInt64] = []
     /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
     /// sublayers, by layer.
     /// (An array with a slot per indexed layer, not a dictionary: a dictionary's in-place
@@ -29,6 +35,8 @@ struct SubtreeBounds: Sendable {
     var indexSlot: [Int32] = []
     /// Positions in `indexes` that no layer uses.
     var freeIndexSlots: [Int32] = []
+    /// The build's input and sort space, kept so that a rebuild allocates nothing.
+    var buildScratch = IndexBuildScratch()
     /// Marked layers, each once (the `queued` bit).
     var queue: [Int32] = []
     /// Scratch for the refresh: (depth << 32 | layer), a max-heap.
@@ -48,17 +56,16 @@ struct SubtreeBounds: Sendable {
         static let extent: UInt8 = 1
         /// A sublayer's extent changed: recompute the union.
         static let content: UInt8 = 2
-        /// The sublayer list changed: rebuild the index or recount.
+        /// The sublayer list changed: its index (already updated) may have to be built,
+        /// rebuilt or dropped, or its union recounted.
         static let sublayerList: UInt8 = 4
         /// The layer's sublayer adjustments changed: every sublayer's extent is stale.
         static let allSublayers: UInt8 = 8
-        /// A sublayer's zPosition changed: drawing ranks in the index are stale.
-        static let drawOrder: UInt8 = 16
         /// In `queue`.
         static let queued: UInt8 = 32
         /// Has an entry in `indexes` (kept across refreshes).
         static let indexed: UInt8 = 64
-        static let pending: UInt8 = extent | content | sublayerList | allSublayers | drawOrder
+        static let pending: UInt8 = extent | content | sublayerList | allSublayers
     }
 
     /// Records that `layer` needs `bits` redone. O(1); nothing before the first build.
@@ -77,6 +84,7 @@ struct SubtreeBounds: Sendable {
         extent.append(.null)
         state.append(0)
         indexEntry.append(-1)
+        orderLabel.append(0)
         indexSlot.append(-1)
     }
 
@@ -86,6 +94,7 @@ struct SubtreeBounds: Sendable {
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
         indexEntry.reserveCapacity(capacity)
+        orderLabel.reserveCapacity(capacity)
         indexSlot.reserveCapacity(capacity)
     }
 
@@ -100,6 +109,60 @@ struct SubtreeBounds: Sendable {
         swap(&index, &indexes[slot])
         index.refit(leaf: leaf, to: box)
         swap(&index, &indexes[slot])
+    }
+
+    /// Sets every leaf of `layer`'s index to its sublayer's extent, keeping the tree's
+    /// shape (a sublayer adjustment moved them all). O(w).
+    mutating func refitAllLeaves(of layer: Int) {
+        let slot = Int(indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        index.refitAll { extent[$0] }
+        swap(&index, &indexes[slot])
+    }
+
+    /// Frees `sublayer`'s leaf in the index of `layer` (which has one), if it has a leaf.
+    /// O(log w).
+    mutating func removeLeaf(of sublayer: Int, from layer: Int) {
+        let leaf = Int(indexEntry[sublayer])
+        indexEntry[sublayer] = -1
+        guard leaf >= 0 else { return }
+        let slot = Int(indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        index.remove(leaf: leaf)
+        swap(&index, &indexes[slot])
+    }
+
+    /// Gives `sublayer` a leaf with `box` in the index of `layer` (which has one); when
+    /// none is free, the index is marked full and the next refresh rebuilds it. O(log w).
+    mutating func insertLeaf(of sublayer: Int, into layer: Int, box: RectEdges) {
+        let slot = Int(indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        let leaf = index.insert(Int32(truncatingIfNeeded: sublayer), box: box)
+        swap(&index, &indexes[slot])
+        indexEntry[sublayer] = leaf.map { Int32(truncatingIfNeeded: $0) } ?? -1
+    }
+
+    /// Builds `layer`'s index over `buildScratch` (its sublayers in list order, with their
+    /// extents), in the arrays of its old index when it has one, records every leaf in
+    /// `indexEntry`, and labels the sublayers evenly over the label space. O(w log w).
+    mutating func buildIndex(of layer: Int) {
+        if indexSlot[layer] < 0 { setIndex(SublayerIndex(), of: layer) }
+        let slot = Int(indexSlot[layer])
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        index.build(&buildScratch)
+        index.forEachLeaf { sublayer, leaf in indexEntry[sublayer] = Int32(truncatingIfNeeded: leaf) }
+        swap(&index, &indexes[slot])
+        state[layer] |= Mark.indexed
+        let spacing = orderLabelLimit / UInt64(buildScratch.sublayers.count + 1)
+        var k = 0
+        while k < buildScratch.sublayers.count {
+            orderLabel[Int(buildScratch.sublayers[k])] = UInt64(k + 1) * spacing
+            k += 1
+        }
     }
 
     /// Stores `index` as `layer`'s (nil: drops it).
@@ -123,6 +186,11 @@ struct SubtreeBounds: Sendable {
         }
     }
 }
+
+/// Order labels lie in 1 ..< `orderLabelLimit` (0 and the limit stand for the ends of a
+/// list): 2^62, so that a list of up to 5 · 10^7 sublayers keeps the density the
+/// relabelling needs (`LayerStore.labelJoiningSublayer`).
+let orderLabelLimit: UInt64 = 1 << 62
 
 // MARK: The max-heap of the refresh (children before their superlayers); element
 // swaps written out, since `swapAt` allocates in unoptimized builds.

@@ -98,9 +98,10 @@ extension LayerStore {
     /// drawing order up to date with the edits made since the last query.
     ///
     /// Complexity: O(visible + visited) plus O(changed × depth) for the edits since the
-    /// last query; the first call builds the caches in O(count). Allocates nothing once
-    /// `result` and the caches have grown to the scene (a structure edit under a wide
-    /// layer rebuilds that layer's index).
+    /// last query, and O(log w) for each sublayer added to a layer with w ≥ 64 sublayers
+    /// (its R-tree, rebuilt in O(w log w) after w/2 edits: amortized O(log w) an edit);
+    /// the first call builds the caches in O(count). Allocates nothing once `result` and
+    /// the caches have grown to the scene, structure edits included.
     public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
         refreshDrawOrder()
         refreshSubtreeBounds()
