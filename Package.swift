@@ -57,7 +57,9 @@ let package = Package(
         .executableTarget(name: "accessor-bench", dependencies: ["BatchGeometry"], path: "Tests/AccessorBench"),
         // The frame query of a live feed, still and with one insert and one destroy a frame
         // (issue 22; Benchmarks/KERNELS.md, "Incremental sublayer indexes"). Not a product.
-        .executableTarget(name: "list-edit-bench", dependencies: ["BatchGeometry"], path: "Tests/ListEditBench"),
+        .executableTarget(
+            name: "list-edit-bench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads"],
+            path: "Tests/ListEditBench"),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages", "AllocationCounter"],

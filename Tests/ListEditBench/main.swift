@@ -6,6 +6,7 @@
 // and the live script. Built as a user would build it: `swift run -c release list-edit-bench
 // [lists] [cards] [frames]` (defaults 20 8000 400: ~960k layers).
 import BatchGeometry
+import BatchGeometryWorkloads
 import Dispatch
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
@@ -13,15 +14,8 @@ let lists = arguments.count > 0 ? arguments[0] : 20
 let cards = arguments.count > 1 ? arguments[1] : 8_000
 let frames = arguments.count > 2 ? arguments[2] : 400
 
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// A number in `0 ..< n` by remainder (the sequence the recorded numbers used).
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
@@ -54,7 +48,7 @@ func makeScene(_ store: inout LayerStore) -> [LayerHandle] {
 func run(live: Bool) -> (inOrder: [Double], sorted: [Double]) {
     var store = LayerStore(minimumCapacity: lists * cards * 6 + 64)
     let listHandles = makeScene(&store)
-    var random = Random(state: 42)
+    var random = SplitMix64(seed: 42)
     var result = VisibleLayers()
     var times: [Double] = []
     times.reserveCapacity(frames)
