@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Issue 25's scaling run, for the lent 16-core machine (it has no Swift toolchain):
+#   here:   ../shared/tools/static-batchbench.sh        (builds .device/batchbench)
+#   device: bash scripts/device-scaling.sh              (carry [".device"])
+# Every .device/batchbench* binary (a .gz is unpacked first; the name after
+# "batchbench-" labels it) runs the issue's matrix into $OUT/16core-<label>.json, with
+# the machine's description in $OUT/machine.txt. KERNELS, LAYERS, THREADS, BACKENDS
+# override the matrix.
+set -uo pipefail
+out=${OUT:-/tmp/scaling}
+mkdir -p "$out"
+{
+    lscpu
+    echo "nproc: $(nproc)"
+    echo "cpu.max: $(cat /sys/fs/cgroup/cpu.max 2>/dev/null)"
+    echo "cpuset: $(cat /sys/fs/cgroup/cpuset.cpus.effective 2>/dev/null)"
+    command -v numactl >/dev/null && numactl -H
+    head -3 /proc/meminfo
+} > "$out/machine.txt" 2>&1
+for packed in .device/*.gz; do [ -e "$packed" ] && gunzip -k -f "$packed"; done
+for bin in .device/batchbench*; do
+    case $bin in *.gz) continue ;; esac
+    label=${bin#.device/batchbench}
+    label=${label#-}
+    label=${label:-main}
+    start=$(date +%s)
+    "$bin" --kernels "${KERNELS:-frames,world,world-incremental,world-rects,hit-test-culled}" \
+        --backends "${BACKENDS:-c,simd}" --layers "${LAYERS:-100k,1M,4M}" \
+        --threads "${THREADS:-1,2,4,8,16}" --no-baseline --format json \
+        > "$out/16core-$label.json" 2> "$out/progress-$label.txt"
+    echo "$label: exit $?, $(($(date +%s) - start)) s"
+    "$bin" show "$out/16core-$label.json" --format markdown 2>&1 | grep -v '^- .*thread: '
+done
