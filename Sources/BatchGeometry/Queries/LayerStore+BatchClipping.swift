@@ -124,7 +124,7 @@ extension LayerStore {
                     if let viewportEdges { area = area.intersection(viewportEdges) }
                     states.pointer[layer] = area.hasPositiveArea ? 1 : 0
                 }
-                forEachChunk(count: count, threads: options.threads, minimumPerThread: 65_536) { range in
+                forEachChunk(count: count, threads: options.threads, grain: 16_384) { range in
                     for layer in range where states.pointer[layer] == Self.hiddenInTree { states.pointer[layer] = 0 }
                 }
             }
@@ -170,7 +170,7 @@ extension LayerStore {
                 let end = levelStarts[level + 1]
                 guard options.threads > 1, end - start >= 2 * Self.worldParallelCutoff else { continue }
                 for position in serialStart..<start { body(layer(position)) }
-                forEachChunk(count: end - start, threads: options.threads, minimumPerThread: Self.worldParallelCutoff) {
+                forEachChunk(count: end - start, threads: options.threads, grain: Self.parallelGrain) {
                     range in
                     for position in range { body(layer(start + position)) }
                 }

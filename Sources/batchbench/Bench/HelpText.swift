@@ -44,7 +44,8 @@ let helpText = """
                                               updateWorld(options:); rate = store layers/s
                            world-full-update  invalidateWorld(), then updateWorld(options:):
                                               locals rebuilt, then propagated
-                           world-rects        worldRects(in:options:) on a world snapshot
+                           world-rects        computeWorldRects(in:into:options:) on a world
+                                              snapshot, the rects' storage reused
                            hit-test           hitTest(points:in:rule:options:), --points
                                               points; rate = layer tests/s (points × layers)
                            convert            convert(points:from:to:in:options:), one
