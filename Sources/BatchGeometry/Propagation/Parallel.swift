@@ -6,7 +6,7 @@ import Dispatch
 // up to `threads` threads claim chunks one at a time from a shared counter until none
 // is left. Claiming, rather than one fixed chunk per thread, matters on machines where
 // waking a worker takes longer than a chunk (measured on a 16-core virtual machine:
-// Benchmarks/README.md, "Scaling on 16 cores"): the threads already running take the late one's share instead
+// Benchmarks/README.md, "Results: 16 cores"): the threads already running take the late one's share instead
 // of the split waiting for it. Each index is processed by exactly one chunk and chunk
 // boundaries do not depend on the thread count or on scheduling, so results do not
 // either.
