@@ -1,0 +1,212 @@
+// batchgeometry.h, "Curves": timing functions and springs (docs/ANIMATION.md sections 3
+// and 5), one at a time and in batch. Each checks its structs (CurveValues.swift) and
+// counts before writing anything, then runs the Swift call the header names.
+
+import BatchGeometry
+import CBatchGeometry
+
+/// A batch's count, checked against the address space for its largest entries
+/// (`bytesEach`), and its two arrays, required unless the count is 0 (then nil).
+@inline(__always)
+func batchArrays<Input, Output>(
+    _ count: Int, unit: String, bytesEach: UInt, _ input: UnsafePointer<Input>?, _ inputName: String,
+    _ output: UnsafeMutablePointer<Output>?, _ outputName: String
+) throws(CFailure) -> (count: Int, input: UnsafePointer<Input>, output: UnsafeMutablePointer<Output>)? {
+    let count = try bufferCount(count, "count", unit: unit, bytesEach: bytesEach)
+    guard count > 0 else { return nil }
+    return (count, try required(input, inputName), try required(output, outputName))
+}
+
+/// `bg_timing_function_named`: `TimingFunction(_:)`.
+@_cdecl("bg_timing_function_named")
+public func bgTimingFunctionNamed(_ name: Int32, _ out: UnsafeMutablePointer<bg_timing_function>?) -> Int32 {
+    cCall("bg_timing_function_named") {
+        let out = try required(out, "out")
+        let names = TimingFunction.Name.allCases
+        guard name >= 0 && Int(name) < names.count else {
+            throw CFailure.invalid(
+                "\(name) is not a timing function name (BG_TIMING_FUNCTION_DEFAULT 0 to "
+                    + "BG_TIMING_FUNCTION_EASE_IN_EASE_OUT \(names.count - 1))")
+        }
+        out.pointee = bg_timing_function(TimingFunction(names[Int(name)]))
+    }
+}
+
+/// `bg_timing_function_make`: `TimingFunction(controlPoints:_:_:_:)`, each number checked.
+@_cdecl("bg_timing_function_make")
+public func bgTimingFunctionMake(
+    _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ out: UnsafeMutablePointer<bg_timing_function>?
+) -> Int32 {
+    cCall("bg_timing_function_make") {
+        let out = try required(out, "out")
+        guard x1 >= 0 && x1 <= 1 else { throw CFailure.invalid("x1 must be in [0, 1], got \(x1)") }
+        guard y1.isFinite else { throw CFailure.invalid("y1 must be finite, got \(y1)") }
+        guard x2 >= 0 && x2 <= 1 else { throw CFailure.invalid("x2 must be in [0, 1], got \(x2)") }
+        guard y2.isFinite else { throw CFailure.invalid("y2 must be finite, got \(y2)") }
+        out.pointee = bg_timing_function(TimingFunction(controlPoints: x1, y1, x2, y2)!)
+    }
+}
+
+/// `bg_timing_function_get_name`: `TimingFunction.name`, the index in `Name.allCases`.
+@_cdecl("bg_timing_function_get_name")
+public func bgTimingFunctionGetName(
+    _ function: UnsafePointer<bg_timing_function>?, _ out: UnsafeMutablePointer<Int32>?
+) -> Int32 {
+    cCall("bg_timing_function_get_name") {
+        let function = try required(function, "function").pointee.checked("function")
+        let out = try required(out, "out")
+        let index = function.name.flatMap { TimingFunction.Name.allCases.firstIndex(of: $0) }
+        out.pointee = index.map { Int32($0) } ?? Int32(BG_TIMING_FUNCTION_CUSTOM)
+    }
+}
+
+/// `bg_timing_function_value`: `TimingFunction.value(at:)`.
+@_cdecl("bg_timing_function_value")
+public func bgTimingFunctionValue(
+    _ function: UnsafePointer<bg_timing_function>?, _ input: Double, _ out: UnsafeMutablePointer<Float>?
+) -> Int32 {
+    cCall("bg_timing_function_value") {
+        let function = try required(function, "function").pointee.checked("function")
+        try required(out, "out").pointee = function.value(at: input)
+    }
+}
+
+/// `bg_timing_function_values`: `values(at:into:)`, straight into the caller's array.
+@_cdecl("bg_timing_function_values")
+public func bgTimingFunctionValues(
+    _ function: UnsafePointer<bg_timing_function>?, _ inputs: UnsafePointer<Double>?, _ count: Int,
+    _ out: UnsafeMutablePointer<Float>?
+) -> Int32 {
+    cCall("bg_timing_function_values") {
+        let function = try required(function, "function").pointee.checked("function")
+        guard let batch = try batchArrays(count, unit: "inputs", bytesEach: 8, inputs, "inputs", out, "out") else {
+            return
+        }
+        for index in 0..<batch.count { batch.output[index] = function.value(at: batch.input[index]) }
+    }
+}
+
+/// `bg_timing_function_values_each`: `TimingFunction.values(of:at:into:)`; every struct
+/// is checked before the first value is written.
+@_cdecl("bg_timing_function_values_each")
+public func bgTimingFunctionValuesEach(
+    _ functions: UnsafePointer<bg_timing_function>?, _ inputs: UnsafePointer<Double>?, _ count: Int,
+    _ out: UnsafeMutablePointer<Float>?
+) -> Int32 {
+    cCall("bg_timing_function_values_each") {
+        let bytes = UInt(MemoryLayout<bg_timing_function>.stride)
+        guard let batch = try batchArrays(count, unit: "functions", bytesEach: bytes, inputs, "inputs", out, "out")
+        else { return }
+        let functions = try required(functions, "functions")
+        for index in 0..<batch.count { _ = try functions[index].checked("functions[\(index)]") }
+        for index in 0..<batch.count {
+            batch.output[index] = try functions[index].checked("").value(at: batch.input[index])
+        }
+    }
+}
+
+/// `bg_spring_for_view_animation`: `Spring(viewAnimationDuration:dampingRatio:initialVelocity:)`'s
+/// parameters, as `viewAnimationParameters` gives them (not replaced).
+@_cdecl("bg_spring_for_view_animation")
+public func bgSpringForViewAnimation(
+    _ duration: Double, _ dampingRatio: Double, _ initialVelocity: Double, _ out: UnsafeMutablePointer<bg_spring>?
+) -> Int32 {
+    cCall("bg_spring_for_view_animation") {
+        let out = try required(out, "out")
+        guard !duration.isNaN else { throw CFailure.invalid("duration is NaN") }
+        guard !dampingRatio.isNaN else { throw CFailure.invalid("damping_ratio is NaN") }
+        guard initialVelocity.isFinite else {
+            throw CFailure.invalid("initial_velocity must be finite, got \(initialVelocity)")
+        }
+        let parameters = Spring.viewAnimationParameters(
+            duration: duration, dampingRatio: dampingRatio, initialVelocity: initialVelocity)
+        out.pointee = bg_spring(
+            mass: parameters.mass, stiffness: parameters.stiffness, damping: parameters.damping,
+            initial_velocity: initialVelocity, allows_overdamping: false)
+    }
+}
+
+/// `bg_spring_value`: `Spring.value(at:)`.
+@_cdecl("bg_spring_value")
+public func bgSpringValue(_ spring: UnsafePointer<bg_spring>?, _ time: Double, _ out: UnsafeMutablePointer<Double>?)
+    -> Int32
+{
+    cCall("bg_spring_value") {
+        let spring = try required(spring, "spring").pointee.checked("spring")
+        try required(out, "out").pointee = spring.value(at: time)
+    }
+}
+
+/// `bg_spring_progress`: `progress(at:into:)`, straight into the caller's array.
+@_cdecl("bg_spring_progress")
+public func bgSpringProgress(
+    _ spring: UnsafePointer<bg_spring>?, _ times: UnsafePointer<Double>?, _ count: Int,
+    _ out: UnsafeMutablePointer<Float>?
+) -> Int32 {
+    cCall("bg_spring_progress") {
+        let spring = try required(spring, "spring").pointee.checked("spring")
+        guard let batch = try batchArrays(count, unit: "times", bytesEach: 8, times, "times", out, "out") else {
+            return
+        }
+        for index in 0..<batch.count { batch.output[index] = spring.progress(at: batch.input[index]) }
+    }
+}
+
+/// `bg_spring_progress_each`: `Spring.progress(of:at:into:)`; every struct is checked
+/// before the first value is written.
+@_cdecl("bg_spring_progress_each")
+public func bgSpringProgressEach(
+    _ springs: UnsafePointer<bg_spring>?, _ times: UnsafePointer<Double>?, _ count: Int,
+    _ out: UnsafeMutablePointer<Float>?
+) -> Int32 {
+    cCall("bg_spring_progress_each") {
+        let bytes = UInt(MemoryLayout<bg_spring>.stride)
+        guard let batch = try batchArrays(count, unit: "springs", bytesEach: bytes, times, "times", out, "out") else {
+            return
+        }
+        let springs = try required(springs, "springs")
+        for index in 0..<batch.count { _ = try springs[index].checked("springs[\(index)]") }
+        for index in 0..<batch.count {
+            batch.output[index] = try springs[index].checked("").progress(at: batch.input[index])
+        }
+    }
+}
+
+/// `bg_spring_get_durations`: `duration(forEpsilon:speed:)`, `settlingDuration`, `perceptualDuration`.
+@_cdecl("bg_spring_get_durations")
+public func bgSpringGetDurations(
+    _ spring: UnsafePointer<bg_spring>?, _ epsilon: Double, _ speed: Double,
+    _ out: UnsafeMutablePointer<bg_spring_durations>?
+) -> Int32 {
+    cCall("bg_spring_get_durations") {
+        let spring = try required(spring, "spring").pointee.checked("spring")
+        let out = try required(out, "out")
+        try checkDurationArguments(epsilon: epsilon, speed: speed)
+        out.pointee = bg_spring_durations(spring, epsilon: epsilon, speed: speed)
+    }
+}
+
+/// `bg_spring_get_durations_each`: `bg_spring_get_durations` of every spring, all checked first.
+@_cdecl("bg_spring_get_durations_each")
+public func bgSpringGetDurationsEach(
+    _ springs: UnsafePointer<bg_spring>?, _ count: Int, _ epsilon: Double, _ speed: Double,
+    _ out: UnsafeMutablePointer<bg_spring_durations>?
+) -> Int32 {
+    cCall("bg_spring_get_durations_each") {
+        let bytes = UInt(MemoryLayout<bg_spring>.stride)
+        try checkDurationArguments(epsilon: epsilon, speed: speed)
+        guard let batch = try batchArrays(count, unit: "springs", bytesEach: bytes, springs, "springs", out, "out")
+        else { return }
+        for index in 0..<batch.count { _ = try batch.input[index].checked("springs[\(index)]") }
+        for index in 0..<batch.count {
+            batch.output[index] = bg_spring_durations(
+                try batch.input[index].checked(""), epsilon: epsilon, speed: speed)
+        }
+    }
+}
+
+/// Durations need a number for epsilon and speed (any, NaN aside).
+private func checkDurationArguments(epsilon: Double, speed: Double) throws(CFailure) {
+    guard !epsilon.isNaN else { throw CFailure.invalid("epsilon is NaN") }
+    guard !speed.isNaN else { throw CFailure.invalid("speed is NaN") }
+}

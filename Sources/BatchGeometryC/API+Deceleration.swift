@@ -1,0 +1,89 @@
+// batchgeometry.h, "Curves": UIScrollView's deceleration and rubber band
+// (docs/ANIMATION.md section 11), from numbers or from a scroll view of a store.
+
+import BatchGeometry
+import CBatchGeometry
+
+/// `bg_deceleration_make`: `ScrollDeceleration(offset:velocity:rate:displayScale:scrollRange:)`.
+@_cdecl("bg_deceleration_make")
+public func bgDecelerationMake(
+    _ offset: UnsafePointer<Double>?, _ velocity: UnsafePointer<Double>?, _ rate: Double, _ displayScale: Double,
+    _ scrollRange: UnsafePointer<Double>?, _ out: UnsafeMutablePointer<bg_deceleration>?
+) -> Int32 {
+    cCall("bg_deceleration_make") {
+        let offset = Point(c: try required(offset, "offset"))
+        let velocity = Point(c: try required(velocity, "velocity"))
+        let out = try required(out, "out")
+        let range = scrollRange.map { ($0[0], $0[1], $0[2], $0[3]) } ?? unboundedScrollRange
+        let deceleration = try ScrollDeceleration.checked(
+            offset: offset, velocity: velocity, rate: rate, displayScale: displayScale, range: range, field: { $0 })
+        out.pointee = bg_deceleration(deceleration)
+    }
+}
+
+/// `bg_layer_decelerate`: `deceleration(of:velocity:rate:)`.
+@_cdecl("bg_layer_decelerate")
+public func bgLayerDecelerate(
+    _ store: OpaquePointer?, _ layer: UInt64, _ velocity: UnsafePointer<Double>?, _ rate: Double,
+    _ out: UnsafeMutablePointer<bg_deceleration>?
+) -> Int32 {
+    cCall("bg_layer_decelerate") {
+        let box = try CStore.from(store)
+        let velocity = Point(c: try required(velocity, "velocity"))
+        let out = try required(out, "out")
+        let handle = try box.live(layer)
+        guard box.store.scrollView(of: handle) != nil else { throw LayerStoreError.notAScrollView(layer: handle) }
+        guard velocity.x.isFinite && velocity.y.isFinite else {
+            throw CFailure.invalid("velocity must be finite, got {\(velocity.x), \(velocity.y)}")
+        }
+        guard !rate.isNaN else { throw CFailure.invalid("rate is NaN") }
+        guard let deceleration = box.store.deceleration(of: handle, velocity: velocity, rate: rate) else {
+            throw CFailure.invalid("\(handle) has no scroll range: NaN in its bounds, content size or insets")
+        }
+        out.pointee = bg_deceleration(deceleration)
+    }
+}
+
+/// `bg_deceleration_offset`: `offset(at:)` of the struct's inputs.
+@_cdecl("bg_deceleration_offset")
+public func bgDecelerationOffset(
+    _ deceleration: UnsafePointer<bg_deceleration>?, _ time: Double, _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    cCall("bg_deceleration_offset") {
+        let deceleration = try required(deceleration, "deceleration").pointee.checked("deceleration")
+        deceleration.offset(at: time).write(to: try required(out, "out"))
+    }
+}
+
+/// `bg_deceleration_offsets`: `offsets(at:into:)`, straight into the caller's array.
+@_cdecl("bg_deceleration_offsets")
+public func bgDecelerationOffsets(
+    _ deceleration: UnsafePointer<bg_deceleration>?, _ times: UnsafePointer<Double>?, _ count: Int,
+    _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    cCall("bg_deceleration_offsets") {
+        let deceleration = try required(deceleration, "deceleration").pointee.checked("deceleration")
+        // 16 bytes of output per time: the larger array decides what fits.
+        guard let batch = try batchArrays(count, unit: "times", bytesEach: 16, times, "times", out, "out") else {
+            return
+        }
+        for index in 0..<batch.count { deceleration.offset(at: batch.input[index]).write(to: batch.output + 2 * index) }
+    }
+}
+
+/// `bg_rubber_band_offset`: `rubberBandOffset(overscroll:dimension:constant:)`.
+@_cdecl("bg_rubber_band_offset")
+public func bgRubberBandOffset(
+    _ overscroll: Double, _ dimension: Double, _ constant: Double,
+    _ out: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    cCall("bg_rubber_band_offset") {
+        let out = try required(out, "out")
+        guard overscroll.isFinite else { throw CFailure.invalid("overscroll must be finite, got \(overscroll)") }
+        guard dimension > 0 && dimension.isFinite else {
+            throw CFailure.invalid("dimension must be positive and finite, got \(dimension)")
+        }
+        guard constant.isFinite else { throw CFailure.invalid("constant must be finite, got \(constant)") }
+        out.pointee = rubberBandOffset(overscroll: overscroll, dimension: dimension, constant: constant)
+    }
+}
