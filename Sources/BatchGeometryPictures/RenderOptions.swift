@@ -45,7 +45,8 @@ package struct RenderOptions: Equatable, Sendable {
         draws a chart of the curves instead, sampled as an animation samples them:
         timing functions as progress over the time fraction with their control points,
         springs as position over seconds with a dashed line where each settles
-        (settlingDuration); no scene file then.
+        (settlingDuration); no scene file then, and of the options below only -o,
+        --width, --height and --no-legend apply.
 
         options:
           -o, --output FILE   write the SVG to FILE (only when the scene is good)
