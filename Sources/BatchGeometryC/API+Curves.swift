@@ -5,18 +5,6 @@
 import BatchGeometry
 import CBatchGeometry
 
-/// A batch's count, checked against the address space for its largest entries
-/// (`bytesEach`), and its two arrays, required unless the count is 0 (then nil).
-@inline(__always)
-func batchArrays<Input, Output>(
-    _ count: Int, unit: String, bytesEach: UInt, _ input: UnsafePointer<Input>?, _ inputName: String,
-    _ output: UnsafeMutablePointer<Output>?, _ outputName: String
-) throws(CFailure) -> (count: Int, input: UnsafePointer<Input>, output: UnsafeMutablePointer<Output>)? {
-    let count = try bufferCount(count, "count", unit: unit, bytesEach: bytesEach)
-    guard count > 0 else { return nil }
-    return (count, try required(input, inputName), try required(output, outputName))
-}
-
 /// `bg_timing_function_named`: `TimingFunction(_:)`.
 @_cdecl("bg_timing_function_named")
 public func bgTimingFunctionNamed(_ name: Int32, _ out: UnsafeMutablePointer<bg_timing_function>?) -> Int32 {
@@ -65,10 +53,7 @@ public func bgTimingFunctionGetName(
 public func bgTimingFunctionValue(
     _ function: UnsafePointer<bg_timing_function>?, _ input: Double, _ out: UnsafeMutablePointer<Float>?
 ) -> Int32 {
-    cCall("bg_timing_function_value") {
-        let function = try required(function, "function").pointee.checked("function")
-        try required(out, "out").pointee = function.value(at: input)
-    }
+    sampleOne("bg_timing_function_value", function, "function", out) { $1.pointee = $0.value(at: input) }
 }
 
 /// `bg_timing_function_values`: `values(at:into:)`, straight into the caller's array.
@@ -77,12 +62,8 @@ public func bgTimingFunctionValues(
     _ function: UnsafePointer<bg_timing_function>?, _ inputs: UnsafePointer<Double>?, _ count: Int,
     _ out: UnsafeMutablePointer<Float>?
 ) -> Int32 {
-    cCall("bg_timing_function_values") {
-        let function = try required(function, "function").pointee.checked("function")
-        guard let batch = try batchArrays(count, unit: "inputs", bytesEach: 8, inputs, "inputs", out, "out") else {
-            return
-        }
-        for index in 0..<batch.count { batch.output[index] = function.value(at: batch.input[index]) }
+    sampleBatch("bg_timing_function_values", function, "function", inputs, "inputs", count, out) {
+        $2.pointee = $0.value(at: $1)
     }
 }
 
@@ -93,15 +74,8 @@ public func bgTimingFunctionValuesEach(
     _ functions: UnsafePointer<bg_timing_function>?, _ inputs: UnsafePointer<Double>?, _ count: Int,
     _ out: UnsafeMutablePointer<Float>?
 ) -> Int32 {
-    cCall("bg_timing_function_values_each") {
-        let bytes = UInt(MemoryLayout<bg_timing_function>.stride)
-        guard let batch = try batchArrays(count, unit: "functions", bytesEach: bytes, inputs, "inputs", out, "out")
-        else { return }
-        let functions = try required(functions, "functions")
-        for index in 0..<batch.count { _ = try functions[index].checked("functions[\(index)]") }
-        for index in 0..<batch.count {
-            batch.output[index] = try functions[index].checked("").value(at: batch.input[index])
-        }
+    sampleEach("bg_timing_function_values_each", functions, "functions", inputs, "inputs", count, out) {
+        $0.value(at: $1)
     }
 }
 
@@ -131,10 +105,7 @@ public func bgSpringForViewAnimation(
 public func bgSpringValue(_ spring: UnsafePointer<bg_spring>?, _ time: Double, _ out: UnsafeMutablePointer<Double>?)
     -> Int32
 {
-    cCall("bg_spring_value") {
-        let spring = try required(spring, "spring").pointee.checked("spring")
-        try required(out, "out").pointee = spring.value(at: time)
-    }
+    sampleOne("bg_spring_value", spring, "spring", out) { $1.pointee = $0.value(at: time) }
 }
 
 /// `bg_spring_progress`: `progress(at:into:)`, straight into the caller's array.
@@ -143,13 +114,7 @@ public func bgSpringProgress(
     _ spring: UnsafePointer<bg_spring>?, _ times: UnsafePointer<Double>?, _ count: Int,
     _ out: UnsafeMutablePointer<Float>?
 ) -> Int32 {
-    cCall("bg_spring_progress") {
-        let spring = try required(spring, "spring").pointee.checked("spring")
-        guard let batch = try batchArrays(count, unit: "times", bytesEach: 8, times, "times", out, "out") else {
-            return
-        }
-        for index in 0..<batch.count { batch.output[index] = spring.progress(at: batch.input[index]) }
-    }
+    sampleBatch("bg_spring_progress", spring, "spring", times, "times", count, out) { $2.pointee = $0.progress(at: $1) }
 }
 
 /// `bg_spring_progress_each`: `Spring.progress(of:at:into:)`; every struct is checked
@@ -159,17 +124,7 @@ public func bgSpringProgressEach(
     _ springs: UnsafePointer<bg_spring>?, _ times: UnsafePointer<Double>?, _ count: Int,
     _ out: UnsafeMutablePointer<Float>?
 ) -> Int32 {
-    cCall("bg_spring_progress_each") {
-        let bytes = UInt(MemoryLayout<bg_spring>.stride)
-        guard let batch = try batchArrays(count, unit: "springs", bytesEach: bytes, times, "times", out, "out") else {
-            return
-        }
-        let springs = try required(springs, "springs")
-        for index in 0..<batch.count { _ = try springs[index].checked("springs[\(index)]") }
-        for index in 0..<batch.count {
-            batch.output[index] = try springs[index].checked("").progress(at: batch.input[index])
-        }
-    }
+    sampleEach("bg_spring_progress_each", springs, "springs", times, "times", count, out) { $0.progress(at: $1) }
 }
 
 /// `bg_spring_get_durations`: `duration(forEpsilon:speed:)`, `settlingDuration`, `perceptualDuration`.

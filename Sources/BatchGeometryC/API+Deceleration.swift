@@ -49,10 +49,7 @@ public func bgLayerDecelerate(
 public func bgDecelerationOffset(
     _ deceleration: UnsafePointer<bg_deceleration>?, _ time: Double, _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
-    cCall("bg_deceleration_offset") {
-        let deceleration = try required(deceleration, "deceleration").pointee.checked("deceleration")
-        deceleration.offset(at: time).write(to: try required(out, "out"))
-    }
+    sampleOne("bg_deceleration_offset", deceleration, "deceleration", out) { $0.offset(at: time).write(to: $1) }
 }
 
 /// `bg_deceleration_offsets`: `offsets(at:into:)`, straight into the caller's array.
@@ -61,13 +58,8 @@ public func bgDecelerationOffsets(
     _ deceleration: UnsafePointer<bg_deceleration>?, _ times: UnsafePointer<Double>?, _ count: Int,
     _ out: UnsafeMutablePointer<Double>?
 ) -> Int32 {
-    cCall("bg_deceleration_offsets") {
-        let deceleration = try required(deceleration, "deceleration").pointee.checked("deceleration")
-        // 16 bytes of output per time: the larger array decides what fits.
-        guard let batch = try batchArrays(count, unit: "times", bytesEach: 16, times, "times", out, "out") else {
-            return
-        }
-        for index in 0..<batch.count { deceleration.offset(at: batch.input[index]).write(to: batch.output + 2 * index) }
+    sampleBatch("bg_deceleration_offsets", deceleration, "deceleration", times, "times", count, out, width: 2) {
+        $0.offset(at: $1).write(to: $2)
     }
 }
 

@@ -62,10 +62,10 @@ extension bg_deceleration {
     /// The Swift deceleration of the struct's inputs, or `.invalid` naming `argument` and
     /// the field (offset and velocity finite, rate not NaN, display scale positive and
     /// finite, the scroll range without NaN and each minimum at most its maximum).
-    func checked(_ argument: String) throws(CFailure) -> ScrollDeceleration {
+    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> ScrollDeceleration {
         try ScrollDeceleration.checked(
             offset: Point(x: offset.0, y: offset.1), velocity: Point(x: velocity.0, y: velocity.1), rate: rate,
-            displayScale: display_scale, range: scroll_range, field: { argument + "." + $0 })
+            displayScale: display_scale, range: scroll_range, field: { argument() + "." + $0 })
     }
 
     /// The struct of a Swift deceleration: its inputs (the rate it used), target and duration.
