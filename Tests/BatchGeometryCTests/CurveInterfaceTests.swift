@@ -177,6 +177,38 @@ final class CurveInterfaceTests: XCTestCase {
         }
     }
 
+    /// `bg_layer_decelerate` is `deceleration(of:velocity:rate:)` of the store's layer: its
+    /// offset, scroll range and display scale.
+    func testLayerDecelerationIsTheStoresDeceleration() throws {
+        var store = LayerStore()
+        let scroll = try store.addLayer()
+        store.setBounds(Rect(x: 0, y: 0, width: 320, height: 480), of: scroll)
+        store.setScrollView(
+            ScrollViewState(
+                contentSize: Size(width: 320, height: 3000),
+                contentInset: EdgeInsets(top: 44, left: 0, bottom: 34, right: 0)), of: scroll)
+        try store.setDisplayScale(3)
+        store.setContentOffset(Point(x: 0, y: 123.4), of: scroll)
+        var numbers = Numbers(state: 3)
+        let velocities = (0..<20).map { _ in Point(x: numbers.next() - 0.5, y: numbers.next() * 12 - 6) }
+        let swift = velocities.map { store.deceleration(of: scroll, velocity: $0, rate: 0.99)! }
+        let pointer = CStore.make(store, options: .serial(.scalar))
+        defer { bgStoreDestroy(pointer) }
+        for (velocity, expected) in zip(velocities, swift) {
+            var made = bg_deceleration()
+            XCTAssertEqual(
+                bgLayerDecelerate(pointer, scroll.rawValue, [velocity.x, velocity.y], 0.99, &made), Status.ok)
+            XCTAssertEqual(
+                [made.target.0, made.target.1, made.duration],
+                [expected.target.x, expected.target.y, expected.duration])
+            XCTAssertEqual([made.offset.0, made.offset.1, made.display_scale], [0, expected.startOffset.y, 3])
+            XCTAssertEqual(made.scroll_range.2, -44)
+            var offset = [-1.0, -1]
+            XCTAssertEqual(bgDecelerationOffset(&made, 0.25, &offset), Status.ok)
+            XCTAssertEqual(offset, [expected.offset(at: 0.25).x, expected.offset(at: 0.25).y])
+        }
+    }
+
     func testBadStructsNameTheFieldAndWriteNothing() {
         var out = [Float](repeating: 7, count: 3)
         let inputs = [0.1, 0.5, 0.9]
