@@ -152,10 +152,10 @@ public func bgSpringGetDurationsEach(
         try checkDurationArguments(epsilon: epsilon, speed: speed)
         guard let batch = try batchArrays(count, unit: "springs", bytesEach: bytes, springs, "springs", out, "out")
         else { return }
-        for index in 0..<batch.count { _ = try batch.input[index].checked("springs[\(index)]") }
+        for index in 0..<batch.count { try batch.input[index].check("springs[\(index)]") }
         for index in 0..<batch.count {
             batch.output[index] = bg_spring_durations(
-                try batch.input[index].checked(""), epsilon: epsilon, speed: speed)
+                batch.input[index].curve, epsilon: epsilon, speed: speed)
         }
     }
 }

@@ -15,9 +15,11 @@ public func bgDecelerationMake(
         let velocity = Point(c: try required(velocity, "velocity"))
         let out = try required(out, "out")
         let range = scrollRange.map { ($0[0], $0[1], $0[2], $0[3]) } ?? unboundedScrollRange
-        let deceleration = try ScrollDeceleration.checked(
+        try ScrollDeceleration.check(
             offset: offset, velocity: velocity, rate: rate, displayScale: displayScale, range: range, field: { $0 })
-        out.pointee = bg_deceleration(deceleration)
+        out.pointee = bg_deceleration(
+            ScrollDeceleration(offset: offset, velocity: velocity, rate: rate, displayScale: displayScale, range: range)
+        )
     }
 }
 

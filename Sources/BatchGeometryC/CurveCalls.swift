@@ -8,8 +8,19 @@ import CBatchGeometry
 /// (CurveValues.swift).
 protocol CheckedCurve {
     associatedtype Curve
+    /// `.invalid` naming `argument` and the first field that breaks a rule.
+    func check(_ argument: @autoclosure () -> String) throws(CFailure)
+    /// The Swift value of a struct that passed `check`.
+    var curve: Curve { get }
+}
+
+extension CheckedCurve {
     /// The Swift value, or `.invalid` naming `argument` and the field that breaks a rule.
-    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> Curve
+    @inline(__always)
+    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> Curve {
+        try check(argument())
+        return curve
+    }
 }
 
 extension bg_timing_function: CheckedCurve {}
@@ -59,8 +70,8 @@ func sampleEach<Value: CheckedCurve>(
         guard let batch = try batchArrays(count, unit: name, bytesEach: bytes, inputs, inputsName, out, "out")
         else { return }
         let values = try required(values, name)
-        for index in 0..<batch.count { _ = try values[index].checked("\(name)[\(index)]") }
-        for index in 0..<batch.count { batch.output[index] = sample(try values[index].checked(""), batch.input[index]) }
+        for index in 0..<batch.count { try values[index].check("\(name)[\(index)]") }
+        for index in 0..<batch.count { batch.output[index] = sample(values[index].curve, batch.input[index]) }
     }
 }
 

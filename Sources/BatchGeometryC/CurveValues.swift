@@ -7,16 +7,21 @@ import BatchGeometry
 import CBatchGeometry
 
 extension bg_timing_function {
-    /// The Swift function (named when within 0.001 of one), or `.invalid` naming
-    /// `argument` and the field: x1 and x2 must lie in [0, 1], y1 and y2 be finite.
+    /// `.invalid` naming `argument` and the field unless x1 and x2 lie in [0, 1] and y1
+    /// and y2 are finite.
     @inline(__always)
-    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> TimingFunction {
+    func check(_ argument: @autoclosure () -> String) throws(CFailure) {
         guard x1 >= 0 && x1 <= 1 else { throw CFailure.invalid("\(argument()).x1 must be in [0, 1], got \(x1)") }
         guard y1.isFinite else { throw CFailure.invalid("\(argument()).y1 must be finite, got \(y1)") }
         guard x2 >= 0 && x2 <= 1 else { throw CFailure.invalid("\(argument()).x2 must be in [0, 1], got \(x2)") }
         guard y2.isFinite else { throw CFailure.invalid("\(argument()).y2 must be finite, got \(y2)") }
+    }
+
+    /// The Swift function of a checked struct (named when within 0.001 of one).
+    @inline(__always)
+    var curve: TimingFunction {
         // The floats are exact in double, so the initializer's rounding gives them back.
-        return TimingFunction(controlPoints: Double(x1), Double(y1), Double(x2), Double(y2))!
+        TimingFunction(controlPoints: Double(x1), Double(y1), Double(x2), Double(y2))!
     }
 
     /// The struct of a Swift function: its four floats.
@@ -26,10 +31,10 @@ extension bg_timing_function {
 }
 
 extension bg_spring {
-    /// The Swift spring, or `.invalid` naming `argument` and the field: mass and
-    /// stiffness positive and finite, damping ≥ 0 and finite, the velocity finite.
+    /// `.invalid` naming `argument` and the field unless mass and stiffness are positive
+    /// and finite, damping ≥ 0 and finite, the velocity finite.
     @inline(__always)
-    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> Spring {
+    func check(_ argument: @autoclosure () -> String) throws(CFailure) {
         guard mass > 0 && mass.isFinite else {
             throw CFailure.invalid("\(argument()).mass must be positive and finite, got \(mass)")
         }
@@ -42,7 +47,12 @@ extension bg_spring {
         guard initial_velocity.isFinite else {
             throw CFailure.invalid("\(argument()).initial_velocity must be finite, got \(initial_velocity)")
         }
-        return Spring(
+    }
+
+    /// The Swift spring of a checked struct.
+    @inline(__always)
+    var curve: Spring {
+        Spring(
             mass: mass, stiffness: stiffness, damping: damping, initialVelocity: initial_velocity,
             allowsOverdamping: allows_overdamping)
     }
@@ -59,13 +69,20 @@ extension bg_spring_durations {
 }
 
 extension bg_deceleration {
-    /// The Swift deceleration of the struct's inputs, or `.invalid` naming `argument` and
-    /// the field (offset and velocity finite, rate not NaN, display scale positive and
-    /// finite, the scroll range without NaN and each minimum at most its maximum).
-    func checked(_ argument: @autoclosure () -> String) throws(CFailure) -> ScrollDeceleration {
-        try ScrollDeceleration.checked(
+    /// `.invalid` naming `argument` and the field unless offset and velocity are finite,
+    /// the rate is not NaN, the display scale is positive and finite, and the scroll range
+    /// has no NaN and each minimum at most its maximum.
+    func check(_ argument: @autoclosure () -> String) throws(CFailure) {
+        try ScrollDeceleration.check(
             offset: Point(x: offset.0, y: offset.1), velocity: Point(x: velocity.0, y: velocity.1), rate: rate,
             displayScale: display_scale, range: scroll_range, field: { argument() + "." + $0 })
+    }
+
+    /// The Swift deceleration of a checked struct's inputs.
+    var curve: ScrollDeceleration {
+        ScrollDeceleration(
+            offset: Point(x: offset.0, y: offset.1), velocity: Point(x: velocity.0, y: velocity.1), rate: rate,
+            displayScale: display_scale, range: scroll_range)
     }
 
     /// The struct of a Swift deceleration: its inputs (the rate it used), target and duration.
@@ -88,12 +105,13 @@ typealias CScrollRange = (Double, Double, Double, Double)
 let unboundedScrollRange: CScrollRange = (-.infinity, .infinity, -.infinity, .infinity)
 
 extension ScrollDeceleration {
-    /// A deceleration from checked inputs, or `.invalid` naming the field as `field`
-    /// writes its name (called only on the error path).
-    static func checked(
+    /// `.invalid` naming the field (as `field` writes its name; called only on the error
+    /// path) unless the inputs are those `init(offset:velocity:rate:displayScale:range:)`
+    /// takes.
+    static func check(
         offset: Point, velocity: Point, rate: Double, displayScale: Double, range: CScrollRange,
         field: (String) -> String
-    ) throws(CFailure) -> ScrollDeceleration {
+    ) throws(CFailure) {
         guard offset.x.isFinite && offset.y.isFinite else {
             throw CFailure.invalid("\(field("offset")) must be finite, got {\(offset.x), \(offset.y)}")
         }
@@ -110,7 +128,11 @@ extension ScrollDeceleration {
                 "\(field("scroll_range")) must be {minX, maxX, minY, maxY} with each minimum at most its maximum "
                     + "and no NaN, got {\(range.0), \(range.1), \(range.2), \(range.3)}")
         }
-        return ScrollDeceleration(
+    }
+
+    /// A deceleration from inputs that passed `check`; `range` is `{minX, maxX, minY, maxY}`.
+    init(offset: Point, velocity: Point, rate: Double, displayScale: Double, range: CScrollRange) {
+        self.init(
             offset: offset, velocity: velocity, rate: rate, displayScale: displayScale,
             scrollRange: (x: range.0...range.1, y: range.2...range.3))
     }
