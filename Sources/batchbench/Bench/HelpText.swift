@@ -11,6 +11,8 @@ let helpText = """
                                             compare two `run --format json` reports
       batchbench render SCENE.json [-o OUT.svg] [OPTIONS]
                                             draw a scene as SVG (render --help)
+      batchbench render --timing-function F ... | --spring S ... [-o OUT.svg]
+                                            chart timing functions or springs as SVG
       batchbench show REPORT.json [--format table|markdown|csv|json|svg]
                  [--workload W] [--layers N] [--threads N]
                                             print a saved JSON report again; svg: charts
