@@ -188,7 +188,8 @@ final class FrameLoopAllocationTests: XCTestCase {
         try Self.requireAllocationCounter()
         for backend in Backend.allCases {
             var scene = try Scene()
-            XCTAssertGreaterThan(scene.store.zOrderInversions, 0, "some sublayer lists should be out of z order")
+            XCTAssertGreaterThan(
+                scene.store.hierarchy.zOrderInversions, 0, "some sublayer lists should be out of z order")
             scene.store.updateWorld(options: .serial(backend))
             var storage = FrameStorage()
             var tally = AllocationTally()
@@ -200,7 +201,7 @@ final class FrameLoopAllocationTests: XCTestCase {
             Self.traceAllocations(true)
             for n in 2..<14 {
                 Self.runFrame(n, &scene, &storage, &tally, options: .serial(backend))
-                paths[n - 2] = scene.store.lastWorldUpdatePath
+                paths[n - 2] = scene.store.caches.lastWorldUpdatePath
             }
             Self.traceAllocations(false)
             XCTAssertEqual(
@@ -385,8 +386,8 @@ final class FrameLoopAllocationTests: XCTestCase {
             _ = store.hitTest(Point(600, 300), rule: .view)
         }
         for n in 0..<40 { try frame(n) }
-        XCTAssertGreaterThanOrEqual(store.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
-        XCTAssertTrue(store.drawOrderCache.isBuilt, "some list is out of zPosition order")
+        XCTAssertGreaterThanOrEqual(store.caches.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
+        XCTAssertTrue(store.caches.drawOrderCache.isBuilt, "some list is out of zPosition order")
         if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
             BGAllocationTraceSetEnabled(1)
             try frame(40)

@@ -115,7 +115,7 @@ final class WideListEditTests: XCTestCase {
             var scene = try Scene()
             var random = SplitMix64(seed: 2200 + seed)
             Self.check(&scene, &random, "seed \(seed), built")
-            XCTAssertTrue(scene.store.drawOrderCache.isBuilt, "a list out of zPosition order builds the cache")
+            XCTAssertTrue(scene.store.caches.drawOrderCache.isBuilt, "a list out of zPosition order builds the cache")
             for step in 0..<250 {
                 let what = try Self.edit(&scene, &random)
                 Self.check(&scene, &random, "seed \(seed) step \(step): \(what)")
@@ -149,12 +149,12 @@ final class WideListEditTests: XCTestCase {
             try scene.store.destroyLayer(scene.store.sublayer(at: k * 7, of: small)!)
             Self.check(&scene, &random, "shrink \(k)")
         }
-        XCTAssertEqual(scene.store.subtreeBounds.indexSlot[small.index], -1, "62 sublayers: no index")
+        XCTAssertEqual(scene.store.caches.subtreeBounds.indexSlot[small.index], -1, "62 sublayers: no index")
         for k in 0..<4 {
             let added = try scene.store.addLayer(superlayer: small, at: k * 5)
             scene.store.setFrame(Rect(5, Double(k) * 200, 280, 36), of: added)
             Self.check(&scene, &random, "grow \(k)")
         }
-        XCTAssertGreaterThanOrEqual(scene.store.subtreeBounds.indexSlot[small.index], 0, "66 sublayers: indexed")
+        XCTAssertGreaterThanOrEqual(scene.store.caches.subtreeBounds.indexSlot[small.index], 0, "66 sublayers: indexed")
     }
 }

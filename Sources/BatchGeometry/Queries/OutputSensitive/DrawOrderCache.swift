@@ -38,8 +38,8 @@ struct DrawOrderCache: Sendable {
         let count = store.count
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
-            links = SiblingLinks(first: store.firstSublayers, next: store.nextSiblings)
-            previous = store.previousSiblings
+            links = SiblingLinks(first: store.hierarchy.firstSublayers, next: store.hierarchy.nextSiblings)
+            previous = store.hierarchy.previousSiblings
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
@@ -48,9 +48,9 @@ struct DrawOrderCache: Sendable {
             siblings.reserveCapacity(count)
             sortSpace.reserveCapacity(count)
             isBuilt = true
-            for layer in 0..<count where store.parents[layer] >= 0 {
-                if store.zInversion(store.previousSiblings[layer], Int32(layer)) == 1 {
-                    markDirty(Int(store.parents[layer]))
+            for layer in 0..<count where store.hierarchy.parents[layer] >= 0 {
+                if store.zInversion(store.hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
+                    markDirty(Int(store.hierarchy.parents[layer]))
                 }
             }
         }
@@ -77,10 +77,10 @@ struct DrawOrderCache: Sendable {
     private mutating func sortList(of layer: Int, _ store: borrowing LayerStore) {
         // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
         // into each call, an allocation per sublayer.
-        let nextSiblings = store.nextSiblings
-        let zPositions = store.zPositions
+        let nextSiblings = store.hierarchy.nextSiblings
+        let zPositions = store.columns.zPositions
         siblings.removeAll(keepingCapacity: true)
-        var current = store.firstSublayers[layer]
+        var current = store.hierarchy.firstSublayers[layer]
         var sorted = true
         var previous: Int32 = -1
         while current >= 0 {
@@ -152,11 +152,11 @@ extension LayerStore {
     /// Brings the cached drawing order up to date when some sublayer list is out of
     /// zPosition order (or the cache exists). O(marked lists × w log w).
     mutating func refreshDrawOrder() {
-        guard zOrderInversions > 0 || drawOrderCache.isBuilt else { return }
-        if drawOrderCache.isCurrent(count: count) { return }
-        var cache = drawOrderCache
-        drawOrderCache = DrawOrderCache()  // unshare before writing
+        guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
+        if caches.drawOrderCache.isCurrent(count: count) { return }
+        var cache = caches.drawOrderCache
+        caches.drawOrderCache = DrawOrderCache()  // unshare before writing
         cache.refresh(self)
-        drawOrderCache = cache
+        caches.drawOrderCache = cache
     }
 }

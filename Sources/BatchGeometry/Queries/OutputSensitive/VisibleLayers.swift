@@ -108,12 +108,14 @@ extension LayerStore {
         result.removeAll()
         let view = viewport.edges
         guard view.hasPositiveArea else { return }
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             let top = Int(root)
-            root = nextSiblings[top]
+            root = hierarchy.nextSiblings[top]
             // A root's extent is in world space already.
-            guard !flags[top].contains(.detached), subtreeBounds.extent[top].overlapsOpenly(view) else { continue }
+            guard !columns.flags[top].contains(.detached), caches.subtreeBounds.extent[top].overlapsOpenly(view) else {
+                continue
+            }
             if worldCacheIsCurrent {
                 collectVisible(from: top, view: view, CachedWorldSteps(), into: &result)
             } else {
