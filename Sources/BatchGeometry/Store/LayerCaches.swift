@@ -41,10 +41,13 @@ struct LayerCaches: Sendable {
         return copy
     }
 
-    /// Reserves room for `capacity` layers in the caches that are sized by the layer
-    /// count. O(n).
+    /// Reserves room for `capacity` layers in the per-layer caches that are built (the
+    /// others reserve the store's capacity when they are built). O(n). The world cache and
+    /// its plan are not covered: a store that gained slots needs a full world pass, which
+    /// writes a new snapshot of `count` entries.
     mutating func reserveCapacity(_ capacity: Int) {
         changes.reserveCapacity(capacity)
         subtreeBounds.reserveCapacity(capacity)
+        drawOrderCache.reserveCapacity(capacity)
     }
 }

@@ -91,12 +91,20 @@ public struct LayerStore: ~Copyable, Sendable {
     /// The number of live layers: added and not destroyed, attached or detached. O(1).
     public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
-    /// Reserves room for `capacity` layers in every column and every per-layer cache. O(n).
+    /// Reserves room for `capacity` layers in every column and every per-layer cache, built
+    /// or not, so that adding layers up to `capacity` reallocates nothing: no frame pays
+    /// for growth (Growth policy: the caches built later take the columns' capacity).
+    /// O(n) when it reallocates; allocates at most once per column and cache.
     public mutating func reserveCapacity(_ capacity: Int) {
         columns.reserveCapacity(capacity)
         hierarchy.reserveCapacity(capacity)
         caches.reserveCapacity(capacity)
     }
+
+    /// How many slots the columns hold without reallocating (at least `count`): what a
+    /// per-layer cache reserves when it is built, so that it grows when the columns do,
+    /// geometrically, and never sooner. O(1).
+    var layerCapacity: Int { Swift.max(hierarchy.parents.capacity, count) }
 
     /// The check every index-taking accessor makes; its message survives release builds.
     @inline(__always)

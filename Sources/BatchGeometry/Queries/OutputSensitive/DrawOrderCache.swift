@@ -29,6 +29,19 @@ struct DrawOrderCache: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
+    /// Room for `capacity` layers in every per-layer array, once built. O(n) when it
+    /// reallocates.
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard isBuilt else { return }
+        links.first.reserveCapacity(capacity)
+        links.next.reserveCapacity(capacity)
+        previous.reserveCapacity(capacity)
+        dirty.reserveCapacity(capacity)
+        dirtyLayers.reserveCapacity(capacity)
+        siblings.reserveCapacity(capacity)
+        sortSpace.reserveCapacity(capacity)
+    }
+
     /// True when `links` is the drawing order of a store with `count` slots.
     func isCurrent(count: Int) -> Bool { isBuilt && dirtyLayers.isEmpty && links.first.count == count }
 
@@ -43,11 +56,10 @@ struct DrawOrderCache: Sendable {
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
-            // allocates: any number of lists may change, each up to every layer long.
-            dirtyLayers.reserveCapacity(count)
-            siblings.reserveCapacity(count)
-            sortSpace.reserveCapacity(count)
+            // allocates: any number of lists may change, each up to every layer long; and
+            // for the store's capacity, so that these grow when the columns do.
             isBuilt = true
+            reserveCapacity(store.layerCapacity)
             for layer in 0..<count where store.hierarchy.parents[layer] >= 0 {
                 if store.zInversion(store.hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
                     markDirty(Int(store.hierarchy.parents[layer]))

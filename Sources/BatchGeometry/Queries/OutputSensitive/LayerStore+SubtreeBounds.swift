@@ -37,6 +37,7 @@ extension LayerStore {
         bounds.orderLabel = Array(repeating: 0, count: count)
         bounds.indexes = []
         bounds.indexSlot = Array(repeating: -1, count: count)
+        bounds.reserveColumns(layerCapacity)
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count

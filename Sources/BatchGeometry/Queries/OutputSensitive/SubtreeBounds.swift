@@ -88,8 +88,16 @@ struct SubtreeBounds: Sendable {
         indexSlot.append(-1)
     }
 
+    /// Room for `capacity` layers in every per-layer column, once built (the build
+    /// reserves the store's capacity itself). O(n) when it reallocates.
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
+        reserveColumns(capacity)
+    }
+
+    /// `reserveCapacity(_:)` whether built or not: the build calls it with the store's
+    /// capacity, so the columns grow with the store's, not to exactly `count`.
+    mutating func reserveColumns(_ capacity: Int) {
         content.reserveCapacity(capacity)
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
