@@ -50,7 +50,8 @@ public struct LayerStore: ~Copyable, Sendable {
     /// An empty store.
     public init() {}
 
-    /// An empty store with room for `capacity` layers before any column reallocates.
+    /// An empty store with room for `capacity` layers before any column or cache
+    /// reallocates (see `reserveCapacity(_:)` for the growth policy). O(capacity) memory.
     public init(minimumCapacity capacity: Int) {
         reserveCapacity(capacity)
     }
@@ -92,9 +93,20 @@ public struct LayerStore: ~Copyable, Sendable {
     public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
-    /// or not, so that adding layers up to `capacity` reallocates nothing: no frame pays
-    /// for growth (Growth policy: the caches built later take the columns' capacity).
-    /// O(n) when it reallocates; allocates at most once per column and cache.
+    /// or not, so that adding layers up to `capacity` reallocates nothing and no frame
+    /// pays for growth. O(n) when it reallocates (about 15–50 ms at a million layers with
+    /// every cache built); allocates at most once per column and cache.
+    ///
+    /// Growth policy: the columns are arrays that double when a layer is added past their
+    /// capacity, and each per-layer cache reserves the columns' capacity when it is built,
+    /// so the caches grow with the columns, geometrically. Growth is amortized O(1) a
+    /// layer, but the frame that crosses the capacity copies every column and cache at
+    /// once: about 60–90 ms at a million layers (Benchmarks/KERNELS.md, "Growth past the
+    /// capacity"). An engine that must not drop that frame reserves ahead, here or with
+    /// `init(minimumCapacity:)`, for the most layers it expects, or calls this at a moment
+    /// it chooses (a loading screen) before the store fills. Not covered: the world
+    /// transforms cache, which a full world pass (after any new slot) writes anew at
+    /// `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
         columns.reserveCapacity(capacity)
         hierarchy.reserveCapacity(capacity)
