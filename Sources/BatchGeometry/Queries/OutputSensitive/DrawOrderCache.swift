@@ -11,6 +11,8 @@
 struct DrawOrderCache: Sendable {
     var links = SiblingLinks(first: [], next: [])
     var isBuilt = false
+    /// How many lists `refresh` has sorted, in all (the frame query reports the difference).
+    private(set) var sortedListTotal = 0
     /// Per layer: its predecessor in its list's drawing order (-1: first), for `unlink`.
     private(set) var previous: [Int32] = []
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
@@ -80,6 +82,7 @@ struct DrawOrderCache: Sendable {
             sortList(of: layer, store)
             dirty[layer] = false
             k += 1
+            sortedListTotal += 1
         }
         dirtyLayers.removeAll(keepingCapacity: true)
     }

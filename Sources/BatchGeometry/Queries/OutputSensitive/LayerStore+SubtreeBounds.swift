@@ -3,17 +3,6 @@
 // is recomputed once, after all its changed sublayers.
 
 extension LayerStore {
-    /// What the last refresh of the subtree bounds (the first output-sensitive query
-    /// after edits) redid: the layers whose boxes it recomputed, and the wide layers'
-    /// indexes it rebuilt with the sublayers they hold. For batchbench's cost report;
-    /// not API. O(1).
-    @_spi(Testing)
-    public var _lastSubtreeRefresh: (refreshedLayers: Int, rebuiltIndexes: Int, rebuiltIndexEntries: Int) {
-        (
-            caches.subtreeBounds.lastRefreshVisits, caches.subtreeBounds.lastRefreshIndexRebuilds,
-            caches.subtreeBounds.lastRefreshIndexedSublayers
-        )
-    }
 
     /// Brings the subtree bounds up to date: the first call builds them (O(count)); later
     /// ones redo the marked layers and their ancestors up to the first whose extent does
@@ -43,6 +32,8 @@ extension LayerStore {
         bounds.lastRefreshVisits = count
         bounds.lastRefreshIndexRebuilds = 0
         bounds.lastRefreshIndexedSublayers = 0
+        bounds.lastRefreshIndexRefits = 0
+        bounds.lastRefreshIndexInserts = 0
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
@@ -56,6 +47,8 @@ extension LayerStore {
         bounds.lastRefreshVisits = 0
         bounds.lastRefreshIndexRebuilds = 0
         bounds.lastRefreshIndexedSublayers = 0
+        bounds.lastRefreshIndexRefits = 0
+        bounds.lastRefreshIndexInserts = 0
         guard !bounds.queue.isEmpty else { return true }
         var budget = count
         var k = 0

@@ -10,7 +10,7 @@ extension LayerStore {
         into result: inout VisibleLayers
     ) {
         let step = steps.step(of: layer, under: depth.map { result.frames[$0].step }, in: self)
-        result.visitedLayerCount += 1
+        result.cost.visitedLayers += 1
         let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }
         // worldOpacities(into:)'s expression: the root's own, then superlayer's × own.

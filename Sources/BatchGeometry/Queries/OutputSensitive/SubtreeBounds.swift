@@ -50,6 +50,10 @@ struct SubtreeBounds: Sendable {
     /// cost report: the O(w log w) part of a frame).
     var lastRefreshIndexRebuilds = 0
     var lastRefreshIndexedSublayers = 0
+    /// How many leaves the last refresh refitted (a sublayer's extent changed) and how many
+    /// it inserted (a sublayer added to an indexed list took a free leaf).
+    var lastRefreshIndexRefits = 0
+    var lastRefreshIndexInserts = 0
 
     enum Mark {
         /// The layer's own inputs changed: recompute its extent.
@@ -117,6 +121,7 @@ struct SubtreeBounds: Sendable {
         swap(&index, &indexes[slot])
         index.refit(leaf: leaf, to: box)
         swap(&index, &indexes[slot])
+        lastRefreshIndexRefits += 1
     }
 
     /// Sets every leaf of `layer`'s index to its sublayer's extent, keeping the tree's
@@ -145,6 +150,7 @@ struct SubtreeBounds: Sendable {
     /// Gives `sublayer` a leaf with `box` in the index of `layer` (which has one); when
     /// none is free, the index is marked full and the next refresh rebuilds it. O(log w).
     mutating func insertLeaf(of sublayer: Int, into layer: Int, box: RectEdges) {
+        lastRefreshIndexInserts += 1
         let slot = Int(indexSlot[layer])
         var index = SublayerIndex()
         swap(&index, &indexes[slot])
