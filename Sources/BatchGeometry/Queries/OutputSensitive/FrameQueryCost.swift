@@ -14,12 +14,14 @@ public struct FrameQueryCost: Hashable, Sendable {
     /// boxes, on the first query or after many edits).
     public internal(set) var refreshedLayers = 0
     /// Wide layers (64 sublayers or more) whose R-tree the refresh built or rebuilt from
-    /// their sublayer lists (O(w log w) each), and how many sublayers those trees hold.
+    /// their sublayer lists, O(w log w) each.
     public internal(set) var rebuiltIndexes = 0
+    /// How many sublayers the rebuilt R-trees hold, in all.
     public internal(set) var rebuiltIndexEntries = 0
-    /// R-tree leaves the refresh refitted (a sublayer's box changed; O(log w) each) and
-    /// inserted (a sublayer added to a wide layer took a free leaf; O(log w) each).
+    /// R-tree leaves the refresh refitted (a sublayer's box changed), O(log w) each.
     public internal(set) var refitIndexLeaves = 0
+    /// R-tree leaves the refresh inserted (a sublayer added to a wide layer took a free
+    /// leaf), O(log w) each.
     public internal(set) var insertedIndexLeaves = 0
     /// Sublayer lists the drawing-order cache re-sorted (O(w log w) each): lists whose
     /// order an edit changed where a move could not keep it (built: every unsorted list).
@@ -33,9 +35,11 @@ public struct FrameQueryCost: Hashable, Sendable {
     /// entered layers that a wide layer's R-tree did not rule out first).
     public internal(set) var testedSublayers = 0
 
-    /// Time in the refresh and in the walk, when `VisibleLayers.measuresPhaseTimes` was
-    /// set for the query (else zero), by `ContinuousClock`.
+    /// Time in the refresh (the caches brought up to date), when
+    /// `VisibleLayers.measuresPhaseTimes` was set for the query (else zero), by
+    /// `ContinuousClock`.
     public internal(set) var refreshDuration: Duration = .zero
+    /// Time in the walk, measured like `refreshDuration`.
     public internal(set) var walkDuration: Duration = .zero
 
     /// A report with every count zero.
