@@ -76,7 +76,7 @@ extension LayerStore {
             options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !plan.blockKinds.isEmpty
             && plan.blockKinds.count == LocalKind.blockCount(n)
         let indexOrderWorks = plan.order != nil && plan.subtreeBlocks.isEmpty && parentsPrecedeChildren
-        let parents = self.parents
+        let parents = self.hierarchy.parents
         return withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
             withAffinePointers(&columns.0, &columns.1, &columns.2, &columns.3, &columns.4, &columns.5) { worldColumns in
                 parents.withUnsafeBufferPointer { parents in
@@ -120,7 +120,7 @@ extension LayerStore {
     /// which then leaves the general layers alone. False, writing nothing, when some
     /// general layer has a superlayer after all. O(general layers).
     private func writeGeneralRoots(_ positions: [Int], of plan: WorldPlan, into world: inout WorldTransforms) -> Bool {
-        for k in 0..<positions.count where parents[plan.layer(atPosition: positions[k])] >= 0 { return false }
+        for k in 0..<positions.count where hierarchy.parents[plan.layer(atPosition: positions[k])] >= 0 { return false }
         for k in 0..<positions.count {
             let layer = plan.layer(atPosition: positions[k])
             let matrix = transformToSuperlayer(of: layer)

@@ -47,7 +47,7 @@ extension LayerStore {
             rects.resize(to: count, filler: .null)
             rects.withUnsafeMutableBufferPointer { fillWorldRects($0, in: world, options: options) }
         }
-        if detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
+        if columns.detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
     }
 
     /// Writes (initializes) every layer's world rect into `output` (`count` entries).
@@ -67,20 +67,20 @@ extension LayerStore {
 
     /// Detached subtrees have no world rect. O(roots + the detached subtrees).
     private func nullDetachedSubtrees(_ rects: inout [RectEdges]) {
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
-            if flags[Int(root)].contains(.detached) { forEachInSubtree(of: Int(root)) { rects[$0] = .null } }
-            root = nextSiblings[Int(root)]
+            if columns.flags[Int(root)].contains(.detached) { forEachInSubtree(of: Int(root)) { rects[$0] = .null } }
+            root = hierarchy.nextSiblings[Int(root)]
         }
     }
 
     /// `worldRect(of:in:)`, computed directly from the planar columns when that is exact.
     @inline(__always)
     func fastWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
-        let minX = boundsX[layer]
-        let minY = boundsY[layer]
-        let maxX = minX + boundsWidth[layer]
-        let maxY = minY + boundsHeight[layer]
+        let minX = columns.boundsX[layer]
+        let minY = columns.boundsY[layer]
+        let maxX = minX + columns.boundsWidth[layer]
+        let maxY = minY + columns.boundsHeight[layer]
         guard world.isPlanar(layer), minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
             return projectedWorldRect(of: layer, in: world)
         }
@@ -186,7 +186,8 @@ extension LayerStore {
         if useTable { computeUnprojections(world, into: &scratch.unprojections, options) }
         let links =
             rule == .layer
-            ? drawOrderLinks(reusing: &scratch) : SiblingLinks(first: firstSublayers, next: nextSiblings)
+            ? drawOrderLinks(reusing: &scratch)
+            : SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
         // One point costs a tree walk: split even small batches when the tree is big.
         let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
         scratch.unprojections.withUnsafeBufferPointer { table in

@@ -24,9 +24,9 @@ extension LayerStore {
         let n = count
         guard n > 0 else { return }
         let backend = options.backend(for: .frames)
-        transforms.withAffineColumns { a, b, c, d, tx, ty in
-            withPointers(boundsWidth, boundsHeight, anchorX, anchorY) { w, h, ax, ay in
-                withPointers(positionX, positionY) { px, py in
+        columns.transforms.withAffineColumns { a, b, c, d, tx, ty in
+            withPointers(columns.boundsWidth, columns.boundsHeight, columns.anchorX, columns.anchorY) { w, h, ax, ay in
+                withPointers(columns.positionX, columns.positionY) { px, py in
                     frames.x.withUnsafeMutableBufferPointer { fx in
                         frames.y.withUnsafeMutableBufferPointer { fy in
                             frames.width.withUnsafeMutableBufferPointer { fw in
