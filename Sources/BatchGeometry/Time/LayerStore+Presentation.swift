@@ -1,0 +1,41 @@
+// Putting one sample's presentation values into a layer store (docs/ANIMATION.md section
+// 10): the store then stands for the presentation tree, and every query of the package
+// answers for it with its usual cost.
+
+extension LayerStore {
+    /// Writes `presentation`'s values into this store's columns, as a presentation tree
+    /// (docs/ANIMATION.md section 10): bounds, position, anchorPoint, zPosition,
+    /// anchorPointZ, opacity, transform and sublayerTransform of each animated layer.
+    /// Unlike the setters, a new bounds size autoresizes nothing (autoresizing is a
+    /// model-side effect); every cache follows the changes as after a setter, so the
+    /// next `updateWorld()` is incremental. Only properties that differ are written.
+    ///
+    /// Call it on a copy of the model (`copy()`), or on a store that was the model plus
+    /// the previous sample's values after putting the model's values back for the layers
+    /// the previous sample touched. O(animated layers); allocates nothing. A slot that is
+    /// not live in this store is skipped.
+    public mutating func applyPresentation(_ presentation: PresentationValues) {
+        for (layer, values) in zip(presentation.layers, presentation.values) where isLiveSlot(layer) {
+            applyPresentationLayer(values, at: layer)
+        }
+    }
+
+    private mutating func applyPresentationLayer(_ values: PresentationLayer, at layer: Int) {
+        if values.bounds != bounds(of: layer) {
+            boundsX[layer] = values.bounds.x
+            boundsY[layer] = values.bounds.y
+            boundsWidth[layer] = values.bounds.width
+            boundsHeight[layer] = values.bounds.height
+            noteChange(layer, .geometry)
+        }
+        if values.position != position(of: layer) { setPosition(values.position, of: layer) }
+        if values.anchorPoint != anchorPoint(of: layer) { setAnchorPoint(values.anchorPoint, of: layer) }
+        if values.zPosition != zPosition(of: layer) { setZPosition(values.zPosition, of: layer) }
+        if values.anchorPointZ != anchorPointZ(of: layer) { setAnchorPointZ(values.anchorPointZ, of: layer) }
+        if values.opacity != opacity(of: layer) { setOpacity(values.opacity, of: layer) }
+        if values.transform != transform(of: layer) { setTransform(values.transform, of: layer) }
+        if values.sublayerTransform != sublayerTransform(of: layer) {
+            setSublayerTransform(values.sublayerTransform, of: layer)
+        }
+    }
+}
