@@ -1,0 +1,128 @@
+import XCTest
+
+@testable import BatchGeometry
+
+/// The presentation tree against the model (docs/ANIMATION.md sections 10, 12; SCENE-FORMAT.md
+/// "Animations and time"): the model is untouched, a sample touches only the animated
+/// layers, and every malformed animation is one error line naming its index and field.
+final class AnimationSceneTests: XCTestCase {
+    /// A sample writes the animated layers only; the model keeps its values; a copy of it
+    /// with the sample applied answers for the presentation tree, bounds animations
+    /// autoresizing nothing.
+    func testSampleTouchesOnlyAnimatedLayers() throws {
+        var model = LayerStore()
+        let root = try model.addLayer()
+        model.setBounds(Rect(x: 0, y: 0, width: 100, height: 100), of: root)
+        var layers: [LayerHandle] = []
+        for index in 0..<1000 {
+            let layer = try model.addLayer(superlayer: root)
+            model.setFrame(Rect(x: Double(index), y: 0, width: 10, height: 10), of: layer)
+            model.setAutoresizingMask([.flexibleWidth], of: layer)
+            layers.append(layer)
+        }
+        let before = model.copy()
+        var animations = AnimationStore()
+        try animations.add(basic(.positionX, from: [0], to: [100]), to: layers[10], in: model)
+        try animations.add(basic(.boundsSize, from: [300, 300], to: [300, 300]), to: root, in: model)
+        var values = PresentationValues()
+        try animations.sample(at: 0.5, model: model, into: &values)
+        XCTAssertEqual(values.count, 2)
+        XCTAssertEqual(Set(values.layers), [layers[10].index, root.index])
+        XCTAssertNil(values.values(of: layers[11]))
+        for layer in [root] + layers {
+            XCTAssertEqual(model.frame(of: layer), before.frame(of: layer))
+        }
+        var tree = model.copy()
+        tree.applyPresentation(values)
+        XCTAssertEqual(tree.position(of: layers[10]).x, 50)
+        XCTAssertEqual(tree.bounds(of: root).size, Size(width: 300, height: 300))
+        XCTAssertEqual(tree.bounds(of: layers[11]), model.bounds(of: layers[11]))  // not autoresized
+        let world = tree.updateWorld(options: .serial(.scalar))
+        // The root is 300 wide about position 0: its sublayers start at −150.
+        XCTAssertEqual(world[layers[10]].m41, -150 + (50 - 5))
+    }
+
+    /// A scene without animations or times prints no presentation; `times` alone samples
+    /// the model.
+    func testPresentationOnlyWhenAsked() throws {
+        let plain = try evaluateScene(#"{"layers":[{"frame":[0,0,10,10]}]}"#).jsonText()
+        XCTAssertFalse(plain.contains("presentation"))
+        let sampled = try evaluateScene(#"{"layers":[{"frame":[0,0,10,10]}],"times":[0,1]}"#)
+        XCTAssertEqual(sampled.presentation?.map(\.time), [0, 1])
+        XCTAssertEqual(sampled.presentation?[1].layers.frames[0], Rect(x: 0, y: 0, width: 10, height: 10))
+    }
+
+    static let errors: [(String, String)] = [
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"backgroundColor"}]}"#,
+            "error: animations[0].keyPath: unknown key path 'backgroundColor' (the key paths are "
+                + AnimationKeyPath.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"position","toValue":[1,2,3]}]}"#,
+            "error: animations[0].toValue: position takes 2 numbers, got 3"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"position.x","kind":"keyframe","values":[0,1],"keyTimes":[0.1,1]}]}"#,
+            "error: animations[0].keyTimes[0]: must be 0"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"position.x","kind":"keyframe","values":[0,1,2],"keyTimes":[0,0.6,0.5,1]}]}"#,
+            "error: animations[0].keyTimes: expected 3 (one per value), got 4"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"opacity","duration":-1}]}"#,
+            "error: animations[0].duration: must be a finite number ≥ 0, got -1"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"transform","byValue":[1,0,0,1,0,0]}]}"#,
+            "error: animations[0].byValue: not allowed on transform"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"sublayerTransform","cumulative":true}]}"#,
+            "error: animations[0].cumulative: not allowed on sublayerTransform"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"opacity","kind":"keyframe","values":[0],"calculationMode":"cubicPaced"}]}"#,
+            "error: animations[0].calculationMode: unknown calculation mode 'cubicPaced' (cubicPaced is not in version 1)"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"opacity","mass":2}]}"#,
+            "error: animations[0].mass: not a key of a basic animation"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"opacity","repeatCount":2,"repeatDuration":1}]}"#,
+            "error: animations[0].repeatDuration: repeatCount and repeatDuration cannot both be set (Apple: undefined)"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":3,"keyPath":"opacity"}]}"#,
+            "error: animations[0].layer: 3 is out of range (1 layer)"
+        ),
+        (
+            #"{"layers":[{},{"parent":0}],"operations":[{"layer":1,"remove":true}],"animations":[{"layer":1,"keyPath":"opacity"}]}"#,
+            "error: animations[0].layer: layer 1 was removed by operations[0]"
+        ),
+        (
+            #"{"layers":[{}],"times":[0,"NaN"]}"#,
+            #"error: times[1]: expected a finite number, got "NaN""#
+        ),
+        (
+            #"{"layers":[{"speed":"+Infinity"}]}"#,
+            #"error: layers[0].speed: expected a finite number, got "+Infinity""#
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"transform","kind":"keyframe","values":[[1,0,0,1,0,0]],"calculationMode":"paced"}]}"#,
+            "error: animations[0].calculationMode: paced is not allowed on transform"
+        ),
+        (
+            #"{"layers":[{}],"animations":[{"layer":0,"keyPath":"opacity","kind":"keyframe","values":[0,1],"timingFunctions":[]}]}"#,
+            "error: animations[0].timingFunctions: expected 1 (one per segment), got 0"
+        ),
+    ]
+
+    func testMalformedAnimationsGiveOneErrorLine() {
+        for (scene, error) in Self.errors {
+            XCTAssertEqual(sceneErrorLine(scene), error, scene)
+        }
+    }
+}
