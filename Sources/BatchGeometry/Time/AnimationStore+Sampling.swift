@@ -34,20 +34,21 @@ extension AnimationStore {
         if finished.count > finishedBefore { finished.sort() }
         if removedAny { compactLiveLists() }
         runProgressPasses()
-        for number in live where showing[Int(number)] {
-            compose(Int(number), model: model, into: &presentation)
+        // Index loops: an array's iterator allocates per element in unoptimized builds.
+        for k in 0..<live.count where showing[Int(live[k])] {
+            compose(Int(live[k]), model: model, into: &presentation)
         }
     }
 
     /// Phase, fill and removal for one curve group; returns whether any animation left
     /// the store.
-    private mutating func runTimingPass(
+    mutating func runTimingPass(
         _ kind: AnimationCurveKind, time: Double, model: borrowing LayerStore
     ) -> Bool {
         var removedAny = false
         let members = liveByKind[Int(kind.rawValue)]
-        for number in members {
-            let i = Int(number)
+        for k in 0..<members.count {
+            let i = Int(members[k])
             let slot = Int(layerSlots[i])
             guard model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) else {
                 flags[i].insert(.removed)
@@ -82,18 +83,24 @@ extension AnimationStore {
 
     /// Progress f per group (section 2.5): the timing function of u = λ / d (or u
     /// itself) for basic and keyframe animations, `f32(x(λ))` for springs.
-    private mutating func runProgressPasses() {
-        for kind in [AnimationCurveKind.basic.rawValue, AnimationCurveKind.keyframe.rawValue] {
-            for number in liveByKind[Int(kind)] where showing[Int(number)] {
-                let i = Int(number)
-                let u = locals[i] / timings[i].duration
-                let function = Int(timingFunctionIndices[i])
-                progresses[i] = function >= 0 ? Double(timingFunctions[function].value(at: u)) : u
-            }
-        }
-        for number in liveByKind[Int(AnimationCurveKind.spring.rawValue)] where showing[Int(number)] {
-            let i = Int(number)
+    mutating func runProgressPasses() {
+        runTimedProgress(.basic)
+        runTimedProgress(.keyframe)
+        let springMembers = liveByKind[Int(AnimationCurveKind.spring.rawValue)]
+        for k in 0..<springMembers.count where showing[Int(springMembers[k])] {
+            let i = Int(springMembers[k])
             progresses[i] = Double(springs[Int(curveIndices[i])].progress(at: locals[i]))
+        }
+    }
+
+    /// Progress of a group timed by a timing function (or none).
+    private mutating func runTimedProgress(_ kind: AnimationCurveKind) {
+        let members = liveByKind[Int(kind.rawValue)]
+        for k in 0..<members.count where showing[Int(members[k])] {
+            let i = Int(members[k])
+            let u = locals[i] / timings[i].duration
+            let function = Int(timingFunctionIndices[i])
+            progresses[i] = function >= 0 ? Double(timingFunctions[function].value(at: u)) : u
         }
     }
 
@@ -111,7 +118,11 @@ extension AnimationStore {
             layer = model.superlayer(of: current)
         }
         var t = time
-        for timing in timingChain.reversed() { t = timing.localTime(t) }
+        var k = timingChain.count
+        while k > 0 {
+            k -= 1
+            t = timingChain[k].localTime(t)
+        }
         return t
     }
 }

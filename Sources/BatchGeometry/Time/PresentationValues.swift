@@ -93,7 +93,7 @@ public struct PresentationValues: Sendable {
 
     /// Forgets the previous sample (O(layers it had)) and sizes the slot map for `slotCount`.
     mutating func reset(slotCount: Int) {
-        for layer in layers { entries[layer] = -1 }
+        for k in 0..<layers.count { entries[layers[k]] = -1 }
         layers.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)
         if entries.count < slotCount {

@@ -46,8 +46,11 @@ extension Transform3D {
 
     /// The decomposition of section 7, or nil when there is none. O(1).
     func decomposed() -> DecomposedTransform? {
-        var e = rowMajor
-        guard m44 != 0, e.allSatisfy(\.isFinite) else { return nil }
+        // SIMD16 keeps the 16 elements on the stack: decomposing allocates nothing.
+        var e = SIMD16<Double>(
+            m11, m12, m13, m14, m21, m22, m23, m24, m31, m32, m33, m34, m41, m42, m43, m44)
+        guard m44 != 0 else { return nil }
+        for i in 0..<16 where !e[i].isFinite { return nil }
         if m44 != 1 {
             let w = m44
             for i in 0..<16 { e[i] = e[i] / w }
