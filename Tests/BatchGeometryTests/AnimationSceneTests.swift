@@ -126,3 +126,40 @@ final class AnimationSceneTests: XCTestCase {
         }
     }
 }
+
+extension AnimationSceneTests {
+    /// The frame loop of the DocC article Animations.md, line for line; the presentation
+    /// store it keeps ends equal to the model's last sample, and restoring gives the model.
+    func testAnimationsArticleSnippetRuns() throws {
+        var model = LayerStore()
+        let card = try model.addLayer()
+        model.setFrame(Rect(x: 20, y: 40, width: 100, height: 60), of: card)
+
+        var animations = AnimationStore()
+        var move = Animation(keyPath: .position, content: .basic(from: [70, 70], to: [270, 470], by: nil))
+        move.timing.duration = 0.5
+        move.timingFunction = TimingFunction(.easeInEaseOut)
+        let moving = try animations.add(move, to: card, in: model)
+
+        var values = PresentationValues()
+        var screen = model.copy()  // the presentation tree, kept across frames
+        var frames = 0
+        for frame in 0...40 {
+            screen.restoreModelValues(of: values, from: model)  // undo the previous frame's sample
+            try animations.sample(at: Double(frame) / 60, model: model, into: &values)
+            screen.applyPresentation(values)
+            let world = screen.updateWorld()  // incremental: only the animated layers changed
+            _ = world[card]
+            frames += 1
+            if frame == 15 {
+                // Half way through 0.5 s: easeInEaseOut is symmetric, so the middle.
+                let half = 70 + (270 - 70) * Double(TimingFunction(.easeInEaseOut).value(at: 0.5))
+                XCTAssertEqual(screen.position(of: card).x, half)
+            }
+            if animations.finished.contains(moving) { break }
+        }
+        XCTAssertEqual(frames, 32)  // removed at the first sample after 0.5 s: frame 31
+        XCTAssertEqual(values.count, 0)
+        XCTAssertEqual(screen.position(of: card), model.position(of: card))
+    }
+}

@@ -10,13 +10,25 @@ extension LayerStore {
     /// model-side effect); every cache follows the changes as after a setter, so the
     /// next `updateWorld()` is incremental. Only properties that differ are written.
     ///
-    /// Call it on a copy of the model (`copy()`), or on a store that was the model plus
-    /// the previous sample's values after putting the model's values back for the layers
-    /// the previous sample touched. O(animated layers); allocates nothing. A slot that is
+    /// Call it on a copy of the model (`copy()`), or on a presentation store kept across
+    /// frames after `restoreModelValues(of:from:)` undid the previous sample. O(animated layers); allocates nothing. A slot that is
     /// not live in this store is skipped.
     public mutating func applyPresentation(_ presentation: PresentationValues) {
-        for (layer, values) in zip(presentation.layers, presentation.values) where isLiveSlot(layer) {
-            applyPresentationLayer(values, at: layer)
+        for k in 0..<presentation.layers.count where isLiveSlot(presentation.layers[k]) {
+            applyPresentationLayer(presentation.values[k], at: presentation.layers[k])
+        }
+    }
+
+    /// Puts `model`'s values back into this store for the layers `presentation` touched:
+    /// the undo of `applyPresentation(_:)`, so that one presentation store can follow a
+    /// frame loop (restore the previous sample, sample, apply) without copying the model
+    /// each frame. Only properties that differ are written. O(animated layers); allocates
+    /// nothing. A slot that is not live in both stores is skipped.
+    public mutating func restoreModelValues(of presentation: PresentationValues, from model: borrowing LayerStore) {
+        for k in 0..<presentation.layers.count {
+            let layer = presentation.layers[k]
+            guard isLiveSlot(layer) && model.isLiveSlot(layer) else { continue }
+            applyPresentationLayer(PresentationLayer(model: model, layer: layer), at: layer)
         }
     }
 
