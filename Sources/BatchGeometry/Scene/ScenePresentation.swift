@@ -7,8 +7,10 @@
 public struct SceneAnimation: Sendable, Equatable {
     /// The layer's index in the scene's `layers` array.
     public var layer: Int
+    /// The animation, as `AnimationStore.add(_:to:in:)` takes it.
     public var animation: Animation
 
+    /// An entry for scene layer `layer`. O(1).
     public init(layer: Int, animation: Animation) {
         self.layer = layer
         self.animation = animation
@@ -18,24 +20,35 @@ public struct SceneAnimation: Sendable, Equatable {
 /// The per-layer answers for one tree at one sample, by store index (as
 /// `SceneEvaluation`'s model columns).
 public struct SceneLayerAnswers: Sendable {
+    /// `frame` of every layer.
     public let frames: FrameColumns
+    /// `bounds` of every layer (zero for a free slot).
     public let bounds: [Rect]
+    /// `position` of every layer (zero for a free slot).
     public let positions: [Point]
+    /// `ToWorld` of every layer.
     public let world: WorldTransforms
+    /// World rect of every layer (`isNull` when entirely behind the eye).
     public let worldRects: [RectEdges]
+    /// Clip rect of every layer, nil when no ancestor masks to bounds.
     public let clipRects: [RectEdges?]
+    /// Visibility against the scene's viewport.
     public let visible: [Bool]
     /// Per layer, the values of the table properties that are evaluation output, in
     /// table order (`LayerProperty.isEvaluationOutput`).
     public let properties: [[Double]]
+    /// World opacity of every layer.
     public let worldOpacities: [Double]
 }
 
 /// One entry of `presentation`: the sample time, the presentation tree's answers and the
 /// finished animations (ascending animation indices).
 public struct ScenePresentationSample: Sendable {
+    /// The sample time, seconds of the scene's clock, as given.
     public let time: Double
+    /// The presentation tree's answers at that time.
     public let layers: SceneLayerAnswers
+    /// Ascending indices of the animations finished at or before that time.
     public let finished: [Int]
 }
 

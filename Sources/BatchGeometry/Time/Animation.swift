@@ -13,6 +13,7 @@ public struct AnimationError: Error, Equatable, Sendable, CustomStringConvertibl
     /// What is wrong, in plain words.
     public var message: String
 
+    /// An error at `field` (and `element` inside it). O(1).
     public init(field: String, element: Int? = nil, message: String) {
         self.field = field
         self.element = element
@@ -51,6 +52,7 @@ public struct Keyframes: Hashable, Sendable {
     /// How values are joined.
     public var calculationMode: CalculationMode
 
+    /// Keyframes; checked when the animation is added (`Animation.problem()`). O(1).
     public init(
         values: [[Double]], keyTimes: [Double]? = nil, timingFunctions: [TimingFunction]? = nil,
         calculationMode: CalculationMode = .linear
@@ -89,6 +91,7 @@ public struct Animation: Hashable, Sendable {
     /// Each completed iteration adds the iteration's change (section 4.3).
     public var isCumulative = false
 
+    /// An animation; checked when it is added (`problem()`). O(1).
     public init(
         keyPath: AnimationKeyPath, content: Content, timing: AnimationTiming = AnimationTiming(),
         timingFunction: TimingFunction? = nil, isAdditive: Bool = false, isCumulative: Bool = false

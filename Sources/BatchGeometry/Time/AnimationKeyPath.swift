@@ -14,14 +14,23 @@ import ucrt
 /// A property an animation animates, by Core Animation's key path
 /// (`AnimationKeyPath(rawValue: "position.x")`). docs/ANIMATION.md section 8.
 public enum AnimationKeyPath: String, CaseIterable, Hashable, Sendable {
+    /// `position`: (x, y).
     case position
+    /// `position.x`.
     case positionX = "position.x"
+    /// `position.y`.
     case positionY = "position.y"
+    /// `bounds`: (x, y, width, height), not standardized.
     case bounds
+    /// `bounds.origin`: (x, y).
     case boundsOrigin = "bounds.origin"
+    /// `bounds.size`: (width, height).
     case boundsSize = "bounds.size"
+    /// `anchorPoint`: (x, y) in unit coordinates.
     case anchorPoint
+    /// `zPosition`.
     case zPosition
+    /// `anchorPointZ`.
     case anchorPointZ
     /// Stored as a 32-bit float: every write rounds (as `CALayer.opacity`).
     case opacity
@@ -31,18 +40,27 @@ public enum AnimationKeyPath: String, CaseIterable, Hashable, Sendable {
     case sublayerTransform
     /// Rotation about z in radians, through a value function (the same as `transform.rotation.z`).
     case transformRotation = "transform.rotation"
+    /// Rotation about x, radians.
     case transformRotationX = "transform.rotation.x"
+    /// Rotation about y, radians.
     case transformRotationY = "transform.rotation.y"
+    /// Rotation about z, radians.
     case transformRotationZ = "transform.rotation.z"
     /// A uniform scale of x, y and z.
     case transformScale = "transform.scale"
+    /// The x scale.
     case transformScaleX = "transform.scale.x"
+    /// The y scale.
     case transformScaleY = "transform.scale.y"
+    /// The z scale.
     case transformScaleZ = "transform.scale.z"
     /// An (x, y) translation.
     case transformTranslation = "transform.translation"
+    /// The x translation.
     case transformTranslationX = "transform.translation.x"
+    /// The y translation.
     case transformTranslationY = "transform.translation.y"
+    /// The z translation.
     case transformTranslationZ = "transform.translation.z"
 
     /// How many numbers one value has: 1, 2 or 4, or 16 for a whole transform (which

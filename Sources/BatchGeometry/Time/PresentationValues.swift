@@ -5,14 +5,21 @@
 
 /// The animatable properties of one layer as shown at a sample time.
 public struct PresentationLayer: Hashable, Sendable {
+    /// Bounds, points (origin and size animate separately through `bounds.origin`/`.size`).
     public var bounds: Rect
+    /// Position in the superlayer's space, points.
     public var position: Point
+    /// Anchor point, unit coordinates of the bounds.
     public var anchorPoint: Point
+    /// z position, points.
     public var zPosition: Double
+    /// The anchor point's z, points.
     public var anchorPointZ: Double
     /// A 32-bit float, as `CALayer.opacity`: every animated write rounds.
     public var opacity: Float
+    /// The layer's transform (whole-matrix and value-function key paths write it).
     public var transform: Transform3D
+    /// The transform applied to the sublayers.
     public var sublayerTransform: Transform3D
 
     /// The model values of `layer` (a live slot of `store`). O(1).
