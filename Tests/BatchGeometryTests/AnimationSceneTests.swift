@@ -163,3 +163,31 @@ extension AnimationSceneTests {
         XCTAssertEqual(screen.position(of: card), model.position(of: card))
     }
 }
+
+extension AnimationSceneTests {
+    /// The frame query and the culled hit test answer for either tree: the model (as
+    /// UIKit hit-tests) or the presentation store (what is on screen), with the same API.
+    func testFrameQueryAndHitTestForEitherTree() throws {
+        var model = LayerStore()
+        let root = try model.addLayer()
+        model.setFrame(Rect(x: 0, y: 0, width: 400, height: 400), of: root)
+        let card = try model.addLayer(superlayer: root)
+        model.setFrame(Rect(x: 0, y: 0, width: 20, height: 20), of: card)
+        var animations = AnimationStore()
+        try animations.add(basic(.position, from: [310, 310], to: [310, 310]), to: card, in: model)
+        try animations.add(basic(.opacity, from: [0.25], to: [0.25]), to: card, in: model)
+        var values = PresentationValues()
+        try animations.sample(at: 0.5, model: model, into: &values)
+        var screen = model.copy()
+        screen.applyPresentation(values)
+
+        XCTAssertEqual(model.hitTest(Point(x: 10, y: 10)), card)
+        XCTAssertEqual(screen.hitTest(Point(x: 10, y: 10)), root)
+        XCTAssertEqual(screen.hitTest(Point(x: 305, y: 315)), card)
+        let corner = Rect(x: 300, y: 300, width: 100, height: 100)
+        XCTAssertEqual(model.visibleLayers(in: corner).layers, [root])
+        let shown = screen.visibleLayers(in: corner)
+        XCTAssertEqual(shown.layers, [root, card])
+        XCTAssertEqual(shown.worldOpacities.last, Double(Float(0.25)))
+    }
+}

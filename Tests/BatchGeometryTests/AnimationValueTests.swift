@@ -36,6 +36,19 @@ final class AnimationValueTests: XCTestCase {
         XCTAssertEqual(rotated.m21, -sin(0.5))
     }
 
+    /// Section 8's table: the value-function paths are exactly the `transform.` sub-paths,
+    /// and the arities are the table's.
+    func testKeyPathTable() {
+        for keyPath in AnimationKeyPath.allCases {
+            XCTAssertEqual(keyPath.isValueFunction, keyPath.rawValue.hasPrefix("transform."), keyPath.rawValue)
+        }
+        let arities = AnimationKeyPath.allCases.map { "\($0.rawValue) \($0.arity)" }
+        XCTAssertTrue(arities.contains("bounds 4"))
+        XCTAssertTrue(arities.contains("transform.translation 2"))
+        XCTAssertTrue(arities.contains("sublayerTransform 16"))
+        XCTAssertTrue(arities.contains("opacity 1"))
+    }
+
     /// Section 9: non-additive value functions replace the transform; additive ones put
     /// `C(v)` first: `Concat(C(v), U)`.
     func testAdditiveValueFunctionConcatenatesFirst() throws {

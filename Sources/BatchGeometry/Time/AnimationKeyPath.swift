@@ -79,7 +79,15 @@ public enum AnimationKeyPath: String, CaseIterable, Hashable, Sendable {
 
     /// Whether the key path goes through a value function (`transform.rotation`, ...):
     /// the animated number becomes a matrix that writes `transform`.
-    public var isValueFunction: Bool { rawValue.hasPrefix("transform.") }
+    public var isValueFunction: Bool {
+        switch self {
+        case .transformRotation, .transformRotationX, .transformRotationY, .transformRotationZ, .transformScale,
+            .transformScaleX, .transformScaleY, .transformScaleZ, .transformTranslation, .transformTranslationX,
+            .transformTranslationY, .transformTranslationZ:
+            return true
+        default: return false
+        }
+    }
 
     /// The value function's identity: 1 for a scale, 0 for a rotation or a translation.
     var valueFunctionIdentity: Double {
