@@ -3,31 +3,28 @@
 // written over the presentation value (replacing it, or added: `U + v`, `Concat(V, U)`).
 
 extension AnimationStore {
-    /// Applies showing animation `i` to its layer's presentation values.
+    /// Applies showing animation `i` to its layer's presentation values, in place (no
+    /// closure: a closure capturing `self` would copy the whole store, every column
+    /// retained, once per animation).
     func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let keyPath = keyPaths[i]
         let entry = presentation.entry(for: Int(layerSlots[i]), model: model)
         let additive = flags[i].contains(.additive)
-        if keyPath.isWholeTransform {
-            presentation.update(entry) { layer in
-                if keyPath == .transform {
-                    layer.transform = animatedTransform(i, over: layer.transform, additive: additive)
-                } else {
-                    layer.sublayerTransform = animatedTransform(i, over: layer.sublayerTransform, additive: additive)
-                }
-            }
+        if keyPath == .transform {
+            let underneath = presentation.values[entry].transform
+            presentation.values[entry].transform = animatedTransform(i, over: underneath, additive: additive)
+        } else if keyPath == .sublayerTransform {
+            let underneath = presentation.values[entry].sublayerTransform
+            presentation.values[entry].sublayerTransform = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
             let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
-            presentation.update(entry) { layer in
-                layer.transform = additive ? matrix.concatenating(layer.transform) : matrix
-            }
+            let underneath = presentation.values[entry].transform
+            presentation.values[entry].transform = additive ? matrix.concatenating(underneath) : matrix
         } else {
-            presentation.update(entry) { layer in
-                let underneath = layer.vector(at: keyPath)
-                let v = animatedVector(i, underneath: additive ? SIMD4(repeating: 0) : underneath)
-                layer.setVector(additive ? underneath + v : v, at: keyPath)
-            }
+            let underneath = presentation.values[entry].vector(at: keyPath)
+            let v = animatedVector(i, underneath: additive ? SIMD4(repeating: 0) : underneath)
+            presentation.values[entry].setVector(additive ? underneath + v : v, at: keyPath)
         }
     }
 

@@ -34,6 +34,13 @@ extension AnimationStore {
         if finished.count > finishedBefore { finished.sort() }
         if removedAny { compactLiveLists() }
         runProgressPasses()
+        composeShowing(model: model, into: &presentation)
+    }
+
+    /// The composition loop, in the order added. One non-mutating call for the whole
+    /// loop: calling a non-mutating method per animation from the mutating `sample` made
+    /// the optimizer copy the store (every column retained) per call.
+    private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
         // Index loops: an array's iterator allocates per element in unoptimized builds.
         for k in 0..<live.count where showing[Int(live[k])] {
             compose(Int(live[k]), model: model, into: &presentation)

@@ -78,7 +78,7 @@ public struct PresentationValues: Sendable {
     /// The slots of the animated layers (`LayerHandle.index`), first-touched first.
     public private(set) var layers: [Int] = []
     /// `values[i]` belongs to `layers[i]`.
-    public private(set) var values: [PresentationLayer] = []
+    public internal(set) var values: [PresentationLayer] = []
     /// Per layer slot, its entry in `layers`, or −1; grown to the model's slot count.
     private var entries: [Int32] = []
 
@@ -119,9 +119,4 @@ public struct PresentationValues: Sendable {
         return layers.count - 1
     }
 
-    /// Applies `body` to the values of entry `entry`.
-    @inline(__always)
-    mutating func update(_ entry: Int, _ body: (inout PresentationLayer) -> Void) {
-        body(&values[entry])
-    }
 }
