@@ -18,6 +18,10 @@ Comparison rules (docs/GEOMETRY.md section 1; docs/SCENE-FORMAT.md "Output"):
     null too;
   - only the keys the expected file has are compared: for each layer, every key of its
     expected entry; at the top level, drawOrder, hits and conversions when present;
+  - presentation (docs/SCENE-FORMAT.md "Animations and time"), when the expected file
+    has it: each sample's time and finished list exactly, every layer number (frame,
+    bounds and position included: the presentation tree goes through exp, sin, acos)
+    within 1e-9, a null layer entry only for a null one;
   - the curve outputs (docs/SCENE-FORMAT.md "Animations and time", docs/ANIMATION.md),
     when the expected file has them: timingFunctionOutputs and spring values bit for
     bit (32-bit floats written as doubles), deceleration target and offsets bit for
@@ -160,8 +164,37 @@ def differences(output, expected):
                 out.append(f"{key}: missing")
             else:
                 compare(output[key], expected[key], key, False, out)
+    presentation_differences(output, expected, out)
     curve_differences(output, expected, out)
     return out
+
+
+def presentation_differences(output, expected, out):
+    """Appends the differences in `presentation` when the expected document has it."""
+    if "presentation" not in expected:
+        return
+    got_samples, want_samples = output.get("presentation"), expected["presentation"]
+    if not isinstance(got_samples, list) or len(got_samples) != len(want_samples):
+        out.append(f"presentation: expected {len(want_samples)} samples")
+        return
+    for index, (got, want) in enumerate(zip(got_samples, want_samples)):
+        path = f"presentation[{index}]"
+        if not isinstance(got, dict):
+            out.append(f"{path}: not an object")
+            continue
+        compare(got.get("time"), want["time"], f"{path}.time", True, out)
+        if "finished" in want and got.get("finished") != want["finished"]:
+            out.append(f"{path}.finished: got {show(got.get('finished'))}, expected {show(want['finished'])}")
+        got_layers, want_layers = got.get("layers"), want["layers"]
+        if not isinstance(got_layers, list) or len(got_layers) != len(want_layers):
+            out.append(f"{path}.layers: expected {len(want_layers)} entries")
+            continue
+        for layer, (g, w) in enumerate(zip(got_layers, want_layers)):
+            if g is None or w is None:
+                if not (g is None and w is None):
+                    out.append(f"{path}.layers[{layer}]: got {entry_kind(g)}, expected {entry_kind(w)}")
+                continue
+            compare(g, w, f"{path}.layers[{layer}]", False, out)
 
 
 def curve_differences(output, expected, out):

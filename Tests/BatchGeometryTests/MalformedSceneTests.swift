@@ -95,7 +95,7 @@ final class MalformedSceneTests: XCTestCase {
         ),
         (
             #"{"layers":[{"frme":[1,2,3,4]}]}"#,
-            #"error: layers[0].frme: unknown key (a layer has name, parent, bounds, position, frame, anchorPoint, zPosition, anchorPointZ, transform, sublayerTransform, geometryFlipped, masksToBounds, hidden, isTransformLayer, contentSize, contentInset, autoresizingMask, autoresizesSubviews, opacity, userInteractionEnabled)"#
+            #"error: layers[0].frme: unknown key (a layer has name, parent, bounds, position, frame, anchorPoint, zPosition, anchorPointZ, transform, sublayerTransform, geometryFlipped, masksToBounds, hidden, isTransformLayer, contentSize, contentInset, autoresizingMask, autoresizesSubviews, beginTime, speed, timeOffset, opacity, userInteractionEnabled)"#
         ),
         // Structure operations (SCENE-FORMAT.md).
         (

@@ -32,6 +32,14 @@ public struct Scene: ~Copyable, Sendable {
     /// The standalone curve queries (`timingFunctions`, `springs`, `viewSprings`,
     /// `decelerations`, `rubberBands`; SCENE-FORMAT.md "Animations and time").
     public internal(set) var curveQueries = SceneCurveQueries()
+    /// `animations`, in order (an animation's index is its identity).
+    public internal(set) var animations: [SceneAnimation] = []
+    /// `times`: the sample times of the presentation tree, non-decreasing.
+    public internal(set) var times: [Double] = []
+    /// Each layer's own timing (`beginTime`, `speed`, `timeOffset`), by scene index.
+    public internal(set) var layerTimings: [LayerTiming] = []
+    /// Whether the file has `animations` or `times` (then the output has `presentation`).
+    public internal(set) var hasAnimationKeys = false
 
     /// The number of layers.
     public var layerCount: Int { store.count }
@@ -131,7 +139,8 @@ extension Scene {
         self.init(
             store: scene.store, names: scene.names, operations: scene.operations, viewport: scene.viewport,
             hitTestMode: scene.hitTestMode, hitTests: scene.hitTests, conversions: scene.conversions,
-            curveQueries: scene.curveQueries)
+            curveQueries: scene.curveQueries, animations: scene.animations, times: scene.times,
+            layerTimings: scene.layerTimings, hasAnimationKeys: scene.hasAnimationKeys)
     }
 
     private static func decoded(_ json: [UInt8]) throws(SceneError) -> Scene {

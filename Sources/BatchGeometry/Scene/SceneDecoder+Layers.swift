@@ -23,6 +23,8 @@ private struct LayerFields {
     var contentInset: EdgeInsets?
     var autoresizingMask: AutoresizingMask?
     var autoresizesSubviews: Bool?
+    /// `beginTime`, `speed`, `timeOffset` (ANIMATION.md 2.1).
+    var timing = LayerTiming()
     /// The table properties given (`LayerProperty`), in file order.
     var properties: [(LayerProperty, Double)] = []
 }
@@ -31,7 +33,7 @@ private let layerKeyList = [
     "name", "parent", "bounds", "position", "frame", "anchorPoint", "zPosition", "anchorPointZ", "transform",
     "sublayerTransform", "geometryFlipped", "masksToBounds", "hidden", "isTransformLayer", "contentSize",
     "contentInset",
-    "autoresizingMask", "autoresizesSubviews",
+    "autoresizingMask", "autoresizesSubviews", "beginTime", "speed", "timeOffset",
 ]
 private let layerKeys = (layerKeyList + LayerProperty.allCases.map(\.name)).joined(separator: ", ")
 
@@ -85,6 +87,9 @@ extension SceneDecoder {
             case "contentInset": fields.contentInset = try readInsets(keyPath)
             case "autoresizingMask": fields.autoresizingMask = try readAutoresizingMask(keyPath)
             case "autoresizesSubviews": fields.autoresizesSubviews = try reader.readBool(keyPath)
+            case "beginTime": fields.timing.beginTime = try readFiniteNumber(keyPath)
+            case "speed": fields.timing.speed = try readFiniteNumber(keyPath)
+            case "timeOffset": fields.timing.timeOffset = try readFiniteNumber(keyPath)
             default: throw keyPath.error("unknown key (a layer has \(layerKeys))")
             }
         }
@@ -107,6 +112,7 @@ extension SceneDecoder {
         }
         if !linkNow, let parent = fields.parent { lateParents.append((layer, parent)) }
         names.append(fields.name)
+        layerTimings.append(fields.timing)
         if let anchorPoint = fields.anchorPoint { store.setAnchorPoint(anchorPoint, of: layer) }
         if let frame = fields.frame { store.setFrame(frame, of: layer) }
         if let bounds = fields.bounds { store.setBounds(bounds, of: layer) }

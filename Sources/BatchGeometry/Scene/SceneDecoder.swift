@@ -24,6 +24,11 @@ struct SceneDecoder: ~Copyable {
     /// The curve queries (SceneDecoder+Curves.swift); the decelerations wait for `scale`.
     var curveQueries = SceneCurveQueries()
     var pendingDecelerations: [PendingDeceleration]?
+    /// `animations`, `times` and the layers' own timings (SceneDecoder+Animations.swift).
+    var animations: [SceneAnimation] = []
+    var times: [Double] = []
+    var layerTimings: [LayerTiming] = []
+    var hasAnimationKeys = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         reader = JSONReader(bytes: bytes)
@@ -57,14 +62,12 @@ struct SceneDecoder: ~Copyable {
             case "viewSprings": try decodeViewSpringQueries()
             case "decelerations": try decodeDecelerationQueries()
             case "rubberBands": try decodeRubberBandQueries()
-            case "animations", "times":
-                throw ScenePath(key: nil, field: key).error(
-                    "not supported yet: animations and sample times need the presentation tree "
-                        + "(docs/ANIMATION.md sections 2 and 4-10), which this version does not build")
+            case "animations": try decodeAnimations()
+            case "times": try decodeTimes()
             default:
                 throw ScenePath(key: nil, field: key).error(
                     "unknown key (a scene has viewport, scale, hitTestMode, layers, operations, hitTests, conversions, "
-                        + "timingFunctions, springs, viewSprings, decelerations, rubberBands)")
+                        + "animations, times, timingFunctions, springs, viewSprings, decelerations, rubberBands)")
             }
         }
         try reader.expectEnd()
@@ -72,12 +75,14 @@ struct SceneDecoder: ~Copyable {
         try linkLateParents()
         try validateOperations()
         try validateConversions()
+        try validateAnimationLayers()
         finishDecelerations()  // reads the store's display scale: before the store moves out
         var built = LayerStore()
         swap(&built, &store)
         return Scene(
             store: built, names: names, operations: operations, viewport: viewport,
-            hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions, curveQueries: curveQueries)
+            hitTestMode: hitTestMode, hitTests: hitTests, conversions: conversions, curveQueries: curveQueries,
+            animations: animations, times: times, layerTimings: layerTimings, hasAnimationKeys: hasAnimationKeys)
     }
 
     /// `scale`: the display scale that contentOffset and scrollTo round to.

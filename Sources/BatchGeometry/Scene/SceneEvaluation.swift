@@ -37,6 +37,9 @@ public struct SceneEvaluation: ~Copyable, Sendable {
     public let conversions: [Point?]
     /// The answers to the scene's curve queries (`Scene.curveQueries`).
     public internal(set) var curveOutputs = SceneCurveOutputs()
+    /// The presentation tree at each of the scene's `times`, or nil when the scene has
+    /// neither `animations` nor `times` (ANIMATION.md section 10).
+    public internal(set) var presentation: [ScenePresentationSample]? = nil
 }
 
 extension Scene {
@@ -60,6 +63,7 @@ extension Scene {
         for (sceneLayer, storeLayer) in storeLayers.enumerated() {
             if let storeLayer { sceneLayers[storeLayer] = sceneLayer }
         }
+        let presentation = try presentationSamples(model: store, storeLayers: storeLayers, options: options)
         let frames = store.frames(options: options)
         let world = store.updateWorld(options: options)
         let worldRects = store.worldRects(in: world, options: options)
@@ -81,7 +85,7 @@ extension Scene {
             names: names, storeLayers: storeLayers, store: store, frames: frames, world: world,
             worldRects: worldRects, clipRects: clipRects, visible: visible, worldOpacities: store.worldOpacities(),
             drawOrder: store.drawOrderIndices().map { sceneLayers[$0] }, hits: hits.map { $0.map { sceneLayers[$0] } },
-            conversions: converted, curveOutputs: curveQueries.evaluate())
+            conversions: converted, curveOutputs: curveQueries.evaluate(), presentation: presentation)
     }
 
     /// The store index of scene layer `layer`, or an error at `path` when it is out of
@@ -198,34 +202,11 @@ extension SceneEvaluation {
                 output += "  null"
                 continue
             }
-            output += "  {\"name\": "
-            if let name = names[sceneLayer] {
-                output += "\""
-                appendJSONEscaped(name, to: &output)
-                output += "\""
-            } else {
-                output += "null"
-            }
-            output += ", \"frame\": "
-            appendRect(frames[layer], to: &output)
-            output += ", \"bounds\": "
-            appendRect(store.bounds(of: layer), to: &output)
-            output += ", \"position\": ["
-            let position = store.position(of: layer)
-            appendJSONNumber(position.x, to: &output)
-            output += ", "
-            appendJSONNumber(position.y, to: &output)
-            output += "], \"toWorld\": "
-            appendTransform(world[layer], to: &output)
-            output += ", \"worldRect\": "
-            appendEdges(worldRects[layer].isNull ? nil : worldRects[layer], to: &output)
-            output += ", \"clipRect\": "
-            appendEdges(clipRects[layer], to: &output)
-            output += visible[layer] ? ", \"visible\": true" : ", \"visible\": false"
-            appendTableProperties(outputProperties, of: layer, to: &output)
-            output += ", \"worldOpacity\": "
-            appendJSONNumber(worldOpacities[layer], to: &output)
-            output += "}"
+            appendLayerEntry(
+                name: names[sceneLayer], frame: frames[layer], bounds: store.bounds(of: layer),
+                position: store.position(of: layer), toWorld: world[layer], worldRect: worldRects[layer],
+                clipRect: clipRects[layer], visible: visible[layer], properties: outputProperties,
+                property: { store.value(of: $0, at: layer) }, worldOpacity: worldOpacities[layer], to: &output)
         }
         output += " ],\n \"drawOrder\": ["
         for (index, layer) in drawOrder.enumerated() {
@@ -253,56 +234,90 @@ extension SceneEvaluation {
             flushIfLarge()
         }
         output += "]"
+        if let presentation { appendPresentation(presentation, outputProperties, to: &output, write: write) }
         curveOutputs.appendJSON(to: &output)
         output += "\n}\n"
         write(output)
     }
 
-    /// The table properties that are evaluation output (`LayerProperty.isEvaluationOutput`),
-    /// in table order: a number as a number, a flag as `true`/`false`.
-    private func appendTableProperties(_ properties: [LayerProperty], of layer: Int, to output: inout String) {
-        for property in properties {
-            output += ", \"\(property.name)\": "
-            let value = store.value(of: property, at: layer)
-            switch property.kind {
-            case .number: appendJSONNumber(value, to: &output)
-            case .bool: output += value == 1 ? "true" : "false"
-            }
+}
+
+/// One layer's entry of the output document (model or presentation): name, frame,
+/// bounds, position, toWorld, worldRect, clipRect, visible, the table properties that are
+/// evaluation output (`LayerProperty.isEvaluationOutput`, in table order: a number as a
+/// number, a flag as `true`/`false`; `property` reads each) and worldOpacity.
+func appendLayerEntry(
+    name: String?, frame: Rect, bounds: Rect, position: Point, toWorld: Transform3D, worldRect: RectEdges,
+    clipRect: RectEdges?, visible: Bool, properties: [LayerProperty], property: (LayerProperty) -> Double,
+    worldOpacity: Double, to output: inout String
+) {
+    output += "  {\"name\": "
+    if let name {
+        output += "\""
+        appendJSONEscaped(name, to: &output)
+        output += "\""
+    } else {
+        output += "null"
+    }
+    output += ", \"frame\": "
+    appendRect(frame, to: &output)
+    output += ", \"bounds\": "
+    appendRect(bounds, to: &output)
+    output += ", \"position\": ["
+    appendJSONNumber(position.x, to: &output)
+    output += ", "
+    appendJSONNumber(position.y, to: &output)
+    output += "], \"toWorld\": "
+    appendTransform(toWorld, to: &output)
+    output += ", \"worldRect\": "
+    appendEdges(worldRect.isNull ? nil : worldRect, to: &output)
+    output += ", \"clipRect\": "
+    appendEdges(clipRect, to: &output)
+    output += visible ? ", \"visible\": true" : ", \"visible\": false"
+    for table in properties {
+        output += ", \"\(table.name)\": "
+        let value = property(table)
+        switch table.kind {
+        case .number: appendJSONNumber(value, to: &output)
+        case .bool: output += value == 1 ? "true" : "false"
         }
     }
+    output += ", \"worldOpacity\": "
+    appendJSONNumber(worldOpacity, to: &output)
+    output += "}"
+}
 
-    private func appendRect(_ rect: Rect, to output: inout String) {
-        output += "["
-        appendJSONNumber(rect.x, to: &output)
-        output += ", "
-        appendJSONNumber(rect.y, to: &output)
-        output += ", "
-        appendJSONNumber(rect.width, to: &output)
-        output += ", "
-        appendJSONNumber(rect.height, to: &output)
-        output += "]"
-    }
+func appendRect(_ rect: Rect, to output: inout String) {
+    output += "["
+    appendJSONNumber(rect.x, to: &output)
+    output += ", "
+    appendJSONNumber(rect.y, to: &output)
+    output += ", "
+    appendJSONNumber(rect.width, to: &output)
+    output += ", "
+    appendJSONNumber(rect.height, to: &output)
+    output += "]"
+}
 
-    /// The 16 entries, row-major.
-    private func appendTransform(_ m: Transform3D, to output: inout String) {
-        output += "["
-        for (index, value) in [
-            m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
-            m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44,
-        ].enumerated() {
-            if index > 0 { output += ", " }
-            appendJSONNumber(value, to: &output)
-        }
-        output += "]"
+/// The 16 entries, row-major.
+func appendTransform(_ m: Transform3D, to output: inout String) {
+    output += "["
+    for (index, value) in [
+        m.m11, m.m12, m.m13, m.m14, m.m21, m.m22, m.m23, m.m24,
+        m.m31, m.m32, m.m33, m.m34, m.m41, m.m42, m.m43, m.m44,
+    ].enumerated() {
+        if index > 0 { output += ", " }
+        appendJSONNumber(value, to: &output)
     }
+    output += "]"
+}
 
-    /// `null` for nil; a clip that is the null rect is written as `CGRectNull`,
-    /// `["+Infinity", "+Infinity", 0.0, 0.0]`.
-    private func appendEdges(_ edges: RectEdges?, to output: inout String) {
-        guard let edges else {
-            output += "null"
-            return
-        }
-        appendRect(edges.rect, to: &output)
+/// `null` for nil; a clip that is the null rect is written as `CGRectNull`,
+/// `["+Infinity", "+Infinity", 0.0, 0.0]`.
+func appendEdges(_ edges: RectEdges?, to output: inout String) {
+    guard let edges else {
+        output += "null"
+        return
     }
+    appendRect(edges.rect, to: &output)
 }

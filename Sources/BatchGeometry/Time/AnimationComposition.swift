@@ -1,0 +1,99 @@
+// The animation stack (docs/ANIMATION.md sections 4, 8, 9): an animation's value from its
+// ends (from/to/by against the value underneath), its curve and its iteration, then
+// written over the presentation value (replacing it, or added: `U + v`, `Concat(V, U)`).
+
+extension AnimationStore {
+    /// Applies showing animation `i` to its layer's presentation values, in place (no
+    /// closure: a closure capturing `self` would copy the whole store, every column
+    /// retained, once per animation).
+    func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
+        let keyPath = keyPaths[i]
+        let entry = presentation.entry(for: Int(layerSlots[i]), model: model)
+        let additive = flags[i].contains(.additive)
+        if keyPath == .transform {
+            let underneath = presentation.values[entry].transform
+            presentation.values[entry].transform = animatedTransform(i, over: underneath, additive: additive)
+        } else if keyPath == .sublayerTransform {
+            let underneath = presentation.values[entry].sublayerTransform
+            presentation.values[entry].sublayerTransform = animatedTransform(i, over: underneath, additive: additive)
+        } else if keyPath.isValueFunction {
+            let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
+            let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
+            let underneath = presentation.values[entry].transform
+            presentation.values[entry].transform = additive ? matrix.concatenating(underneath) : matrix
+        } else {
+            let underneath = presentation.values[entry].vector(at: keyPath)
+            let v = animatedVector(i, underneath: additive ? SIMD4(repeating: 0) : underneath)
+            presentation.values[entry].setVector(additive ? underneath + v : v, at: keyPath)
+        }
+    }
+
+    /// The stored value at `start` as SIMD4 lanes.
+    @inline(__always)
+    func storedVector(at start: Int) -> SIMD4<Double> {
+        SIMD4(values[start], values[start + 1], values[start + 2], values[start + 3])
+    }
+
+    /// The stored transform at `start` (16 doubles, row-major), without allocating.
+    func storedTransform(at start: Int) -> Transform3D {
+        let v = values
+        return Transform3D(
+            m11: v[start], m12: v[start + 1], m13: v[start + 2], m14: v[start + 3],
+            m21: v[start + 4], m22: v[start + 5], m23: v[start + 6], m24: v[start + 7],
+            m31: v[start + 8], m32: v[start + 9], m33: v[start + 10], m34: v[start + 11],
+            m41: v[start + 12], m42: v[start + 13], m43: v[start + 14], m44: v[start + 15])
+    }
+
+    /// Start and end of a basic or spring animation (section 4.1's table), with `base`
+    /// for a missing value (the value underneath, or the additive identity).
+    func ends(_ i: Int, base: SIMD4<Double>) -> (SIMD4<Double>, SIMD4<Double>) {
+        let start = valueStarts[i]
+        let has = flags[i]
+        let from = storedVector(at: start)
+        let to = storedVector(at: start + 4)
+        let by = storedVector(at: start + 8)
+        switch (has.contains(.hasFrom), has.contains(.hasTo), has.contains(.hasBy)) {
+        case (true, true, _): return (from, to)
+        case (true, false, true): return (from, from + by)
+        case (false, true, true): return (to - by, to)
+        case (true, false, false): return (from, base)
+        case (false, true, false): return (base, to)
+        case (false, false, true): return (base, base + by)
+        case (false, false, false): return (base, base)
+        }
+    }
+
+    /// The animation's own value v (before it is added to anything), for a vector or
+    /// value-function key path; `underneath` is what a missing end stands for.
+    func animatedVector(_ i: Int, underneath base: SIMD4<Double>) -> SIMD4<Double> {
+        let f = progresses[i]
+        let k = iterations[i]
+        let cumulative = flags[i].contains(.cumulative) && k != 0
+        if curveKinds[i] == .keyframe {
+            let set = keyframeSets[Int(curveIndices[i])]
+            let v = keyframeVector(set, f)
+            guard cumulative else { return v }
+            return v + k * (keyframeValue(set, set.count - 1) - keyframeValue(set, 0))
+        }
+        let (s, e) = ends(i, base: base)
+        let delta = e - s
+        let v = s + delta * f
+        return cumulative ? v + k * delta : v
+    }
+
+    /// The value of a whole-transform animation over `underneath` (sections 7, 9).
+    func animatedTransform(_ i: Int, over underneath: Transform3D, additive: Bool) -> Transform3D {
+        let f = progresses[i]
+        let value: Transform3D
+        if curveKinds[i] == .keyframe {
+            value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f)
+        } else {
+            let base = additive ? Transform3D.identity : underneath
+            let start = valueStarts[i]
+            let from = flags[i].contains(.hasFrom) ? storedTransform(at: start) : base
+            let to = flags[i].contains(.hasTo) ? storedTransform(at: start + 16) : base
+            value = from.interpolated(to: to, fraction: f)
+        }
+        return additive ? value.concatenating(underneath) : value
+    }
+}

@@ -1,0 +1,244 @@
+// The animations of a layer store, kept beside it in columns (struct of arrays), grouped
+// by curve: a basic group (timing function or none), a spring group and a keyframe group,
+// each with its own list of live animations, so that a sample is a few loops over plain
+// arrays. The model store is only read. Sampling: AnimationStore+Sampling.swift;
+// composition: AnimationComposition.swift; keyframes: KeyframeInterpolation.swift.
+
+/// Which curve an animation's progress comes from.
+enum AnimationCurveKind: UInt8, Sendable {
+    case basic, spring, keyframe
+}
+
+/// Per-animation flags.
+struct AnimationFlags: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let additive = AnimationFlags(rawValue: 1)
+    static let cumulative = AnimationFlags(rawValue: 2)
+    static let hasFrom = AnimationFlags(rawValue: 4)
+    static let hasTo = AnimationFlags(rawValue: 8)
+    static let hasBy = AnimationFlags(rawValue: 16)
+    /// Left the store (removed on completion, removed by the caller, or its layer died).
+    static let removed = AnimationFlags(rawValue: 32)
+    /// Has been after its end at some sample.
+    static let finished = AnimationFlags(rawValue: 64)
+}
+
+/// One keyframe animation's arrays: `count` values of `AnimationStore.valueWidth(_:)`
+/// doubles from `valueStart`, the resolved key times from `keyTimeStart` (n, or n + 1 for
+/// discrete), the segment timing functions from `functionStart` (−1: none).
+struct KeyframeSet: Sendable {
+    var count: Int
+    var valueStart: Int
+    var keyTimeStart: Int
+    var keyTimeCount: Int
+    var functionStart: Int
+    var mode: CalculationMode
+}
+
+/// The animations added to the layers of one `LayerStore`, and their sampling
+/// (docs/ANIMATION.md sections 2-10).
+///
+/// The store lives beside the layer store, not inside it: the model tree stays exactly
+/// what it was (sampling reads it, never writes it), the layer store's copies, caches and
+/// invariants do not grow, and a host that has no animations pays nothing. An animation
+/// names its layer by handle; one whose layer is destroyed leaves at the next sample.
+///
+/// An animation's identity is the `Int` that `add(_:to:in:)` returns: animations are
+/// numbered 0, 1, 2, … in the order added, that order is the stack order of section 9,
+/// and `finished` lists these numbers. Numbers are never reused.
+///
+/// Storage is by column and grouped by curve (basic, spring, keyframe), each group with
+/// its list of live animations, so a sample is a timing loop and a progress loop per
+/// group, then one composition loop in the order added: O(live animations) per sample,
+/// never O(layers), and no allocation once warm.
+public struct AnimationStore: Sendable {
+    // Per animation, by number.
+    var layerSlots: [Int32] = []
+    var layerGenerations: [UInt32] = []
+    var keyPaths: [AnimationKeyPath] = []
+    var curveKinds: [AnimationCurveKind] = []
+    var flags: [AnimationFlags] = []
+    var timings: [ResolvedTiming] = []
+    /// Index into `timingFunctions`, or −1 for none (progress = time).
+    var timingFunctionIndices: [Int32] = []
+    /// Index into `springs` or `keyframeSets` by curve kind; −1 for basic.
+    var curveIndices: [Int32] = []
+    /// Basic and spring: from, to, by, each `valueWidth` doubles, at this start in `values`.
+    var valueStarts: [Int] = []
+    var values: [Double] = []
+
+    // Curves, shared tables.
+    var timingFunctions: [TimingFunction] = []
+    var springs: [Spring] = []
+    var keyframeSets: [KeyframeSet] = []
+    var keyTimes: [Double] = []
+
+    // Live animations: all of them in the order added, and per curve group.
+    var live: [Int32] = []
+    var liveByKind: [[Int32]] = [[], [], []]
+
+    /// Layer timings that are not the default, by slot, with the generation they were set for.
+    var layerTimings: [Int32: (generation: UInt32, timing: LayerTiming)] = [:]
+
+    // Per-sample scratch, by animation number.
+    var locals: [Double] = []
+    var iterations: [Double] = []
+    var progresses: [Double] = []
+    var showing: [Bool] = []
+    var timingChain: [LayerTiming] = []
+    var lastSampleTime = -Double.infinity
+
+    /// The numbers of the animations that have finished (been after their end) at the
+    /// latest sample or an earlier one, ascending (section 2.3). Read it after each sample.
+    public internal(set) var finished: [Int] = []
+
+    /// An empty store.
+    public init() {}
+
+    /// How many animations have been added (live or not).
+    public var count: Int { keyPaths.count }
+
+    /// How many animations are still in the store (not removed).
+    public var liveCount: Int { live.count }
+
+    /// Whether animation `number` is still in the store. O(1).
+    public func contains(_ number: Int) -> Bool {
+        number >= 0 && number < count && !flags[number].contains(.removed)
+    }
+
+    /// The doubles one stored value takes: 16 for a whole transform, else 4 (SIMD4 lanes).
+    static func valueWidth(_ keyPath: AnimationKeyPath) -> Int { keyPath.isWholeTransform ? 16 : 4 }
+
+    /// Appends a value (already checked) padded or embedded to its stored width.
+    mutating func appendValue(_ value: [Double]?, keyPath: AnimationKeyPath) {
+        let width = Self.valueWidth(keyPath)
+        guard let value else {
+            values.append(contentsOf: repeatElement(0, count: width))
+            return
+        }
+        if keyPath.isWholeTransform && value.count == 6 {
+            let affine = AffineTransform(
+                a: value[0], b: value[1], c: value[2], d: value[3], tx: value[4], ty: value[5])
+            values.append(contentsOf: Transform3D(affine).rowMajor)
+        } else {
+            values.append(contentsOf: value)
+            values.append(contentsOf: repeatElement(0, count: width - value.count))
+        }
+    }
+}
+
+extension AnimationStore {
+    /// Adds `animation` to `layer` of `model` on top of the layer's stack and returns its
+    /// number. O(values) amortized; the store's arrays grow.
+    ///
+    /// - Throws: `AnimationError` for a stale layer handle or a malformed animation
+    ///   (`Animation.problem()`); nothing is added then.
+    @discardableResult
+    public mutating func add(
+        _ animation: Animation, to layer: LayerHandle, in model: borrowing LayerStore
+    ) throws(AnimationError) -> Int {
+        guard model.contains(layer) else {
+            throw AnimationError(field: "layer", message: "\(layer) names no live layer")
+        }
+        if let problem = animation.problem() { throw problem }
+        let number = count
+        layerSlots.append(Int32(layer.index))
+        layerGenerations.append(layer.generation)
+        keyPaths.append(animation.keyPath)
+        timings.append(ResolvedTiming(animation.timing))
+        var flags: AnimationFlags = []
+        if animation.isAdditive { flags.insert(.additive) }
+        if animation.isCumulative { flags.insert(.cumulative) }
+        timingFunctionIndices.append(appendTimingFunction(animation.timingFunction))
+        valueStarts.append(values.count)
+        let kind: AnimationCurveKind
+        switch animation.content {
+        case .basic(let from, let to, let by):
+            kind = .basic
+            flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
+            curveIndices.append(-1)
+        case .spring(let spring, let from, let to, let by):
+            kind = .spring
+            flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
+            curveIndices.append(Int32(springs.count))
+            springs.append(spring)
+        case .keyframe(let keyframes):
+            kind = .keyframe
+            curveIndices.append(Int32(keyframeSets.count))
+            appendKeyframes(keyframes, keyPath: animation.keyPath)
+        }
+        curveKinds.append(kind)
+        self.flags.append(flags)
+        live.append(Int32(number))
+        liveByKind[Int(kind.rawValue)].append(Int32(number))
+        locals.append(0)
+        iterations.append(0)
+        progresses.append(0)
+        showing.append(false)
+        return number
+    }
+
+    /// Removes animation `number` from its layer's stack (`removeAnimation(forKey:)`): it
+    /// contributes nothing from the next sample on. O(live animations); removing one
+    /// that is already removed does nothing.
+    ///
+    /// - Throws: `AnimationError` when `number` was never returned by `add`.
+    public mutating func remove(_ number: Int) throws(AnimationError) {
+        guard number >= 0 && number < count else {
+            throw AnimationError(field: "animation", message: "\(number) is out of range (\(count) animations)")
+        }
+        guard !flags[number].contains(.removed) else { return }
+        flags[number].insert(.removed)
+        compactLiveLists()
+    }
+
+    /// Sets `layer`'s own timing (section 2.1), which maps its superlayer's time to the
+    /// time its animations and its sublayers' run in. O(1).
+    ///
+    /// - Throws: `AnimationError` for a stale handle or a non-finite number; nothing
+    ///   changes then.
+    public mutating func setTiming(
+        _ timing: LayerTiming, of layer: LayerHandle, in model: borrowing LayerStore
+    ) throws(AnimationError) {
+        guard model.contains(layer) else {
+            throw AnimationError(field: "layer", message: "\(layer) names no live layer")
+        }
+        for (field, value) in [
+            ("beginTime", timing.beginTime), ("speed", timing.speed), ("timeOffset", timing.timeOffset),
+        ]
+        where !value.isFinite {
+            throw AnimationError(field: field, message: "expected a finite number, got \(shownNumber(value))")
+        }
+        if timing == .default {
+            layerTimings[Int32(layer.index)] = nil
+        } else {
+            layerTimings[Int32(layer.index)] = (layer.generation, timing)
+        }
+    }
+
+    /// Drops removed animations from the live lists, keeping their order. O(live).
+    mutating func compactLiveLists() {
+        let flags = self.flags
+        live.removeAll { flags[Int($0)].contains(.removed) }
+        for kind in liveByKind.indices { liveByKind[kind].removeAll { flags[Int($0)].contains(.removed) } }
+    }
+
+    private mutating func appendTimingFunction(_ function: TimingFunction?) -> Int32 {
+        guard let function else { return -1 }
+        timingFunctions.append(function)
+        return Int32(timingFunctions.count - 1)
+    }
+
+    private mutating func appendEnds(
+        _ from: [Double]?, _ to: [Double]?, _ by: [Double]?, keyPath: AnimationKeyPath
+    ) -> AnimationFlags {
+        appendValue(from, keyPath: keyPath)
+        appendValue(to, keyPath: keyPath)
+        appendValue(by, keyPath: keyPath)
+        var flags: AnimationFlags = []
+        if from != nil { flags.insert(.hasFrom) }
+        if to != nil { flags.insert(.hasTo) }
+        if by != nil { flags.insert(.hasBy) }
+        return flags
+    }
+}

@@ -1,0 +1,157 @@
+// CAKeyframeAnimation (docs/ANIMATION.md section 6): the key times resolved once when an
+// animation is added (given, evenly spaced, or paced by arc length), and the value at a
+// progress u in the linear, discrete, paced and cubic modes.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+
+extension AnimationStore {
+    /// Stores the values, the resolved key times and the segment timing functions of a
+    /// checked keyframe animation. O(n).
+    mutating func appendKeyframes(_ keyframes: Keyframes, keyPath: AnimationKeyPath) {
+        let n = keyframes.values.count
+        let valueStart = values.count
+        for value in keyframes.values { appendValue(value, keyPath: keyPath) }
+        let keyTimeStart = keyTimes.count
+        switch keyframes.calculationMode {
+        case .paced:
+            appendPacedKeyTimes(valueStart: valueStart, count: n)
+        case .discrete:
+            keyTimes.append(contentsOf: keyframes.keyTimes ?? (0...n).map { Double($0) / Double(n) })
+        case .linear, .cubic:
+            keyTimes.append(contentsOf: keyframes.keyTimes ?? Self.evenKeyTimes(n))
+        }
+        var functionStart = -1
+        if keyframes.calculationMode != .paced, let functions = keyframes.timingFunctions, !functions.isEmpty {
+            functionStart = timingFunctions.count
+            timingFunctions.append(contentsOf: functions)
+        }
+        keyframeSets.append(
+            KeyframeSet(
+                count: n, valueStart: valueStart, keyTimeStart: keyTimeStart,
+                keyTimeCount: keyTimes.count - keyTimeStart, functionStart: functionStart,
+                mode: keyframes.calculationMode))
+    }
+
+    /// `kt[j] = j / (n − 1)` (`[0]` for one value).
+    static func evenKeyTimes(_ n: Int) -> [Double] {
+        n == 1 ? [0] : (0..<n).map { Double($0) / Double(n - 1) }
+    }
+
+    /// Paced key times: cumulative distances between the values over the total; evenly
+    /// spaced when every value is the same.
+    private mutating func appendPacedKeyTimes(valueStart: Int, count n: Int) {
+        var lengths = [0.0]
+        for j in 1..<Swift.max(n, 1) {
+            let a = valueStart + (j - 1) * 4
+            let b = valueStart + j * 4
+            var sum = 0.0
+            for c in 0..<4 {
+                let d = values[b + c] - values[a + c]
+                sum = sum + d * d
+            }
+            lengths.append(lengths[j - 1] + sqrt(sum))
+        }
+        let total = lengths[n - 1]
+        if total == 0 {
+            keyTimes.append(contentsOf: Self.evenKeyTimes(n))
+        } else {
+            keyTimes.append(contentsOf: lengths.map { $0 / total })
+        }
+    }
+
+    @inline(__always)
+    func keyframeValue(_ set: KeyframeSet, _ j: Int) -> SIMD4<Double> {
+        let start = set.valueStart + j * 4
+        return SIMD4(values[start], values[start + 1], values[start + 2], values[start + 3])
+    }
+
+    /// The segment `i` and its progress σ at `u` (linear and cubic; section 6): the last
+    /// key time at or before u, the segment's timing function applied.
+    func keyframeSegment(_ set: KeyframeSet, _ u: Double) -> (index: Int, progress: Double) {
+        let kt = set.keyTimeStart
+        var i = 0
+        var j = set.count - 2
+        while j > 0 {
+            if keyTimes[kt + j] <= u {
+                i = j
+                break
+            }
+            j -= 1
+        }
+        let w = keyTimes[kt + i + 1] - keyTimes[kt + i]
+        var sigma = w == 0 ? 1 : (u - keyTimes[kt + i]) / w
+        if set.functionStart >= 0 { sigma = Double(timingFunctions[set.functionStart + i].value(at: sigma)) }
+        return (i, sigma)
+    }
+
+    /// The index shown by a discrete animation at `u`: the last of the n key times at or
+    /// before u (0 if none).
+    func discreteIndex(_ set: KeyframeSet, _ u: Double) -> Int {
+        var j = set.count - 1
+        while j > 0 {
+            if keyTimes[set.keyTimeStart + j] <= u { return j }
+            j -= 1
+        }
+        return 0
+    }
+
+    /// The value of a vector (or value-function number) keyframe animation at progress u,
+    /// before cumulative and additive. O(n) for the segment search.
+    func keyframeVector(_ set: KeyframeSet, _ u: Double) -> SIMD4<Double> {
+        if set.count == 1 { return keyframeValue(set, 0) }
+        if set.mode == .discrete { return keyframeValue(set, discreteIndex(set, u)) }
+        let (i, sigma) = keyframeSegment(set, u)
+        let a = keyframeValue(set, i)
+        let b = keyframeValue(set, i + 1)
+        if set.mode != .cubic { return a + (b - a) * sigma }
+        let s2 = sigma * sigma
+        let s3 = s2 * sigma
+        let h00 = (2 * s3 - 3 * s2) + 1
+        let h10 = (s3 - 2 * s2) + sigma
+        let h01 = 3 * s2 - 2 * s3
+        let h11 = s3 - s2
+        let out = outTangent(set, i)
+        let into = inTangent(set, i + 1)
+        return ((h00 * a + h10 * out) + h01 * b) + h11 * into
+    }
+
+    private func delta(_ set: KeyframeSet, _ j: Int) -> Double {
+        keyTimes[set.keyTimeStart + j + 1] - keyTimes[set.keyTimeStart + j]
+    }
+
+    /// The Catmull-Rom half-difference `c_j` of an interior value.
+    private func centralDifference(_ set: KeyframeSet, _ j: Int) -> SIMD4<Double> {
+        (keyframeValue(set, j + 1) - keyframeValue(set, j - 1)) * 0.5
+    }
+
+    /// `out_j`: one-sided at the first value, else scaled for unequal intervals.
+    private func outTangent(_ set: KeyframeSet, _ j: Int) -> SIMD4<Double> {
+        if j == 0 { return keyframeValue(set, 1) - keyframeValue(set, 0) }
+        let (before, after) = (delta(set, j - 1), delta(set, j))
+        return centralDifference(set, j) * ((2 * after) / (before + after))
+    }
+
+    /// `in_j`: one-sided at the last value, else scaled for unequal intervals.
+    private func inTangent(_ set: KeyframeSet, _ j: Int) -> SIMD4<Double> {
+        if j == set.count - 1 { return keyframeValue(set, j) - keyframeValue(set, j - 1) }
+        let (before, after) = (delta(set, j - 1), delta(set, j))
+        return centralDifference(set, j) * ((2 * before) / (before + after))
+    }
+
+    /// The value of a whole-transform keyframe animation (linear or discrete) at u.
+    func keyframeTransform(_ set: KeyframeSet, _ u: Double) -> Transform3D {
+        func matrix(_ j: Int) -> Transform3D { storedTransform(at: set.valueStart + j * 16) }
+        if set.count == 1 { return matrix(0) }
+        if set.mode == .discrete { return matrix(discreteIndex(set, u)) }
+        let (i, sigma) = keyframeSegment(set, u)
+        return matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)
+    }
+}
