@@ -37,6 +37,10 @@ extern "C" {
 /// they were computed for.
 uint64_t BGNextStructureVersion(void);
 
+/// Nanoseconds of a monotonic clock (CLOCK_MONOTONIC; an arbitrary origin), for the
+/// optional phase timings of the frame query; 0 if the clock cannot be read.
+uint64_t BGMonotonicNanoseconds(void);
+
 /* ------------------------------------------------------------------------ */
 /* Kernel 1: layer frames (the CALayer `frame` getter)                       */
 /* ------------------------------------------------------------------------ */

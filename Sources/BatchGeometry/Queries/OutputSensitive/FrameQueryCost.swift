@@ -35,12 +35,12 @@ public struct FrameQueryCost: Hashable, Sendable {
     /// entered layers that a wide layer's R-tree did not rule out first).
     public internal(set) var testedSublayers = 0
 
-    /// Time in the refresh (the caches brought up to date), when
-    /// `VisibleLayers.measuresPhaseTimes` was set for the query (else zero), by
-    /// `ContinuousClock`.
-    public internal(set) var refreshDuration: Duration = .zero
-    /// Time in the walk, measured like `refreshDuration`.
-    public internal(set) var walkDuration: Duration = .zero
+    /// Seconds in the refresh (the caches brought up to date), when
+    /// `VisibleLayers.measuresPhaseTimes` was set for the query (else zero), by a
+    /// monotonic clock (`CLOCK_MONOTONIC`).
+    public internal(set) var refreshSeconds: Double = 0
+    /// Seconds in the walk, measured like `refreshSeconds`.
+    public internal(set) var walkSeconds: Double = 0
 
     /// A report with every count zero.
     public init() {}

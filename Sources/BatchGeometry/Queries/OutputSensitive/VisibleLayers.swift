@@ -1,3 +1,5 @@
+import CAffineKernels
+
 // The frame query: the layers a viewport shows, in drawing order, with their world
 // transforms, world rects and clip rects, visiting only what the subtree bounds cannot
 // rule out.
@@ -23,7 +25,7 @@ public struct VisibleLayers: Sendable {
     /// sublayers tested (`FrameQueryCost`). O(1) to read.
     public internal(set) var cost = FrameQueryCost()
     /// Set to have the next queries also time their refresh and walk
-    /// (`FrameQueryCost.refreshDuration`, `walkDuration`): four clock reads a query.
+    /// (`FrameQueryCost.refreshSeconds`, `walkSeconds`): four clock reads a query.
     /// Off by default.
     public var measuresPhaseTimes = false
     /// How many layers the last query computed a world transform for: the visible ones
@@ -108,18 +110,17 @@ extension LayerStore {
     /// the first call builds the caches in O(count). Allocates nothing once `result` and
     /// the caches have grown to the scene, structure edits included.
     public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
-        let clock = ContinuousClock()
-        let start = result.measuresPhaseTimes ? clock.now : nil
+        let start = result.measuresPhaseTimes ? BGMonotonicNanoseconds() : nil
         let sortedBefore = caches.drawOrderCache.sortedListTotal
         refreshDrawOrder()
         refreshSubtreeBounds()
         result.removeAll()
         result.cost.noteRefresh(caches, sortedBefore: sortedBefore)
-        let walkStart = start.map { _ in clock.now }
+        let walkStart = start.map { _ in BGMonotonicNanoseconds() }
         defer {
             if let start, let walkStart {
-                result.cost.refreshDuration = walkStart - start
-                result.cost.walkDuration = clock.now - walkStart
+                result.cost.refreshSeconds = Double(walkStart &- start) * 1e-9
+                result.cost.walkSeconds = Double(BGMonotonicNanoseconds() &- walkStart) * 1e-9
             }
         }
         let view = viewport.edges
