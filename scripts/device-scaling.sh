@@ -27,7 +27,7 @@ for bin in .device/batchbench*; do
     "$bin" --kernels "${KERNELS:-frames,world,world-incremental,world-rects,hit-test-culled}" \
         --backends "${BACKENDS:-c,simd}" --layers "${LAYERS:-100k,1M,4M}" \
         --threads "${THREADS:-1,2,4,8,16}" --no-baseline --format json \
-        > "$out/16core-$label.json" 2> "$out/progress-$label.txt"
+        > "$out/16core-$label.json" 2> "/tmp/progress-$label.txt"
     echo "$label: exit $?, $(($(date +%s) - start)) s"
     "$bin" show "$out/16core-$label.json" --format markdown 2>&1 | grep -v '^- .*thread: '
 done

@@ -151,3 +151,24 @@ func checkSignaturesAttributes() {
     same(CBatchGeometry.bg_store_world_opacities, bgStoreWorldOpacities)
     same(CBatchGeometry.bg_store_frame_query_opacities, bgStoreFrameQueryOpacities)
 }
+
+/// The functions of API+Curves.swift and API+Deceleration.swift.
+func checkSignaturesCurves() {
+    same(CBatchGeometry.bg_timing_function_named, bgTimingFunctionNamed)
+    same(CBatchGeometry.bg_timing_function_make, bgTimingFunctionMake)
+    same(CBatchGeometry.bg_timing_function_get_name, bgTimingFunctionGetName)
+    same(CBatchGeometry.bg_timing_function_value, bgTimingFunctionValue)
+    same(CBatchGeometry.bg_timing_function_values, bgTimingFunctionValues)
+    same(CBatchGeometry.bg_timing_function_values_each, bgTimingFunctionValuesEach)
+    same(CBatchGeometry.bg_spring_for_view_animation, bgSpringForViewAnimation)
+    same(CBatchGeometry.bg_spring_value, bgSpringValue)
+    same(CBatchGeometry.bg_spring_progress, bgSpringProgress)
+    same(CBatchGeometry.bg_spring_progress_each, bgSpringProgressEach)
+    same(CBatchGeometry.bg_spring_get_durations, bgSpringGetDurations)
+    same(CBatchGeometry.bg_spring_get_durations_each, bgSpringGetDurationsEach)
+    same(CBatchGeometry.bg_deceleration_make, bgDecelerationMake)
+    same(CBatchGeometry.bg_layer_decelerate, bgLayerDecelerate)
+    same(CBatchGeometry.bg_deceleration_offset, bgDecelerationOffset)
+    same(CBatchGeometry.bg_deceleration_offsets, bgDecelerationOffsets)
+    same(CBatchGeometry.bg_rubber_band_offset, bgRubberBandOffset)
+}

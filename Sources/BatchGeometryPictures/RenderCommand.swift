@@ -48,6 +48,13 @@ package enum RenderCommand {
             io.writeError("error: render: \(error.message)")
             return 2
         }
+        if !parsed.options.curves.isEmpty {
+            guard parsed.files.isEmpty else {
+                io.writeError("error: render: a curve chart takes no scene file, got \(parsed.files.count)")
+                return 2
+            }
+            return write(CurveChart.svg(parsed.options.curves, options: parsed.options), to: parsed.output, io: io)
+        }
         guard parsed.files.count == 1 else {
             io.writeError(
                 "error: render: expected one scene file (or - for stdin), got \(parsed.files.count); see batchbench render --help"
@@ -69,7 +76,12 @@ package enum RenderCommand {
                 return 2
             }
         }
-        guard let output = parsed.output else {
+        return write(svg, to: parsed.output, io: io)
+    }
+
+    /// Writes the finished picture to `output`, or to standard output when nil.
+    private static func write(_ svg: String, to output: String?, io: IO) -> Int32 {
+        guard let output else {
             io.writeOutput(svg)
             return 0
         }

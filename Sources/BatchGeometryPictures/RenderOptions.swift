@@ -22,6 +22,9 @@ package struct RenderOptions: Equatable, Sendable {
     /// Hidden, wholly clipped and otherwise invisible layers as faint outlines (true) or
     /// left out (false).
     package var invisible = true
+    /// The curves of a chart (`--timing-function`, `--spring`): when there are any, the
+    /// picture is their chart instead of a scene.
+    package var curves: [ChartCurve] = []
 
     /// Every option on.
     package init() {}
@@ -29,6 +32,7 @@ package struct RenderOptions: Equatable, Sendable {
     /// The `--help` text of `batchbench render`.
     package static let usage = """
         usage: batchbench render SCENE.json [-o OUT.svg] [options]     (SCENE.json or - for stdin)
+               batchbench render --timing-function F ... | --spring S ... [-o OUT.svg] [options]
 
         Draws the scene after its operations, in world space, as SVG (stdout without -o):
         each layer's bounds through its world transform, clipped at the eye plane (a
@@ -37,10 +41,22 @@ package struct RenderOptions: Equatable, Sendable {
         union of the world rects is framed); each hit-test point joined to the layer it
         hit, or crossed out when it missed; a legend.
 
+        With --timing-function or --spring (each may be repeated; one kind per chart) it
+        draws a chart of the curves instead, sampled as an animation samples them:
+        timing functions as progress over the time fraction with their control points,
+        springs as position over seconds with a dashed line where each settles
+        (settlingDuration); no scene file then, and of the options below only -o,
+        --width, --height and --no-legend apply.
+
         options:
           -o, --output FILE   write the SVG to FILE (only when the scene is good)
+          --timing-function F a named function (default, linear, easeIn, easeOut,
+                              easeInEaseOut) or x1,y1,x2,y2 (x1 and x2 in [0, 1])
+          --spring S          MASS,STIFFNESS,DAMPING[,VELOCITY] (Core Animation's
+                              defaults are 1,100,10,0)
           --width N           picture width in pixels (default 800)
-          --height N          largest drawing height in pixels (default 800)
+          --height N          largest drawing height in pixels (default 800; a
+                              chart's plot: 500)
           --frames            also draw each layer's frame, in its superlayer's space
           --no-labels         no layer names
           --no-clips          no clip rects
@@ -62,6 +78,7 @@ package struct RenderOptions: Equatable, Sendable {
         var options = RenderOptions()
         var files: [String] = []
         var output: String?
+        var heightGiven = false
         var index = 0
         func value(_ name: String) throws(RenderUsageError) -> String {
             guard index < arguments.count else { throw RenderUsageError(message: "\(name): expected a value") }
@@ -74,7 +91,9 @@ package struct RenderOptions: Equatable, Sendable {
             switch argument {
             case "-o", "--output": output = try value(argument)
             case "--width": options.width = try pixels(try value(argument), argument)
-            case "--height": options.height = try pixels(try value(argument), argument)
+            case "--height":
+                options.height = try pixels(try value(argument), argument)
+                heightGiven = true
             case "--frames": options.frames = true
             case "--no-labels": options.labels = false
             case "--no-clips": options.clips = false
@@ -82,12 +101,20 @@ package struct RenderOptions: Equatable, Sendable {
             case "--no-viewport": options.viewport = false
             case "--no-legend": options.legend = false
             case "--omit-invisible": options.invisible = false
+            case "--timing-function": options.curves.append(try ChartCurve.timingFunction(try value(argument)))
+            case "--spring": options.curves.append(try ChartCurve.spring(try value(argument)))
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw RenderUsageError(message: "unknown option '\(argument)'; see batchbench render --help")
                 }
                 files.append(argument)
             }
+        }
+        if !options.curves.isEmpty && !heightGiven { options.height = 500 }
+        let springs = options.curves.filter { if case .spring = $0 { true } else { false } }.count
+        if springs > 0 && springs < options.curves.count {
+            throw RenderUsageError(
+                message: "a chart shows timing functions or springs, not both (their time axes differ)")
         }
         return (options, files, output)
     }

@@ -9,6 +9,7 @@
 #include "batchgeometry.h"
 
 #include <limits.h>
+#include <stddef.h>
 
 _Static_assert(sizeof(bg_layer) == 8, "a layer handle is 64 bits: generation << 32 | slot");
 _Static_assert(sizeof(bg_status) == 4, "status codes are 32-bit");
@@ -19,3 +20,8 @@ _Static_assert(BG_AUTORESIZING_ALL == 63, "six autoresizing flags");
 _Static_assert(BG_VERSION == ((BG_VERSION_MAJOR << 16) | (BG_VERSION_MINOR << 8) | BG_VERSION_PATCH),
                "BG_VERSION packs major, minor, patch");
 _Static_assert(sizeof(size_t) == 8 && sizeof(void *) == 8, "the C interface is built for 64-bit platforms");
+_Static_assert(sizeof(bg_timing_function) == 16, "a timing function is four floats");
+_Static_assert(sizeof(bg_spring) == 40 && offsetof(bg_spring, allows_overdamping) == 32,
+               "a spring is four doubles and a bool, padded to 40 bytes");
+_Static_assert(sizeof(bg_spring_durations) == 24, "three durations");
+_Static_assert(sizeof(bg_deceleration) == 13 * sizeof(double), "a deceleration is 13 doubles, no padding");

@@ -1,7 +1,7 @@
 // batchbench: BatchGeometry's command-line tool.
 //   batchbench [run] [options]      throughput report (the default)
 //   batchbench eval SCENE.json      evaluate a scene file (SCENE-FORMAT.md)
-//   batchbench render SCENE.json    draw a scene as SVG
+//   batchbench render SCENE.json    draw a scene as SVG (or, with --timing-function or --spring, a curve chart)
 //   batchbench compare OLD NEW      compare two JSON reports
 //   batchbench show REPORT.json     print a saved JSON report as a table, Markdown or SVG charts
 

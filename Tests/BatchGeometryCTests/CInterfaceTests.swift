@@ -65,7 +65,7 @@ final class CInterfaceTests: XCTestCase {
 
     func testTooManyLayersIsAStatusAndChangesNothing() throws {
         var store = LayerStore()
-        store.layerLimit = 2
+        store.hierarchy.layerLimit = 2
         let root = try store.addLayer()
         try store.addLayer(superlayer: root)
         let pointer = CStore.make(store, options: .serial(.scalar))

@@ -136,7 +136,7 @@ final class AutoresizingTests: XCTestCase {
         XCTAssertEqual(AutoresizingMask.all.rawValue, 63)
         XCTAssertEqual(AutoresizingMask.named.map(\.flag.rawValue), [1, 2, 4, 8, 16, 32])
         store.setAutoresizingMask([], of: superlayer)
-        XCTAssertEqual(store.autoresizingLayerCount, 0)
+        XCTAssertEqual(store.columns.autoresizingLayerCount, 0)
     }
 
     /// Cascade: a flexible layer that grows resizes its own flexible sublayers, under a

@@ -45,9 +45,9 @@ final class DetachTests: XCTestCase {
         // Properties stay readable and settable; detaching twice changes nothing.
         XCTAssertEqual(store.frame(of: 1), Rect(x: 10, y: 10, width: 100, height: 100))
         store.setPosition(Point(x: 100, y: 100), of: 1)
-        let version = store.structureVersion
+        let version = store.hierarchy.structureVersion
         try store.removeFromSuperlayer(1)
-        XCTAssertEqual(store.structureVersion, version)
+        XCTAssertEqual(store.hierarchy.structureVersion, version)
     }
 
     func testAttachingAgainRestoresIt() throws {

@@ -188,7 +188,8 @@ final class FrameLoopAllocationTests: XCTestCase {
         try Self.requireAllocationCounter()
         for backend in Backend.allCases {
             var scene = try Scene()
-            XCTAssertGreaterThan(scene.store.zOrderInversions, 0, "some sublayer lists should be out of z order")
+            XCTAssertGreaterThan(
+                scene.store.hierarchy.zOrderInversions, 0, "some sublayer lists should be out of z order")
             scene.store.updateWorld(options: .serial(backend))
             var storage = FrameStorage()
             var tally = AllocationTally()
@@ -200,7 +201,7 @@ final class FrameLoopAllocationTests: XCTestCase {
             Self.traceAllocations(true)
             for n in 2..<14 {
                 Self.runFrame(n, &scene, &storage, &tally, options: .serial(backend))
-                paths[n - 2] = scene.store.lastWorldUpdatePath
+                paths[n - 2] = scene.store.caches.lastWorldUpdatePath
             }
             Self.traceAllocations(false)
             XCTAssertEqual(
@@ -385,8 +386,8 @@ final class FrameLoopAllocationTests: XCTestCase {
             _ = store.hitTest(Point(600, 300), rule: .view)
         }
         for n in 0..<40 { try frame(n) }
-        XCTAssertGreaterThanOrEqual(store.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
-        XCTAssertTrue(store.drawOrderCache.isBuilt, "some list is out of zPosition order")
+        XCTAssertGreaterThanOrEqual(store.caches.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
+        XCTAssertTrue(store.caches.drawOrderCache.isBuilt, "some list is out of zPosition order")
         if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
             BGAllocationTraceSetEnabled(1)
             try frame(40)
@@ -396,6 +397,70 @@ final class FrameLoopAllocationTests: XCTestCase {
         for n in 41..<101 { try frame(n) }
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 60 warmed-up frames of wide-list edits")
         XCTAssertEqual(store.sublayerCount(of: lists[0]) + store.sublayerCount(of: lists[1]), 200)
+        XCTAssertGreaterThan(visible.count, 10)
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
+    /// Growth within the reserved capacity (issue 22 item 3): a store made with
+    /// `LayerStore(minimumCapacity:)` for more layers than it holds, warmed up by frames
+    /// that add a card and destroy it, then frames that each add a card of six layers (so new slots at the end of every column and
+    /// every per-layer cache, none reused), move a card between two wide lists, change
+    /// a zPosition (so the drawing-order cache is built and grows too), and run the frame
+    /// query and hit tests. Every cache built by the first query reserved the store's
+    /// capacity, not `count`, so the growing frames allocate nothing.
+    func testGrowthWithinTheReservedCapacityAllocatesNothing() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore(minimumCapacity: 2_400)
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 800, 800), of: window)
+        var lists: [LayerHandle] = []
+        for k in 0..<2 {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(Double(k) * 400, 0, 400, 800), of: list)
+            lists.append(list)
+            for row in 0..<100 { try addCard(&store, under: list, at: row) }
+        }
+        // The new cards go off screen, 40 to a shelf (under the 64 that get an R-tree,
+        // whose rebuild would take arrays sized by the list), so the result keeps its size.
+        var shelves: [LayerHandle] = []
+        for k in 0..<4 {
+            let shelf = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(0, 2_000 + Double(k) * 100, 800, 100), of: shelf)
+            shelves.append(shelf)
+        }
+        shelves.reserveCapacity(4)
+        var visible = VisibleLayers()
+        func frame(_ n: Int) throws {
+            // The warm-up frames add a card and destroy it (its slots are reused, so the
+            // store does not grow, but the per-frame scratch sees a frame's marks); then
+            // every slot is new.
+            let shelf = shelves[n > 20 ? (n - 21) / 40 : 0]
+            try addCard(&store, under: shelf, at: store.sublayerCount(of: shelf))
+            let (list, other) = (lists[n % 2], lists[(n + 1) % 2])
+            let moved = try XCTUnwrap(store.sublayer(at: (n * 11) % store.sublayerCount(of: list), of: list))
+            try store.insertSublayer(moved, into: other, at: (n * 17) % store.sublayerCount(of: other))
+            store.setZPosition(Double(n % 3) - 1, of: try XCTUnwrap(store.sublayer(at: (n * 19) % 90, of: other)))
+            store.visibleLayers(in: Rect(0, 0, 800, 800), into: &visible)
+            _ = store.hitTest(Point(200, 300), rule: .layer)
+            _ = store.hitTest(Point(600, 300), rule: .view)
+            if n <= 20 {
+                try store.destroyLayer(try XCTUnwrap(store.sublayer(at: store.sublayerCount(of: shelf) - 1, of: shelf)))
+            }
+        }
+        for n in 0..<20 { try frame(n) }
+        XCTAssertTrue(store.caches.drawOrderCache.isBuilt, "some list is out of zPosition order")
+        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
+            BGAllocationTraceSetEnabled(1)
+            try frame(20)
+            BGAllocationTraceSetEnabled(0)
+        }
+        let (slotsBefore, layersBefore) = (store.count, store.layerCount)
+        let before = BGAllocationCount()
+        for n in 21..<160 { try frame(n) }  // from 1,207 layers to 2,041
+        XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 139 warmed-up frames that grow the store")
+        XCTAssertEqual(store.layerCount, layersBefore + 139 * 6, "every frame added six layers")
+        XCTAssertGreaterThanOrEqual(store.count, slotsBefore + 138 * 6, "all but the first in new slots")
+        XCTAssertLessThanOrEqual(store.count, 2_400)
         XCTAssertGreaterThan(visible.count, 10)
         XCTAssertEqual(store._invariantViolations(), [])
     }

@@ -197,16 +197,16 @@ final class FrameQueryTests: XCTestCase {
         _ store: borrowing LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
         var fresh = store.copy()
-        fresh.subtreeBounds = SubtreeBounds()
+        fresh.caches.subtreeBounds = SubtreeBounds()
         fresh.refreshSubtreeBounds()
         for layer in 0..<store.count
-        where store.subtreeBounds.extent[layer] != fresh.subtreeBounds.extent[layer]
-            || store.subtreeBounds.content[layer] != fresh.subtreeBounds.content[layer]
+        where store.caches.subtreeBounds.extent[layer] != fresh.caches.subtreeBounds.extent[layer]
+            || store.caches.subtreeBounds.content[layer] != fresh.caches.subtreeBounds.content[layer]
         {
             XCTFail(
-                "\(label): layer \(layer) extent \(store.subtreeBounds.extent[layer]) content "
-                    + "\(store.subtreeBounds.content[layer]), fresh \(fresh.subtreeBounds.extent[layer]) "
-                    + "\(fresh.subtreeBounds.content[layer])", file: file, line: line)
+                "\(label): layer \(layer) extent \(store.caches.subtreeBounds.extent[layer]) content "
+                    + "\(store.caches.subtreeBounds.content[layer]), fresh \(fresh.caches.subtreeBounds.extent[layer]) "
+                    + "\(fresh.caches.subtreeBounds.content[layer])", file: file, line: line)
             return
         }
     }
@@ -237,7 +237,7 @@ final class FrameQueryTests: XCTestCase {
             // The list's box, and its superlayer's when the offset enters a new binade
             // (the slack is a power of two of the magnitude): never the cards.
             XCTAssertLessThanOrEqual(
-                store.subtreeBounds.lastRefreshVisits, 1 + store.depth(of: list.index), "frame \(frame)")
+                store.caches.subtreeBounds.lastRefreshVisits, 1 + store.depth(of: list.index), "frame \(frame)")
         }
     }
 
@@ -248,14 +248,14 @@ final class FrameQueryTests: XCTestCase {
         var random = SplitMix64(seed: 3)
         store.setZPosition(5, of: store.sublayers(of: store.roots.last!)[1])
         store.refreshDrawOrder()
-        XCTAssertTrue(store.drawOrderCache.isCurrent(count: store.count))
+        XCTAssertTrue(store.caches.drawOrderCache.isCurrent(count: store.count))
         for round in 0..<40 {
             Self.randomEdit(&store, &random)
             XCTAssertEqual(store._invariantViolations(), [], "round \(round)")
             let fromScratch = store.sortedDrawOrderLinks()
             var expected: [Int] = []
             store.walkPreorder(fromScratch) { layer in
-                if store.flags[layer].contains(.hidden) { return false }
+                if store.columns.flags[layer].contains(.hidden) { return false }
                 expected.append(layer)
                 return true
             }

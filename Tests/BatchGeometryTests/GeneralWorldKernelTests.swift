@@ -80,7 +80,7 @@ final class GeneralWorldKernelTests: XCTestCase {
         var allGeneralChain = [Bool](repeating: false, count: store.count)
         var checked = 0
         for layer in (store.parentsPrecedeChildren ? Array(0..<store.count) : store.preorderIndices()) {
-            let superlayer = store.parents[layer]
+            let superlayer = store.hierarchy.parents[layer]
             // (The reference stores a matrix of planar form as six doubles, which drops the
             // sign of its structural zeros: only chains it keeps as 4×4 are compared.)
             allGeneralChain[layer] =
@@ -121,7 +121,7 @@ final class GeneralWorldKernelTests: XCTestCase {
             let specials = seed % 3 == 2
             var store = makeGeneralStore(count: 30 + seed * 23, seed: UInt64(500 + seed), specials: specials)
             _ = store.updateWorld(options: .serial(.scalar))  // caches the plan (none after a non-finite planar chain)
-            if let plan = store.worldPlan {
+            if let plan = store.caches.worldPlan {
                 XCTAssertTrue(plan.cachesGeneralLocals, "seed \(seed): general locals are cached")
             }
             let scalar = store.worldTransforms(options: .serial(.scalar))
@@ -199,7 +199,7 @@ final class GeneralWorldKernelTests: XCTestCase {
     func testPlanarStoreCachesNoGeneralLocals() {
         var store = makeWideStore(count: 3_000)
         _ = store.updateWorld()
-        XCTAssertEqual(store.worldPlan?.generalLocals.count, 0)
+        XCTAssertEqual(store.caches.worldPlan?.generalLocals.count, 0)
         XCTAssertEqual(store.worldTransforms().generalCount, 1)
     }
 
@@ -264,7 +264,7 @@ final class GeneralWorldKernelTests: XCTestCase {
             edit("transform layer") { store, layer in store.setTransformLayer(!store.isTransformLayer(layer), of: layer)
             }
             edit("superlayer bounds") { store, layer in
-                let superlayer = max(0, Int(store.parents[layer]))
+                let superlayer = max(0, Int(store.hierarchy.parents[layer]))
                 store.setBounds(Rect(x: 3, y: -4, width: 77, height: 55), of: superlayer)
             }
             edit("planar and back") { store, layer in
@@ -286,12 +286,12 @@ final class GeneralWorldKernelTests: XCTestCase {
     func testStoreTurningGeneralIncrementallyCachesLocals() {
         var store = makeWideStore(count: 4_000)
         _ = store.updateWorld(options: .serial(.c))
-        XCTAssertEqual(store.worldPlan?.generalLocals.count, 0)
+        XCTAssertEqual(store.caches.worldPlan?.generalLocals.count, 0)
         for (round, layer) in [1, 2, 9, 100].enumerated() {
             store.setTransform(.perspective(distance: 400), of: layer)
             checkIncremental(&store, "turn general \(layer)", round: round)
         }
-        XCTAssertEqual(store.worldPlan?.cachesGeneralLocals, true)
+        XCTAssertEqual(store.caches.worldPlan?.cachesGeneralLocals, true)
         store.setPosition(Point(x: 1, y: 2), of: 17)  // a general layer below layer 2
         checkIncremental(&store, "position below", round: 0)
     }

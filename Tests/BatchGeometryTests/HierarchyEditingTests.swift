@@ -362,7 +362,7 @@ final class HierarchyEditingTests: XCTestCase {
         XCTAssertEqual(store.roots, [a, d])
         XCTAssertEqual(store.preorder(), [a, d, e])
         XCTAssertEqual(store.scrollView(of: e), ScrollViewState(contentSize: Size(1, 2)))
-        XCTAssertEqual(store.autoresizingLayerCount, 0, "the destroyed mask no longer counts")
+        XCTAssertEqual(store.columns.autoresizingLayerCount, 0, "the destroyed mask no longer counts")
         XCTAssertFalse(store.contains(b))
         XCTAssertFalse(store.contains(c))
         // The freed slots come back in the destroyed subtree's pre-order (b's, then c's),

@@ -104,7 +104,7 @@ final class HitTestOrderTests: XCTestCase {
             case 5 where count > 0: store.setHidden(random.chance(10), of: random.below(count))
             default: break
             }
-            XCTAssertEqual(store.zOrderInversions, store.countZOrderInversions(), "step \(step)")
+            XCTAssertEqual(store.hierarchy.zOrderInversions, store.countZOrderInversions(), "step \(step)")
             XCTAssertEqual(store.drawOrderIndices(), referenceDrawOrder(store), "step \(step)")
         }
     }

@@ -76,7 +76,7 @@ final class IncrementalTests: XCTestCase {
                 if round == 5 { store.setTransform(.perspective(distance: 300), of: layer) }
             }
             let world = store.updateWorld(options: .serial(.c))
-            XCTAssertNotNil(store.worldPlan, "round \(round): the incremental path keeps the plan")
+            XCTAssertNotNil(store.caches.worldPlan, "round \(round): the incremental path keeps the plan")
             XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), "round \(round)")
             // A pass from the incrementally maintained plan gives the same bits.
             for backend in backendChoices {
@@ -95,11 +95,12 @@ final class IncrementalTests: XCTestCase {
     func testDiscardedResultsLetUpdatesWriteInPlace() {
         var store = makeWideStore(count: 2_000)
         _ = store.updateWorld(options: .serial(.c))
-        let address = store.worldCache!.tx.withUnsafeBufferPointer { $0.baseAddress }
+        let address = store.caches.worldCache!.tx.withUnsafeBufferPointer { $0.baseAddress }
         for frame in 0..<5 {
             store.setPosition(Point(x: Double(frame), y: 0), of: 100 + frame)
             _ = store.updateWorld(options: .serial(.c))
-            XCTAssertEqual(store.worldCache!.tx.withUnsafeBufferPointer { $0.baseAddress }, address, "frame \(frame)")
+            XCTAssertEqual(
+                store.caches.worldCache!.tx.withUnsafeBufferPointer { $0.baseAddress }, address, "frame \(frame)")
         }
     }
 
@@ -109,7 +110,7 @@ final class IncrementalTests: XCTestCase {
         _ = store.updateWorld(options: .serial(.scalar))
         store.setMasksToBounds(true, of: 5)
         store.setHidden(true, of: 6)
-        XCTAssertFalse(store.changes.hasChanges)
+        XCTAssertFalse(store.caches.changes.hasChanges)
     }
 
     /// Hand-derived: moving a superlayer moves its sublayer's world translation by the
@@ -146,7 +147,7 @@ final class IncrementalTests: XCTestCase {
                     store.setPosition(Point(x: position.x + nudge, y: position.y - 0.5), of: layer)
                 }
                 let world = store.updateWorld(options: KernelOptions(backend: backend, threads: threads))
-                XCTAssertNotNil(store.worldPlan, "\(label) \(backend.label) \(threads)", file: file, line: line)
+                XCTAssertNotNil(store.caches.worldPlan, "\(label) \(backend.label) \(threads)", file: file, line: line)
                 XCTAssertTrue(
                     worldsBitIdentical(world, fullPass(store)), "\(label) \(backend.label) \(threads)",
                     file: file, line: line)
@@ -164,7 +165,7 @@ final class IncrementalTests: XCTestCase {
         _ = store.updateWorld(options: .serial(.c))
         store.setPosition(Point(x: 1, y: 1), of: 10)
         _ = store.updateWorld(options: .serial(.c))
-        let plan = store.worldPlan!
+        let plan = store.caches.worldPlan!
         XCTAssertNil(plan.order)
         let index = try! XCTUnwrap(plan.subtreeRanges)
         XCTAssertNil(index.positions)
@@ -254,7 +255,7 @@ final class IncrementalTests: XCTestCase {
         _ = store.updateWorld(options: .serial(.c))
         store.setPosition(Point(x: 2, y: 2), of: slot[1])
         _ = store.updateWorld(options: .serial(.c))
-        let plan = store.worldPlan!
+        let plan = store.caches.worldPlan!
         let order = try XCTUnwrap(plan.order)
         let index = try XCTUnwrap(plan.subtreeRanges)
         // Independent check of the grouping: superlayer positions never decrease after
@@ -347,9 +348,9 @@ final class IncrementalTests: XCTestCase {
         let dirty = Array(stride(from: 50, to: 20_000, by: 100))
         store.setPosition(Point(x: 1, y: 2), of: 150)
         _ = store.updateWorld(options: .serial(.c))
-        XCTAssertEqual(store.lastWorldUpdatePath, .rangeWalk)
+        XCTAssertEqual(store.caches.lastWorldUpdatePath, .rangeWalk)
         assertDirtyUpdateMatchesFullPass(&store, dirty: dirty, "every 100th")
-        XCTAssertEqual(store.lastWorldUpdatePath, .rangeWalk)
+        XCTAssertEqual(store.caches.lastWorldUpdatePath, .rangeWalk)
     }
 
     /// A dirty subtree larger than an eighth of the tree (a layer near the top of a chain,
@@ -367,27 +368,27 @@ final class IncrementalTests: XCTestCase {
         _ = chain.updateWorld(options: .serial(.c))
         chain.setPosition(Point(x: 3, y: 4), of: 2_999)
         _ = chain.updateWorld(options: .serial(.c))
-        XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalk, "a leaf of the chain")
+        XCTAssertEqual(chain.caches.lastWorldUpdatePath, .rangeWalk, "a leaf of the chain")
         assertDirtyUpdateMatchesFullPass(&chain, dirty: [10], "chain")
-        XCTAssertEqual(chain.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation, "2,990 layers below")
+        XCTAssertEqual(chain.caches.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation, "2,990 layers below")
         // 2,800's subtree: 200 layers and 200 runs, 200 + 4 × 200 = 1,000 units, within
         // the budget of max(3,000 / 8, 1,024); the walk starts, and gives up once the
         // bookkeeping of its 200 levels passes the budget. 2,801 and 2,802 lie in that
         // subtree and are not counted again (counted, the estimate would be 2,985).
         assertDirtyUpdateMatchesFullPass(&chain, dirty: [2_800, 2_801, 2_802], "deep chain")
-        XCTAssertEqual(chain.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
+        XCTAssertEqual(chain.caches.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
 
         var tree = makeWideStore(count: 20_000)
         _ = tree.updateWorld(options: .serial(.c))
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [0], "root")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
+        XCTAssertEqual(tree.caches.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [1, 2], "a quarter of the tree")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
+        XCTAssertEqual(tree.caches.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
         // Layer 9's subtree (1 + 8 + 64 + 512 layers) holds the other three.
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [9, 73, 74, 585], "nested in one subtree")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalk)
+        XCTAssertEqual(tree.caches.lastWorldUpdatePath, .rangeWalk)
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [300, 19_999], "a small subtree")
-        XCTAssertEqual(tree.lastWorldUpdatePath, .rangeWalk)
+        XCTAssertEqual(tree.caches.lastWorldUpdatePath, .rangeWalk)
     }
 
     /// A change that alters a layer's mode takes the layer-by-layer walk; a hierarchy
@@ -397,9 +398,9 @@ final class IncrementalTests: XCTestCase {
         _ = store.updateWorld(options: .serial(.c))
         store.setTransform(.perspective(distance: 300), of: 40)
         XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
-        XCTAssertEqual(store.lastWorldUpdatePath, .subtreeWalk)
+        XCTAssertEqual(store.caches.lastWorldUpdatePath, .subtreeWalk)
         try store.insertSublayer(41, into: 2)
         XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: .serial(.simd)), fullPass(store)))
-        XCTAssertEqual(store.lastWorldUpdatePath, .full)
+        XCTAssertEqual(store.caches.lastWorldUpdatePath, .full)
     }
 }

@@ -47,7 +47,7 @@ final class IndexOrderPassTests: XCTestCase {
             }
             _ = store.updateWorld(options: .serial(.c))
             if count >= 300 {
-                let plan = store.worldPlan!
+                let plan = store.caches.worldPlan!
                 XCTAssertNotNil(plan.order, "a random tree is not breadth first")
                 XCTAssertTrue(plan.scatteredParents, "\(count) layers")
             }
@@ -72,15 +72,15 @@ final class IndexOrderPassTests: XCTestCase {
     func testScatteredParentsIsFalseForBreadthFirstTreesAndChains() {
         var wide = makeWideStore(count: 5_000)
         _ = wide.updateWorld(options: .serial(.c))
-        XCTAssertFalse(wide.worldPlan!.scatteredParents)
-        XCTAssertNil(wide.worldPlan!.order)
+        XCTAssertFalse(wide.caches.worldPlan!.scatteredParents)
+        XCTAssertNil(wide.caches.worldPlan!.order)
         var chain = LayerStore()
         for i in 0..<2_000 { _ = try! chain.addLayer(superlayer: i == 0 ? nil : i - 1) }
         XCTAssertFalse(chain.parentsAreScattered())
         var tree = makeRecursiveTree(count: 5_000, seed: 3)
         XCTAssertTrue(tree.parentsAreScattered())
         _ = tree.updateWorld(options: .serial(.simd))
-        XCTAssertTrue(tree.worldPlan!.scatteredParents)
+        XCTAssertTrue(tree.caches.worldPlan!.scatteredParents)
     }
 
     /// A chain (each layer's superlayer just before it) takes the C kernel for dependent
@@ -112,8 +112,8 @@ final class IndexOrderPassTests: XCTestCase {
         func check(_ label: String, _ store: borrowing LayerStore) {
             var copy = store.copy()
             let scalar = copy.updateWorld(options: .serial(.scalar))
-            XCTAssertTrue(copy.worldPlan!.chainedParents, label)
-            XCTAssertEqual(copy.worldPlan!.order == nil, label == "index order", label)
+            XCTAssertTrue(copy.caches.worldPlan!.chainedParents, label)
+            XCTAssertEqual(copy.caches.worldPlan!.order == nil, label == "index order", label)
             XCTAssertTrue(worldsBitIdentical(copy.worldTransforms(options: .serial(.c)), scalar), label)
             assertWorldsAgree(scalar, store.referenceWorldTransforms(), label)
         }
@@ -126,15 +126,15 @@ final class IndexOrderPassTests: XCTestCase {
         let reference = chain.referenceWorldTransforms()
         XCTAssertFalse(reference[n - 1].m11.isFinite)
         let world = chain.updateWorld(options: .serial(.c))
-        XCTAssertTrue(chain.worldPlan?.chainedParents ?? true)
+        XCTAssertTrue(chain.caches.worldPlan?.chainedParents ?? true)
         assertWorldsAgree(world, reference, "overflow")
 
         var wide = makeWideStore(count: 5_000)
         _ = wide.updateWorld(options: .serial(.c))
-        XCTAssertFalse(wide.worldPlan!.chainedParents)
+        XCTAssertFalse(wide.caches.worldPlan!.chainedParents)
         var tree = makeRecursiveTree(count: 5_000, seed: 3)
         _ = tree.updateWorld(options: .serial(.c))
-        XCTAssertFalse(tree.worldPlan!.chainedParents)
+        XCTAssertFalse(tree.caches.worldPlan!.chainedParents)
     }
 
     /// A depth-first build under a perspective layer: 600 general layers in a row in index
@@ -160,8 +160,8 @@ final class IndexOrderPassTests: XCTestCase {
         }
         XCTAssertTrue(store.parentsPrecedeChildren)
         _ = store.updateWorld(options: .serial(.c))
-        XCTAssertNotNil(store.worldPlan!.order, "a depth-first build is not breadth first")
-        XCTAssertGreaterThan(store.worldPlan!.generalPositions?.count ?? 0, 1_800)
+        XCTAssertNotNil(store.caches.worldPlan!.order, "a depth-first build is not breadth first")
+        XCTAssertGreaterThan(store.caches.worldPlan!.generalPositions?.count ?? 0, 1_800)
         let expected = store.worldTransforms(options: .serial(.scalar))
         assertWorldsAgree(expected, store.referenceWorldTransforms(), "scalar")
         for backend in backendChoices {

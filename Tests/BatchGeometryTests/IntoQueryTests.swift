@@ -165,8 +165,8 @@ final class IntoQueryTests: XCTestCase {
         var unordered = false
         for (_, makeStore) in stores() {
             let store = makeStore()
-            if store.zOrderInversions > 0 { inverted += 1 }
-            detached = detached || store.detachedLayerCount > store.count - store.layerCount
+            if store.hierarchy.zOrderInversions > 0 { inverted += 1 }
+            detached = detached || store.columns.detachedLayerCount > store.count - store.layerCount
             freed = freed || store.layerCount < store.count
             unordered = unordered || !store.parentsPrecedeChildren
         }

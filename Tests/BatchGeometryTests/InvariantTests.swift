@@ -28,17 +28,17 @@ final class InvariantTests: XCTestCase {
 
     func testEachCorruptionIsReported() {
         let corruptions: [(String, (inout LayerStore) -> Void)] = [
-            ("zOrderInversions", { $0.zOrderInversions += 1 }),
-            ("detachedLayerCount", { $0.detachedLayerCount -= 1 }),
-            ("autoresizingLayerCount", { $0.autoresizingLayerCount = 3 }),
-            ("previous link", { $0.previousSiblings[7] = -1 }),
-            ("generation", { $0.generations[9] += 1 }),
-            ("world cache", { $0.positionX[10] += 1 }),  // moved without recording the change
-            ("subtree bounds", { $0.subtreeBounds.extent[12].maxX += 100 }),
-            ("drawing order", { $0.zPositions[20] = 99 }),  // re-ranked without marking its list
-            ("parentsPrecedeChildren", { $0.parentsPrecedeChildrenCache = false }),
-            ("view-rule flag", { $0.attributes.opacities[30] = 0 }),  // transparent without its flag
-            ("attribute column", { $0.attributes.interactionEnabled.removeLast() }),
+            ("zOrderInversions", { $0.hierarchy.zOrderInversions += 1 }),
+            ("detachedLayerCount", { $0.columns.detachedLayerCount -= 1 }),
+            ("autoresizingLayerCount", { $0.columns.autoresizingLayerCount = 3 }),
+            ("previous link", { $0.hierarchy.previousSiblings[7] = -1 }),
+            ("generation", { $0.hierarchy.generations[9] += 1 }),
+            ("world cache", { $0.columns.positionX[10] += 1 }),  // moved without recording the change
+            ("subtree bounds", { $0.caches.subtreeBounds.extent[12].maxX += 100 }),
+            ("drawing order", { $0.columns.zPositions[20] = 99 }),  // re-ranked without marking its list
+            ("parentsPrecedeChildren", { $0.hierarchy.parentsPrecedeChildrenCache = false }),
+            ("view-rule flag", { $0.columns.attributes.opacities[30] = 0 }),  // transparent without its flag
+            ("attribute column", { $0.columns.attributes.interactionEnabled.removeLast() }),
         ]
         for (name, corrupt) in corruptions {
             var store = makeStore()

@@ -194,15 +194,18 @@ final class LimitsTests: XCTestCase {
             store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs,
         ]
         var total = doubles.map(size).reduce(0, +)
-        for columns in [store.transforms, store.sublayerTransforms] {
+        for columns in [store.columns.transforms, store.columns.sublayerTransforms] {
             total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
             total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
         }
         total +=
-            size(store.flags) + size(store.autoresizingMasks) + size(store.parents) + size(store.firstSublayers)
-            + size(store.lastSublayers)
-        total += size(store.nextSiblings) + size(store.previousSiblings) + size(store.changes.dirtyStates)
-        total += size(store.attributes.opacities) + size(store.attributes.interactionEnabled)
+            size(store.columns.flags) + size(store.columns.autoresizingMasks) + size(store.hierarchy.parents)
+            + size(store.hierarchy.firstSublayers)
+            + size(store.hierarchy.lastSublayers)
+        total +=
+            size(store.hierarchy.nextSiblings) + size(store.hierarchy.previousSiblings)
+            + size(store.caches.changes.dirtyStates)
+        total += size(store.columns.attributes.opacities) + size(store.columns.attributes.interactionEnabled)
         return total
     }
 

@@ -61,30 +61,31 @@ final class MisuseMessageTests: XCTestCase {
         let root = try store.addLayer()
         let child = try store.addLayer(superlayer: root)
         let world = store.updateWorld()
-        XCTAssertEqual(world.structureVersion, store.structureVersion)
-        XCTAssertEqual(store.worldTransforms().structureVersion, store.structureVersion)
-        XCTAssertEqual(store.referenceWorldTransforms().structureVersion, store.structureVersion)
+        XCTAssertEqual(world.structureVersion, store.hierarchy.structureVersion)
+        XCTAssertEqual(store.worldTransforms().structureVersion, store.hierarchy.structureVersion)
+        XCTAssertEqual(store.referenceWorldTransforms().structureVersion, store.hierarchy.structureVersion)
         var reused = WorldTransforms()
         store.computeWorldTransforms(into: &reused)
-        XCTAssertEqual(reused.structureVersion, store.structureVersion)
+        XCTAssertEqual(reused.structureVersion, store.hierarchy.structureVersion)
 
-        let before = store.structureVersion
+        let before = store.hierarchy.structureVersion
         store.setPosition(Point(x: 5, y: 5), of: child)
         store.setBounds(Rect(x: 0, y: 0, width: 10, height: 10), of: root)
-        XCTAssertEqual(store.structureVersion, before, "property changes keep the structure")
+        XCTAssertEqual(store.hierarchy.structureVersion, before, "property changes keep the structure")
         XCTAssertEqual(store.hitTest(Point(x: 1, y: 1), in: world), root, "so an older snapshot is still accepted")
 
         var copy = store.copy()
         try store.addLayer()
         try copy.addLayer()
-        XCTAssertNotEqual(store.structureVersion, before)
-        XCTAssertNotEqual(store.structureVersion, copy.structureVersion, "copies changed apart differ")
-        let afterAdd = store.structureVersion
+        XCTAssertNotEqual(store.hierarchy.structureVersion, before)
+        XCTAssertNotEqual(
+            store.hierarchy.structureVersion, copy.hierarchy.structureVersion, "copies changed apart differ")
+        let afterAdd = store.hierarchy.structureVersion
         try store.insertSublayer(store.handle(at: 2)!, into: child)
-        XCTAssertNotEqual(store.structureVersion, afterAdd)
-        let afterMove = store.structureVersion
+        XCTAssertNotEqual(store.hierarchy.structureVersion, afterAdd)
+        let afterMove = store.hierarchy.structureVersion
         try store.destroyLayer(2)
-        XCTAssertNotEqual(store.structureVersion, afterMove)
-        XCTAssertEqual(store.updateWorld().structureVersion, store.structureVersion)
+        XCTAssertNotEqual(store.hierarchy.structureVersion, afterMove)
+        XCTAssertEqual(store.updateWorld().structureVersion, store.hierarchy.structureVersion)
     }
 }

@@ -18,10 +18,10 @@ final class OpacityTests: XCTestCase {
             result[layer] = value
             for sublayer in store.sublayers(of: layer) { visit(sublayer, value) }
         }
-        var root = store.firstRoot
+        var root = store.hierarchy.firstRoot
         while root >= 0 {  // every root, detached ones (and free slots) included
             visit(Int(root), nil)
-            root = store.nextSiblings[Int(root)]
+            root = store.hierarchy.nextSiblings[Int(root)]
         }
         return result
     }

@@ -36,8 +36,8 @@ struct StoreSnapshot: Equatable {
         parents = layers.map { store.superlayer(of: $0) }
         sublayers = layers.map { store.sublayers(of: $0) }
         roots = store.rootIndices
-        generations = store.generations
-        freeSlots = store.freeSlots
+        generations = store.hierarchy.generations
+        freeSlots = store.hierarchy.freeSlots
         scrollViews = layers.map { store.scrollView(of: $0) }
     }
 }
@@ -118,7 +118,7 @@ final class StoreErrorTests: XCTestCase {
     func testAddLayerPastTheLimit() throws {
         var store = makeRichStore()
         let layers = handles(store)
-        store.layerLimit = 8
+        store.hierarchy.layerLimit = 8
         try store.addLayer(superlayer: layers[3])  // the 8th layer fits
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer() }
         assertThrows(.tooManyLayers(limit: 8), on: store) { try $0.addLayer(superlayer: layers[0]) }
@@ -133,7 +133,7 @@ final class StoreErrorTests: XCTestCase {
 
     func testTheRealLimitFitsInt32Indices() {
         XCTAssertEqual(LayerStore.maximumLayerCount, 2_147_483_646)
-        XCTAssertEqual(LayerStore().layerLimit, LayerStore.maximumLayerCount)
+        XCTAssertEqual(LayerStore().hierarchy.layerLimit, LayerStore.maximumLayerCount)
     }
 
     func testInsertStaleLayer() {

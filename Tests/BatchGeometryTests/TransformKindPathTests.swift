@@ -63,7 +63,7 @@ final class TransformKindPathTests: XCTestCase {
     func testKindPathsMatchAffineKernelOnEveryBackendAndThreadCount() {
         var store = makeKindStore(count: 40_000, seed: 7)  // level 5: 32,768 layers, split
         store.updateWorld(options: .serial(.scalar))  // caches the plan the passes below use
-        let plan = store.worldPlan!
+        let plan = store.caches.worldPlan!
         XCTAssertNil(plan.order)
         XCTAssertEqual(plan.blockKinds, plan.exactBlockKinds())
         for kind in [LocalKind.translate, LocalKind.scaleTranslate, LocalKind.affine] {
@@ -131,7 +131,7 @@ final class TransformKindPathTests: XCTestCase {
         let odd = layers[20]
         store.setAffineTransform(BatchGeometry.AffineTransform(a: 1, b: 0, c: -0.0, d: 1, tx: 0, ty: 0), of: odd)
         store.updateWorld(options: .serial(.scalar))
-        XCTAssertEqual(store.worldPlan!.blockKinds, [LocalKind.affine, LocalKind.translate])
+        XCTAssertEqual(store.caches.worldPlan!.blockKinds, [LocalKind.affine, LocalKind.translate])
         for backend in backendChoices {
             let world = store.worldTransforms(options: .serial(backend))
             XCTAssertEqual(world.c[superlayer].bitPattern, (-0.0).bitPattern, "\(backend.label) superlayer c")
@@ -151,24 +151,24 @@ final class TransformKindPathTests: XCTestCase {
             store.updateWorld(options: .serial(backend))
             func check(_ label: String) {
                 let updated = store.updateWorld(options: .serial(backend))
-                XCTAssertTrue(store.worldPlan!.blockKindsCoverLocals(), "\(backend.label) \(label): kinds")
+                XCTAssertTrue(store.caches.worldPlan!.blockKindsCoverLocals(), "\(backend.label) \(label): kinds")
                 var fresh = store.copy()
                 fresh.invalidateWorld()
                 let full = fresh.updateWorld(options: affineOnly(backend))
-                XCTAssertEqual(fresh.worldPlan!.blockKinds, fresh.worldPlan!.exactBlockKinds())
+                XCTAssertEqual(fresh.caches.worldPlan!.blockKinds, fresh.caches.worldPlan!.exactBlockKinds())
                 XCTAssertTrue(worldsBitIdentical(updated, full), "\(backend.label) \(label)")
                 assertWorldsAgree(updated, store.referenceWorldTransforms(), "\(backend.label) \(label) reference")
             }
             // Layer 100 (block 1) and a leaf in a translate-only block: rotate, then back.
             let translateBlock = (10..<store.count / 64).first {
-                store.worldPlan!.blockKinds[$0] == LocalKind.translate
+                store.caches.worldPlan!.blockKinds[$0] == LocalKind.translate
             }!
             let leaf = translateBlock * 64 + 10
             XCTAssertGreaterThan(leaf, 624)  // a leaf: no sublayers in a 5,000-layer 8-ary tree
             for layer in [100, leaf] {
                 store.setAffineTransform(.rotation(radians: 0.7), of: layer)
                 check("layer \(layer) rotated")
-                XCTAssertEqual(store.worldPlan!.blockKinds[layer >> LocalKind.blockShift], LocalKind.affine)
+                XCTAssertEqual(store.caches.worldPlan!.blockKinds[layer >> LocalKind.blockShift], LocalKind.affine)
                 store.setAffineTransform(.translation(x: 5, y: -3), of: layer)
                 check("layer \(layer) translated again")
                 store.setPosition(Point(x: 17, y: 4), of: layer)  // the position-only shortcut
@@ -190,7 +190,7 @@ final class TransformKindPathTests: XCTestCase {
         var store = makeKindStore(count: 3_000, seed: 5)
         try store.insertSublayer(40, into: 2_999)
         store.updateWorld(options: .serial(.c))
-        XCTAssertNotNil(store.worldPlan!.order)
+        XCTAssertNotNil(store.caches.worldPlan!.order)
         let expected = store.worldTransforms(options: affineOnly(.scalar))
         assertWorldsAgree(expected, store.referenceWorldTransforms(), "reference")
         for backend in backendChoices {

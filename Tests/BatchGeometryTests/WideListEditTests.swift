@@ -17,7 +17,9 @@ final class WideListEditTests: XCTestCase {
         /// Cards taken out with `removeFromSuperlayer`, waiting to be attached again.
         var detached: [LayerHandle] = []
 
-        init() throws {
+        /// The scene in a store reserved for `capacity` layers (0: none reserved).
+        init(minimumCapacity capacity: Int = 0) throws {
+            store = LayerStore(minimumCapacity: capacity)
             let window = try store.addLayer()
             store.setFrame(Rect(0, 0, 900, 800), of: window)
             for (k, cards) in [120, 120, 66].enumerated() {
@@ -115,12 +117,44 @@ final class WideListEditTests: XCTestCase {
             var scene = try Scene()
             var random = SplitMix64(seed: 2200 + seed)
             Self.check(&scene, &random, "seed \(seed), built")
-            XCTAssertTrue(scene.store.drawOrderCache.isBuilt, "a list out of zPosition order builds the cache")
+            XCTAssertTrue(scene.store.caches.drawOrderCache.isBuilt, "a list out of zPosition order builds the cache")
             for step in 0..<250 {
                 let what = try Self.edit(&scene, &random)
                 Self.check(&scene, &random, "seed \(seed) step \(step): \(what)")
             }
         }
+    }
+
+    /// The random live edits in a store reserved for exactly the layers it was built with,
+    /// plus a card with two sublayers added every other step (issue 22 item 3): the store
+    /// outgrows its capacity more than twice, every column and cache reallocates while
+    /// the caches are built, and after every step the queries equal the full passes and
+    /// every cache equals a fresh build.
+    func testRandomLiveEditsGrowPastTheReservedCapacity() throws {
+        var scene = try Scene(minimumCapacity: 338)
+        XCTAssertEqual(scene.store.count, 338, "the scene's layers: the reserved capacity is exact")
+        let initialCapacity = scene.store.layerCapacity
+        var random = SplitMix64(seed: 2290)
+        Self.check(&scene, &random, "built")
+        var step = 0
+        while scene.store.count <= 2 * initialCapacity + 20 {
+            var what = try Self.edit(&scene, &random)
+            if step % 2 == 0 {
+                let list = scene.lists[random.below(scene.lists.count)]
+                let row = random.below(scene.store.sublayerCount(of: list) + 1)
+                let card = try scene.store.addLayer(superlayer: list, at: row)
+                scene.store.setFrame(Rect(5, random.value(in: -100...5000), 280, 36), of: card)
+                for k in 0..<2 {
+                    let part = try scene.store.addLayer(superlayer: card)
+                    scene.store.setFrame(Rect(Double(k) * 100, 4, 90, 28), of: part)
+                }
+                what += ", then a card of 3 layers at \(row) (count \(scene.store.count))"
+            }
+            Self.check(&scene, &random, "step \(step): \(what)")
+            step += 1
+        }
+        XCTAssertGreaterThan(scene.store.layerCapacity, 2 * initialCapacity, "the columns grew twice at least")
+        XCTAssertGreaterThanOrEqual(scene.store.caches.subtreeBounds.extent.count, scene.store.count)
     }
 
     /// Rows inserted at one index of a wide list, one query after each: in a list of 400
@@ -149,12 +183,12 @@ final class WideListEditTests: XCTestCase {
             try scene.store.destroyLayer(scene.store.sublayer(at: k * 7, of: small)!)
             Self.check(&scene, &random, "shrink \(k)")
         }
-        XCTAssertEqual(scene.store.subtreeBounds.indexSlot[small.index], -1, "62 sublayers: no index")
+        XCTAssertEqual(scene.store.caches.subtreeBounds.indexSlot[small.index], -1, "62 sublayers: no index")
         for k in 0..<4 {
             let added = try scene.store.addLayer(superlayer: small, at: k * 5)
             scene.store.setFrame(Rect(5, Double(k) * 200, 280, 36), of: added)
             Self.check(&scene, &random, "grow \(k)")
         }
-        XCTAssertGreaterThanOrEqual(scene.store.subtreeBounds.indexSlot[small.index], 0, "66 sublayers: indexed")
+        XCTAssertGreaterThanOrEqual(scene.store.caches.subtreeBounds.indexSlot[small.index], 0, "66 sublayers: indexed")
     }
 }

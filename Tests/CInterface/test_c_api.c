@@ -871,6 +871,7 @@ static void test_careless_callers(void) {
 
 #include "test_c_api_values.h"
 #include "test_c_api_opacity.h"
+#include "test_c_api_curves.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -908,6 +909,7 @@ int main(int argc, char **argv) {
         {"non-finite input", test_non_finite},
         {"threads", test_threads},
         {"careless callers", test_careless_callers},
+        {"curves", test_curves},
     };
     (void)tested_elsewhere;
     for (size_t k = 0; k < COUNT(cases); k++) {

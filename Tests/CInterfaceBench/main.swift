@@ -17,6 +17,8 @@
 // viewport (`FrameScript.viewport`, which shows most of the standard tree: the most the
 // C interface has to copy) and the culled hit test of 5 touches.
 //
+// The last part times the curve calls (Curves.swift).
+//
 // usage: scripts/c-examples.sh --bench [--layers N] [--rounds R] [--threads T] [--instances K]
 //        (or swift run -c release c-interface-bench ...)
 
@@ -307,3 +309,12 @@ report(
 report(
     "world transforms", worldVariants, time(worldVariants, on: small, rounds: options.rounds, calls: 100_000),
     nanoseconds: true)
+
+// The curve calls (no store): the C "each" forms against the Swift batch samplers. The
+// differences are from the Swift timing-function call (the first variant).
+let curveData = CurveBenchData(count: options.layers)
+curveData.verify()
+print("\ncurves: \(options.layers) timing functions and springs, each at its own input or time")
+report(
+    "curves (differences from the Swift timing-function call)", curveVariants(curveData),
+    time(curveVariants(curveData), on: [instances[0]], rounds: options.rounds, calls: max(1, calls / 2)))

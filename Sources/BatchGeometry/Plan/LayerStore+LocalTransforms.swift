@@ -14,11 +14,13 @@ extension LayerStore {
     }
     func localTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
-        let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
-        let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
-        let toAnchor = Transform3D.translation(x: -anchorInBoundsX, y: -anchorInBoundsY, z: -anchorPointZs[layer])
-        let toPosition = Transform3D.translation(x: positionX[layer], y: positionY[layer], z: zPositions[layer])
-        return toAnchor.concatenating(transforms[layer]).concatenating(toPosition)
+        let anchorInBoundsX = columns.boundsX[layer] + columns.anchorX[layer] * columns.boundsWidth[layer]
+        let anchorInBoundsY = columns.boundsY[layer] + columns.anchorY[layer] * columns.boundsHeight[layer]
+        let toAnchor = Transform3D.translation(
+            x: -anchorInBoundsX, y: -anchorInBoundsY, z: -columns.anchorPointZs[layer])
+        let toPosition = Transform3D.translation(
+            x: columns.positionX[layer], y: columns.positionY[layer], z: columns.zPositions[layer])
+        return toAnchor.concatenating(columns.transforms[layer]).concatenating(toPosition)
     }
 
     /// `Adjust(S) = Flip(S) * Sub(S)`: what a superlayer applies to all its sublayers
@@ -29,16 +31,16 @@ extension LayerStore {
     func sublayerAdjustment(of superlayer: Int) -> Transform3D {
         checkIndex(superlayer)
         var result = Transform3D.identity
-        if flags[superlayer].contains(.geometryFlipped) {
+        if columns.flags[superlayer].contains(.geometryFlipped) {
             // y -> (2*bo.y + h) - y: mirror about the bounds' horizontal mid-line.
             result.m22 = -1
-            result.m42 = 2 * boundsY[superlayer] + boundsHeight[superlayer]
+            result.m42 = 2 * columns.boundsY[superlayer] + columns.boundsHeight[superlayer]
         }
-        let sublayerTransform = sublayerTransforms[superlayer]
+        let sublayerTransform = columns.sublayerTransforms[superlayer]
         if sublayerTransform.kind != .identity {
-            let pivotX = boundsX[superlayer] + anchorX[superlayer] * boundsWidth[superlayer]
-            let pivotY = boundsY[superlayer] + anchorY[superlayer] * boundsHeight[superlayer]
-            let pivotZ = anchorPointZs[superlayer]
+            let pivotX = columns.boundsX[superlayer] + columns.anchorX[superlayer] * columns.boundsWidth[superlayer]
+            let pivotY = columns.boundsY[superlayer] + columns.anchorY[superlayer] * columns.boundsHeight[superlayer]
+            let pivotZ = columns.anchorPointZs[superlayer]
             let sub = Transform3D.translation(x: -pivotX, y: -pivotY, z: -pivotZ)
                 .concatenating(sublayerTransform)
                 .concatenating(.translation(x: pivotX, y: pivotY, z: pivotZ))
@@ -54,10 +56,10 @@ extension LayerStore {
     }
     func transformToSuperlayer(of layer: Int) -> Transform3D {
         let local = localTransform(of: layer)
-        let superlayer = parents[layer]
+        let superlayer = hierarchy.parents[layer]
         if superlayer < 0 { return local }
         var result = local.concatenating(sublayerAdjustment(of: Int(superlayer)))
-        if !flags[Int(superlayer)].contains(.transformLayer) {
+        if !columns.flags[Int(superlayer)].contains(.transformLayer) {
             // p * diag(1, 1, 0, 1) drops z: zero the matrix's third column.
             result.m13 = 0
             result.m23 = 0
@@ -75,10 +77,10 @@ extension LayerStore {
     func worldTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
         var result = transformToSuperlayer(of: layer)
-        var ancestor = parents[layer]
+        var ancestor = hierarchy.parents[layer]
         while ancestor >= 0 {
             result = result.concatenating(transformToSuperlayer(of: Int(ancestor)))
-            ancestor = parents[Int(ancestor)]
+            ancestor = hierarchy.parents[Int(ancestor)]
         }
         return result
     }

@@ -19,7 +19,7 @@ extension LayerStore {
     /// layer.
     func makeGeneralLocals(for plan: WorldPlan, generalPositions: [Int], reusing donor: [Double]) -> [Double] {
         let n = plan.count
-        let hasGeneralSublayer = parents.withUnsafeBufferPointer { parents in
+        let hasGeneralSublayer = hierarchy.parents.withUnsafeBufferPointer { parents in
             generalPositions.contains { parents[plan.layer(atPosition: $0)] >= 0 }
         }
         guard hasGeneralSublayer else { return [] }

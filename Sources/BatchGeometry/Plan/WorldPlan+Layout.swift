@@ -20,16 +20,16 @@ extension LayerStore {
         var size = [Int](repeating: 1, count: n)
         for position in stride(from: n - 1, through: 0, by: -1) {
             let layer = order.map { Int($0[position]) } ?? position
-            let parent = parents[layer]
+            let parent = hierarchy.parents[layer]
             if parent >= 0 { size[Int(parent)] += size[layer] }
         }
         // Split the largest subtree into its sublayers (it joins the serial prefix) until
         // every subtree is at most an eighth of the tree, or the effort is spent.
         var items: [Int] = []
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             items.append(Int(root))
-            root = nextSiblings[Int(root)]
+            root = hierarchy.nextSiblings[Int(root)]
         }
         var prefix: [Int] = []
         for _ in 0..<256 {
@@ -38,10 +38,10 @@ extension LayerStore {
             else { break }
             let layer = items.remove(at: largest)
             prefix.append(layer)
-            var child = firstSublayers[layer]
+            var child = hierarchy.firstSublayers[layer]
             while child >= 0 {
                 items.append(Int(child))
-                child = nextSiblings[Int(child)]
+                child = hierarchy.nextSiblings[Int(child)]
             }
         }
         guard items.count >= 2 else { return (order, levelStarts, []) }
@@ -72,7 +72,7 @@ extension LayerStore {
         var nondecreasing = parentFirst == nil
         var previousDepth: Int32 = 0
         var previousParent: Int32 = -1
-        parents.withUnsafeBufferPointer { parents in
+        hierarchy.parents.withUnsafeBufferPointer { parents in
             for position in 0..<n {
                 let layer = parentFirst.map { Int($0[position]) } ?? position
                 let parent = parents[layer]
@@ -94,17 +94,17 @@ extension LayerStore {
         // Breadth first: the roots, then the sublayers of each listed layer in turn.
         var order = [Int32]()
         order.reserveCapacity(n)
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             order.append(root)
-            root = nextSiblings[Int(root)]
+            root = hierarchy.nextSiblings[Int(root)]
         }
         var next = 0
         while next < order.count {
-            var child = firstSublayers[Int(order[next])]
+            var child = hierarchy.firstSublayers[Int(order[next])]
             while child >= 0 {
                 order.append(child)
-                child = nextSiblings[Int(child)]
+                child = hierarchy.nextSiblings[Int(child)]
             }
             next += 1
         }
@@ -119,7 +119,7 @@ extension LayerStore {
         let n = count
         guard n > 1 else { return false }
         var far = 0
-        parents.withUnsafeBufferPointer { parents in
+        hierarchy.parents.withUnsafeBufferPointer { parents in
             for layer in 1..<n {
                 let step = Int(parents[layer]) - Int(parents[layer - 1])
                 if step > 8 || step < -8 { far += 1 }
@@ -136,7 +136,7 @@ extension LayerStore {
         let n = count
         guard n > 1 else { return false }
         var chained = 0
-        parents.withUnsafeBufferPointer { parents in
+        hierarchy.parents.withUnsafeBufferPointer { parents in
             if let order {
                 for position in 1..<n where parents[Int(order[position])] == order[position - 1] { chained += 1 }
             } else {

@@ -209,12 +209,12 @@ extension LayerStore {
 
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
     func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
-        let plainSublayers = !sublayerTransforms.isMaterialized
-        return sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
-            parents.withUnsafeBufferPointer { parents in
-                flags.withUnsafeBufferPointer { flags in
-                    transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
-                        transforms.kindColumn.withUnsafeBufferPointer { kinds in
+        let plainSublayers = !columns.sublayerTransforms.isMaterialized
+        return columns.sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
+            hierarchy.parents.withUnsafeBufferPointer { parents in
+                columns.flags.withUnsafeBufferPointer { flags in
+                    columns.transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
+                        columns.transforms.kindColumn.withUnsafeBufferPointer { kinds in
                             withLayerGeometry { geometry in
                                 body(
                                     PlanInputs(
@@ -234,9 +234,9 @@ extension LayerStore {
     /// Calls `body` with raw pointers to the bounds, anchor, position and z columns.
     @inline(__always)
     func withLayerGeometry<R>(_ body: (LayerGeometryPointers) -> R) -> R {
-        withPointers(boundsX, boundsY, boundsWidth, boundsHeight) { bx, by, bw, bh in
-            withPointers(anchorX, anchorY, positionX, positionY) { ax, ay, px, py in
-                withPointers(zPositions, anchorPointZs) { zs, azs in
+        withPointers(columns.boundsX, columns.boundsY, columns.boundsWidth, columns.boundsHeight) { bx, by, bw, bh in
+            withPointers(columns.anchorX, columns.anchorY, columns.positionX, columns.positionY) { ax, ay, px, py in
+                withPointers(columns.zPositions, columns.anchorPointZs) { zs, azs in
                     body(
                         LayerGeometryPointers(
                             boundsX: bx, boundsY: by, width: bw, height: bh, anchorX: ax, anchorY: ay,
@@ -250,7 +250,7 @@ extension LayerStore {
     /// superlayer's adjustments and its superlayer's mode (which must be current).
     @inline(__always)
     func refreshPlanEntry(_ layer: Int, in plan: inout WorldPlan) {
-        let superlayer = Int(parents[layer])
+        let superlayer = Int(hierarchy.parents[layer])
         let entry = planEntry(layer, superlayerMode: superlayer >= 0 ? plan.modes[superlayer] : 0)
         plan.a[layer] = entry.local.a
         plan.b[layer] = entry.local.b
@@ -275,14 +275,14 @@ extension LayerStore {
     func planEntry(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform) {
         let entry = planEntryWithoutAdjustBit(layer, superlayerMode: superlayerMode)
         let adjusts =
-            !flags[layer].isDisjoint(with: .adjustingSublayers)
-            || sublayerTransforms.kind(at: layer) != .identity
+            !columns.flags[layer].isDisjoint(with: .adjustingSublayers)
+            || columns.sublayerTransforms.kind(at: layer) != .identity
         return (entry.mode | (adjusts ? WorldMode.adjustsSublayers : 0), entry.local)
     }
 
     private func planEntryWithoutAdjustBit(_ layer: Int, superlayerMode: UInt8) -> (mode: UInt8, local: AffineTransform)
     {
-        let superlayer = Int(parents[layer])
+        let superlayer = Int(hierarchy.parents[layer])
         if superlayer < 0 {
             let planar = leavesSublayersPlanar(transformToSuperlayer(of: layer))
             return (WorldMode.general | (planar ? WorldMode.eligible : 0), .identity)
@@ -291,7 +291,8 @@ extension LayerStore {
             return (WorldMode.general, .identity)
         }
         return (
-            WorldMode.eligible | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: parents[superlayer] < 0),
+            WorldMode.eligible
+                | planarMode(superlayerMode: superlayerMode, superlayerIsRoot: hierarchy.parents[superlayer] < 0),
             local
         )
     }
@@ -310,12 +311,13 @@ extension LayerStore {
     /// 4×4 reference minus the products with structural zeros.
     @inline(__always)
     func planarTransformToSuperlayer(of layer: Int, superlayer: Int) -> AffineTransform? {
-        guard transforms.kind(at: layer) <= .affine, zPositions[layer].isFinite, anchorPointZs[layer].isFinite,
-            !flags[superlayer].contains(.transformLayer)
+        guard columns.transforms.kind(at: layer) <= .affine, columns.zPositions[layer].isFinite,
+            columns.anchorPointZs[layer].isFinite,
+            !columns.flags[superlayer].contains(.transformLayer)
         else { return nil }
-        let subKind = sublayerTransforms.kind(at: superlayer)
-        guard subKind <= .affine, subKind == .identity || anchorPointZs[superlayer].isFinite else { return nil }
-        let m = transforms.affine(at: layer)
+        let subKind = columns.sublayerTransforms.kind(at: superlayer)
+        guard subKind <= .affine, subKind == .identity || columns.anchorPointZs[superlayer].isFinite else { return nil }
+        let m = columns.transforms.affine(at: layer)
         return planarLocal(layer, m, superlayer: superlayer, subKind: subKind)
     }
 
@@ -323,15 +325,15 @@ extension LayerStore {
     private func planarLocal(_ layer: Int, _ m: AffineTransform, superlayer: Int, subKind: TransformKind)
         -> AffineTransform
     {
-        let anchorInBoundsX = boundsX[layer] + anchorX[layer] * boundsWidth[layer]
-        let anchorInBoundsY = boundsY[layer] + anchorY[layer] * boundsHeight[layer]
+        let anchorInBoundsX = columns.boundsX[layer] + columns.anchorX[layer] * columns.boundsWidth[layer]
+        let anchorInBoundsY = columns.boundsY[layer] + columns.anchorY[layer] * columns.boundsHeight[layer]
         let ax = -anchorInBoundsX
         let ay = -anchorInBoundsY
         var local = AffineTransform(
             a: m.a, b: m.b, c: m.c, d: m.d,
-            tx: (((ax * m.a) + (ay * m.c)) + m.tx) + positionX[layer],
-            ty: (((ax * m.b) + (ay * m.d)) + m.ty) + positionY[layer])
-        let flipped = flags[superlayer].contains(.geometryFlipped)
+            tx: (((ax * m.a) + (ay * m.c)) + m.tx) + columns.positionX[layer],
+            ty: (((ax * m.b) + (ay * m.d)) + m.ty) + columns.positionY[layer])
+        let flipped = columns.flags[superlayer].contains(.geometryFlipped)
         if flipped || subKind != .identity {
             local = local.concatenating(planarAdjustment(of: superlayer, flipped: flipped, subKind: subKind))
         }
@@ -344,12 +346,12 @@ extension LayerStore {
         if flipped {
             result = AffineTransform(
                 a: 1, b: 0, c: 0, d: -1, tx: 0,
-                ty: 2 * boundsY[superlayer] + boundsHeight[superlayer])
+                ty: 2 * columns.boundsY[superlayer] + columns.boundsHeight[superlayer])
         }
         if subKind != .identity {
-            let s = sublayerTransforms.affine(at: superlayer)
-            let pivotX = boundsX[superlayer] + anchorX[superlayer] * boundsWidth[superlayer]
-            let pivotY = boundsY[superlayer] + anchorY[superlayer] * boundsHeight[superlayer]
+            let s = columns.sublayerTransforms.affine(at: superlayer)
+            let pivotX = columns.boundsX[superlayer] + columns.anchorX[superlayer] * columns.boundsWidth[superlayer]
+            let pivotY = columns.boundsY[superlayer] + columns.anchorY[superlayer] * columns.boundsHeight[superlayer]
             let px = -pivotX
             let py = -pivotY
             let sub = AffineTransform(

@@ -12,11 +12,11 @@ extension LayerStore {
     /// does: the same bits. Replaces `world`. O(count).
     func propagateWorldInFull(plan: WorldPlan, into world: inout WorldTransforms) {
         world = WorldTransforms(count: count)
-        world.structureVersion = structureVersion
+        world.structureVersion = hierarchy.structureVersion
         for position in 0..<count {
             let layer = plan.layer(atPosition: position)
             let toSuperlayer = transformToSuperlayer(of: layer)
-            let superlayer = Int(parents[layer])
+            let superlayer = Int(hierarchy.parents[layer])
             world[layer] = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[superlayer])
         }
     }

@@ -7,9 +7,9 @@ extension LayerStore {
     /// (`updateDirtyRanges`), else layer by layer. False when a planar chain became
     /// non-finite: the caches are then dropped and the caller runs a full pass.
     mutating func updateDirtySubtrees(options: KernelOptions = .default) -> Bool {
-        guard var world = worldCache, var plan = worldPlan else { return false }
-        worldCache = nil
-        worldPlan = nil
+        guard var world = caches.worldCache, var plan = caches.worldPlan else { return false }
+        caches.worldCache = nil
+        caches.worldPlan = nil
         world.modes = []  // shares plan.modes; drop it so writing the plan copies nothing
         if !plan.subtreeRangesBuilt {
             plan.subtreeRanges = makeSubtreeRangeIndex(for: plan)
@@ -19,40 +19,40 @@ extension LayerStore {
         if let index = plan.subtreeRanges {
             // The walk's arrays: the store's, moved out for the update and back after.
             var scratch = IncrementalScratch()
-            swap(&scratch, &incrementalScratch)
+            swap(&scratch, &caches.incrementalScratch)
             let result = updateDirtyRanges(
                 plan: &plan, world: &world, index: index, scratch: &scratch, options: options)
-            swap(&scratch, &incrementalScratch)
+            swap(&scratch, &caches.incrementalScratch)
             switch result {
             case .done:
                 needsSubtreeWalk = false
-                lastWorldUpdatePath = .rangeWalk
+                caches.lastWorldUpdatePath = .rangeWalk
             case .needsSubtreeWalk: break
             case .nonFinite: return false
             case .subtreesTooLarge, .walkTooLong:
                 needsSubtreeWalk = false
                 guard propagateWorld(plan: plan, into: &world, options: options) else { return false }
-                lastWorldUpdatePath =
+                caches.lastWorldUpdatePath =
                     result == .walkTooLong ? .rangeWalkThenFullPropagation : .dirtyEntriesThenFullPropagation
             }
         }
         if needsSubtreeWalk {
             guard recomputeDirtySubtrees(plan: &plan, world: &world) else { return false }
             if plan.generalPositions == nil && !plan.cachesGeneralLocals { cacheGeneralLocals(in: &plan) }
-            lastWorldUpdatePath = .subtreeWalk
+            caches.lastWorldUpdatePath = .subtreeWalk
         }
         world.modes = plan.modes
-        worldCache = world
-        worldPlan = plan
+        caches.worldCache = world
+        caches.worldPlan = plan
         return true
     }
 
     /// The layers whose subtrees need recomputing: dirty layers without a dirty
     /// ancestor (an ancestor's subtree already covers them). O(dirty × depth).
     private func topDirtyLayers() -> [Int] {
-        changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
-            parents.withUnsafeBufferPointer { parents in
-                changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
+        caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
+            hierarchy.parents.withUnsafeBufferPointer { parents in
+                caches.changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
                     var ancestor = parents[Int(dirtyLayer)]
                     while ancestor >= 0 {
                         if dirtyStates[Int(ancestor)] != ChangeTracker.clean { return nil }
@@ -70,7 +70,7 @@ extension LayerStore {
         let tops = topDirtyLayers()
         let (allFinite, generalChanged) = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
             withPlanInputs { inputs in
-                changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
+                caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
                     var stage = SubtreeRecompute(
                         columns: columns, output: columns.planOutput(keepingUnpositioned: false), inputs: inputs,
                         dirtyStates: dirtyStates.baseAddress!)
@@ -95,10 +95,10 @@ extension LayerStore {
             for layer in frontier where !stage.recompute(Int(layer), store: self, general: &general) { return false }
             next.removeAll(keepingCapacity: true)
             for layer in frontier {
-                var child = firstSublayers[Int(layer)]
+                var child = hierarchy.firstSublayers[Int(layer)]
                 while child >= 0 {
                     next.append(child)
-                    child = nextSiblings[Int(child)]
+                    child = hierarchy.nextSiblings[Int(child)]
                 }
             }
             swap(&frontier, &next)

@@ -23,7 +23,7 @@ struct SubtreeRangeIndex: Sendable {
 }
 
 /// The arrays an incremental update fills and empties on every `updateWorld()`, kept by
-/// the store between updates (`LayerStore.incrementalScratch`) so that a frame loop's
+/// the store between updates (`LayerCaches.incrementalScratch`) so that a frame loop's
 /// updates allocate nothing once they have grown: the dirty positions, which of them
 /// only moved, the range walk's per-level lists, and sorting space.
 struct IncrementalScratch: Sendable {
@@ -86,7 +86,7 @@ extension LayerStore {
         var childStart = [Int32](repeating: 0, count: n + 1)
         var previousSuperlayerPosition: Int32 = -1
         for position in firstSublayerPosition..<n {
-            let superlayer = parents[plan.layer(atPosition: position)]
+            let superlayer = hierarchy.parents[plan.layer(atPosition: position)]
             guard superlayer >= 0 else { return nil }
             let superlayerPosition = positions.map { $0[Int(superlayer)] } ?? superlayer
             // Not grouped by superlayer in the superlayers' order: no runs to rely on.
@@ -149,7 +149,7 @@ extension LayerStore {
         let result = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
             general.reserve(layers: highestGeneral + 1)
             return withPlanInputs { inputs in
-                changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
+                caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
                     index.walkCosts.withUnsafeBufferPointer { walkCosts in
                         var refresh = DirtyEntryRefresh(
                             columns: columns, output: columns.planOutput(keepingUnpositioned: true), inputs: inputs,
@@ -186,7 +186,7 @@ extension LayerStore {
     /// The dirty layers' positions in the plan's order, ascending (usually already:
     /// setters in index order), into `scratch.dirty`.
     private func dirtyPositions(_ index: SubtreeRangeIndex, into scratch: inout IncrementalScratch) {
-        let layers = changes.dirtyLayers
+        let layers = caches.changes.dirtyLayers
         scratch.dirty.removeAll(keepingCapacity: true)
         if let positions = index.positions {
             for k in 0..<layers.count { scratch.dirty.append(positions[Int(layers[k])]) }

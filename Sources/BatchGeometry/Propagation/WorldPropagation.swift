@@ -12,8 +12,17 @@ import CAffineKernels
 // `WorldPass.run` picks a strategy (WorldStrategies.swift) that calls the kernels.
 
 extension LayerStore {
-    /// Layers per thread below which a level is not split (the hand-off costs more).
+    /// The widest level below which the plan prefers the subtree layout for a big tree
+    /// (half of it; `worldLayout()`), and a level split over threads in the clip and
+    /// visibility passes (twice it).
     static let worldParallelCutoff = 16_384
+    /// Layers per chunk of a split over threads (`forEachChunk`): about 10–20 µs of a
+    /// per-layer kernel, long enough that claiming a chunk costs nothing in comparison,
+    /// short enough that 16 threads share a 100k-layer pass evenly.
+    static let parallelGrain = 4_096
+    /// Tasks per thread of `runSubtreeRuns`: enough that threads which start late or run
+    /// slower still end together.
+    static let tasksPerThread = 8
     /// Levels narrower than this give the SIMD backend nothing to vectorize: runs of them
     /// go through the scalar loop as one stretch.
     static let narrowLevelWidth = 8
@@ -67,7 +76,7 @@ extension LayerStore {
             options.transformKindPaths && n <= LocalKind.fullPassMaximumLayers && !plan.blockKinds.isEmpty
             && plan.blockKinds.count == LocalKind.blockCount(n)
         let indexOrderWorks = plan.order != nil && plan.subtreeBlocks.isEmpty && parentsPrecedeChildren
-        let parents = self.parents
+        let parents = self.hierarchy.parents
         return withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
             withAffinePointers(&columns.0, &columns.1, &columns.2, &columns.3, &columns.4, &columns.5) { worldColumns in
                 parents.withUnsafeBufferPointer { parents in
@@ -111,7 +120,7 @@ extension LayerStore {
     /// which then leaves the general layers alone. False, writing nothing, when some
     /// general layer has a superlayer after all. O(general layers).
     private func writeGeneralRoots(_ positions: [Int], of plan: WorldPlan, into world: inout WorldTransforms) -> Bool {
-        for k in 0..<positions.count where parents[plan.layer(atPosition: positions[k])] >= 0 { return false }
+        for k in 0..<positions.count where hierarchy.parents[plan.layer(atPosition: positions[k])] >= 0 { return false }
         for k in 0..<positions.count {
             let layer = plan.layer(atPosition: positions[k])
             let matrix = transformToSuperlayer(of: layer)
@@ -129,12 +138,13 @@ extension WorldPass {
     func run() -> Bool {
         let threaded = threads > 1
         if threaded, !subtreeBlocks.isEmpty, let finite = runSubtreesInParallel() { return finite }
+        if let cut = subtreeRunsCut() { return runSubtreeRuns(cut: cut) }
         let levelStarts = self.levelStarts
         // The levels split over threads (none on one thread or in the subtree layout).
         let wideLevels =
             threaded && subtreeBlocks.isEmpty
             ? levelStarts.indices.dropLast().filter {
-                levelStarts[$0 + 1] - levelStarts[$0] >= 2 * LayerStore.worldParallelCutoff
+                levelStarts[$0 + 1] - levelStarts[$0] >= 2 * LayerStore.parallelGrain
             } : []
         if indexOrderWorks, wideLevels.isEmpty { return runInIndexOrder() }
         var allFinite = true

@@ -5,6 +5,9 @@ import Dispatch
 // copies nothing of it):
 //
 //   runSerial             every layer in order, levels merged where the backend allows
+//   runSubtreeRuns        the level layout in index order as independent tasks: a run of
+//                         one level's layers and, level by level, the runs of their
+//                         descendants; one split for the whole pass
 //   runLevelInParallel    one wide level split over threads
 //   runSubtreesInParallel the subtree layout: a serial prefix, then subtrees over threads
 //   runInIndexOrder       a level order whose superlayers precede sublayers in index order
@@ -111,17 +114,82 @@ extension WorldPass {
 
     /// One wide level over threads: each chunk its planar layers, then its general ones.
     func runLevelInParallel(_ range: Range<Int>) -> Bool {
-        let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: threads)
+        let chunks = chunkCount(count: range.count, grain: LayerStore.parallelGrain)
+        let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: Swift.max(1, chunks))
         chunkFinite.initialize(repeating: true)
         defer { chunkFinite.deallocate() }
         let flags = SendablePointer(chunkFinite.baseAddress!)
-        forEachIndexedChunk(count: range.count, threads: threads, minimumPerThread: LayerStore.worldParallelCutoff) {
+        forEachIndexedChunk(count: range.count, threads: threads, grain: LayerStore.parallelGrain) {
             slot, chunk in
             let start = range.lowerBound + chunk.lowerBound
             let end = range.lowerBound + chunk.upperBound
             if !runLevelSegment(start..<end, includeGenerals: true) { flags.pointer[slot] = false }
         }
         return !chunkFinite.contains(false)
+    }
+
+    /// The level layout in index order, from level `cut` down, as independent tasks, in
+    /// one split: the levels above `cut` serially, then each task takes a run of level
+    /// `cut`'s positions and, level by level, the run of their descendants (contiguous:
+    /// a level lists sublayers grouped by superlayer in the superlayers' order), each run
+    /// through the level kernel. A task reads only worlds it wrote itself, so no task
+    /// waits for another and no level waits for the one above across threads; the
+    /// result is the same product per layer as every other strategy. True when finite.
+    func runSubtreeRuns(cut: Int) -> Bool {
+        var allFinite = runSerial(0..<levelStarts[cut])
+        let start = levelStarts[cut]
+        let width = levelStarts[cut + 1] - start
+        let tasks = Swift.min(width, threads * LayerStore.tasksPerThread)
+        let taskFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: tasks)
+        taskFinite.initialize(repeating: true)
+        defer { taskFinite.deallocate() }
+        let flags = SendablePointer(taskFinite.baseAddress!)
+        forEachTask(tasks, threads: threads) { task in
+            var run = (start + task * width / tasks)..<(start + (task + 1) * width / tasks)
+            var level = cut
+            while !run.isEmpty {
+                if !runLevelSegment(run, includeGenerals: true) { flags.pointer[task] = false }
+                level += 1
+                guard level + 1 < levelStarts.count else { break }
+                run =
+                    firstPosition(
+                        withSuperlayerAtOrAfter: run.lowerBound, inLevel: level)..<firstPosition(
+                        withSuperlayerAtOrAfter: run.upperBound, inLevel: level)
+            }
+        }
+        if taskFinite.contains(false) { allFinite = false }
+        return allFinite
+    }
+
+    /// The level `runSubtreeRuns` starts its tasks at: the first level with at least
+    /// `tasksPerThread` positions per thread, when the levels above it hold at most an
+    /// eighth of the layers (they run serially); nil when the pass is not in index order
+    /// (a position must be its layer, to find superlayers' positions), or too small to
+    /// repay a split, or no such level exists.
+    func subtreeRunsCut() -> Int? {
+        guard threads > 1, subtreeBlocks.isEmpty, planar.order == nil, count >= 2 * LayerStore.parallelGrain
+        else { return nil }
+        let wanted = threads * LayerStore.tasksPerThread
+        for level in 0..<(levelStarts.count - 1) {
+            if levelStarts[level] > count / 8 { return nil }
+            if levelStarts[level + 1] - levelStarts[level] >= wanted { return level }
+        }
+        return nil
+    }
+
+    /// The first position of level `level` whose superlayer's position is at least
+    /// `position` (the level's end when none). In index order a position is its layer,
+    /// and superlayers never decrease along a level. O(log width).
+    @inline(__always)
+    private func firstPosition(withSuperlayerAtOrAfter position: Int, inLevel level: Int) -> Int {
+        let parents = planar.parents
+        var low = levelStarts[level]
+        var high = levelStarts[level + 1]
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(parents[middle]) < position { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Subtree layout: the prefix serially, then the independent subtrees over threads,

@@ -248,7 +248,7 @@ extension LayerStore {
     /// store's current structure. O(1); the message survives release builds.
     @inline(__always)
     func checkSnapshot(_ world: WorldTransforms, file: StaticString = #file, line: UInt = #line) {
-        let version = structureVersion
+        let version = hierarchy.structureVersion
         let count = self.count
         if _slowPath(world.structureVersion != version || world.count != count) {
             staleSnapshot(world, version: version, count: count, file: file, line: line)

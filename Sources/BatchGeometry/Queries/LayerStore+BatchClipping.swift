@@ -44,14 +44,14 @@ extension LayerStore {
             guard let base = output.baseAddress else { return }
             let clips = SendablePointer(base)
             forEachLayerByLevel(options: options) { layer in
-                let superlayer = parents[layer]
+                let superlayer = hierarchy.parents[layer]
                 guard superlayer >= 0 else {
                     clips.pointer[layer] = nil
                     return
                 }
                 let s = Int(superlayer)
                 var clip = clips.pointer[s]
-                if flags[s].contains(.masksToBounds) {
+                if columns.flags[s].contains(.masksToBounds) {
                     clip = clip.map { $0.intersection(worldRects[s]) } ?? worldRects[s]
                 }
                 clips.pointer[layer] = clip
@@ -108,8 +108,8 @@ extension LayerStore {
             output.withMemoryRebound(to: UInt8.self) { bytes in
                 let states = SendablePointer(bytes.baseAddress!)
                 forEachLayerByLevel(options: options) { layer in
-                    let superlayer = parents[layer]
-                    if !flags[layer].isDisjoint(with: .hiddenOrDetached)
+                    let superlayer = hierarchy.parents[layer]
+                    if !columns.flags[layer].isDisjoint(with: .hiddenOrDetached)
                         || (superlayer >= 0 && states.pointer[Int(superlayer)] == Self.hiddenInTree)
                     {
                         states.pointer[layer] = Self.hiddenInTree
@@ -124,7 +124,7 @@ extension LayerStore {
                     if let viewportEdges { area = area.intersection(viewportEdges) }
                     states.pointer[layer] = area.hasPositiveArea ? 1 : 0
                 }
-                forEachChunk(count: count, threads: options.threads, minimumPerThread: 65_536) { range in
+                forEachChunk(count: count, threads: options.threads, grain: 16_384) { range in
                     for layer in range where states.pointer[layer] == Self.hiddenInTree { states.pointer[layer] = 0 }
                 }
             }
@@ -146,16 +146,17 @@ extension LayerStore {
             if parentsPrecedeChildren {
                 for layer in 0..<count { body(layer) }
             } else {
-                var root = firstRoot
+                var root = hierarchy.firstRoot
                 while root >= 0 {
                     forEachInSubtree(of: Int(root), body)
-                    root = nextSiblings[Int(root)]
+                    root = hierarchy.nextSiblings[Int(root)]
                 }
             }
             return
         }
         let (order, levelStarts): ([Int32]?, [Int])
-        if let plan = worldPlan, !changes.hierarchyChanged, plan.count == count, !plan.levelStarts.isEmpty,
+        if let plan = caches.worldPlan, !caches.changes.hierarchyChanged, plan.count == count,
+            !plan.levelStarts.isEmpty,
             plan.subtreeBlocks.isEmpty
         {
             (order, levelStarts) = (plan.order, plan.levelStarts)
@@ -170,7 +171,7 @@ extension LayerStore {
                 let end = levelStarts[level + 1]
                 guard options.threads > 1, end - start >= 2 * Self.worldParallelCutoff else { continue }
                 for position in serialStart..<start { body(layer(position)) }
-                forEachChunk(count: end - start, threads: options.threads, minimumPerThread: Self.worldParallelCutoff) {
+                forEachChunk(count: end - start, threads: options.threads, grain: Self.parallelGrain) {
                     range in
                     for position in range { body(layer(start + position)) }
                 }

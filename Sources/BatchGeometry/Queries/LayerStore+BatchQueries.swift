@@ -25,7 +25,7 @@ extension LayerStore {
     ///
     /// Allocates nothing when `options.threads` is 1 and `rects` has the capacity for
     /// `count` entries and does not share its storage (after a first call on a store as
-    /// large). Over more threads, a store of 16,384 layers or more is split, and
+    /// large). Over more threads, a store of 8,192 layers or more is split, and
     /// `DispatchQueue.concurrentPerform` then allocates a few blocks per call.
     /// - Precondition: `world` was computed for the store's current structure (else the
     ///   program stops with a message naming both structures).
@@ -34,38 +34,53 @@ extension LayerStore {
         in world: WorldTransforms, into rects: inout [RectEdges], options: KernelOptions = .default
     ) {
         checkSnapshot(world)
-        rects.resize(to: count, filler: .null)
+        let count = self.count
+        if rects.count != count && rects.capacity < count {
+            // New storage is filled by the split itself, not first with a filler on
+            // this thread: at 4M layers that serial fill (and its page faults) was most
+            // of the call, and no thread count could shorten it.
+            rects = [RectEdges](unsafeUninitializedCapacity: count) { buffer, initialized in
+                fillWorldRects(buffer, in: world, options: options)
+                initialized = count
+            }
+        } else {
+            rects.resize(to: count, filler: .null)
+            rects.withUnsafeMutableBufferPointer { fillWorldRects($0, in: world, options: options) }
+        }
+        if columns.detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
+    }
+
+    /// Writes (initializes) every layer's world rect into `output` (`count` entries).
+    private func fillWorldRects(
+        _ output: UnsafeMutableBufferPointer<RectEdges>, in world: WorldTransforms, options: KernelOptions
+    ) {
+        guard let base = output.baseAddress else { return }
+        let out = SendablePointer(base)
         let projectEach = options.backend(for: .worldRects) == .scalar
-        rects.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
-            let out = SendablePointer(base)
-            forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
-                for layer in range {
-                    out.pointer[layer] =
-                        projectEach
-                        ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
-                }
+        forEachChunk(count: count, threads: options.threads, grain: Self.parallelGrain) { range in
+            for layer in range {
+                (out.pointer + layer).initialize(
+                    to: projectEach ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world))
             }
         }
-        if detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
     }
 
     /// Detached subtrees have no world rect. O(roots + the detached subtrees).
     private func nullDetachedSubtrees(_ rects: inout [RectEdges]) {
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
-            if flags[Int(root)].contains(.detached) { forEachInSubtree(of: Int(root)) { rects[$0] = .null } }
-            root = nextSiblings[Int(root)]
+            if columns.flags[Int(root)].contains(.detached) { forEachInSubtree(of: Int(root)) { rects[$0] = .null } }
+            root = hierarchy.nextSiblings[Int(root)]
         }
     }
 
     /// `worldRect(of:in:)`, computed directly from the planar columns when that is exact.
     @inline(__always)
     func fastWorldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
-        let minX = boundsX[layer]
-        let minY = boundsY[layer]
-        let maxX = minX + boundsWidth[layer]
-        let maxY = minY + boundsHeight[layer]
+        let minX = columns.boundsX[layer]
+        let minY = columns.boundsY[layer]
+        let maxX = minX + columns.boundsWidth[layer]
+        let maxY = minY + columns.boundsHeight[layer]
         guard world.isPlanar(layer), minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else {
             return projectedWorldRect(of: layer, in: world)
         }
@@ -171,11 +186,12 @@ extension LayerStore {
         if useTable { computeUnprojections(world, into: &scratch.unprojections, options) }
         let links =
             rule == .layer
-            ? drawOrderLinks(reusing: &scratch) : SiblingLinks(first: firstSublayers, next: nextSiblings)
+            ? drawOrderLinks(reusing: &scratch)
+            : SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
         // One point costs a tree walk: split even small batches when the tree is big.
         let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
         scratch.unprojections.withUnsafeBufferPointer { table in
-            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: minimum) { range in
+            forEachChunk(count: points.count, threads: options.threads, grain: minimum) { range in
                 if useTable {
                     for k in range {
                         let point = points[k]
@@ -200,7 +216,7 @@ extension LayerStore {
         table.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
-            forEachChunk(count: count, threads: options.threads, minimumPerThread: 8_192) { range in
+            forEachChunk(count: count, threads: options.threads, grain: Self.parallelGrain) { range in
                 for layer in range { out.pointer[layer] = Homography(world[layer]) }
             }
         }
@@ -237,7 +253,7 @@ extension LayerStore {
         result.withUnsafeMutableBufferPointer { output in
             guard let base = output.baseAddress else { return }
             let out = SendablePointer(base)
-            forEachChunk(count: points.count, threads: options.threads, minimumPerThread: 16_384) { range in
+            forEachChunk(count: points.count, threads: options.threads, grain: Self.parallelGrain) { range in
                 for k in range {
                     let worldPoint = sourceMatrix.map { $0.projectPoint(points[k]) } ?? points[k]
                     if let destinationHomography {

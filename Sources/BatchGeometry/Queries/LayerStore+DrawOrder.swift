@@ -36,7 +36,7 @@ extension LayerStore {
         order.removeAll(keepingCapacity: true)
         order.reserveCapacity(count)
         walkPreorder(drawOrderLinks(reusing: &scratch)) { layer in
-            if flags[layer].contains(.hidden) { return false }
+            if columns.flags[layer].contains(.hidden) { return false }
             order.append(handle(atSlot: layer))
             return true
         }
@@ -47,7 +47,7 @@ extension LayerStore {
         var order: [Int] = []
         order.reserveCapacity(count)
         walkPreorder(drawOrderLinks()) { layer in
-            if flags[layer].contains(.hidden) { return false }
+            if columns.flags[layer].contains(.hidden) { return false }
             order.append(layer)
             return true
         }
@@ -60,9 +60,11 @@ extension LayerStore {
     /// (by `refreshDrawOrder()`, which the output-sensitive queries and `drawOrder(into:)`
     /// call), else a copy of it with the changed lists re-sorted.
     func drawOrderLinks() -> SiblingLinks {
-        guard zOrderInversions > 0 else { return SiblingLinks(first: firstSublayers, next: nextSiblings) }
-        if drawOrderCache.isCurrent(count: count) { return drawOrderCache.links }
-        var cache = drawOrderCache
+        guard hierarchy.zOrderInversions > 0 else {
+            return SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
+        }
+        if caches.drawOrderCache.isCurrent(count: count) { return caches.drawOrderCache.links }
+        var cache = caches.drawOrderCache
         cache.refresh(self)
         return cache.links
     }
@@ -72,10 +74,10 @@ extension LayerStore {
     /// whether to enter the layer's sublayers. No recursion.
     @inline(__always)
     func walkPreorder(_ links: SiblingLinks, _ visit: (Int) -> Bool) {
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
-            if flags[Int(root)].contains(.detached) {
-                root = nextSiblings[Int(root)]
+            if columns.flags[Int(root)].contains(.detached) {
+                root = hierarchy.nextSiblings[Int(root)]
                 continue
             }
             let top = root
@@ -87,11 +89,11 @@ extension LayerStore {
                     continue
                 }
                 // Climb to the nearest ancestor (below `top`) that has a next sibling.
-                while current != top && links.next[Int(current)] < 0 { current = parents[Int(current)] }
+                while current != top && links.next[Int(current)] < 0 { current = hierarchy.parents[Int(current)] }
                 if current == top { break }
                 current = links.next[Int(current)]
             }
-            root = nextSiblings[Int(top)]
+            root = hierarchy.nextSiblings[Int(top)]
         }
     }
 
@@ -100,14 +102,14 @@ extension LayerStore {
     @inline(__always)
     func zInversion(_ previous: Int32, _ next: Int32) -> Int {
         guard previous >= 0 && next >= 0 else { return 0 }
-        return drawOrderKey(zPositions[Int(next)]) < drawOrderKey(zPositions[Int(previous)]) ? 1 : 0
+        return drawOrderKey(columns.zPositions[Int(next)]) < drawOrderKey(columns.zPositions[Int(previous)]) ? 1 : 0
     }
 
     /// `zOrderInversions` counted from scratch. O(count).
     func countZOrderInversions() -> Int {
         var inversions = 0
-        for layer in 0..<count where parents[layer] >= 0 {
-            inversions += zInversion(previousSiblings[layer], Int32(layer))
+        for layer in 0..<count where hierarchy.parents[layer] >= 0 {
+            inversions += zInversion(hierarchy.previousSiblings[layer], Int32(layer))
         }
         return inversions
     }

@@ -17,16 +17,16 @@ extension LayerStore {
     /// Computes the frames of all layers into `frames`, reusing its storage (resized to
     /// `count` if needed). Allocates nothing when `frames` has `count` entries and does not
     /// share its storage, and `options.threads` is 1 (over more threads, a store of
-    /// 32,768 layers or more is split, and `DispatchQueue.concurrentPerform` then
+    /// 8,192 layers or more is split, and `DispatchQueue.concurrentPerform` then
     /// allocates a few blocks per call).
     public func computeFrames(into frames: inout FrameColumns, options: KernelOptions = .default) {
         if frames.count != count { frames = FrameColumns(count: count) }
         let n = count
         guard n > 0 else { return }
         let backend = options.backend(for: .frames)
-        transforms.withAffineColumns { a, b, c, d, tx, ty in
-            withPointers(boundsWidth, boundsHeight, anchorX, anchorY) { w, h, ax, ay in
-                withPointers(positionX, positionY) { px, py in
+        columns.transforms.withAffineColumns { a, b, c, d, tx, ty in
+            withPointers(columns.boundsWidth, columns.boundsHeight, columns.anchorX, columns.anchorY) { w, h, ax, ay in
+                withPointers(columns.positionX, columns.positionY) { px, py in
                     frames.x.withUnsafeMutableBufferPointer { fx in
                         frames.y.withUnsafeMutableBufferPointer { fy in
                             frames.width.withUnsafeMutableBufferPointer { fw in
@@ -37,7 +37,8 @@ extension LayerStore {
                                         tx: tx.baseAddress!, ty: ty.baseAddress!, positionX: px, positionY: py,
                                         frameX: fx.baseAddress!, frameY: fy.baseAddress!,
                                         frameWidth: fw.baseAddress!, frameHeight: fh.baseAddress!)
-                                    forEachChunk(count: n, threads: options.threads) { range in
+                                    forEachChunk(count: n, threads: options.threads, grain: Self.parallelGrain) {
+                                        range in
                                         switch backend {
                                         case .scalar: columns.computeScalar(range)
                                         case .simd: columns.computeSIMD(range)

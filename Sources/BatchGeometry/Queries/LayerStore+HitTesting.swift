@@ -96,7 +96,7 @@ extension LayerStore {
     /// The sublayer lists a hit test walks: drawing order for the layer rule, sublayer
     /// order for the view rule.
     func hitTestLinks(_ rule: HitTestRule) -> SiblingLinks {
-        rule == .layer ? drawOrderLinks() : SiblingLinks(first: firstSublayers, next: nextSiblings)
+        rule == .layer ? drawOrderLinks() : SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
     }
 
     /// The hit-test walk shared by the single-point and batch entry points;
@@ -119,16 +119,16 @@ extension LayerStore {
         // arrays' storage in registers (measured: 7-11% faster at 100k layers).
         let first = links.first
         let next = links.next
-        let parents = self.parents
-        let flags = self.flags
+        let parents = self.hierarchy.parents
+        let flags = self.columns.flags
         // What skips a subtree: hidden; under the view rule also opacity < 0.01 and
         // interaction disabled (one derived bit).
         let skip: LayerFlags = rule == .layer ? .hidden : .hiddenOrSkippedByViewRule
         var best: Int?
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             if flags[Int(root)].contains(.detached) {
-                root = nextSiblings[Int(root)]
+                root = hierarchy.nextSiblings[Int(root)]
                 continue
             }
             let top = root
@@ -156,7 +156,7 @@ extension LayerStore {
                 if current == top { break }
                 current = next[Int(current)]
             }
-            root = nextSiblings[Int(top)]
+            root = hierarchy.nextSiblings[Int(top)]
         }
         return best
     }
@@ -164,10 +164,10 @@ extension LayerStore {
     /// `bo.x <= q.x < bo.x + w && bo.y <= q.y < bo.y + h`: an empty bounds contains nothing.
     @inline(__always)
     func contains(_ layer: Int, _ q: Point) -> Bool {
-        let x = boundsX[layer]
-        let y = boundsY[layer]
-        let width = boundsWidth[layer]
-        let height = boundsHeight[layer]
+        let x = columns.boundsX[layer]
+        let y = columns.boundsY[layer]
+        let width = columns.boundsWidth[layer]
+        let height = columns.boundsHeight[layer]
         return x <= q.x && q.x < x + width && y <= q.y && q.y < y + height
     }
 }

@@ -15,14 +15,14 @@ extension LayerStore {
     func worldOpacity(of layer: Int) -> Double {
         checkIndex(layer)
         let depth = depth(of: layer)
-        let opacities = attributes.opacities
+        let opacities = columns.attributes.opacities
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { chain in
             var current = Int32(layer)
             var k = depth
             while current >= 0 {
                 chain[k] = current
                 k -= 1
-                current = parents[Int(current)]
+                current = hierarchy.parents[Int(current)]
             }
             var product = Double(opacities[Int(chain[0])])
             var level = 1
@@ -41,9 +41,9 @@ extension LayerStore {
     /// not geometry.
     public func worldOpacities(into result: inout [Double]) {
         result.resize(to: count, filler: 1)
-        let opacities = attributes.opacities
-        let parents = self.parents
-        var root = firstRoot
+        let opacities = columns.attributes.opacities
+        let parents = self.hierarchy.parents
+        var root = hierarchy.firstRoot
         while root >= 0 {
             let top = root
             var current = root
@@ -52,16 +52,16 @@ extension LayerStore {
                 let own = Double(opacities[layer])
                 let superlayer = parents[layer]
                 result[layer] = superlayer < 0 ? own : result[Int(superlayer)] * own  // a root: its own
-                let firstSublayer = firstSublayers[layer]
+                let firstSublayer = hierarchy.firstSublayers[layer]
                 if firstSublayer >= 0 {
                     current = firstSublayer
                     continue
                 }
-                while current != top && nextSiblings[Int(current)] < 0 { current = parents[Int(current)] }
+                while current != top && hierarchy.nextSiblings[Int(current)] < 0 { current = parents[Int(current)] }
                 if current == top { break }
-                current = nextSiblings[Int(current)]
+                current = hierarchy.nextSiblings[Int(current)]
             }
-            root = nextSiblings[Int(top)]
+            root = hierarchy.nextSiblings[Int(top)]
         }
     }
 

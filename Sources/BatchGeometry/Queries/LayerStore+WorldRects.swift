@@ -14,7 +14,9 @@ extension LayerStore {
     func worldRect(of layer: Int, in world: WorldTransforms) -> RectEdges {
         checkIndex(layer)
         checkSnapshot(world)
-        if detachedLayerCount > 0 && flags[topmostAncestor(of: layer)].contains(.detached) { return .null }
+        if columns.detachedLayerCount > 0 && columns.flags[topmostAncestor(of: layer)].contains(.detached) {
+            return .null
+        }
         return projectedWorldRect(of: layer, in: world)
     }
 
@@ -28,10 +30,10 @@ extension LayerStore {
     /// computes that matrix itself).
     @inline(__always)
     func projectedWorldRect(of layer: Int, through matrix: Transform3D) -> RectEdges {
-        let minX = boundsX[layer]
-        let minY = boundsY[layer]
+        let minX = columns.boundsX[layer]
+        let minY = columns.boundsY[layer]
         return projectedBox(
-            minX: minX, minY: minY, maxX: minX + boundsWidth[layer], maxY: minY + boundsHeight[layer],
+            minX: minX, minY: minY, maxX: minX + columns.boundsWidth[layer], maxY: minY + columns.boundsHeight[layer],
             through: matrix)
     }
 

@@ -75,20 +75,23 @@ extension LayerStore {
     /// The returned links share `scratch`'s arrays: drop them before the next call that
     /// writes `scratch`, or that call copies them.
     func drawOrderLinks(reusing scratch: inout QueryScratch) -> SiblingLinks {
-        guard zOrderInversions > 0 else { return SiblingLinks(first: firstSublayers, next: nextSiblings) }
+        guard hierarchy.zOrderInversions > 0 else {
+            return SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
+        }
         // The store's cache, when no list changed since `updateWorld()` or an
         // output-sensitive query brought it up to date: no copy, no sorting.
-        if drawOrderCache.isCurrent(count: count) { return drawOrderCache.links }
+        if caches.drawOrderCache.isCurrent(count: count) { return caches.drawOrderCache.links }
         // Room for the worst case up front (each list holds at most `count` entries), so
         // a frame with more unsorted lists than the ones before allocates nothing.
         scratch.unsortedParents.reserveCapacity(count)
         scratch.siblings.reserveCapacity(count)
         scratch.sortSpace.reserveCapacity(count)
-        scratch.first.overwrite(with: firstSublayers)
-        scratch.next.overwrite(with: nextSiblings)
+        scratch.first.overwrite(with: hierarchy.firstSublayers)
+        scratch.next.overwrite(with: hierarchy.nextSiblings)
         scratch.unsortedParents.removeAll(keepingCapacity: true)
-        for layer in 0..<count where parents[layer] >= 0 && zInversion(previousSiblings[layer], Int32(layer)) == 1 {
-            scratch.unsortedParents.append(parents[layer])
+        for layer in 0..<count
+        where hierarchy.parents[layer] >= 0 && zInversion(hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
+            scratch.unsortedParents.append(hierarchy.parents[layer])
         }
         // Each unsorted list once: its superlayer may be listed once per inversion.
         stableSort(&scratch.unsortedParents, space: &scratch.sortSpace) { $0 < $1 }
@@ -106,12 +109,12 @@ extension LayerStore {
     /// stably by zPosition key (equal keys keep sublayer order).
     private func sortSublayers(of parent: Int, _ scratch: inout QueryScratch) {
         scratch.siblings.removeAll(keepingCapacity: true)
-        var current = firstSublayers[parent]
+        var current = hierarchy.firstSublayers[parent]
         while current >= 0 {
             scratch.siblings.append(current)
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
-        zPositions.withUnsafeBufferPointer { z in
+        columns.zPositions.withUnsafeBufferPointer { z in
             stableSort(&scratch.siblings, space: &scratch.sortSpace) {
                 drawOrderKey(z[Int($0)]) < drawOrderKey(z[Int($1)])
             }

@@ -13,7 +13,7 @@ extension LayerStore {
     /// NaN where it has NaN (see `Benchmarks/KERNELS.md`, "non-finite input").
     @_spi(Testing) public func referenceWorldTransforms() -> WorldTransforms {
         var world = WorldTransforms(count: count)
-        world.structureVersion = structureVersion
+        world.structureVersion = hierarchy.structureVersion
         if parentsPrecedeChildren {
             for layer in 0..<count { computeWorld(layer, into: &world) }
         } else {
@@ -27,7 +27,7 @@ extension LayerStore {
     @inline(__always)
     private func computeWorld(_ layer: Int, into world: inout WorldTransforms) {
         let toSuperlayer = transformToSuperlayer(of: layer)
-        let superlayer = parents[layer]
+        let superlayer = hierarchy.parents[layer]
         world[layer] = superlayer < 0 ? toSuperlayer : toSuperlayer.concatenating(world[Int(superlayer)])
     }
 
@@ -49,11 +49,11 @@ extension LayerStore {
             "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         var clips = [RectEdges?](repeating: nil, count: count)
         forEachParentFirst { layer in
-            let superlayer = parents[layer]
+            let superlayer = hierarchy.parents[layer]
             guard superlayer >= 0 else { return }
             let s = Int(superlayer)
             var clip = clips[s]
-            if flags[s].contains(.masksToBounds) {
+            if columns.flags[s].contains(.masksToBounds) {
                 clip = clip.map { $0.intersection(worldRects[s]) } ?? worldRects[s]
             }
             clips[layer] = clip
@@ -76,9 +76,9 @@ extension LayerStore {
         var visible = [Bool](repeating: false, count: count)
         let viewportEdges = viewport?.edges
         forEachParentFirst { layer in
-            let superlayer = parents[layer]
+            let superlayer = hierarchy.parents[layer]
             let hidden =
-                !flags[layer].isDisjoint(with: [.hidden, .detached])
+                !columns.flags[layer].isDisjoint(with: [.hidden, .detached])
                 || (superlayer >= 0 && hiddenInTree[Int(superlayer)])
             hiddenInTree[layer] = hidden
             guard !hidden, !worldRects[layer].isNull else { return }
@@ -104,26 +104,27 @@ extension LayerStore {
     /// links with each unsorted list stably sorted by zPosition key. O(count log w). The
     /// reference the cache (`DrawOrderCache`) is tested against.
     func sortedDrawOrderLinks() -> SiblingLinks {
-        var links = SiblingLinks(first: firstSublayers, next: nextSiblings)
-        guard zOrderInversions > 0 else { return links }
+        var links = SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
+        guard hierarchy.zOrderInversions > 0 else { return links }
         var unsorted: [Int32] = []
-        for layer in 0..<count where parents[layer] >= 0 && zInversion(previousSiblings[layer], Int32(layer)) == 1 {
-            unsorted.append(parents[layer])
+        for layer in 0..<count
+        where hierarchy.parents[layer] >= 0 && zInversion(hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
+            unsorted.append(hierarchy.parents[layer])
         }
         var siblings: [Int32] = []
         var previousParent: Int32 = -1
         for parent in unsorted.sorted() where parent != previousParent {
             previousParent = parent
             siblings.removeAll(keepingCapacity: true)
-            var current = firstSublayers[Int(parent)]
+            var current = hierarchy.firstSublayers[Int(parent)]
             while current >= 0 {
                 siblings.append(current)
-                current = nextSiblings[Int(current)]
+                current = hierarchy.nextSiblings[Int(current)]
             }
             // Stable: by (key, position in the sublayer list), a strict total order.
             let sorted = siblings.indices.sorted { lhs, rhs in
-                let lz = drawOrderKey(zPositions[Int(siblings[lhs])])
-                let rz = drawOrderKey(zPositions[Int(siblings[rhs])])
+                let lz = drawOrderKey(columns.zPositions[Int(siblings[lhs])])
+                let rz = drawOrderKey(columns.zPositions[Int(siblings[rhs])])
                 return lz < rz || (lz == rz && lhs < rhs)
             }
             links.first[Int(parent)] = siblings[sorted[0]]

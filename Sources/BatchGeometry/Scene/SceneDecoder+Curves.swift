@@ -288,7 +288,7 @@ extension SceneDecoder {
             SceneDecelerationQuery(
                 deceleration: ScrollDeceleration(
                     offset: $0.offset, velocity: $0.velocity, rate: $0.rate,
-                    displayScale: $0.scale ?? store.displayScale, scrollRange: $0.scrollRange),
+                    displayScale: $0.scale ?? store.columns.displayScale, scrollRange: $0.scrollRange),
                 times: $0.times)
         }
     }

@@ -160,8 +160,13 @@ extension LayerStore {
     /// and userInteractionEnabled: the change log's consumer for `.viewHitGate`. O(1).
     @inline(__always)
     mutating func refreshViewRuleFlag(_ layer: Int) {
-        let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
-        if skipped { flags[layer].insert(.skippedByViewRule) } else { flags[layer].remove(.skippedByViewRule) }
+        let skipped =
+            !columns.attributes.interactionEnabled[layer] || Double(columns.attributes.opacities[layer]) < 0.01
+        if skipped {
+            columns.flags[layer].insert(.skippedByViewRule)
+        } else {
+            columns.flags[layer].remove(.skippedByViewRule)
+        }
     }
 }
 
@@ -179,7 +184,7 @@ extension LayerStore {
     }
     func opacity(of layer: Int) -> Float {
         checkIndex(layer)
-        return attributes.opacities[layer]
+        return columns.attributes.opacities[layer]
     }
     /// Sets the opacity. A `Double` becomes the stored value through `Float(_:)` (round
     /// to nearest; a finite value beyond the float range becomes ±infinity), as setting
@@ -190,7 +195,7 @@ extension LayerStore {
     }
     mutating func setOpacity(_ opacity: Float, of layer: Int) {
         checkIndexForUpdate(layer)
-        attributes.opacities[layer] = opacity
+        columns.attributes.opacities[layer] = opacity
         // No geometry cache reads opacity; the view rule's gate does.
         noteChange(layer, LayerProperty.opacity.effects)
     }
@@ -203,7 +208,7 @@ extension LayerStore {
     }
     func isUserInteractionEnabled(_ layer: Int) -> Bool {
         checkIndex(layer)
-        return attributes.interactionEnabled[layer]
+        return columns.attributes.interactionEnabled[layer]
     }
     /// Sets `userInteractionEnabled`. O(1).
     public mutating func setUserInteractionEnabled(_ value: Bool, of layer: LayerHandle) {
@@ -211,7 +216,7 @@ extension LayerStore {
     }
     mutating func setUserInteractionEnabled(_ value: Bool, of layer: Int) {
         checkIndexForUpdate(layer)
-        attributes.interactionEnabled[layer] = value
+        columns.attributes.interactionEnabled[layer] = value
         noteChange(layer, LayerProperty.userInteractionEnabled.effects)
     }
 }

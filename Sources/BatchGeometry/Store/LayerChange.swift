@@ -45,9 +45,9 @@ extension LayerStore {
     @inline(__always)
     mutating func noteChange(_ layer: Int, _ change: LayerChange) {
         if !change.isDisjoint(with: .world) {
-            changes.markChanged(layer)
+            caches.changes.markChanged(layer)
         } else if change.contains(.position) {
-            changes.markPositionChanged(layer)
+            caches.changes.markPositionChanged(layer)
         }
         if !change.isDisjoint(with: .ownExtent) {
             boundsDidChange(layer, adjustInputs: change.contains(.sublayerInputs))

@@ -10,7 +10,7 @@ extension LayerStore {
     }
     func autoresizingMask(of layer: Int) -> AutoresizingMask {
         checkIndex(layer)
-        return AutoresizingMask(rawValue: UInt(autoresizingMasks[layer]))
+        return AutoresizingMask(rawValue: UInt(columns.autoresizingMasks[layer]))
     }
     /// Sets the mask; resizes nothing by itself (the next size change of the superlayer
     /// does). O(1).
@@ -20,8 +20,8 @@ extension LayerStore {
     mutating func setAutoresizingMask(_ mask: AutoresizingMask, of layer: Int) {
         checkIndexForUpdate(layer)
         let stored = UInt8(truncatingIfNeeded: mask.rawValue & AutoresizingMask.all.rawValue)
-        autoresizingLayerCount += (stored != 0 ? 1 : 0) - (autoresizingMasks[layer] != 0 ? 1 : 0)
-        autoresizingMasks[layer] = stored
+        columns.autoresizingLayerCount += (stored != 0 ? 1 : 0) - (columns.autoresizingMasks[layer] != 0 ? 1 : 0)
+        columns.autoresizingMasks[layer] = stored
     }
 
     /// Whether a change of this layer's bounds size resizes its masked sublayers
@@ -36,9 +36,9 @@ extension LayerStore {
     mutating func setAutoresizesSubviews(_ value: Bool, of layer: Int) {
         checkIndexForUpdate(layer)
         if value {
-            flags[layer].remove(.doesNotAutoresizeSubviews)
+            columns.flags[layer].remove(.doesNotAutoresizeSubviews)
         } else {
-            flags[layer].insert(.doesNotAutoresizeSubviews)
+            columns.flags[layer].insert(.doesNotAutoresizeSubviews)
         }
     }
 
@@ -47,8 +47,8 @@ extension LayerStore {
     /// O(1) when no layer in the store has a mask; else O(the sublayers visited).
     @inline(__always)
     mutating func sizeDidChange(_ layer: Int, from oldWidth: Double, _ oldHeight: Double) {
-        guard autoresizingLayerCount > 0,
-            boundsWidth[layer] != oldWidth || boundsHeight[layer] != oldHeight
+        guard columns.autoresizingLayerCount > 0,
+            columns.boundsWidth[layer] != oldWidth || columns.boundsHeight[layer] != oldHeight
         else { return }
         autoresizeSublayers(of: layer, oldWidth: oldWidth, oldHeight: oldHeight)
     }
@@ -66,11 +66,11 @@ extension LayerStore {
     /// superlayer leaves it as its last sublayer is visited, so a chain of any depth
     /// uses O(1) stack.
     private mutating func autoresizeSublayers(of top: Int, oldWidth: Double, oldHeight: Double) {
-        guard !flags[top].contains(.doesNotAutoresizeSubviews) else { return }
+        guard !columns.flags[top].contains(.doesNotAutoresizeSubviews) else { return }
         var stack = [
             ResizeFrame(
                 superlayer: Int32(top), oldWidth: oldWidth, oldHeight: oldHeight,
-                next: firstSublayers[top])
+                next: hierarchy.firstSublayers[top])
         ]
         while let frame = stack.last {
             let layer = Int(frame.next)
@@ -78,26 +78,26 @@ extension LayerStore {
                 stack.removeLast()
                 continue
             }
-            if nextSiblings[layer] >= 0 {
-                stack[stack.count - 1].next = nextSiblings[layer]
+            if hierarchy.nextSiblings[layer] >= 0 {
+                stack[stack.count - 1].next = hierarchy.nextSiblings[layer]
             } else {
                 stack.removeLast()
             }
-            let mask = autoresizingMasks[layer]
+            let mask = columns.autoresizingMasks[layer]
             if mask == 0 { continue }
-            let width = boundsWidth[layer]
-            let height = boundsHeight[layer]
+            let width = columns.boundsWidth[layer]
+            let height = columns.boundsHeight[layer]
             resize(
                 layer, mask: mask, superlayer: Int(frame.superlayer), oldWidth: frame.oldWidth,
                 oldHeight: frame.oldHeight)
             noteChange(layer, .geometry)
-            if (boundsWidth[layer] != width || boundsHeight[layer] != height)
-                && !flags[layer].contains(.doesNotAutoresizeSubviews) && firstSublayers[layer] >= 0
+            if (columns.boundsWidth[layer] != width || columns.boundsHeight[layer] != height)
+                && !columns.flags[layer].contains(.doesNotAutoresizeSubviews) && hierarchy.firstSublayers[layer] >= 0
             {
                 stack.append(
                     ResizeFrame(
                         superlayer: Int32(layer), oldWidth: width, oldHeight: height,
-                        next: firstSublayers[layer]))
+                        next: hierarchy.firstSublayers[layer]))
             }
         }
     }
@@ -106,24 +106,24 @@ extension LayerStore {
     private mutating func resize(_ layer: Int, mask: UInt8, superlayer: Int, oldWidth: Double, oldHeight: Double) {
         let flags = AutoresizingMask(rawValue: UInt(mask))
         if let x = autoresizedAxis(
-            position: positionX[layer], anchor: anchorX[layer], length: boundsWidth[layer],
-            superOrigin: boundsX[superlayer], oldSuperLength: oldWidth,
-            newSuperLength: boundsWidth[superlayer],
+            position: columns.positionX[layer], anchor: columns.anchorX[layer], length: columns.boundsWidth[layer],
+            superOrigin: columns.boundsX[superlayer], oldSuperLength: oldWidth,
+            newSuperLength: columns.boundsWidth[superlayer],
             flexibleMin: flags.contains(.flexibleLeftMargin), flexibleLength: flags.contains(.flexibleWidth),
             flexibleMax: flags.contains(.flexibleRightMargin))
         {
-            boundsWidth[layer] = x.length
-            positionX[layer] = x.position
+            columns.boundsWidth[layer] = x.length
+            columns.positionX[layer] = x.position
         }
         if let y = autoresizedAxis(
-            position: positionY[layer], anchor: anchorY[layer], length: boundsHeight[layer],
-            superOrigin: boundsY[superlayer], oldSuperLength: oldHeight,
-            newSuperLength: boundsHeight[superlayer],
+            position: columns.positionY[layer], anchor: columns.anchorY[layer], length: columns.boundsHeight[layer],
+            superOrigin: columns.boundsY[superlayer], oldSuperLength: oldHeight,
+            newSuperLength: columns.boundsHeight[superlayer],
             flexibleMin: flags.contains(.flexibleTopMargin), flexibleLength: flags.contains(.flexibleHeight),
             flexibleMax: flags.contains(.flexibleBottomMargin))
         {
-            boundsHeight[layer] = y.length
-            positionY[layer] = y.position
+            columns.boundsHeight[layer] = y.length
+            columns.positionY[layer] = y.position
         }
     }
 }

@@ -9,20 +9,20 @@ extension LayerStore {
     public func contains(_ layer: LayerHandle) -> Bool {
         let slot = layer.index
         // Live generations are even (a free slot's is odd), so one load decides.
-        return layer.generation & 1 == 0 && slot < count && generations[slot] == layer.generation
+        return layer.generation & 1 == 0 && slot < count && hierarchy.generations[slot] == layer.generation
     }
 
     /// The handle of the live layer in slot `index` (an index into a per-layer result),
     /// or nil when `index` is out of range or its slot is free. O(1).
     public func handle(at index: Int) -> LayerHandle? {
         guard isLiveSlot(index) else { return nil }
-        return LayerHandle(slot: index, generation: generations[index])
+        return LayerHandle(slot: index, generation: hierarchy.generations[index])
     }
 
     /// The handle of the layer in `slot`, which the caller knows is live.
     @inline(__always)
     func handle(atSlot slot: Int) -> LayerHandle {
-        LayerHandle(slot: slot, generation: generations[slot])
+        LayerHandle(slot: slot, generation: hierarchy.generations[slot])
     }
 
     /// The slot of `layer`, which must be live: a stale handle stops the program with a
@@ -38,7 +38,7 @@ extension LayerStore {
     @inline(__always)
     mutating func slotForUpdate(of layer: LayerHandle, file: StaticString = #file, line: UInt = #line) -> Int {
         let slot = layer.index
-        if _slowPath(!(layer.generation & 1 == 0 && slot < count && generations[slot] == layer.generation)) {
+        if _slowPath(!(layer.generation & 1 == 0 && slot < count && hierarchy.generations[slot] == layer.generation)) {
             staleHandle(layer, file: file, line: line)
         }
         return slot
@@ -59,7 +59,7 @@ extension LayerStore {
     func staleHandleMessage(_ layer: LayerHandle) -> String {
         let slot = layer.index
         if slot >= count { return "\(layer) is stale: this store has no slot \(slot) (\(count) slots)" }
-        let current = generations[slot]
+        let current = hierarchy.generations[slot]
         if layer.generation & 1 == 1 || layer.generation > current {
             return "\(layer) is stale: no layer ever had this handle (slot \(slot) is at generation \(current), "
                 + "and live layers' generations are even)"

@@ -60,13 +60,13 @@ extension LayerStore {
         }
         // By index, and flags below as constants: `.last` and option-set literals
         // allocate in unoptimized builds, and a frame loop's adds must not.
-        if !freeSlots.isEmpty {
-            let slot = freeSlots.removeLast()
+        if !hierarchy.freeSlots.isEmpty {
+            let slot = hierarchy.freeSlots.removeLast()
             reviveFreeSlot(Int(slot), under: superlayer)
             return Int(slot)
         }
-        if count >= layerLimit {
-            throw LayerStoreError.tooManyLayers(limit: layerLimit)
+        if count >= hierarchy.layerLimit {
+            throw LayerStoreError.tooManyLayers(limit: hierarchy.layerLimit)
         }
         let layer = count
         appendDefaultLayer()
@@ -78,41 +78,41 @@ extension LayerStore {
 
     /// A handle for an error about slot `slot` (out of range: generation 0).
     func staleHandleForError(_ slot: Int) -> LayerHandle {
-        LayerHandle(slot: max(slot, 0), generation: slot >= 0 && slot < count ? generations[slot] : 0)
+        LayerHandle(slot: max(slot, 0), generation: slot >= 0 && slot < count ? hierarchy.generations[slot] : 0)
     }
 
     private mutating func appendDefaultLayer() {
-        boundsX.append(0)
-        boundsY.append(0)
-        boundsWidth.append(0)
-        boundsHeight.append(0)
-        positionX.append(0)
-        positionY.append(0)
-        anchorX.append(0.5)
-        anchorY.append(0.5)
-        zPositions.append(0)
-        anchorPointZs.append(0)
-        transforms.appendIdentity()
-        sublayerTransforms.appendIdentity()
-        flags.append([])
-        autoresizingMasks.append(0)
-        attributes.appendDefaults()
-        parents.append(-1)
-        firstSublayers.append(-1)
-        lastSublayers.append(-1)
-        nextSiblings.append(-1)
-        previousSiblings.append(-1)
-        generations.append(0)
-        changes.appendLayer()
-        subtreeBounds.appendLayer()
+        columns.boundsX.append(0)
+        columns.boundsY.append(0)
+        columns.boundsWidth.append(0)
+        columns.boundsHeight.append(0)
+        columns.positionX.append(0)
+        columns.positionY.append(0)
+        columns.anchorX.append(0.5)
+        columns.anchorY.append(0.5)
+        columns.zPositions.append(0)
+        columns.anchorPointZs.append(0)
+        columns.transforms.appendIdentity()
+        columns.sublayerTransforms.appendIdentity()
+        columns.flags.append([])
+        columns.autoresizingMasks.append(0)
+        columns.attributes.appendDefaults()
+        hierarchy.parents.append(-1)
+        hierarchy.firstSublayers.append(-1)
+        hierarchy.lastSublayers.append(-1)
+        hierarchy.nextSiblings.append(-1)
+        hierarchy.previousSiblings.append(-1)
+        hierarchy.generations.append(0)
+        caches.changes.appendLayer()
+        caches.subtreeBounds.appendLayer()
     }
 
     /// Puts a new layer in free slot `slot` (a detached root with default properties)
     /// under `superlayer`.
     private mutating func reviveFreeSlot(_ slot: Int, under superlayer: Int?) {
-        generations[slot] += 1  // odd (free) to even (live)
-        flags[slot] = LayerFlags(rawValue: 0)
-        detachedLayerCount -= 1
+        hierarchy.generations[slot] += 1  // odd (free) to even (live)
+        columns.flags[slot] = LayerFlags(rawValue: 0)
+        columns.detachedLayerCount -= 1
         relink(slot, under: superlayer.map { Int32($0) } ?? -1, before: -1)
     }
 
@@ -123,7 +123,7 @@ extension LayerStore {
     }
     func superlayer(of layer: Int) -> Int? {
         checkIndex(layer)
-        let parent = parents[layer]
+        let parent = hierarchy.parents[layer]
         return parent < 0 ? nil : Int(parent)
     }
 
@@ -131,10 +131,10 @@ extension LayerStore {
     /// program on a stale handle, like every accessor.
     public func sublayerCount(of layer: LayerHandle) -> Int {
         var count = 0
-        var current = firstSublayers[slot(of: layer)]
+        var current = hierarchy.firstSublayers[slot(of: layer)]
         while current >= 0 {
             count += 1
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
         return count
     }
@@ -144,11 +144,11 @@ extension LayerStore {
     /// Stops the program on a stale handle.
     public func sublayer(at index: Int, of layer: LayerHandle) -> LayerHandle? {
         guard index >= 0 else { return nil }
-        var current = firstSublayers[slot(of: layer)]
+        var current = hierarchy.firstSublayers[slot(of: layer)]
         var position = 0
         while current >= 0 && position < index {
             position += 1
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
         return current >= 0 ? handle(atSlot: Int(current)) : nil
     }
@@ -160,21 +160,23 @@ extension LayerStore {
     }
     func sublayers(of layer: Int) -> [Int] {
         checkIndex(layer)
-        return siblings(startingAt: firstSublayers[layer])
+        return siblings(startingAt: hierarchy.firstSublayers[layer])
     }
 
     /// The root layers (no superlayer, not detached) in order. O(roots).
     public var roots: [LayerHandle] { rootIndices.map { handle(atSlot: $0) } }
 
     /// The slots of `roots`.
-    var rootIndices: [Int] { siblings(startingAt: firstRoot).filter { !flags[$0].contains(.detached) } }
+    var rootIndices: [Int] {
+        siblings(startingAt: hierarchy.firstRoot).filter { !columns.flags[$0].contains(.detached) }
+    }
 
     private func siblings(startingAt first: Int32) -> [Int] {
         var result: [Int] = []
         var current = first
         while current >= 0 {
             result.append(Int(current))
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
         return result
     }
@@ -211,7 +213,7 @@ extension LayerStore {
                 if Int(ancestor) == layer {
                     throw LayerStoreError.cycle(layer: handle(atSlot: layer), superlayer: handle(atSlot: superlayer))
                 }
-                ancestor = parents[Int(ancestor)]
+                ancestor = hierarchy.parents[Int(ancestor)]
             }
         }
         let newParent = superlayer.map { Int32($0) } ?? -1
@@ -228,15 +230,15 @@ extension LayerStore {
     /// allocates nothing.
     /// - Throws: `.sublayerIndexOutOfRange` for an index below 0 or past the end.
     private func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
-        var current = parent >= 0 ? firstSublayers[Int(parent)] : firstRoot
+        var current = parent >= 0 ? hierarchy.firstSublayers[Int(parent)] : hierarchy.firstRoot
         var position = 0
         while current >= 0 {
-            let counted = Int(current) != layer && (parent >= 0 || !flags[Int(current)].contains(.detached))
+            let counted = Int(current) != layer && (parent >= 0 || !columns.flags[Int(current)].contains(.detached))
             if counted {
                 if position == index { return current }
                 position += 1
             }
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
         if index == position { return -1 }
         throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: position)
@@ -256,14 +258,14 @@ extension LayerStore {
     /// `removeFromSuperlayer(_:)` on a slot.
     mutating func removeFromSuperlayer(_ layer: Int) throws(LayerStoreError) {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
-        if flags[layer].contains(.detached) { return }
+        if columns.flags[layer].contains(.detached) { return }
         relink(layer, under: -1, before: -1)
         setDetached(true, layer)
     }
 
     /// True when `slot` is in range and holds a live layer.
     /// A free slot's generation is odd (`generations`), so parity alone tells.
-    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && generations[slot] & 1 == 0 }
+    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && hierarchy.generations[slot] & 1 == 0 }
 
     /// True when `layer` or one of its ancestors was removed from its superlayer
     /// (`removeFromSuperlayer(_:)`), so it is not part of the drawn tree. O(depth).
@@ -273,13 +275,13 @@ extension LayerStore {
     }
     func isDetached(_ layer: Int) -> Bool {
         checkIndex(layer)
-        return flags[topmostAncestor(of: layer)].contains(.detached)
+        return columns.flags[topmostAncestor(of: layer)].contains(.detached)
     }
 
     /// The root of `layer`'s tree (itself for a root). O(depth).
     func topmostAncestor(of layer: Int) -> Int {
         var current = layer
-        while parents[current] >= 0 { current = Int(parents[current]) }
+        while hierarchy.parents[current] >= 0 { current = Int(hierarchy.parents[current]) }
         return current
     }
 
@@ -292,22 +294,22 @@ extension LayerStore {
         } else {
             linkAsLast(layer, under: parent)
         }
-        if parent > Int32(layer) || parentsPrecedeChildrenCache == false {
-            parentsPrecedeChildrenCache = nil
+        if parent > Int32(layer) || hierarchy.parentsPrecedeChildrenCache == false {
+            hierarchy.parentsPrecedeChildrenCache = nil
         }
-        changes.markStructureChanged()
+        caches.changes.markStructureChanged()
         structureDidChange()
     }
 
     /// Sets the `.detached` flag and keeps `detachedLayerCount`.
     private mutating func setDetached(_ detached: Bool, _ layer: Int) {
-        guard flags[layer].contains(.detached) != detached else { return }
+        guard columns.flags[layer].contains(.detached) != detached else { return }
         if detached {
-            flags[layer].insert(.detached)
-            detachedLayerCount += 1
+            columns.flags[layer].insert(.detached)
+            columns.detachedLayerCount += 1
         } else {
-            flags[layer].remove(.detached)
-            detachedLayerCount -= 1
+            columns.flags[layer].remove(.detached)
+            columns.detachedLayerCount -= 1
         }
     }
 
@@ -325,13 +327,13 @@ extension LayerStore {
     }
 
     /// `destroyLayer(_:)` on a slot; returns how many layers it destroyed. The subtree's
-    /// slots are gathered in `structureScratch`, kept between calls, so a warmed-up frame
+    /// slots are gathered in `caches.structureScratch`, kept between calls, so a warmed-up frame
     /// loop's destroys allocate nothing.
     @discardableResult
     mutating func destroyLayer(_ layer: Int) throws(LayerStoreError) -> Int {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
-        var doomed = structureScratch
-        structureScratch = []  // unshared while it is filled
+        var doomed = caches.structureScratch
+        caches.structureScratch = []  // unshared while it is filled
         doomed.removeAll(keepingCapacity: true)
         forEachInSubtree(of: layer) { doomed.append(Int32(truncatingIfNeeded: $0)) }
         unlink(layer)
@@ -341,7 +343,9 @@ extension LayerStore {
         var k = 1
         while k < doomed.count {
             let slot = Int(doomed[k])
-            if nextSiblings[slot] >= 0 { zOrderInversions -= zInversion(Int32(slot), nextSiblings[slot]) }
+            if hierarchy.nextSiblings[slot] >= 0 {
+                hierarchy.zOrderInversions -= zInversion(Int32(slot), hierarchy.nextSiblings[slot])
+            }
             k += 1
         }
         // Freed in reverse pre-order, so the free list hands the slots back in pre-order:
@@ -351,10 +355,10 @@ extension LayerStore {
             k -= 1
             freeSlot(Int(doomed[k]))
         }
-        changes.markStructureChanged()
+        caches.changes.markStructureChanged()
         structureDidChange()
         let destroyed = doomed.count
-        structureScratch = doomed
+        caches.structureScratch = doomed
         return destroyed
     }
 
@@ -362,60 +366,60 @@ extension LayerStore {
     /// generation. Its sublayer links are dropped without unlinking (the whole subtree
     /// is being freed).
     private mutating func freeSlot(_ slot: Int) {
-        boundsX[slot] = 0
-        boundsY[slot] = 0
-        boundsWidth[slot] = 0
-        boundsHeight[slot] = 0
-        positionX[slot] = 0
-        positionY[slot] = 0
-        anchorX[slot] = 0.5
-        anchorY[slot] = 0.5
-        zPositions[slot] = 0
-        anchorPointZs[slot] = 0
-        transforms.set(.identity, at: slot)
-        sublayerTransforms.set(.identity, at: slot)
-        if autoresizingMasks[slot] != 0 { autoresizingLayerCount -= 1 }
-        autoresizingMasks[slot] = 0
-        attributes.resetToDefaults(at: slot)
-        scrollViews[Int32(slot)] = nil
-        if !flags[slot].contains(.detached) { detachedLayerCount += 1 }
-        flags[slot] = LayerFlags.detached
+        columns.boundsX[slot] = 0
+        columns.boundsY[slot] = 0
+        columns.boundsWidth[slot] = 0
+        columns.boundsHeight[slot] = 0
+        columns.positionX[slot] = 0
+        columns.positionY[slot] = 0
+        columns.anchorX[slot] = 0.5
+        columns.anchorY[slot] = 0.5
+        columns.zPositions[slot] = 0
+        columns.anchorPointZs[slot] = 0
+        columns.transforms.set(.identity, at: slot)
+        columns.sublayerTransforms.set(.identity, at: slot)
+        if columns.autoresizingMasks[slot] != 0 { columns.autoresizingLayerCount -= 1 }
+        columns.autoresizingMasks[slot] = 0
+        columns.attributes.resetToDefaults(at: slot)
+        columns.scrollViews[Int32(slot)] = nil
+        if !columns.flags[slot].contains(.detached) { columns.detachedLayerCount += 1 }
+        columns.flags[slot] = LayerFlags.detached
         // Its sublayer links are dropped below: its union and sorted list must go too.
-        subtreeBounds.mark(slot, SubtreeBounds.Mark.sublayerList)
-        drawOrderCache.markDirty(slot)
+        caches.subtreeBounds.mark(slot, SubtreeBounds.Mark.sublayerList)
+        caches.drawOrderCache.markDirty(slot)
         // It leaves its (doomed) superlayer's list without an unlink: its leaf there goes.
-        if parents[slot] >= 0 { noteListChange(slot, superlayer: parents[slot], joined: false) }
-        parents[slot] = -1
-        previousSiblings[slot] = -1
-        nextSiblings[slot] = -1
-        firstSublayers[slot] = -1
-        lastSublayers[slot] = -1
+        if hierarchy.parents[slot] >= 0 { noteListChange(slot, superlayer: hierarchy.parents[slot], joined: false) }
+        hierarchy.parents[slot] = -1
+        hierarchy.previousSiblings[slot] = -1
+        hierarchy.nextSiblings[slot] = -1
+        hierarchy.firstSublayers[slot] = -1
+        hierarchy.lastSublayers[slot] = -1
         linkAsLast(slot, under: -1)
-        generations[slot] += 1  // even (live) to odd (free): every handle to it is stale
+        hierarchy.generations[slot] += 1  // even (live) to odd (free): every handle to it is stale
         // A slot whose generation would wrap is retired instead of reused, so an old
         // handle can never name a new layer.
-        if generations[slot] == UInt32.max { return }
-        freeSlots.append(Int32(slot))
+        if hierarchy.generations[slot] == UInt32.max { return }
+        hierarchy.freeSlots.append(Int32(slot))
     }
 
     /// Calls `body` for `layer` and every layer below it, in depth-first pre-order,
     /// with an explicit stack (no recursion, so any depth works).
     func forEachInSubtree(of layer: Int, _ body: (Int) -> Void) {
         body(layer)
-        var current = firstSublayers[layer]
+        var current = hierarchy.firstSublayers[layer]
         while current >= 0 {
             body(Int(current))
             // Next in pre-order: first child, else next sibling of the nearest ancestor
             // (below `layer`) that has one.
-            if firstSublayers[Int(current)] >= 0 {
-                current = firstSublayers[Int(current)]
+            if hierarchy.firstSublayers[Int(current)] >= 0 {
+                current = hierarchy.firstSublayers[Int(current)]
                 continue
             }
-            while current >= 0 && Int(current) != layer && nextSiblings[Int(current)] < 0 {
-                current = parents[Int(current)]
+            while current >= 0 && Int(current) != layer && hierarchy.nextSiblings[Int(current)] < 0 {
+                current = hierarchy.parents[Int(current)]
             }
             if current < 0 || Int(current) == layer { break }
-            current = nextSiblings[Int(current)]
+            current = hierarchy.nextSiblings[Int(current)]
         }
     }
 
@@ -431,10 +435,10 @@ extension LayerStore {
     func preorderIndices() -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(count)
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             forEachInSubtree(of: Int(root)) { order.append($0) }
-            root = nextSiblings[Int(root)]
+            root = hierarchy.nextSiblings[Int(root)]
         }
         return order
     }
@@ -443,82 +447,82 @@ extension LayerStore {
     /// order visits parents before children (the common case: layers are appended under
     /// existing ones). O(1) when known (the usual case), else O(count).
     var parentsPrecedeChildren: Bool {
-        if let cached = parentsPrecedeChildrenCache { return cached }
-        for index in 0..<count where parents[index] >= Int32(truncatingIfNeeded: index) { return false }
+        if let cached = hierarchy.parentsPrecedeChildrenCache { return cached }
+        for index in 0..<count where hierarchy.parents[index] >= Int32(truncatingIfNeeded: index) { return false }
         return true
     }
 
     /// Fills the cache behind `parentsPrecedeChildren` (after structural changes).
     mutating func refreshParentOrderCache() {
-        parentsPrecedeChildrenCache = parentsPrecedeChildren
+        hierarchy.parentsPrecedeChildrenCache = parentsPrecedeChildren
     }
 
     // MARK: Linked-list surgery
 
     private mutating func linkAsLast(_ layer: Int, under parent: Int32) {
-        let previousLast = parent >= 0 ? lastSublayers[Int(parent)] : lastRoot
-        if parent >= 0 { zOrderInversions += zInversion(previousLast, Int32(layer)) }
-        parents[layer] = parent
-        previousSiblings[layer] = previousLast
-        nextSiblings[layer] = -1
-        if previousLast >= 0 { nextSiblings[Int(previousLast)] = Int32(layer) }
+        let previousLast = parent >= 0 ? hierarchy.lastSublayers[Int(parent)] : hierarchy.lastRoot
+        if parent >= 0 { hierarchy.zOrderInversions += zInversion(previousLast, Int32(layer)) }
+        hierarchy.parents[layer] = parent
+        hierarchy.previousSiblings[layer] = previousLast
+        hierarchy.nextSiblings[layer] = -1
+        if previousLast >= 0 { hierarchy.nextSiblings[Int(previousLast)] = Int32(layer) }
         if parent >= 0 {
-            if firstSublayers[Int(parent)] < 0 { firstSublayers[Int(parent)] = Int32(layer) }
-            lastSublayers[Int(parent)] = Int32(layer)
+            if hierarchy.firstSublayers[Int(parent)] < 0 { hierarchy.firstSublayers[Int(parent)] = Int32(layer) }
+            hierarchy.lastSublayers[Int(parent)] = Int32(layer)
         } else {
-            if firstRoot < 0 { firstRoot = Int32(layer) }
-            lastRoot = Int32(layer)
+            if hierarchy.firstRoot < 0 { hierarchy.firstRoot = Int32(layer) }
+            hierarchy.lastRoot = Int32(layer)
         }
         noteListChange(layer, superlayer: parent, joined: true)
     }
 
     private mutating func linkBefore(_ layer: Int, sibling: Int32, under parent: Int32) {
-        let previous = previousSiblings[Int(sibling)]
+        let previous = hierarchy.previousSiblings[Int(sibling)]
         if parent >= 0 {
-            zOrderInversions +=
+            hierarchy.zOrderInversions +=
                 zInversion(previous, Int32(layer)) + zInversion(Int32(layer), sibling)
                 - zInversion(previous, sibling)
         }
-        parents[layer] = parent
-        previousSiblings[layer] = previous
-        nextSiblings[layer] = sibling
-        previousSiblings[Int(sibling)] = Int32(layer)
+        hierarchy.parents[layer] = parent
+        hierarchy.previousSiblings[layer] = previous
+        hierarchy.nextSiblings[layer] = sibling
+        hierarchy.previousSiblings[Int(sibling)] = Int32(layer)
         if previous >= 0 {
-            nextSiblings[Int(previous)] = Int32(layer)
+            hierarchy.nextSiblings[Int(previous)] = Int32(layer)
         } else if parent >= 0 {
-            firstSublayers[Int(parent)] = Int32(layer)
+            hierarchy.firstSublayers[Int(parent)] = Int32(layer)
         } else {
-            firstRoot = Int32(layer)
+            hierarchy.firstRoot = Int32(layer)
         }
         noteListChange(layer, superlayer: parent, joined: true)
     }
 
     private mutating func unlink(_ layer: Int) {
-        let parent = parents[layer]
-        let previous = previousSiblings[layer]
-        let next = nextSiblings[layer]
+        let parent = hierarchy.parents[layer]
+        let previous = hierarchy.previousSiblings[layer]
+        let next = hierarchy.nextSiblings[layer]
         noteListChange(layer, superlayer: parent, joined: false)
         if parent >= 0 {
-            zOrderInversions +=
+            hierarchy.zOrderInversions +=
                 zInversion(previous, next)
                 - zInversion(previous, Int32(layer)) - zInversion(Int32(layer), next)
         }
         if previous >= 0 {
-            nextSiblings[Int(previous)] = next
+            hierarchy.nextSiblings[Int(previous)] = next
         } else if parent >= 0 {
-            firstSublayers[Int(parent)] = next
+            hierarchy.firstSublayers[Int(parent)] = next
         } else {
-            firstRoot = next
+            hierarchy.firstRoot = next
         }
         if next >= 0 {
-            previousSiblings[Int(next)] = previous
+            hierarchy.previousSiblings[Int(next)] = previous
         } else if parent >= 0 {
-            lastSublayers[Int(parent)] = previous
+            hierarchy.lastSublayers[Int(parent)] = previous
         } else {
-            lastRoot = previous
+            hierarchy.lastRoot = previous
         }
-        parents[layer] = -1
-        previousSiblings[layer] = -1
-        nextSiblings[layer] = -1
+        hierarchy.parents[layer] = -1
+        hierarchy.previousSiblings[layer] = -1
+        hierarchy.nextSiblings[layer] = -1
     }
 }

@@ -32,16 +32,19 @@ extension LayerStore {
 
     private func columnViolations() -> [String] {
         let lengths: [(String, Int)] = [
-            ("boundsX", boundsX.count), ("boundsY", boundsY.count), ("boundsWidth", boundsWidth.count),
-            ("boundsHeight", boundsHeight.count), ("positionX", positionX.count), ("positionY", positionY.count),
-            ("anchorX", anchorX.count), ("anchorY", anchorY.count), ("zPositions", zPositions.count),
-            ("anchorPointZs", anchorPointZs.count), ("flags", flags.count),
-            ("autoresizingMasks", autoresizingMasks.count),
-            ("generations", generations.count), ("firstSublayers", firstSublayers.count),
-            ("lastSublayers", lastSublayers.count), ("nextSiblings", nextSiblings.count),
-            ("previousSiblings", previousSiblings.count), ("transforms", transforms.count),
-            ("sublayerTransforms", sublayerTransforms.count), ("opacities", attributes.opacities.count),
-            ("interactionEnabled", attributes.interactionEnabled.count),
+            ("boundsX", columns.boundsX.count), ("boundsY", columns.boundsY.count),
+            ("boundsWidth", columns.boundsWidth.count),
+            ("boundsHeight", columns.boundsHeight.count), ("positionX", columns.positionX.count),
+            ("positionY", columns.positionY.count),
+            ("anchorX", columns.anchorX.count), ("anchorY", columns.anchorY.count),
+            ("zPositions", columns.zPositions.count),
+            ("anchorPointZs", columns.anchorPointZs.count), ("flags", columns.flags.count),
+            ("autoresizingMasks", columns.autoresizingMasks.count),
+            ("generations", hierarchy.generations.count), ("firstSublayers", hierarchy.firstSublayers.count),
+            ("lastSublayers", hierarchy.lastSublayers.count), ("nextSiblings", hierarchy.nextSiblings.count),
+            ("previousSiblings", hierarchy.previousSiblings.count), ("transforms", columns.transforms.count),
+            ("sublayerTransforms", columns.sublayerTransforms.count), ("opacities", columns.attributes.opacities.count),
+            ("interactionEnabled", columns.attributes.interactionEnabled.count),
         ]
         return lengths.filter { $0.1 != count }.map { "column \($0.0) has \($0.1) entries, not \(count)" }
     }
@@ -49,16 +52,17 @@ extension LayerStore {
     private func slotViolations() -> [String] {
         var violations: [String] = []
         var free = [Bool](repeating: false, count: count)
-        for slot in freeSlots {
+        for slot in hierarchy.freeSlots {
             let index = Int(slot)
             guard index >= 0 && index < count else { return ["free slot \(slot) is out of range"] }
             if free[index] { violations.append("slot \(index) is free twice") }
             free[index] = true
         }
-        for slot in 0..<count where (generations[slot] & 1 == 1) != free[slot] {
-            violations.append("slot \(slot): generation \(generations[slot]) but \(free[slot] ? "free" : "live")")
+        for slot in 0..<count where (hierarchy.generations[slot] & 1 == 1) != free[slot] {
+            violations.append(
+                "slot \(slot): generation \(hierarchy.generations[slot]) but \(free[slot] ? "free" : "live")")
         }
-        for slot in 0..<count where free[slot] && !flags[slot].contains(.detached) {
+        for slot in 0..<count where free[slot] && !columns.flags[slot].contains(.detached) {
             violations.append("free slot \(slot) is not detached")
         }
         return violations
@@ -76,44 +80,47 @@ extension LayerStore {
             while current >= 0 {
                 let layer = Int(current)
                 guard layer < count, steps <= count else { return violations.append("list of \(owner) is broken") }
-                if parents[layer] != owner { violations.append("layer \(layer) is in the list of \(owner)") }
-                if previousSiblings[layer] != previous { violations.append("layer \(layer)'s previous link") }
+                if hierarchy.parents[layer] != owner { violations.append("layer \(layer) is in the list of \(owner)") }
+                if hierarchy.previousSiblings[layer] != previous { violations.append("layer \(layer)'s previous link") }
                 seen[layer] += 1
                 previous = current
-                current = nextSiblings[layer]
+                current = hierarchy.nextSiblings[layer]
                 steps += 1
             }
             if previous != last { violations.append("list of \(owner) ends at \(previous), not \(last)") }
         }
-        walk(-1, first: firstRoot, last: lastRoot)
-        for layer in 0..<count { walk(Int32(layer), first: firstSublayers[layer], last: lastSublayers[layer]) }
+        walk(-1, first: hierarchy.firstRoot, last: hierarchy.lastRoot)
+        for layer in 0..<count {
+            walk(Int32(layer), first: hierarchy.firstSublayers[layer], last: hierarchy.lastSublayers[layer])
+        }
         for layer in 0..<count where seen[layer] != 1 { violations.append("layer \(layer) is in \(seen[layer]) lists") }
         return violations
     }
 
     private func counterViolations() -> [String] {
         var violations: [String] = []
-        let detached = flags.lazy.filter { $0.contains(.detached) }.count
-        if detached != detachedLayerCount {
-            violations.append("detachedLayerCount is \(detachedLayerCount), recounted \(detached)")
+        let detached = columns.flags.lazy.filter { $0.contains(.detached) }.count
+        if detached != columns.detachedLayerCount {
+            violations.append("detachedLayerCount is \(columns.detachedLayerCount), recounted \(detached)")
         }
-        let autoresizing = autoresizingMasks.lazy.filter { $0 != 0 }.count
-        if autoresizing != autoresizingLayerCount {
-            violations.append("autoresizingLayerCount is \(autoresizingLayerCount), recounted \(autoresizing)")
+        let autoresizing = columns.autoresizingMasks.lazy.filter { $0 != 0 }.count
+        if autoresizing != columns.autoresizingLayerCount {
+            violations.append("autoresizingLayerCount is \(columns.autoresizingLayerCount), recounted \(autoresizing)")
         }
         let inversions = countZOrderInversions()
-        if inversions != zOrderInversions {
-            violations.append("zOrderInversions is \(zOrderInversions), recounted \(inversions)")
+        if inversions != hierarchy.zOrderInversions {
+            violations.append("zOrderInversions is \(hierarchy.zOrderInversions), recounted \(inversions)")
         }
         for layer in 0..<count {
-            let skipped = !attributes.interactionEnabled[layer] || Double(attributes.opacities[layer]) < 0.01
-            if flags[layer].contains(.skippedByViewRule) != skipped {
+            let skipped =
+                !columns.attributes.interactionEnabled[layer] || Double(columns.attributes.opacities[layer]) < 0.01
+            if columns.flags[layer].contains(.skippedByViewRule) != skipped {
                 violations.append("layer \(layer)'s view-rule flag is \(!skipped), its attributes say \(skipped)")
                 break
             }
         }
-        if let cached = parentsPrecedeChildrenCache {
-            let fresh = (0..<count).allSatisfy { parents[$0] < Int32(truncatingIfNeeded: $0) }
+        if let cached = hierarchy.parentsPrecedeChildrenCache {
+            let fresh = (0..<count).allSatisfy { hierarchy.parents[$0] < Int32(truncatingIfNeeded: $0) }
             if cached != fresh { violations.append("parentsPrecedeChildren is cached as \(cached), is \(fresh)") }
         }
         return violations
@@ -127,9 +134,9 @@ extension LayerStore {
         var violations: [String] = []
         var fresh = copy()
         fresh.invalidateWorld()
-        fresh.subtreeBounds = SubtreeBounds()
-        fresh.drawOrderCache = DrawOrderCache()
-        if !changes.hasChanges, let cached = worldCache {
+        fresh.caches.subtreeBounds = SubtreeBounds()
+        fresh.caches.drawOrderCache = DrawOrderCache()
+        if !caches.changes.hasChanges, let cached = caches.worldCache {
             let world = fresh.worldTransforms(options: .serial(.scalar))
             for layer in 0..<count where !sameBits(cached[layer].rowMajor, world[layer].rowMajor) {
                 violations.append("the world cache of layer \(layer) is not a full pass's")
@@ -137,32 +144,33 @@ extension LayerStore {
             }
         }
         var refreshed = copy()
-        if subtreeBounds.isBuilt {
+        if caches.subtreeBounds.isBuilt {
             refreshed.refreshSubtreeBounds()
             fresh.refreshSubtreeBounds()
-            let kept = refreshed.subtreeBounds
+            let kept = refreshed.caches.subtreeBounds
             for layer in 0..<count
-            where !sameBits(kept.extent[layer], fresh.subtreeBounds.extent[layer])
-                || !sameBits(kept.content[layer], fresh.subtreeBounds.content[layer])
+            where !sameBits(kept.extent[layer], fresh.caches.subtreeBounds.extent[layer])
+                || !sameBits(kept.content[layer], fresh.caches.subtreeBounds.content[layer])
             {
                 violations.append("the subtree bounds of layer \(layer) are not a fresh build's")
                 break
             }
-            let freshState = fresh.subtreeBounds.state
+            let freshState = fresh.caches.subtreeBounds.state
             violations += refreshed.indexViolations { freshState[$0] & SubtreeBounds.Mark.indexed != 0 }
         }
-        if drawOrderCache.isBuilt {
+        if caches.drawOrderCache.isBuilt {
             refreshed.refreshDrawOrder()
             fresh.refreshDrawOrder()
-            let kept = refreshed.drawOrderCache.links
+            let kept = refreshed.caches.drawOrderCache.links
             let built =
-                fresh.drawOrderCache.isBuilt
-                ? fresh.drawOrderCache.links : SiblingLinks(first: fresh.firstSublayers, next: fresh.nextSiblings)
+                fresh.caches.drawOrderCache.isBuilt
+                ? fresh.caches.drawOrderCache.links
+                : SiblingLinks(first: fresh.hierarchy.firstSublayers, next: fresh.hierarchy.nextSiblings)
             for layer in 0..<count where orderedList(kept, layer) != orderedList(built, layer) {
                 violations.append("the cached drawing order of \(layer)'s sublayers is not a fresh sort's")
                 break
             }
-            let previous = refreshed.drawOrderCache.previous
+            let previous = refreshed.caches.drawOrderCache.previous
             for layer in 0..<count {
                 let list = orderedList(kept, layer)
                 if list.indices.contains(where: { previous[Int(list[$0])] != ($0 > 0 ? list[$0 - 1] : -1) }) {
@@ -182,23 +190,23 @@ extension LayerStore {
     /// `indexEntry` that names it, the tree's own bookkeeping sound, and the order labels
     /// strictly increasing along each indexed list.
     fileprivate func indexViolations(freshIndexed: (Int) -> Bool) -> [String] {
-        let bounds = subtreeBounds
+        let bounds = caches.subtreeBounds
         for layer in 0..<count {
             let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
             if indexed != freshIndexed(layer) || indexed != (bounds.indexSlot[layer] >= 0) {
                 return ["layer \(layer) is \(indexed ? "" : "not ")indexed, unlike a fresh build"]
             }
             if !indexed {
-                var sublayer = firstSublayers[layer]
+                var sublayer = hierarchy.firstSublayers[layer]
                 while sublayer >= 0 {
                     if bounds.indexEntry[Int(sublayer)] != -1 { return ["layer \(sublayer) has a leaf, unindexed"] }
-                    sublayer = nextSiblings[Int(sublayer)]
+                    sublayer = hierarchy.nextSiblings[Int(sublayer)]
                 }
                 continue
             }
             let index = bounds.index(of: layer)
             if let broken = index.structureViolation() { return ["the index of layer \(layer): \(broken)"] }
-            var sublayer = firstSublayers[layer]
+            var sublayer = hierarchy.firstSublayers[layer]
             var held = 0
             var label: UInt64 = 0
             while sublayer >= 0 {
@@ -214,7 +222,7 @@ extension LayerStore {
                 }
                 label = bounds.orderLabel[Int(sublayer)]
                 held += 1
-                sublayer = nextSiblings[Int(sublayer)]
+                sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }
             if held != index.count { return ["the index of layer \(layer) holds \(index.count), not \(held)"] }
         }

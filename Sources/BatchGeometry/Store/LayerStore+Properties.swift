@@ -20,19 +20,21 @@ extension LayerStore {
     }
     func bounds(of layer: Int) -> Rect {
         checkIndex(layer)
-        return Rect(x: boundsX[layer], y: boundsY[layer], width: boundsWidth[layer], height: boundsHeight[layer])
+        return Rect(
+            x: columns.boundsX[layer], y: columns.boundsY[layer], width: columns.boundsWidth[layer],
+            height: columns.boundsHeight[layer])
     }
     public mutating func setBounds(_ bounds: Rect, of layer: LayerHandle) {
         setBounds(bounds, of: slotForUpdate(of: layer))
     }
     mutating func setBounds(_ bounds: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
-        let oldWidth = boundsWidth[layer]
-        let oldHeight = boundsHeight[layer]
-        boundsX[layer] = bounds.x
-        boundsY[layer] = bounds.y
-        boundsWidth[layer] = bounds.width
-        boundsHeight[layer] = bounds.height
+        let oldWidth = columns.boundsWidth[layer]
+        let oldHeight = columns.boundsHeight[layer]
+        columns.boundsX[layer] = bounds.x
+        columns.boundsY[layer] = bounds.y
+        columns.boundsWidth[layer] = bounds.width
+        columns.boundsHeight[layer] = bounds.height
         noteChange(layer, .geometry)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
@@ -44,15 +46,15 @@ extension LayerStore {
     }
     func position(of layer: Int) -> Point {
         checkIndex(layer)
-        return Point(x: positionX[layer], y: positionY[layer])
+        return Point(x: columns.positionX[layer], y: columns.positionY[layer])
     }
     public mutating func setPosition(_ position: Point, of layer: LayerHandle) {
         setPosition(position, of: slotForUpdate(of: layer))
     }
     mutating func setPosition(_ position: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        positionX[layer] = position.x
-        positionY[layer] = position.y
+        columns.positionX[layer] = position.x
+        columns.positionY[layer] = position.y
         noteChange(layer, .position)
     }
 
@@ -63,15 +65,15 @@ extension LayerStore {
     }
     func anchorPoint(of layer: Int) -> Point {
         checkIndex(layer)
-        return Point(x: anchorX[layer], y: anchorY[layer])
+        return Point(x: columns.anchorX[layer], y: columns.anchorY[layer])
     }
     public mutating func setAnchorPoint(_ anchorPoint: Point, of layer: LayerHandle) {
         setAnchorPoint(anchorPoint, of: slotForUpdate(of: layer))
     }
     mutating func setAnchorPoint(_ anchorPoint: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        anchorX[layer] = anchorPoint.x
-        anchorY[layer] = anchorPoint.y
+        columns.anchorX[layer] = anchorPoint.x
+        columns.anchorY[layer] = anchorPoint.y
         noteChange(layer, .geometry)
     }
 
@@ -83,19 +85,23 @@ extension LayerStore {
     }
     func zPosition(of layer: Int) -> Double {
         checkIndex(layer)
-        return zPositions[layer]
+        return columns.zPositions[layer]
     }
     public mutating func setZPosition(_ z: Double, of layer: LayerHandle) {
         setZPosition(z, of: slotForUpdate(of: layer))
     }
     mutating func setZPosition(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
-        let previous = previousSiblings[layer]
-        let next = nextSiblings[layer]
-        let isSublayer = parents[layer] >= 0
-        if isSublayer { zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
-        zPositions[layer] = z
-        if isSublayer { zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next) }
+        let previous = hierarchy.previousSiblings[layer]
+        let next = hierarchy.nextSiblings[layer]
+        let isSublayer = hierarchy.parents[layer] >= 0
+        if isSublayer {
+            hierarchy.zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
+        }
+        columns.zPositions[layer] = z
+        if isSublayer {
+            hierarchy.zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
+        }
         noteChange(layer, .zOrder)
     }
 
@@ -105,14 +111,14 @@ extension LayerStore {
     }
     func anchorPointZ(of layer: Int) -> Double {
         checkIndex(layer)
-        return anchorPointZs[layer]
+        return columns.anchorPointZs[layer]
     }
     public mutating func setAnchorPointZ(_ z: Double, of layer: LayerHandle) {
         setAnchorPointZ(z, of: slotForUpdate(of: layer))
     }
     mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
-        anchorPointZs[layer] = z
+        columns.anchorPointZs[layer] = z
         noteChange(layer, .geometry)
     }
 
@@ -122,14 +128,14 @@ extension LayerStore {
     }
     func transform(of layer: Int) -> Transform3D {
         checkIndex(layer)
-        return transforms[layer]
+        return columns.transforms[layer]
     }
     public mutating func setTransform(_ transform: Transform3D, of layer: LayerHandle) {
         setTransform(transform, of: slotForUpdate(of: layer))
     }
     mutating func setTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
-        transforms.set(transform, at: layer)
+        columns.transforms.set(transform, at: layer)
         noteChange(layer, .localTransform)
     }
     /// The affine part of the transform (`UIView.transform`).
@@ -138,7 +144,7 @@ extension LayerStore {
     }
     func affineTransform(of layer: Int) -> AffineTransform {
         checkIndex(layer)
-        return transforms.affine(at: layer)
+        return columns.transforms.affine(at: layer)
     }
     public mutating func setAffineTransform(_ transform: AffineTransform, of layer: LayerHandle) {
         setAffineTransform(transform, of: slotForUpdate(of: layer))
@@ -153,7 +159,7 @@ extension LayerStore {
     }
     func transformKind(of layer: Int) -> TransformKind {
         checkIndex(layer)
-        return transforms.kind(at: layer)
+        return columns.transforms.kind(at: layer)
     }
 
     /// Applied to the sublayers, about this layer's anchor point.
@@ -162,14 +168,14 @@ extension LayerStore {
     }
     func sublayerTransform(of layer: Int) -> Transform3D {
         checkIndex(layer)
-        return sublayerTransforms[layer]
+        return columns.sublayerTransforms[layer]
     }
     public mutating func setSublayerTransform(_ transform: Transform3D, of layer: LayerHandle) {
         setSublayerTransform(transform, of: slotForUpdate(of: layer))
     }
     mutating func setSublayerTransform(_ transform: Transform3D, of layer: Int) {
         checkIndexForUpdate(layer)
-        sublayerTransforms.set(transform, at: layer)
+        columns.sublayerTransforms.set(transform, at: layer)
         noteChange(layer, .sublayerAdjustment)
     }
 
@@ -227,19 +233,19 @@ extension LayerStore {
     /// not copy the whole store to call the non-mutating `checkIndex` from a setter.
     @inline(__always)
     mutating func checkIndexForUpdate(_ layer: Int) {
-        let count = parents.count
+        let count = hierarchy.parents.count
         require(layer >= 0 && layer < count, "layer \(layer) is out of range (\(count) layers)")
     }
 
     @inline(__always)
     func flag(_ flag: LayerFlags, _ layer: Int) -> Bool {
         checkIndex(layer)
-        return flags[layer].contains(flag)
+        return columns.flags[layer].contains(flag)
     }
 
     private mutating func setFlag(_ flag: LayerFlags, _ value: Bool, _ layer: Int) {
         checkIndexForUpdate(layer)
-        if value { flags[layer].insert(flag) } else { flags[layer].remove(flag) }
+        if value { columns.flags[layer].insert(flag) } else { columns.flags[layer].remove(flag) }
     }
 
     // MARK: frame (derived)
@@ -252,10 +258,10 @@ extension LayerStore {
     func frame(of layer: Int) -> Rect {
         checkIndex(layer)
         return frameRect(
-            width: boundsWidth[layer], height: boundsHeight[layer],
-            anchorX: anchorX[layer], anchorY: anchorY[layer],
-            transform: transforms.affine(at: layer),
-            positionX: positionX[layer], positionY: positionY[layer])
+            width: columns.boundsWidth[layer], height: columns.boundsHeight[layer],
+            anchorX: columns.anchorX[layer], anchorY: columns.anchorY[layer],
+            transform: columns.transforms.affine(at: layer),
+            positionX: columns.positionX[layer], positionY: columns.positionY[layer])
     }
 
     /// Sets the frame the way Core Animation does on a device (GEOMETRY.md section 4):
@@ -275,19 +281,19 @@ extension LayerStore {
     mutating func setFrame(_ frame: Rect, of layer: Int) {
         checkIndexForUpdate(layer)
         let requested = frame.standardized
-        let transform = transforms.affine(at: layer)
+        let transform = columns.transforms.affine(at: layer)
         let size = boundsSizeForFrame(
             width: requested.width, height: requested.height, transform: transform,
-            current: Size(width: boundsWidth[layer], height: boundsHeight[layer]))
+            current: Size(width: columns.boundsWidth[layer], height: columns.boundsHeight[layer]))
         let position = positionForFrame(
-            requested, anchorX: anchorX[layer], anchorY: anchorY[layer],
+            requested, anchorX: columns.anchorX[layer], anchorY: columns.anchorY[layer],
             transform: transform)
-        let oldWidth = boundsWidth[layer]
-        let oldHeight = boundsHeight[layer]
-        boundsWidth[layer] = size.width
-        boundsHeight[layer] = size.height
-        positionX[layer] = position.x
-        positionY[layer] = position.y
+        let oldWidth = columns.boundsWidth[layer]
+        let oldHeight = columns.boundsHeight[layer]
+        columns.boundsWidth[layer] = size.width
+        columns.boundsHeight[layer] = size.height
+        columns.positionX[layer] = position.x
+        columns.positionY[layer] = position.y
         noteChange(layer, .geometry)
         sizeDidChange(layer, from: oldWidth, oldHeight)
     }
@@ -320,8 +326,8 @@ extension LayerStore {
     }
     mutating func setContentOffset(_ offset: Point, of layer: Int) {
         checkIndexForUpdate(layer)
-        boundsX[layer] = pixelRounded(offset.x, scale: displayScale)
-        boundsY[layer] = pixelRounded(offset.y, scale: displayScale)
+        columns.boundsX[layer] = pixelRounded(offset.x, scale: columns.displayScale)
+        columns.boundsY[layer] = pixelRounded(offset.y, scale: columns.displayScale)
         noteChange(layer, .geometry)
     }
 
@@ -331,7 +337,7 @@ extension LayerStore {
     ///   finite number; the store is then unchanged.
     public mutating func setDisplayScale(_ scale: Double) throws(LayerStoreError) {
         guard scale > 0 && scale.isFinite else { throw LayerStoreError.invalidDisplayScale(scale) }
-        displayScale = scale
+        columns.displayScale = scale
     }
 
     /// The scroll-view state (contentSize, contentInset), or nil when the layer is not a
@@ -341,7 +347,7 @@ extension LayerStore {
     }
     func scrollView(of layer: Int) -> ScrollViewState? {
         checkIndex(layer)
-        return scrollViews[Int32(layer)]
+        return columns.scrollViews[Int32(layer)]
     }
     /// Makes the layer a scroll view with this content (or an ordinary layer for nil).
     public mutating func setScrollView(_ state: ScrollViewState?, of layer: LayerHandle) {
@@ -349,7 +355,7 @@ extension LayerStore {
     }
     mutating func setScrollView(_ state: ScrollViewState?, of layer: Int) {
         checkIndexForUpdate(layer)
-        scrollViews[Int32(layer)] = state
+        columns.scrollViews[Int32(layer)] = state
     }
 
     /// The valid range of the content offset:
@@ -360,7 +366,7 @@ extension LayerStore {
     }
     func scrollRange(of layer: Int) -> (x: ClosedRange<Double>, y: ClosedRange<Double>)? {
         guard let state = scrollView(of: layer) else { return nil }
-        let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
+        let limits = scrollLimits(state, width: columns.boundsWidth[layer], height: columns.boundsHeight[layer])
         // ClosedRange traps on NaN bounds, which non-finite input could produce.
         guard limits.minX <= limits.maxX, limits.minY <= limits.maxY else { return nil }
         return (limits.minX...limits.maxX, limits.minY...limits.maxY)
@@ -379,15 +385,15 @@ extension LayerStore {
     @discardableResult
     mutating func scroll(_ layer: Int, to offset: Point) throws(LayerStoreError) -> Point {
         guard isLiveSlot(layer) else { throw LayerStoreError.staleLayer(staleHandleForError(layer)) }
-        guard let state = scrollViews[Int32(layer)] else {
+        guard let state = columns.scrollViews[Int32(layer)] else {
             throw LayerStoreError.notAScrollView(layer: handle(atSlot: layer))
         }
-        let limits = scrollLimits(state, width: boundsWidth[layer], height: boundsHeight[layer])
+        let limits = scrollLimits(state, width: columns.boundsWidth[layer], height: columns.boundsHeight[layer])
         let clamped = Point(
             x: Swift.min(Swift.max(offset.x, limits.minX), limits.maxX),
             y: Swift.min(Swift.max(offset.y, limits.minY), limits.maxY))
         setContentOffset(clamped, of: layer)
-        return Point(x: boundsX[layer], y: boundsY[layer])
+        return Point(x: columns.boundsX[layer], y: columns.boundsY[layer])
     }
 
     private func scrollLimits(_ state: ScrollViewState, width: Double, height: Double)

@@ -23,104 +23,35 @@ import CAffineKernels
 /// accessors stop the program, with a message naming the handle that survives release
 /// builds, when handed a stale handle (`contains(_:)` checks one without stopping).
 public struct LayerStore: ~Copyable, Sendable {
-    // MARK: Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
-    public internal(set) var boundsX: [Double] = []
-    public internal(set) var boundsY: [Double] = []
-    public internal(set) var boundsWidth: [Double] = []
-    public internal(set) var boundsHeight: [Double] = []
-    public internal(set) var positionX: [Double] = []
-    public internal(set) var positionY: [Double] = []
-    public internal(set) var anchorX: [Double] = []
-    public internal(set) var anchorY: [Double] = []
-    public internal(set) var zPositions: [Double] = []
-    public internal(set) var anchorPointZs: [Double] = []
-    var transforms = TransformColumns(count: 0, materialized: true)
-    var sublayerTransforms = TransformColumns(count: 0, materialized: false)
-    var flags: [LayerFlags] = []
-    /// `AutoresizingMask` raw values (the six flags fit a byte).
-    var autoresizingMasks: [UInt8] = []
-    /// The columns of the table-driven properties (opacity, userInteractionEnabled):
-    /// `LayerAttributes.swift`.
-    var attributes = LayerAttributes()
-    /// How many layers carry the `.detached` flag (free slots included): at zero, world
-    /// rects skip the check.
-    var detachedLayerCount = 0
-    /// Per slot: its generation, even while a layer lives in it, odd while it is free
-    /// (`destroyLayer` and `addLayer` each add one). A handle is live while its
-    /// (even) generation equals its slot's: one load checks it.
-    var generations: [UInt32] = []
-    /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
-    /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
-    /// is a detached root with Core Animation's defaults and an odd generation, so every
-    /// pass covers it and no query reports it.
-    var freeSlots: [Int32] = []
-    /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
-    /// skip autoresizing without looking at any sublayer.
-    var autoresizingLayerCount = 0
+    /// The per-layer data: one array per property, and the values derived from them alone.
+    var columns = LayerColumns()
+    /// The slots (generations, free slots) and the hierarchy links.
+    var hierarchy = LayerHierarchy()
+    /// Every cache and the queries' working storage (`LayerCaches.swift`).
+    var caches = LayerCaches()
 
-    // MARK: Hierarchy: parent links and ordered sublayer lists (-1 = none).
-    var parents: [Int32] = []
-    var firstSublayers: [Int32] = []
-    var lastSublayers: [Int32] = []
-    var nextSiblings: [Int32] = []
-    var previousSiblings: [Int32] = []
-    var firstRoot: Int32 = -1
-    var lastRoot: Int32 = -1
-    /// Names the store's current structure (its layers and their hierarchy): a new,
-    /// process-wide unique value after every structural change (0 for a new store,
-    /// which has no layers). Snapshots record it, so that using one with a store whose
-    /// structure is no longer the one it was computed for is detected.
-    var structureVersion: UInt64 = 0
-    /// How many adjacent sublayer pairs (same superlayer, roots excluded) are out of
-    /// drawing order (the later one has the smaller zPosition key). Zero, the usual case,
-    /// means every sublayer list is already in drawing order, so drawing order and the
-    /// layer rule's hit testing walk the lists as they are. Kept in O(1) by the link
-    /// primitives and `setZPosition`.
-    var zOrderInversions = 0
-    /// Cached answer to "does every layer come after its superlayer?"; nil = unknown.
-    var parentsPrecedeChildrenCache: Bool? = true
-
-    /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to. A positive
-    /// finite number; `setDisplayScale(_:)` checks.
-    public internal(set) var displayScale: Double = 1
-
-    /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
-    var scrollViews: [Int32: ScrollViewState] = [:]
-
-    /// Which layers changed since the world transforms were last brought up to date.
-    var changes = ChangeTracker()
-    /// World transforms from the last `updateWorld()`, if any.
-    var worldCache: WorldTransforms?
-    /// Per layer, a conservative box around its subtree, and spatial indexes of wide
-    /// layers: what the output-sensitive queries skip subtrees by (built on first use).
-    var subtreeBounds = SubtreeBounds()
-    /// The sublayer lists in drawing order, re-sorted per list as lists change.
-    var drawOrderCache = DrawOrderCache()
-    /// The culled hit test's stack, kept between queries.
-    var walkScratch = WalkScratch()
-    /// Cached local transforms, modes and level order behind `worldCache` (valid with it:
-    /// `updateWorld()` keeps both current for the layers it does not mark dirty).
-    var worldPlan: WorldPlan?
-    /// The arrays an incremental `updateWorld()` fills and empties, kept between updates
-    /// so that a frame loop's updates allocate nothing once they have grown.
-    var incrementalScratch = IncrementalScratch()
-    /// The slots `destroyLayer` gathers, kept between calls so that destroys allocate
-    /// nothing once it has grown (not copied by `copy()`).
-    var structureScratch: [Int32] = []
-    /// How the last `updateWorld()` that did any work brought the cache up to date: a
-    /// test hook, so tests can tell the incremental paths apart (their results agree).
-    var lastWorldUpdatePath: WorldUpdatePath = .none
+    // MARK: The geometry columns, read-only (section 2 of GEOMETRY.md), one entry per slot.
+    public var boundsX: [Double] { columns.boundsX }
+    public var boundsY: [Double] { columns.boundsY }
+    public var boundsWidth: [Double] { columns.boundsWidth }
+    public var boundsHeight: [Double] { columns.boundsHeight }
+    public var positionX: [Double] { columns.positionX }
+    public var positionY: [Double] { columns.positionY }
+    public var anchorX: [Double] { columns.anchorX }
+    public var anchorY: [Double] { columns.anchorY }
+    public var zPositions: [Double] { columns.zPositions }
+    public var anchorPointZs: [Double] { columns.anchorPointZs }
+    /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to.
+    public var displayScale: Double { columns.displayScale }
 
     /// The largest number of layers one store holds; indices are stored as `Int32`.
     public static let maximumLayerCount = Int(Int32.max) - 1
-    /// The limit `addLayer` enforces: `maximumLayerCount`, lowered only by tests so that
-    /// the `.tooManyLayers` path can be exercised without two billion layers.
-    var layerLimit = LayerStore.maximumLayerCount
 
     /// An empty store.
     public init() {}
 
-    /// An empty store with room for `capacity` layers before any column reallocates.
+    /// An empty store with room for `capacity` layers before any column or cache
+    /// reallocates (see `reserveCapacity(_:)` for the growth policy). O(capacity) memory.
     public init(minimumCapacity capacity: Int) {
         reserveCapacity(capacity)
     }
@@ -146,90 +77,46 @@ public struct LayerStore: ~Copyable, Sendable {
     /// structure.
     public func copy() -> LayerStore {
         var copy = LayerStore()
-        copy.copyColumns(from: self)
-        copy.copyHierarchy(from: self)
-        copy.changes = changes
-        copy.worldCache = worldCache
-        copy.worldPlan = worldPlan
-        copy.subtreeBounds = subtreeBounds
-        copy.drawOrderCache = drawOrderCache
-        copy.lastWorldUpdatePath = lastWorldUpdatePath
-        copy.layerLimit = layerLimit
+        copy.columns = columns
+        copy.hierarchy = hierarchy
+        copy.caches = caches.copyWithoutScratch()
         return copy
-    }
-
-    private mutating func copyColumns(from other: borrowing LayerStore) {
-        boundsX = other.boundsX
-        boundsY = other.boundsY
-        boundsWidth = other.boundsWidth
-        boundsHeight = other.boundsHeight
-        positionX = other.positionX
-        positionY = other.positionY
-        anchorX = other.anchorX
-        anchorY = other.anchorY
-        zPositions = other.zPositions
-        anchorPointZs = other.anchorPointZs
-        transforms = other.transforms
-        sublayerTransforms = other.sublayerTransforms
-        flags = other.flags
-        attributes = other.attributes
-        autoresizingMasks = other.autoresizingMasks
-        autoresizingLayerCount = other.autoresizingLayerCount
-        displayScale = other.displayScale
-        scrollViews = other.scrollViews
-    }
-
-    private mutating func copyHierarchy(from other: borrowing LayerStore) {
-        detachedLayerCount = other.detachedLayerCount
-        generations = other.generations
-        freeSlots = other.freeSlots
-        parents = other.parents
-        firstSublayers = other.firstSublayers
-        lastSublayers = other.lastSublayers
-        nextSiblings = other.nextSiblings
-        previousSiblings = other.previousSiblings
-        firstRoot = other.firstRoot
-        lastRoot = other.lastRoot
-        structureVersion = other.structureVersion
-        zOrderInversions = other.zOrderInversions
-        parentsPrecedeChildrenCache = other.parentsPrecedeChildrenCache
     }
 
     /// The number of slots: the length of every per-layer result (`FrameColumns`,
     /// `WorldTransforms`, world rects, clip rects, visibility), indexed by
     /// `LayerHandle.index`. Live layers plus free slots (`layerCount` counts only the
     /// live ones). O(1).
-    public var count: Int { parents.count }
+    public var count: Int { hierarchy.parents.count }
 
     /// The number of live layers: added and not destroyed, attached or detached. O(1).
-    public var layerCount: Int { parents.count - freeSlots.count }
+    public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
-    /// Reserves room for `capacity` layers in every column. O(n).
+    /// Reserves room for `capacity` layers in every column and every per-layer cache, built
+    /// or not, so that adding layers up to `capacity` reallocates nothing and no frame
+    /// pays for growth. O(n) when it reallocates (about 15–50 ms at a million layers with
+    /// every cache built); allocates at most once per column and cache.
+    ///
+    /// Growth policy: the columns are arrays that double when a layer is added past their
+    /// capacity, and each per-layer cache reserves the columns' capacity when it is built,
+    /// so the caches grow with the columns, geometrically. Growth is amortized O(1) a
+    /// layer, but the frame that crosses the capacity copies every column and cache at
+    /// once: about 60–90 ms at a million layers (Benchmarks/KERNELS.md, "Growth past the
+    /// capacity"). An engine that must not drop that frame reserves ahead, here or with
+    /// `init(minimumCapacity:)`, for the most layers it expects, or calls this at a moment
+    /// it chooses (a loading screen) before the store fills. Not covered: the world
+    /// transforms cache, which a full world pass (after any new slot) writes anew at
+    /// `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
-        boundsX.reserveCapacity(capacity)
-        boundsY.reserveCapacity(capacity)
-        boundsWidth.reserveCapacity(capacity)
-        boundsHeight.reserveCapacity(capacity)
-        positionX.reserveCapacity(capacity)
-        positionY.reserveCapacity(capacity)
-        anchorX.reserveCapacity(capacity)
-        anchorY.reserveCapacity(capacity)
-        zPositions.reserveCapacity(capacity)
-        anchorPointZs.reserveCapacity(capacity)
-        transforms.reserveCapacity(capacity)
-        sublayerTransforms.reserveCapacity(capacity)
-        flags.reserveCapacity(capacity)
-        autoresizingMasks.reserveCapacity(capacity)
-        attributes.reserveCapacity(capacity)
-        parents.reserveCapacity(capacity)
-        firstSublayers.reserveCapacity(capacity)
-        lastSublayers.reserveCapacity(capacity)
-        nextSiblings.reserveCapacity(capacity)
-        previousSiblings.reserveCapacity(capacity)
-        changes.reserveCapacity(capacity)
-        generations.reserveCapacity(capacity)
-        subtreeBounds.reserveCapacity(capacity)
+        columns.reserveCapacity(capacity)
+        hierarchy.reserveCapacity(capacity)
+        caches.reserveCapacity(capacity)
     }
+
+    /// How many slots the columns hold without reallocating (at least `count`): what a
+    /// per-layer cache reserves when it is built, so that it grows when the columns do,
+    /// geometrically, and never sooner. O(1).
+    var layerCapacity: Int { Swift.max(hierarchy.parents.capacity, count) }
 
     /// The check every index-taking accessor makes; its message survives release builds.
     @inline(__always)
@@ -243,7 +130,7 @@ public struct LayerStore: ~Copyable, Sendable {
     /// Records a structural change: a new structure version, so every snapshot of the
     /// old structure is recognized as stale.
     mutating func structureDidChange() {
-        structureVersion = BGNextStructureVersion()
+        hierarchy.structureVersion = BGNextStructureVersion()
     }
 }
 

@@ -20,7 +20,7 @@ extension LayerStore {
         guard let range = scrollRange(of: layer) else { return nil }
         let bounds = bounds(of: layer)
         return ScrollDeceleration(
-            offset: Point(x: bounds.x, y: bounds.y), velocity: velocity, rate: rate, displayScale: displayScale,
+            offset: Point(x: bounds.x, y: bounds.y), velocity: velocity, rate: rate, displayScale: columns.displayScale,
             scrollRange: range)
     }
 }

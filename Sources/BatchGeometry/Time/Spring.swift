@@ -216,8 +216,7 @@ extension Spring {
     /// This spring's ``progress(at:)`` at every time, written to `results` (resized to
     /// `times.count`). O(times); no allocation once `results` has the capacity.
     public func progress(at times: [Double], into results: inout [Float]) {
-        results.resize(to: times.count, filler: 0)
-        for index in times.indices { results[index] = progress(at: times[index]) }
+        sampleCurve(at: times, into: &results) { progress(at: $0) }
     }
 
     /// Samples many springs at once, as an engine does for its running spring
@@ -228,11 +227,8 @@ extension Spring {
     /// - Precondition: `springs.count == times.count` (else the program stops with a
     ///   message).
     public static func progress(of springs: [Spring], at times: [Double], into results: inout [Float]) {
-        require(
-            springs.count == times.count,
-            "Spring.progress(of:at:into:): springs.count is \(springs.count), times.count is \(times.count) (they must be equal)"
-        )
-        results.resize(to: times.count, filler: 0)
-        for index in times.indices { results[index] = springs[index].progress(at: times[index]) }
+        sampleCurves(springs, at: times, into: &results, names: ("Spring.progress(of:at:into:)", "springs", "times")) {
+            $0.progress(at: $1)
+        }
     }
 }

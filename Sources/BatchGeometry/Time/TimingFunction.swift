@@ -170,8 +170,7 @@ extension TimingFunction {
     /// `inputs.count`; entry i is the value at `inputs[i]`). O(inputs); no allocation once
     /// `results` has the capacity.
     public func values(at inputs: [Double], into results: inout [Float]) {
-        results.resize(to: inputs.count, filler: 0)
-        for index in inputs.indices { results[index] = value(at: inputs[index]) }
+        sampleCurve(at: inputs, into: &results) { value(at: $0) }
     }
 
     /// Samples many timing functions at once, as an engine does for its running
@@ -182,11 +181,9 @@ extension TimingFunction {
     /// - Precondition: `functions.count == inputs.count` (else the program stops with a
     ///   message).
     public static func values(of functions: [TimingFunction], at inputs: [Double], into results: inout [Float]) {
-        require(
-            functions.count == inputs.count,
-            "TimingFunction.values(of:at:into:): functions.count is \(functions.count), inputs.count is \(inputs.count) (they must be equal)"
-        )
-        results.resize(to: inputs.count, filler: 0)
-        for index in inputs.indices { results[index] = functions[index].value(at: inputs[index]) }
+        sampleCurves(
+            functions, at: inputs, into: &results,
+            names: ("TimingFunction.values(of:at:into:)", "functions", "inputs")
+        ) { $0.value(at: $1) }
     }
 }

@@ -230,6 +230,19 @@ static inline void BGPrefetchForWrite(const void *address) {
 #endif
 }
 
+/// Adds one to `*counter` atomically (relaxed order) and returns the value it
+/// had: how the threads of one parallel split claim its chunks one by one, so a
+/// thread that starts late (a worker still waking up) takes fewer of them instead
+/// of the split waiting for it. Inline, and in C because the Swift standard
+/// library's atomics need newer Apple systems than the package supports.
+static inline long BGClaimNext(long *counter) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_fetch_add(counter, 1L, __ATOMIC_RELAXED);
+#else
+#error "BGClaimNext needs the GCC/Clang atomic builtins"
+#endif
+}
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */

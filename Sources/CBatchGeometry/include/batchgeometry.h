@@ -875,6 +875,232 @@ bg_status bg_evaluation_store(const bg_evaluation *evaluation, bg_store **out);
  *  out of range). O(1). */
 bg_status bg_evaluation_layer(const bg_evaluation *evaluation, size_t scene_index, bg_layer *out);
 
+/* ==== Curves: timing functions, springs, scroll deceleration (ANIMATION.md 3, 5, 11) == */
+
+/*
+ * The curves animations are sampled with, as values that belong to no store: each
+ * function runs the Swift call it names (the BatchGeometry types TimingFunction, Spring,
+ * ScrollDeceleration), bit for bit, and so follows docs/ANIMATION.md. Parameters travel in
+ * plain structs that the caller owns and fills, by hand or with the functions that make
+ * them; every call checks the struct it is given, so a struct that breaks its rules (a NaN
+ * control point, a negative mass, ...) is BG_ERROR_INVALID_ARGUMENT with a message naming
+ * the argument and field (`bg_spring_value: spring.mass must be positive and finite, got
+ * -1.0`), and nothing is written. Where Core Animation's setters silently replace a bad
+ * value (a mass <= 0 by 1) these functions refuse it instead: a C caller's mistake is an
+ * error. Inputs that are numbers of time (t, times, inputs) are not checked: NaN gives
+ * NaN, as in Swift.
+ *
+ * Batch forms take an input array and its count and write one result per input into a
+ * caller array with room for `count` results; the arrays may be NULL when `count` is 0. A
+ * count whose array could not fit in the address space is INVALID_ARGUMENT; with a
+ * batch of structs, every struct is checked before any result is written. Nothing here
+ * allocates or keeps state: any thread may call any of these at any time. Cost: a struct
+ * is turned into the curve it stands for on every call (for a timing function, its snap
+ * to a named one and its coefficients), so the _each forms, one struct per sample, take
+ * about twice the time of the Swift batch calls on curves built once (Benchmarks/README.md,
+ * "The curve calls": 59 against 28 ns a timing-function sample, 28 against 14 ns a spring).
+ */
+
+/** Core Animation's named timing functions (Swift: TimingFunction.Name), in the order in
+ *  which a custom curve is compared with them. */
+enum {
+    /** kCAMediaTimingFunctionDefault: (0.25, 0.1), (0.25, 1). */
+    BG_TIMING_FUNCTION_DEFAULT = 0,
+    /** kCAMediaTimingFunctionLinear: (0, 0), (1, 1); still solved in floats (0.67 gives
+     *  0.669997...). */
+    BG_TIMING_FUNCTION_LINEAR = 1,
+    /** kCAMediaTimingFunctionEaseIn: (0.42, 0), (1, 1). */
+    BG_TIMING_FUNCTION_EASE_IN = 2,
+    /** kCAMediaTimingFunctionEaseOut: (0, 0), (0.58, 1). */
+    BG_TIMING_FUNCTION_EASE_OUT = 3,
+    /** kCAMediaTimingFunctionEaseInEaseOut: (0.42, 0), (0.58, 1). */
+    BG_TIMING_FUNCTION_EASE_IN_EASE_OUT = 4,
+    /** bg_timing_function_get_name's answer for a curve that is no named one. */
+    BG_TIMING_FUNCTION_CUSTOM = -1
+};
+
+/** A timing function (CAMediaTimingFunction): the cubic Bezier curve from (0, 0) to (1, 1)
+ *  with control points (x1, y1) and (x2, y2), kept as 32-bit floats as Core Animation
+ *  keeps them. Rules: x1 and x2 in [0, 1], y1 and y2 finite. A struct whose four floats
+ *  are each within 0.001 of a named function's is evaluated as that function
+ *  (ANIMATION.md section 3.1), as Core Animation does. */
+typedef struct bg_timing_function {
+    float x1, y1, x2, y2;
+} bg_timing_function;
+
+/** The named function `name` (a BG_TIMING_FUNCTION_ constant other than CUSTOM)
+ *  (Swift: TimingFunction(_:)). Errors: NULL_ARGUMENT (out); INVALID_ARGUMENT (unknown
+ *  name). O(1). */
+bg_status bg_timing_function_named(int32_t name, bg_timing_function *out);
+
+/** A custom function (Swift: TimingFunction(controlPoints:_:_:_:)): the numbers rounded to
+ *  floats, then replaced by a named function's points when each is within 0.001 of them.
+ *  Errors: NULL_ARGUMENT (out); INVALID_ARGUMENT (x1 or x2 outside [0, 1], any number not
+ *  finite; the message names it). O(1). */
+bg_status bg_timing_function_make(double x1, double y1, double x2, double y2, bg_timing_function *out);
+
+/** Which named function `function` is (Swift: TimingFunction.name), or
+ *  BG_TIMING_FUNCTION_CUSTOM. Errors: NULL_ARGUMENT; INVALID_ARGUMENT (a field breaks the
+ *  struct's rules). O(1). */
+bg_status bg_timing_function_get_name(const bg_timing_function *function, int32_t *out);
+
+/** The function's progress at time fraction `input`, a float, solved exactly as Core
+ *  Animation solves it (Swift: TimingFunction.value(at:); ANIMATION.md section 3.2): the
+ *  input rounded to a float, up to 8 Newton steps then bisection. An input outside [0, 1]
+ *  extrapolates or gives Y(0) or Y(1). Errors: NULL_ARGUMENT (function, out);
+ *  INVALID_ARGUMENT (a field breaks the struct's rules). O(1). */
+bg_status bg_timing_function_value(const bg_timing_function *function, double input, float *out);
+
+/** bg_timing_function_value of one function at `count` inputs: out[i] is its value at
+ *  inputs[i] (Swift: values(at:into:)). Errors: NULL_ARGUMENT (function; inputs and out
+ *  unless count is 0); INVALID_ARGUMENT (the struct; count too large). O(count). */
+bg_status bg_timing_function_values(const bg_timing_function *function, const double *inputs, size_t count,
+                                    float *out);
+
+/** Many functions, each at its own input, as an engine samples its running animations:
+ *  out[i] is functions[i] at inputs[i], bit for bit bg_timing_function_value's (Swift:
+ *  TimingFunction.values(of:at:into:)). Errors: NULL_ARGUMENT (functions, inputs and out
+ *  unless count is 0); INVALID_ARGUMENT (functions[i] breaks the rules: the message
+ *  names i; count too large). O(count). */
+bg_status bg_timing_function_values_each(const bg_timing_function *functions, const double *inputs, size_t count,
+                                         float *out);
+
+/** A spring (CASpringAnimation's physics): a mass moving from 0 toward 1 (Swift: Spring).
+ *  Core Animation's defaults are {1, 100, 10, 0, false}. Rules: mass and stiffness
+ *  positive and finite, damping 0 or more and finite, initial_velocity finite. */
+typedef struct bg_spring {
+    /** The mass. */
+    double mass;
+    /** The stiffness k. */
+    double stiffness;
+    /** The damping coefficient c. */
+    double damping;
+    /** The velocity at time 0, in units of the whole 0 -> 1 change per second. */
+    double initial_velocity;
+    /** Whether a damping ratio above 1 is overdamped (true) or critically damped (false,
+     *  Core Animation's default). */
+    bool allows_overdamping;
+} bg_spring;
+
+/** The spring's durations, in seconds (Swift: Spring.duration(forEpsilon:speed:),
+ *  settlingDuration, perceptualDuration; ANIMATION.md section 5.3). */
+typedef struct bg_spring_durations {
+    /** durationForEpsilon(epsilon) at the given speed: until the spring stays within
+     *  epsilon of 1 (FLT_MAX for an undamped spring or speed 0). */
+    double for_epsilon;
+    /** settlingDuration: durationForEpsilon(0.001) at speed 1. */
+    double settling;
+    /** perceptualDuration: sqrt(mass / stiffness) * 2 pi (SwiftUI's response). */
+    double perceptual;
+} bg_spring_durations;
+
+/** The spring of UIView.animate(withDuration:delay:usingSpringWithDamping:
+ *  initialSpringVelocity:...) (Swift: Spring(viewAnimationDuration:dampingRatio:
+ *  initialVelocity:); ANIMATION.md section 5.5, a reconstruction): mass 1 and the
+ *  stiffness and damping found by twelve Newton steps, with `initial_velocity` and
+ *  overdamping off. The duration is clamped to [0.01, 10] s and the ratio to
+ *  [FLT_EPSILON, 1]; parameters for which the iteration diverges give a struct with NaN
+ *  or infinite fields, which the spring functions then refuse. Errors: NULL_ARGUMENT
+ *  (out); INVALID_ARGUMENT (a NaN argument). O(1). */
+bg_status bg_spring_for_view_animation(double duration, double damping_ratio, double initial_velocity,
+                                       bg_spring *out);
+
+/** The spring's position x(t) after `time` seconds, a double (Swift: Spring.value(at:);
+ *  ANIMATION.md section 5.2). Errors: NULL_ARGUMENT (spring, out); INVALID_ARGUMENT (a
+ *  field breaks the struct's rules). O(1). */
+bg_status bg_spring_value(const bg_spring *spring, double time, double *out);
+
+/** A spring animation's progress at `count` times (seconds of its local time): out[i] is
+ *  x(times[i]) rounded to a float, as Core Animation keeps it (Swift:
+ *  progress(at:into:)). Errors: NULL_ARGUMENT (spring; times and out unless count is 0);
+ *  INVALID_ARGUMENT (the struct; count too large). O(count). */
+bg_status bg_spring_progress(const bg_spring *spring, const double *times, size_t count, float *out);
+
+/** Many springs, each at its own time: out[i] is springs[i]'s progress at times[i] (Swift:
+ *  Spring.progress(of:at:into:)). Errors: NULL_ARGUMENT (springs, times and out unless
+ *  count is 0); INVALID_ARGUMENT (springs[i] breaks the rules: the message names i;
+ *  count too large). O(count). */
+bg_status bg_spring_progress_each(const bg_spring *springs, const double *times, size_t count, float *out);
+
+/** The spring's durations: for_epsilon with `epsilon` (below 1e-6 counts as 1e-6) and
+ *  the animation's `speed` (1 for none), settling and perceptual. Errors: NULL_ARGUMENT
+ *  (spring, out); INVALID_ARGUMENT (the struct; a NaN epsilon or speed). O(1) for an
+ *  underdamped spring, else a 0.1 s sampled search (a few dozen evaluations for usual
+ *  springs, at most 10,000,000). */
+bg_status bg_spring_get_durations(const bg_spring *spring, double epsilon, double speed, bg_spring_durations *out);
+
+/** bg_spring_get_durations of `count` springs into out[0 ..< count]. Errors:
+ *  NULL_ARGUMENT (springs and out unless count is 0); INVALID_ARGUMENT (springs[i]
+ *  breaks the rules: the message names i; a NaN epsilon or speed; count too large).
+ *  O(count) such searches. */
+bg_status bg_spring_get_durations_each(const bg_spring *springs, size_t count, double epsilon, double speed,
+                                       bg_spring_durations *out);
+
+/** UIScrollView.DecelerationRate.normal and .fast, per millisecond. */
+#define BG_DECELERATION_RATE_NORMAL 0.998
+#define BG_DECELERATION_RATE_FAST 0.99
+
+/** A scroll view decelerating after a drag (Swift: ScrollDeceleration; ANIMATION.md
+ *  section 11): the inputs, then what bg_deceleration_make computed from them. The
+ *  functions that take one read only the inputs (and check them: offset and velocity
+ *  finite, rate not NaN, display_scale positive and finite, scroll_range without NaN and
+ *  each minimum <= its maximum); target and duration are outputs. */
+typedef struct bg_deceleration {
+    /** The content offset at release, in points. */
+    double offset[2];
+    /** The release velocity, in points per millisecond per axis. */
+    double velocity[2];
+    /** The rate per millisecond: BG_DECELERATION_RATE_NORMAL or _FAST (any other value
+     *  counts as the nearer one: >= 0.994 as normal). */
+    double rate;
+    /** The display scale whose pixel grid offsets are rounded to (1, 2, 3). */
+    double display_scale;
+    /** The valid offsets {minX, maxX, minY, maxY}, as bg_layer_get_scroll_range gives
+     *  them; {-INFINITY, INFINITY, -INFINITY, INFINITY} for no clamp. */
+    double scroll_range[4];
+    /** Output: where the scroll comes to rest, clamped and rounded. */
+    double target[2];
+    /** Output: how long it lasts, in seconds (the slower axis's). */
+    double duration;
+} bg_deceleration;
+
+/** A deceleration from `offset` at `velocity` (points per millisecond), with its target
+ *  and duration (Swift: ScrollDeceleration(offset:velocity:rate:displayScale:
+ *  scrollRange:)). `scroll_range` may be NULL for no clamp. *out's rate is the one used
+ *  (0.998 or 0.99). Errors: NULL_ARGUMENT (offset, velocity, out); INVALID_ARGUMENT (an
+ *  input breaks the struct's rules). O(1). */
+bg_status bg_deceleration_make(const double offset[2], const double velocity[2], double rate, double display_scale,
+                               const double scroll_range[4], bg_deceleration *out);
+
+/** The deceleration of scroll view `layer` released at `velocity` (points per
+ *  millisecond): from its content offset, clamped to its scroll range and rounded to the
+ *  store's display scale (Swift: deceleration(of:velocity:rate:)). Errors: NULL_ARGUMENT
+ *  (store, velocity, out); STALE_LAYER; NOT_A_SCROLL_VIEW; INVALID_ARGUMENT (a
+ *  non-finite velocity, a NaN rate, a NaN in the scroll view's numbers that leaves no
+ *  scroll range). O(1). */
+bg_status bg_layer_decelerate(const bg_store *store, bg_layer layer, const double velocity[2], double rate,
+                              bg_deceleration *out);
+
+/** The content offset `time` seconds after release: per axis the closed form until the
+ *  axis stops, its resting offset after, then clamped and rounded like the target
+ *  (Swift: offset(at:)). Errors: NULL_ARGUMENT (deceleration, out); INVALID_ARGUMENT (an
+ *  input field breaks the rules). O(1). */
+bg_status bg_deceleration_offset(const bg_deceleration *deceleration, double time, double out[2]);
+
+/** bg_deceleration_offset at `count` times into `out` (2 doubles per time) (Swift:
+ *  offsets(at:into:)). Errors: NULL_ARGUMENT (deceleration; times and out unless count is
+ *  0); INVALID_ARGUMENT (the struct; count too large). O(count). */
+bg_status bg_deceleration_offsets(const bg_deceleration *deceleration, const double *times, size_t count,
+                                  double *out);
+
+/** UIScrollView's rubber band: how far the content moves when a drag pulls it
+ *  `overscroll` points beyond an edge, (1 - 1 / ((|x| * constant) / dimension + 1)) *
+ *  dimension with the sign of x (Swift: rubberBandOffset(overscroll:dimension:constant:);
+ *  a reconstruction; UIKit's constant is 0.55). Errors: NULL_ARGUMENT (out);
+ *  INVALID_ARGUMENT (overscroll or constant not finite, dimension not positive and
+ *  finite). O(1). */
+bg_status bg_rubber_band_offset(double overscroll, double dimension, double constant, double *out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

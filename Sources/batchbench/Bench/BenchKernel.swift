@@ -14,7 +14,7 @@ enum BenchKernel: String, CaseIterable {
     /// back to when most of the tree changed (local transforms rebuilt from the layer
     /// properties, then propagated): what world-incremental is measured against.
     case worldFullUpdate = "world-full-update"
-    /// `worldRects(in:options:)` over a world snapshot.
+    /// `computeWorldRects(in:into:options:)` over a world snapshot, into reused storage.
     case worldRects = "world-rects"
     /// `hitTest(points:in:rule:options:)`: `--points` world points against every layer.
     case hitTest = "hit-test"

@@ -45,7 +45,7 @@ final class FrameFixture {
         var visible = 0
         var visited = 0
         var tested = 0
-        /// `_lastSubtreeRefresh` after the frame query.
+        /// The frame query's `VisibleLayers.cost` (its refresh of the subtree bounds).
         var refreshed = 0
         var rebuiltIndexes = 0
         var rebuiltIndexEntries = 0
@@ -103,7 +103,6 @@ final class FrameFixture {
         let afterEdits = BGAllocationCount()
         newStore.visibleLayers(in: viewport, into: &visible)
         let queried = clock.now
-        let refresh = newStore._lastSubtreeRefresh
         newHits.removeAll(keepingCapacity: true)
         for touch in touches { newHits.append(newStore.hitTest(touch, rule: .layer)) }
         let end = clock.now
@@ -114,9 +113,11 @@ final class FrameFixture {
         times.editAllocations = Int(afterEdits - before)
         times.queryAllocations = Int(afterQueries - afterEdits)
         times.visible = visible.count
-        times.visited = visible.visitedLayerCount
-        times.tested = visible.testedSublayerCount
-        (times.refreshed, times.rebuiltIndexes, times.rebuiltIndexEntries) = refresh
+        times.visited = visible.cost.visitedLayers
+        times.tested = visible.cost.testedSublayers
+        times.refreshed = visible.cost.refreshedLayers
+        times.rebuiltIndexes = visible.cost.rebuiltIndexes
+        times.rebuiltIndexEntries = visible.cost.rebuiltIndexEntries
         times.slots = newStore.count
     }
 

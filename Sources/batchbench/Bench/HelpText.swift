@@ -11,6 +11,8 @@ let helpText = """
                                             compare two `run --format json` reports
       batchbench render SCENE.json [-o OUT.svg] [OPTIONS]
                                             draw a scene as SVG (render --help)
+      batchbench render --timing-function F ... | --spring S ... [-o OUT.svg]
+                                            chart timing functions or springs as SVG
       batchbench show REPORT.json [--format table|markdown|csv|json|svg]
                  [--workload W] [--layers N] [--threads N]
                                             print a saved JSON report again; svg: charts
@@ -44,7 +46,8 @@ let helpText = """
                                               updateWorld(options:); rate = store layers/s
                            world-full-update  invalidateWorld(), then updateWorld(options:):
                                               locals rebuilt, then propagated
-                           world-rects        worldRects(in:options:) on a world snapshot
+                           world-rects        computeWorldRects(in:into:options:) on a world
+                                              snapshot, the rects' storage reused
                            hit-test           hitTest(points:in:rule:options:), --points
                                               points; rate = layer tests/s (points × layers)
                            convert            convert(points:from:to:in:options:), one

@@ -109,7 +109,7 @@ struct BenchReport: Codable {
         var changedLayers: Int
         /// Layers in the visible list (median).
         var visibleLayers: Int
-        /// `VisibleLayers.visitedLayerCount` (median): layers whose world transform the
+        /// `VisibleLayers.cost.visitedLayers` (median): layers whose world transform the
         /// frame query computed.
         var visitedLayers: Int
         var old: OldPath
@@ -128,7 +128,7 @@ struct BenchReport: Codable {
         /// The script's edits alone (setters, inserts, destroys, detaches).
         var editTime: Distribution? = nil
         var allocations: Allocations? = nil
-        /// `VisibleLayers.testedSublayerCount` (median).
+        /// `VisibleLayers.cost.testedSublayers` (median).
         var testedSublayers: Int? = nil
         /// What the frame query's refresh of the subtree bounds redid (medians): layers
         /// whose boxes it recomputed, wide layers' indexes rebuilt, and their sublayers.

@@ -11,6 +11,8 @@
 struct DrawOrderCache: Sendable {
     var links = SiblingLinks(first: [], next: [])
     var isBuilt = false
+    /// How many lists `refresh` has sorted, in all (the frame query reports the difference).
+    private(set) var sortedListTotal = 0
     /// Per layer: its predecessor in its list's drawing order (-1: first), for `unlink`.
     private(set) var previous: [Int32] = []
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
@@ -29,6 +31,19 @@ struct DrawOrderCache: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
+    /// Room for `capacity` layers in every per-layer array, once built. O(n) when it
+    /// reallocates.
+    mutating func reserveCapacity(_ capacity: Int) {
+        guard isBuilt else { return }
+        links.first.reserveCapacity(capacity)
+        links.next.reserveCapacity(capacity)
+        previous.reserveCapacity(capacity)
+        dirty.reserveCapacity(capacity)
+        dirtyLayers.reserveCapacity(capacity)
+        siblings.reserveCapacity(capacity)
+        sortSpace.reserveCapacity(capacity)
+    }
+
     /// True when `links` is the drawing order of a store with `count` slots.
     func isCurrent(count: Int) -> Bool { isBuilt && dirtyLayers.isEmpty && links.first.count == count }
 
@@ -38,19 +53,18 @@ struct DrawOrderCache: Sendable {
         let count = store.count
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
-            links = SiblingLinks(first: store.firstSublayers, next: store.nextSiblings)
-            previous = store.previousSiblings
+            links = SiblingLinks(first: store.hierarchy.firstSublayers, next: store.hierarchy.nextSiblings)
+            previous = store.hierarchy.previousSiblings
             dirty = Array(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
-            // allocates: any number of lists may change, each up to every layer long.
-            dirtyLayers.reserveCapacity(count)
-            siblings.reserveCapacity(count)
-            sortSpace.reserveCapacity(count)
+            // allocates: any number of lists may change, each up to every layer long; and
+            // for the store's capacity, so that these grow when the columns do.
             isBuilt = true
-            for layer in 0..<count where store.parents[layer] >= 0 {
-                if store.zInversion(store.previousSiblings[layer], Int32(layer)) == 1 {
-                    markDirty(Int(store.parents[layer]))
+            reserveCapacity(store.layerCapacity)
+            for layer in 0..<count where store.hierarchy.parents[layer] >= 0 {
+                if store.zInversion(store.hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
+                    markDirty(Int(store.hierarchy.parents[layer]))
                 }
             }
         }
@@ -68,6 +82,7 @@ struct DrawOrderCache: Sendable {
             sortList(of: layer, store)
             dirty[layer] = false
             k += 1
+            sortedListTotal += 1
         }
         dirtyLayers.removeAll(keepingCapacity: true)
     }
@@ -77,10 +92,10 @@ struct DrawOrderCache: Sendable {
     private mutating func sortList(of layer: Int, _ store: borrowing LayerStore) {
         // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
         // into each call, an allocation per sublayer.
-        let nextSiblings = store.nextSiblings
-        let zPositions = store.zPositions
+        let nextSiblings = store.hierarchy.nextSiblings
+        let zPositions = store.columns.zPositions
         siblings.removeAll(keepingCapacity: true)
-        var current = store.firstSublayers[layer]
+        var current = store.hierarchy.firstSublayers[layer]
         var sorted = true
         var previous: Int32 = -1
         while current >= 0 {
@@ -152,11 +167,11 @@ extension LayerStore {
     /// Brings the cached drawing order up to date when some sublayer list is out of
     /// zPosition order (or the cache exists). O(marked lists × w log w).
     mutating func refreshDrawOrder() {
-        guard zOrderInversions > 0 || drawOrderCache.isBuilt else { return }
-        if drawOrderCache.isCurrent(count: count) { return }
-        var cache = drawOrderCache
-        drawOrderCache = DrawOrderCache()  // unshare before writing
+        guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
+        if caches.drawOrderCache.isCurrent(count: count) { return }
+        var cache = caches.drawOrderCache
+        caches.drawOrderCache = DrawOrderCache()  // unshare before writing
         cache.refresh(self)
-        drawOrderCache = cache
+        caches.drawOrderCache = cache
     }
 }

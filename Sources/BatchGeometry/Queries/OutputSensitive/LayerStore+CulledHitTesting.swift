@@ -25,9 +25,9 @@ extension LayerStore {
     public mutating func hitTest(_ point: Point, rule: HitTestRule = .layer) -> LayerHandle? {
         refreshDrawOrder()
         refreshSubtreeBounds()
-        var scratch = walkScratch
-        walkScratch = WalkScratch()
-        defer { walkScratch = scratch }
+        var scratch = caches.walkScratch
+        caches.walkScratch = WalkScratch()
+        defer { caches.walkScratch = scratch }
         let hit =
             worldCacheIsCurrent
             ? culledHitTest(point, rule: rule, CachedWorldSteps(), &scratch)
@@ -42,9 +42,9 @@ extension LayerStore {
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
         refreshDrawOrder()
         refreshSubtreeBounds()
-        var scratch = walkScratch
-        walkScratch = WalkScratch()
-        defer { walkScratch = scratch }
+        var scratch = caches.walkScratch
+        caches.walkScratch = WalkScratch()
+        defer { caches.walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
         let readingCache = worldCacheIsCurrent
         var k = 0
@@ -65,11 +65,12 @@ extension LayerStore {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
         let skip = skippedSubtreeFlags(rule)
-        var root = lastRoot
+        var root = hierarchy.lastRoot
         while root >= 0 {
             let top = Int(root)
-            root = previousSiblings[top]
-            guard flags[top].isDisjoint(with: skip), subtreeBounds.extent[top].containsClosed(point) else { continue }
+            root = hierarchy.previousSiblings[top]
+            guard columns.flags[top].isDisjoint(with: skip), caches.subtreeBounds.extent[top].containsClosed(point)
+            else { continue }
             if let hit = hitSubtree(of: top, point, rule, steps, &scratch) { return hit }
         }
         return nil
@@ -108,21 +109,21 @@ extension LayerStore {
         var inside = false
         if let local { inside = contains(layer, local) }
         let entersSublayers =
-            rule == .layer ? inside || !flags[layer].contains(.masksToBounds) : inside
-        guard entersSublayers, firstSublayers[layer] >= 0 else { return inside ? layer : nil }
+            rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
+        guard entersSublayers, hierarchy.firstSublayers[layer] >= 0 else { return inside ? layer : nil }
         // Prune by the point in this layer's plane only when it is accurate, and then
         // with a margin for its rounding.
         let margin = local.flatMap { PlaneMap(step.matrix).unprojectionMargin(of: point, result: $0) }
         let prunePoint = margin == nil ? nil : local
         var frame = VisitFrame(
             layer: Int32(layer), step: step, clip: nil, cull: .null, point: prunePoint, pointMargin: margin ?? 0,
-            inside: inside, next: lastSublayers[layer])
-        if let prunePoint, let margin, subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
+            inside: inside, next: hierarchy.lastSublayers[layer])
+        if let prunePoint, let margin, caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
             pushCandidates(of: layer, into: &scratch.candidates, frame: &frame, byDrawRank: rule == .layer) {
                 $0.containsClosed(prunePoint, margin: margin)
             }
             frame.next = frame.end
-        } else if rule == .layer && zOrderInversions > 0 {
+        } else if rule == .layer && hierarchy.zOrderInversions > 0 {
             pushDrawOrderList(of: layer, into: &scratch.candidates, frame: &frame)
         }
         scratch.frames.append(frame)
@@ -166,11 +167,11 @@ extension LayerStore {
             } else {
                 guard frame.next >= 0 else { return nil }
                 sublayer = Int(frame.next)
-                frame.next = previousSiblings[sublayer]
+                frame.next = hierarchy.previousSiblings[sublayer]
             }
-            let extent = subtreeBounds.extent[sublayer]
+            let extent = caches.subtreeBounds.extent[sublayer]
             // Null: hidden, or nothing in the subtree has an area to be hit in.
-            if extent.isNull || !flags[sublayer].isDisjoint(with: skip) { continue }
+            if extent.isNull || !columns.flags[sublayer].isDisjoint(with: skip) { continue }
             if let point = frame.point, !extent.containsClosed(point, margin: frame.pointMargin) { continue }
             return sublayer
         }

@@ -3,17 +3,6 @@
 // is recomputed once, after all its changed sublayers.
 
 extension LayerStore {
-    /// What the last refresh of the subtree bounds (the first output-sensitive query
-    /// after edits) redid: the layers whose boxes it recomputed, and the wide layers'
-    /// indexes it rebuilt with the sublayers they hold. For batchbench's cost report;
-    /// not API. O(1).
-    @_spi(Testing)
-    public var _lastSubtreeRefresh: (refreshedLayers: Int, rebuiltIndexes: Int, rebuiltIndexEntries: Int) {
-        (
-            subtreeBounds.lastRefreshVisits, subtreeBounds.lastRefreshIndexRebuilds,
-            subtreeBounds.lastRefreshIndexedSublayers
-        )
-    }
 
     /// Brings the subtree bounds up to date: the first call builds them (O(count)); later
     /// ones redo the marked layers and their ancestors up to the first whose extent does
@@ -21,10 +10,10 @@ extension LayerStore {
     /// layer (its leaf; a removal freed its leaf when it happened), and O(w log w) for a
     /// wide layer's index that is due for a rebuild (after w/2 edits: O(log w) amortized).
     mutating func refreshSubtreeBounds() {
-        var bounds = subtreeBounds
-        subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        var bounds = caches.subtreeBounds
+        caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
         if !bounds.isBuilt || !refresh(&bounds) { build(&bounds) }
-        subtreeBounds = bounds
+        caches.subtreeBounds = bounds
     }
 
     /// Every layer's content and extent, sublayers before superlayers. O(count).
@@ -37,11 +26,14 @@ extension LayerStore {
         bounds.orderLabel = Array(repeating: 0, count: count)
         bounds.indexes = []
         bounds.indexSlot = Array(repeating: -1, count: count)
+        bounds.reserveColumns(layerCapacity)
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count
         bounds.lastRefreshIndexRebuilds = 0
         bounds.lastRefreshIndexedSublayers = 0
+        bounds.lastRefreshIndexRefits = 0
+        bounds.lastRefreshIndexInserts = 0
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
@@ -55,6 +47,8 @@ extension LayerStore {
         bounds.lastRefreshVisits = 0
         bounds.lastRefreshIndexRebuilds = 0
         bounds.lastRefreshIndexedSublayers = 0
+        bounds.lastRefreshIndexRefits = 0
+        bounds.lastRefreshIndexInserts = 0
         guard !bounds.queue.isEmpty else { return true }
         var budget = count
         var k = 0
@@ -92,7 +86,7 @@ extension LayerStore {
                 of: layer, &bounds, list: marks & Mark.sublayerList != 0, all: marks & Mark.allSublayers != 0)
         guard contentChanged || marks & Mark.extent != 0 else { return }
         let extent = computedExtent(of: layer, bounds)
-        let superlayer = Int(parents[layer])
+        let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
         let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
         guard extent != bounds.extent[layer] || needsLeaf else { return }
@@ -112,10 +106,10 @@ extension LayerStore {
     /// O(min(depth, limit)).
     func depth(of layer: Int, limit: Int = .max) -> Int {
         var depth = 0
-        var current = parents[layer]
+        var current = hierarchy.parents[layer]
         while current >= 0 && depth < limit {
             depth += 1
-            current = parents[Int(current)]
+            current = hierarchy.parents[Int(current)]
         }
         return depth
     }
@@ -127,10 +121,10 @@ extension LayerStore {
     private func updateContent(of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool) -> Bool {
         let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         if all {
-            var sublayer = firstSublayers[layer]
+            var sublayer = hierarchy.firstSublayers[layer]
             while sublayer >= 0 {
                 bounds.extent[Int(sublayer)] = computedExtent(of: Int(sublayer), bounds)
-                sublayer = nextSiblings[Int(sublayer)]
+                sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }
         }
         var keepsIndex = indexed && !list && !all
@@ -155,7 +149,7 @@ extension LayerStore {
         var union = RectEdges.null
         var sublayerCount = 0
         bounds.buildScratch.removeAll()
-        var sublayer = firstSublayers[layer]
+        var sublayer = hierarchy.firstSublayers[layer]
         while sublayer >= 0 {
             let extent = bounds.extent[Int(sublayer)]
             union = union.union(extent)
@@ -164,7 +158,7 @@ extension LayerStore {
                 bounds.buildScratch.extents.append(extent)
             }
             sublayerCount += 1
-            sublayer = nextSiblings[Int(sublayer)]
+            sublayer = hierarchy.nextSiblings[Int(sublayer)]
         }
         guard sublayerCount >= SublayerIndex.minimumSublayers else {
             if indexed {
@@ -179,11 +173,11 @@ extension LayerStore {
             return union
         }
         if !indexed {
-            sublayer = firstSublayers[layer]
+            sublayer = hierarchy.firstSublayers[layer]
             while sublayer >= 0 {
                 bounds.buildScratch.sublayers.append(sublayer)
                 bounds.buildScratch.extents.append(bounds.extent[Int(sublayer)])
-                sublayer = nextSiblings[Int(sublayer)]
+                sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }
         }
         bounds.buildIndex(of: layer)
@@ -195,14 +189,14 @@ extension LayerStore {
     /// `layer`'s extent from its properties and its (current) content. Null when nothing
     /// of its subtree can draw or be hit: hidden, or a detached root.
     func computedExtent(of layer: Int, _ bounds: SubtreeBounds) -> RectEdges {
-        let layerFlags = flags[layer]
-        let superlayer = Int(parents[layer])
+        let layerFlags = columns.flags[layer]
+        let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
         var box = ownBox(of: layer)
         if !layerFlags.contains(.masksToBounds) { box = box.union(bounds.content[layer]) }
         if box.isNull { return .null }
         // Under a transform layer the subtree keeps its depth: no plane to bound it in.
-        if superlayer >= 0 && flags[superlayer].contains(.transformLayer) { return .unbounded }
+        if superlayer >= 0 && columns.flags[superlayer].contains(.transformLayer) { return .unbounded }
         if superlayer >= 0, let planar = planarTransformToSuperlayer(of: layer, superlayer: superlayer) {
             return mappedBox(box, through: PlaneMap(planar))
         }
@@ -215,10 +209,10 @@ extension LayerStore {
     /// not finite (a NaN corner is skipped by the world rect's min and max).
     @inline(__always)
     func ownBox(of layer: Int) -> RectEdges {
-        let x0 = boundsX[layer]
-        let y0 = boundsY[layer]
-        let x1 = x0 + boundsWidth[layer]
-        let y1 = y0 + boundsHeight[layer]
+        let x0 = columns.boundsX[layer]
+        let y0 = columns.boundsY[layer]
+        let x1 = x0 + columns.boundsWidth[layer]
+        let y1 = y0 + columns.boundsHeight[layer]
         guard x0.isFinite && y0.isFinite && x1.isFinite && y1.isFinite else { return .unbounded }
         return RectEdges(
             minX: Swift.min(x0, x1), minY: Swift.min(y0, y1), maxX: Swift.max(x0, x1), maxY: Swift.max(y0, y1))
@@ -233,21 +227,22 @@ extension LayerStore {
     /// it flips or has a sublayerTransform. O(1).
     @inline(__always)
     mutating func boundsDidChange(_ layer: Int, adjustInputs: Bool = false) {
-        guard subtreeBounds.isBuilt else { return }
+        guard caches.subtreeBounds.isBuilt else { return }
         var bits = SubtreeBounds.Mark.extent
-        if adjustInputs && firstSublayers[layer] >= 0
-            && (flags[layer].contains(.geometryFlipped) || sublayerTransforms.kind(at: layer) != .identity)
+        if adjustInputs && hierarchy.firstSublayers[layer] >= 0
+            && (columns.flags[layer].contains(.geometryFlipped)
+                || columns.sublayerTransforms.kind(at: layer) != .identity)
         {
             bits |= SubtreeBounds.Mark.allSublayers
         }
-        subtreeBounds.mark(layer, bits)
+        caches.subtreeBounds.mark(layer, bits)
     }
 
     /// `layer`'s sublayer adjustments (flip, sublayerTransform, transform-layer flag)
     /// changed: every sublayer's extent is stale. O(1).
     @inline(__always)
     mutating func sublayerAdjustmentDidChange(_ layer: Int) {
-        subtreeBounds.mark(layer, SubtreeBounds.Mark.allSublayers)
+        caches.subtreeBounds.mark(layer, SubtreeBounds.Mark.allSublayers)
     }
 
     /// `layer` was linked into (`joined`, after the links are set) or out of (before
@@ -259,14 +254,22 @@ extension LayerStore {
     mutating func sublayerListDidChange(_ layer: Int, superlayer: Int32, joined: Bool) {
         if superlayer >= 0 {
             let parent = Int(superlayer)
-            if subtreeBounds.isBuilt && subtreeBounds.state[parent] & SubtreeBounds.Mark.indexed != 0 {
-                if joined { labelJoiningSublayer(layer) } else { subtreeBounds.removeLeaf(of: layer, from: parent) }
+            if caches.subtreeBounds.isBuilt && caches.subtreeBounds.state[parent] & SubtreeBounds.Mark.indexed != 0 {
+                if joined {
+                    labelJoiningSublayer(layer)
+                } else {
+                    caches.subtreeBounds.removeLeaf(of: layer, from: parent)
+                }
             }
-            subtreeBounds.mark(parent, SubtreeBounds.Mark.sublayerList)
-            if joined { linkInDrawOrder(layer, under: parent) } else { drawOrderCache.unlink(layer, from: parent) }
+            caches.subtreeBounds.mark(parent, SubtreeBounds.Mark.sublayerList)
+            if joined {
+                linkInDrawOrder(layer, under: parent)
+            } else {
+                caches.drawOrderCache.unlink(layer, from: parent)
+            }
         }
-        if subtreeBounds.isBuilt { subtreeBounds.indexEntry[layer] = -1 }
-        subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
+        if caches.subtreeBounds.isBuilt { caches.subtreeBounds.indexEntry[layer] = -1 }
+        caches.subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
     }
 
     /// `layer`'s zPosition changed: its extent (through a superlayer's 3D adjustments)
@@ -274,10 +277,10 @@ extension LayerStore {
     /// neighbour has its new key, else re-sorted at the next query. O(1).
     @inline(__always)
     mutating func zPositionDidChange(_ layer: Int) {
-        subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
-        let superlayer = parents[layer]
+        caches.subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
+        let superlayer = hierarchy.parents[layer]
         if superlayer >= 0 {
-            drawOrderCache.unlink(layer, from: Int(superlayer))
+            caches.drawOrderCache.unlink(layer, from: Int(superlayer))
             linkInDrawOrder(layer, under: Int(superlayer))
         }
     }
@@ -285,14 +288,14 @@ extension LayerStore {
     /// Puts `layer`, linked into `superlayer`'s list, in the cached drawing order.
     @inline(__always)
     private mutating func linkInDrawOrder(_ layer: Int, under superlayer: Int) {
-        guard drawOrderCache.isBuilt else { return }
-        let previous = previousSiblings[layer]
-        let next = nextSiblings[layer]
-        let key = drawOrderKey(zPositions[layer])
-        drawOrderCache.link(
+        guard caches.drawOrderCache.isBuilt else { return }
+        let previous = hierarchy.previousSiblings[layer]
+        let next = hierarchy.nextSiblings[layer]
+        let key = drawOrderKey(columns.zPositions[layer])
+        caches.drawOrderCache.link(
             layer, into: superlayer, listPrevious: previous, listNext: next,
-            keyMatchesPrevious: previous >= 0 && drawOrderKey(zPositions[Int(previous)]) == key,
-            keyMatchesNext: next >= 0 && drawOrderKey(zPositions[Int(next)]) == key)
+            keyMatchesPrevious: previous >= 0 && drawOrderKey(columns.zPositions[Int(previous)]) == key,
+            keyMatchesNext: next >= 0 && drawOrderKey(columns.zPositions[Int(next)]) == key)
     }
 
     /// Gives `layer`, just linked into an indexed list, an order label between its
@@ -302,14 +305,14 @@ extension LayerStore {
     /// labelling ("Two simplified algorithms for maintaining order in a list"), O(log w)
     /// amortized.
     mutating func labelJoiningSublayer(_ layer: Int) {
-        let previous = previousSiblings[layer]
-        let next = nextSiblings[layer]
-        let low = previous >= 0 ? subtreeBounds.orderLabel[Int(previous)] : 0
-        let high = next >= 0 ? subtreeBounds.orderLabel[Int(next)] : orderLabelLimit
+        let previous = hierarchy.previousSiblings[layer]
+        let next = hierarchy.nextSiblings[layer]
+        let low = previous >= 0 ? caches.subtreeBounds.orderLabel[Int(previous)] : 0
+        let high = next >= 0 ? caches.subtreeBounds.orderLabel[Int(next)] : orderLabelLimit
         guard high > low && high - low >= 2 else { return relabel(around: layer) }
         let half = (high - low) / 2
         let step: UInt64 = 1 << 32
-        subtreeBounds.orderLabel[layer] =
+        caches.subtreeBounds.orderLabel[layer] =
             next < 0 ? low + Swift.min(half, step) : previous < 0 ? high - Swift.min(half, step) : low + half
     }
 
@@ -317,8 +320,8 @@ extension LayerStore {
     /// `layer`'s neighbour (aligned to 2^k) that holds at most (4/3)^k of them with
     /// `layer`, evenly; `layer` (unlabelled) has a neighbour.
     private mutating func relabel(around layer: Int) {
-        let previous = previousSiblings[layer]
-        let anchor = subtreeBounds.orderLabel[Int(previous >= 0 ? previous : nextSiblings[layer])]
+        let previous = hierarchy.previousSiblings[layer]
+        let anchor = caches.subtreeBounds.orderLabel[Int(previous >= 0 ? previous : hierarchy.nextSiblings[layer])]
         var first = layer
         var last = layer
         var count: UInt64 = 1
@@ -331,12 +334,16 @@ extension LayerStore {
             limit *= 4.0 / 3.0
             size = 1 << bits
             base = anchor & ~(size - 1)
-            while previousSiblings[first] >= 0 && subtreeBounds.orderLabel[Int(previousSiblings[first])] >= base {
-                first = Int(previousSiblings[first])
+            while hierarchy.previousSiblings[first] >= 0
+                && caches.subtreeBounds.orderLabel[Int(hierarchy.previousSiblings[first])] >= base
+            {
+                first = Int(hierarchy.previousSiblings[first])
                 count += 1
             }
-            while nextSiblings[last] >= 0 && subtreeBounds.orderLabel[Int(nextSiblings[last])] < base + size {
-                last = Int(nextSiblings[last])
+            while hierarchy.nextSiblings[last] >= 0
+                && caches.subtreeBounds.orderLabel[Int(hierarchy.nextSiblings[last])] < base + size
+            {
+                last = Int(hierarchy.nextSiblings[last])
                 count += 1
             }
         } while Double(count) > limit && bits < 62
@@ -345,9 +352,9 @@ extension LayerStore {
         var current = first
         while true {
             label += spacing
-            subtreeBounds.orderLabel[current] = label
+            caches.subtreeBounds.orderLabel[current] = label
             if current == last { break }
-            current = Int(nextSiblings[current])
+            current = Int(hierarchy.nextSiblings[current])
         }
     }
 }

@@ -10,11 +10,11 @@ extension LayerStore {
         into result: inout VisibleLayers
     ) {
         let step = steps.step(of: layer, under: depth.map { result.frames[$0].step }, in: self)
-        result.visitedLayerCount += 1
+        result.cost.visitedLayers += 1
         let rect = projectedWorldRect(of: layer, through: step.matrix)
         let clip = depth.flatMap { result.frames[$0].clip }
         // worldOpacities(into:)'s expression: the root's own, then superlayer's × own.
-        let ownOpacity = Double(attributes.opacities[layer])
+        let ownOpacity = Double(columns.attributes.opacities[layer])
         let opacity = depth.map { result.frames[$0].opacity * ownOpacity } ?? ownOpacity
         if !rect.isNull {
             // visibility(worldRects:clipRects:viewport:)'s expression.
@@ -27,13 +27,13 @@ extension LayerStore {
         guard first >= 0 else { return }
         var sublayerClip = clip
         // clipRects(worldRects:)'s expression.
-        if flags[layer].contains(.masksToBounds) { sublayerClip = clip.map { $0.intersection(rect) } ?? rect }
+        if columns.flags[layer].contains(.masksToBounds) { sublayerClip = clip.map { $0.intersection(rect) } ?? rect }
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
         var frame = VisitFrame(
             layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, point: nil,
             inside: false, next: first)
-        if subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
+        if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
             let region = planeRegion(of: cull, under: step.matrix)
         {
             pushCandidates(of: layer, into: &result.candidates, frame: &frame, byDrawRank: true) { $0.meets(region) }
@@ -49,7 +49,9 @@ extension LayerStore {
         let map = PlaneMap(frame.step.matrix)
         while let sublayer = nextSublayer(&frame, candidates, links.next) {
             tested += 1
-            if mappedBox(subtreeBounds.extent[sublayer], through: map).overlapsOpenly(frame.cull) { return sublayer }
+            if mappedBox(caches.subtreeBounds.extent[sublayer], through: map).overlapsOpenly(frame.cull) {
+                return sublayer
+            }
         }
         return nil
     }
@@ -77,15 +79,15 @@ extension LayerStore {
         of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame, byDrawRank: Bool,
         _ accepts: (RectEdges) -> Bool
     ) {
-        guard subtreeBounds.indexSlot[layer] >= 0 else { return }
-        let index = subtreeBounds.index(of: layer)
+        guard caches.subtreeBounds.indexSlot[layer] >= 0 else { return }
+        let index = caches.subtreeBounds.index(of: layer)
         let start = candidates.count
         index.forEachCandidate(accepts) { leaf in
             candidates.append(UInt64(UInt32(bitPattern: index.sublayers[leaf])))
         }
-        let labels = subtreeBounds.orderLabel
-        if byDrawRank && zOrderInversions > 0 {
-            let z = zPositions
+        let labels = caches.subtreeBounds.orderLabel
+        if byDrawRank && hierarchy.zOrderInversions > 0 {
+            let z = columns.zPositions
             sortInPlace(&candidates, from: start) { a, b in
                 let (keyA, keyB) = (drawOrderKey(z[Int(a)]), drawOrderKey(z[Int(b)]))
                 return keyA < keyB || (!(keyB < keyA) && labels[Int(a)] < labels[Int(b)])

@@ -50,6 +50,10 @@ struct SubtreeBounds: Sendable {
     /// cost report: the O(w log w) part of a frame).
     var lastRefreshIndexRebuilds = 0
     var lastRefreshIndexedSublayers = 0
+    /// How many leaves the last refresh refitted (a sublayer's extent changed) and how many
+    /// it inserted (a sublayer added to an indexed list took a free leaf).
+    var lastRefreshIndexRefits = 0
+    var lastRefreshIndexInserts = 0
 
     enum Mark {
         /// The layer's own inputs changed: recompute its extent.
@@ -88,8 +92,16 @@ struct SubtreeBounds: Sendable {
         indexSlot.append(-1)
     }
 
+    /// Room for `capacity` layers in every per-layer column, once built (the build
+    /// reserves the store's capacity itself). O(n) when it reallocates.
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
+        reserveColumns(capacity)
+    }
+
+    /// `reserveCapacity(_:)` whether built or not: the build calls it with the store's
+    /// capacity, so the columns grow with the store's, not to exactly `count`.
+    mutating func reserveColumns(_ capacity: Int) {
         content.reserveCapacity(capacity)
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
@@ -109,6 +121,7 @@ struct SubtreeBounds: Sendable {
         swap(&index, &indexes[slot])
         index.refit(leaf: leaf, to: box)
         swap(&index, &indexes[slot])
+        lastRefreshIndexRefits += 1
     }
 
     /// Sets every leaf of `layer`'s index to its sublayer's extent, keeping the tree's
@@ -137,6 +150,7 @@ struct SubtreeBounds: Sendable {
     /// Gives `sublayer` a leaf with `box` in the index of `layer` (which has one); when
     /// none is free, the index is marked full and the next refresh rebuilds it. O(log w).
     mutating func insertLeaf(of sublayer: Int, into layer: Int, box: RectEdges) {
+        lastRefreshIndexInserts += 1
         let slot = Int(indexSlot[layer])
         var index = SublayerIndex()
         swap(&index, &indexes[slot])

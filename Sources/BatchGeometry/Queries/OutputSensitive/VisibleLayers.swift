@@ -19,13 +19,19 @@ public struct VisibleLayers: Sendable {
     /// (GEOMETRY.md section 6; the same bits as `worldOpacities()`'s). Opacity does not
     /// decide visibility: a layer of opacity 0 is listed when it is visible.
     public private(set) var worldOpacities: [Double] = []
+    /// What the last query cost: caches refreshed, R-tree work, layers visited and
+    /// sublayers tested (`FrameQueryCost`). O(1) to read.
+    public internal(set) var cost = FrameQueryCost()
+    /// Set to have the next queries also time their refresh and walk
+    /// (`FrameQueryCost.refreshDuration`, `walkDuration`): four clock reads a query.
+    /// Off by default.
+    public var measuresPhaseTimes = false
     /// How many layers the last query computed a world transform for: the visible ones
-    /// plus those it entered to find them. A measure of its cost.
-    public internal(set) var visitedLayerCount = 0
+    /// plus those it entered to find them (`cost.visitedLayers`).
+    public var visitedLayerCount: Int { cost.visitedLayers }
     /// How many sublayers' subtree bounds the last query tested against the viewport
-    /// (those of the entered layers that a wide layer's index did not rule out first):
-    /// the other measure of its cost.
-    public internal(set) var testedSublayerCount = 0
+    /// (`cost.testedSublayers`).
+    public var testedSublayerCount: Int { cost.testedSublayers }
 
     // Scratch, kept for the next query.
     var frames: [VisitFrame] = []
@@ -45,8 +51,7 @@ public struct VisibleLayers: Sendable {
         worldOpacities.removeAll(keepingCapacity: true)
         frames.removeAll(keepingCapacity: true)
         candidates.removeAll(keepingCapacity: true)
-        visitedLayerCount = 0
-        testedSublayerCount = 0
+        cost = FrameQueryCost()
     }
 
     mutating func append(
@@ -103,17 +108,30 @@ extension LayerStore {
     /// the first call builds the caches in O(count). Allocates nothing once `result` and
     /// the caches have grown to the scene, structure edits included.
     public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
+        let clock = ContinuousClock()
+        let start = result.measuresPhaseTimes ? clock.now : nil
+        let sortedBefore = caches.drawOrderCache.sortedListTotal
         refreshDrawOrder()
         refreshSubtreeBounds()
         result.removeAll()
+        result.cost.noteRefresh(caches, sortedBefore: sortedBefore)
+        let walkStart = start.map { _ in clock.now }
+        defer {
+            if let start, let walkStart {
+                result.cost.refreshDuration = walkStart - start
+                result.cost.walkDuration = clock.now - walkStart
+            }
+        }
         let view = viewport.edges
         guard view.hasPositiveArea else { return }
-        var root = firstRoot
+        var root = hierarchy.firstRoot
         while root >= 0 {
             let top = Int(root)
-            root = nextSiblings[top]
+            root = hierarchy.nextSiblings[top]
             // A root's extent is in world space already.
-            guard !flags[top].contains(.detached), subtreeBounds.extent[top].overlapsOpenly(view) else { continue }
+            guard !columns.flags[top].contains(.detached), caches.subtreeBounds.extent[top].overlapsOpenly(view) else {
+                continue
+            }
             if worldCacheIsCurrent {
                 collectVisible(from: top, view: view, CachedWorldSteps(), into: &result)
             } else {
@@ -139,7 +157,7 @@ extension LayerStore {
         while !result.frames.isEmpty {
             let depth = result.frames.count - 1
             if let sublayer = nextCandidate(
-                &result.frames[depth], result.candidates, tested: &result.testedSublayerCount, links)
+                &result.frames[depth], result.candidates, tested: &result.cost.testedSublayers, links)
             {
                 enterVisible(sublayer, under: depth, view: view, steps, links, into: &result)
             } else {

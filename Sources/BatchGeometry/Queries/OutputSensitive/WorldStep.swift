@@ -14,7 +14,7 @@ extension LayerStore {
     /// Whether the world cache holds the current world transforms (`updateWorld()` ran
     /// after the last change; it then equals a full pass bit for bit, which
     /// `_invariantViolations()` checks). O(1).
-    var worldCacheIsCurrent: Bool { worldCache != nil && !changes.hasChanges }
+    var worldCacheIsCurrent: Bool { caches.worldCache != nil && !caches.changes.hasChanges }
 
     /// `ToWorld(layer)` from its superlayer's step (nil for a root), by the full pass's
     /// expressions: the plan entry decides between the planar product of the cached
@@ -66,7 +66,7 @@ struct ComputedWorldSteps: WorldStepSource {
 struct CachedWorldSteps: WorldStepSource {
     @inline(__always)
     func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
-        guard let cache = store.worldCache else { return store.worldStep(of: layer, under: superlayer) }
+        guard let cache = store.caches.worldCache else { return store.worldStep(of: layer, under: superlayer) }
         return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
     }
 }

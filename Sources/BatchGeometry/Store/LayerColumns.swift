@@ -1,0 +1,57 @@
+/// The store's per-layer data: one array per property (struct of arrays), one entry per
+/// slot, plus the few store-wide values and counters derived from them.
+///
+/// A plain copyable value held whole by `LayerStore.columns`, so that `copy()` assigns it
+/// in one statement and a property added here cannot be left out of a copy. The public
+/// read-only columns (`LayerStore.boundsX`, …) forward to it.
+struct LayerColumns: Sendable {
+    // Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
+    var boundsX: [Double] = []
+    var boundsY: [Double] = []
+    var boundsWidth: [Double] = []
+    var boundsHeight: [Double] = []
+    var positionX: [Double] = []
+    var positionY: [Double] = []
+    var anchorX: [Double] = []
+    var anchorY: [Double] = []
+    var zPositions: [Double] = []
+    var anchorPointZs: [Double] = []
+    var transforms = TransformColumns(count: 0, materialized: true)
+    var sublayerTransforms = TransformColumns(count: 0, materialized: false)
+    var flags: [LayerFlags] = []
+    /// `AutoresizingMask` raw values (the six flags fit a byte).
+    var autoresizingMasks: [UInt8] = []
+    /// The columns of the table-driven properties (opacity, userInteractionEnabled):
+    /// `LayerAttributes.swift`.
+    var attributes = LayerAttributes()
+    /// How many layers carry the `.detached` flag (free slots included): at zero, world
+    /// rects skip the check.
+    var detachedLayerCount = 0
+    /// How many layers have a non-empty autoresizing mask: at zero, the bounds setters
+    /// skip autoresizing without looking at any sublayer.
+    var autoresizingLayerCount = 0
+    /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to. A positive
+    /// finite number; `setDisplayScale(_:)` checks.
+    var displayScale: Double = 1
+    /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
+    var scrollViews: [Int32: ScrollViewState] = [:]
+
+    /// Reserves room for `capacity` layers in every per-layer column. O(n).
+    mutating func reserveCapacity(_ capacity: Int) {
+        boundsX.reserveCapacity(capacity)
+        boundsY.reserveCapacity(capacity)
+        boundsWidth.reserveCapacity(capacity)
+        boundsHeight.reserveCapacity(capacity)
+        positionX.reserveCapacity(capacity)
+        positionY.reserveCapacity(capacity)
+        anchorX.reserveCapacity(capacity)
+        anchorY.reserveCapacity(capacity)
+        zPositions.reserveCapacity(capacity)
+        anchorPointZs.reserveCapacity(capacity)
+        transforms.reserveCapacity(capacity)
+        sublayerTransforms.reserveCapacity(capacity)
+        flags.reserveCapacity(capacity)
+        autoresizingMasks.reserveCapacity(capacity)
+        attributes.reserveCapacity(capacity)
+    }
+}
