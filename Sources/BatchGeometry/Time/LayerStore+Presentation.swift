@@ -34,10 +34,10 @@ extension LayerStore {
 
     private mutating func applyPresentationLayer(_ values: PresentationLayer, at layer: Int) {
         if values.bounds != bounds(of: layer) {
-            boundsX[layer] = values.bounds.x
-            boundsY[layer] = values.bounds.y
-            boundsWidth[layer] = values.bounds.width
-            boundsHeight[layer] = values.bounds.height
+            columns.boundsX[layer] = values.bounds.x
+            columns.boundsY[layer] = values.bounds.y
+            columns.boundsWidth[layer] = values.bounds.width
+            columns.boundsHeight[layer] = values.bounds.height
             noteChange(layer, .geometry)
         }
         if values.position != position(of: layer) { setPosition(values.position, of: layer) }
