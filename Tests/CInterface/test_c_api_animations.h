@@ -250,8 +250,46 @@ static void test_animation_bad_input(void) {
     bg_store_destroy(store);
 }
 
+/* A warmed-up presentation-tree frame loop (restore, sample, read, apply) allocates
+ * nothing, as the header says of bg_animations_sample and the presentation calls. */
+static void test_animation_frame_loop_allocations(void) {
+    bg_layer layers[3];
+    bg_store *store = animation_scene(layers), *tree = NULL;
+    bg_animations *animations = NULL;
+    bg_animation animation;
+    bg_presentation values[4];
+    size_t number, count;
+    const double from[2] = {70, 70}, to[2] = {270, 470};
+    EXPECT_OK(bg_animations_create(&animations));
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "position";
+    animation.value_count = 2;
+    animation.from_value = from;
+    animation.to_value = to;
+    animation.timing.repeat_count = INFINITY;
+    EXPECT_OK(bg_animations_add(animations, store, layers[1], &animation, &number));
+    animation.kind = BG_ANIMATION_SPRING;
+    EXPECT_OK(bg_animations_add(animations, store, layers[2], &animation, &number));
+    EXPECT_OK(bg_store_copy(store, &tree));
+    int ok = 1;
+    long long before = 0;
+    for (int frame = 0; frame < 200; frame++) {
+        if (frame == 100) before = allocations();
+        ok &= bg_store_restore_model_values(tree, animations, store) == BG_OK;
+        ok &= bg_animations_sample(animations, store, frame / 60.0) == BG_OK;
+        ok &= bg_animations_get_presentations(animations, store, values, 4, &count) == BG_OK && count == 2;
+        ok &= bg_store_apply_presentation(tree, animations) == BG_OK;
+    }
+    CHECK(ok);
+    if (BG_TEST_COUNTS_ALLOCATIONS) CHECK(allocations() == before);
+    bg_store_destroy(tree);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
 static void test_animations(void) {
     test_animation_conformance_case();
+    test_animation_frame_loop_allocations();
     test_animation_layer_timing_and_kinds();
     test_animation_bad_input();
 }
