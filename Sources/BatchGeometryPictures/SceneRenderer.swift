@@ -167,7 +167,8 @@ struct ScenePicture: ~Copyable {
         let live = evaluation.storeLayers.filter { $0 != nil }.count
         let visible = evaluation.visible.filter { $0 }.count
         var title = "\(live) layers, \(visible) visible"
-        if let time = evaluation.time { title = "t = \(time) s: presentation tree, " + title }
+        // A presentation picture is often one of a film strip: a title that fits it.
+        if let time = evaluation.time { title = "t = \(time) s: \(visible) of \(live) visible" }
         if !scene.hitTests.isEmpty {
             title += ", \(scene.hitTests.count) hit tests (\(scene.hitTestMode.rawValue) rule)"
         }

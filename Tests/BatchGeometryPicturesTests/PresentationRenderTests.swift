@@ -53,7 +53,7 @@ final class PresentationRenderTests: XCTestCase {
             XCTAssertEqual(status, 0)
             XCTAssertEqual(errors, [])
             XCTAssertGreaterThan(try XMLChecker.check(svg), 10)
-            XCTAssertTrue(svg.contains("t = \(time) s: presentation tree"))
+            XCTAssertTrue(svg.contains(">t = \(time) s: 3 of 3 visible</text>"))
             let drawn = outlines(svg)
             for (layer, rect) in zip(["1", "2"], rects) {
                 let corner = drawn[layer]![0]
