@@ -36,10 +36,10 @@ expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scala
 # The live frame kernels play the app's lists: app only.
 expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout") for b in ("scalar", "simd", "c")
              for n in (500, 3000) for t in (1, 2)}
-# autoresize, the single-point hit tests, curves and visible-layers ignore backend and threads: timed once, at
+# autoresize, the single-point hit tests, curves, visible-layers and animations ignore backend and threads: timed once, at
 # the first of each asked for.
 expected |= {(w, k, "scalar", n, 1) for w in workloads for n in (500, 3000)
-             for k in ("autoresize", "hit-test-point", "hit-test-culled", "curves", "visible-layers")}
+             for k in ("autoresize", "hit-test-point", "hit-test-culled", "curves", "visible-layers", "animations")}
 seen = set()
 for i, r in enumerate(results):
     where = f"results[{i}]"
@@ -111,7 +111,7 @@ set -e
 [ "$status" -eq 1 ] || { echo "error: compare of a slower report exited $status, expected 1" >&2; exit 1; }
 tail -1 "$work/slower.txt"
 
-echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, hit-test-point, hit-test-culled, curves, visible-layers)"
+echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, hit-test-point, hit-test-culled, curves, visible-layers, animations)"
 "$bin" --backends c --layers 200 --threads 1 --min-time 0.01 -q --no-baseline --format json > "$work/default.json"
 python3 -c "import json,sys; k={r['kernel'] for r in json.load(open(sys.argv[1]))['results']}; assert k=={'frames','world','world-incremental','world-full-update','world-rects','hit-test','convert','autoresize'}, k" "$work/default.json"
 

@@ -172,3 +172,20 @@ func checkSignaturesCurves() {
     same(CBatchGeometry.bg_deceleration_offsets, bgDecelerationOffsets)
     same(CBatchGeometry.bg_rubber_band_offset, bgRubberBandOffset)
 }
+
+/// The functions of API+Animations.swift.
+func checkSignaturesAnimations() {
+    same(CBatchGeometry.bg_animation_init, bgAnimationInit)
+    same(CBatchGeometry.bg_animations_create, bgAnimationsCreate)
+    same(CBatchGeometry.bg_animations_destroy, bgAnimationsDestroy)
+    same(CBatchGeometry.bg_animations_add, bgAnimationsAdd)
+    same(CBatchGeometry.bg_animations_remove, bgAnimationsRemove)
+    same(CBatchGeometry.bg_animations_set_layer_timing, bgAnimationsSetLayerTiming)
+    same(CBatchGeometry.bg_animations_sample, bgAnimationsSample)
+    same(CBatchGeometry.bg_animations_presentation_count, bgAnimationsPresentationCount)
+    same(CBatchGeometry.bg_animations_get_presentation, bgAnimationsGetPresentation)
+    same(CBatchGeometry.bg_animations_get_presentations, bgAnimationsGetPresentations)
+    same(CBatchGeometry.bg_animations_get_finished, bgAnimationsGetFinished)
+    same(CBatchGeometry.bg_store_apply_presentation, bgStoreApplyPresentation)
+    same(CBatchGeometry.bg_store_restore_model_values, bgStoreRestoreModelValues)
+}

@@ -70,9 +70,19 @@ package enum RenderCommand {
             return 2
         case .success(let bytes):
             do {
-                svg = try SceneRenderer.render(json: bytes, options: parsed.options)
-            } catch {
+                if parsed.options.times.isEmpty {
+                    svg = try SceneRenderer.render(json: bytes, options: parsed.options)
+                } else {
+                    svg = try SceneRenderer.renderPresentation(json: bytes, options: parsed.options)
+                }
+            } catch let error as SceneError {
                 io.writeError("error: \(error.description)")
+                return 2
+            } catch let error as RenderUsageError {
+                io.writeError("error: render: \(error.message)")
+                return 2
+            } catch {
+                io.writeError("error: render: \(error)")
                 return 2
             }
         }

@@ -25,6 +25,10 @@ package struct RenderOptions: Equatable, Sendable {
     /// The curves of a chart (`--timing-function`, `--spring`): when there are any, the
     /// picture is their chart instead of a scene.
     package var curves: [ChartCurve] = []
+    /// Times (seconds of the scene's clock, not decreasing) at which to draw the
+    /// presentation tree (`--time`, `--times`): one picture, or a film strip of several;
+    /// empty: the model tree.
+    package var times: [Double] = []
 
     /// Every option on.
     package init() {}
@@ -50,6 +54,10 @@ package struct RenderOptions: Equatable, Sendable {
 
         options:
           -o, --output FILE   write the SVG to FILE (only when the scene is good)
+          --time T            draw the presentation tree at T seconds (the scene's
+                              animations sampled there; hit tests stay the model's)
+          --times A,B,...     a film strip: the presentation tree at each time (not
+                              decreasing), side by side, left to right
           --timing-function F a named function (default, linear, easeIn, easeOut,
                               easeInEaseOut) or x1,y1,x2,y2 (x1 and x2 in [0, 1])
           --spring S          MASS,STIFFNESS,DAMPING[,VELOCITY] (Core Animation's
@@ -103,6 +111,7 @@ package struct RenderOptions: Equatable, Sendable {
             case "--omit-invisible": options.invisible = false
             case "--timing-function": options.curves.append(try ChartCurve.timingFunction(try value(argument)))
             case "--spring": options.curves.append(try ChartCurve.spring(try value(argument)))
+            case "--time", "--times": options.times = try times(try value(argument), argument)
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw RenderUsageError(message: "unknown option '\(argument)'; see batchbench render --help")
@@ -117,6 +126,25 @@ package struct RenderOptions: Equatable, Sendable {
                 message: "a chart shows timing functions or springs, not both (their time axes differ)")
         }
         return (options, files, output)
+    }
+
+    /// A comma-separated list of finite times, not decreasing (`--time` takes one).
+    private static func times(_ text: String, _ name: String) throws(RenderUsageError) -> [Double] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        var times: [Double] = []
+        for part in parts {
+            guard let time = Double(part), time.isFinite else {
+                throw RenderUsageError(message: "\(name): expected finite seconds, got '\(part)'")
+            }
+            if let last = times.last, time < last {
+                throw RenderUsageError(message: "\(name): times must not decrease, got \(time) after \(last)")
+            }
+            times.append(time)
+        }
+        if name == "--time" && times.count != 1 {
+            throw RenderUsageError(message: "--time: expected one time, got \(times.count); --times takes a list")
+        }
+        return times
     }
 
     private static func pixels(_ text: String, _ name: String) throws(RenderUsageError) -> Double {

@@ -34,6 +34,15 @@ struct SVGWriter {
         text += indentation + "</" + name + ">\n"
     }
 
+    /// Another document written by an `SVGWriter`, as a nested `svg` element placed `x`
+    /// pixels from the left (its XML declaration dropped).
+    mutating func embed(_ document: String, x: Double) {
+        var body = Substring(document)
+        if body.hasPrefix("<?xml"), let end = body.firstIndex(of: "\n") { body = body[body.index(after: end)...] }
+        if body.hasPrefix("<svg ") { body = "<svg x=\"\(Self.number(x))\" y=\"0\" " + body.dropFirst(5) }
+        text += body
+    }
+
     /// An empty element, `<name a="v"/>`.
     mutating func element(_ name: String, _ attributes: [(String, String)]) {
         text += indentation + "<" + name + Self.attributeText(attributes) + "/>\n"

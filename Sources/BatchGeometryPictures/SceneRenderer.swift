@@ -16,12 +16,42 @@ package enum SceneRenderer {
         return render(scene, evaluation, options: options)
     }
 
+    /// Decodes a scene file, evaluates it and draws its presentation tree at
+    /// `options.times` (`renderPresentation(_:_:times:options:)`).
+    ///
+    /// - Throws: `SceneError` for a malformed scene; `RenderUsageError` for a bad time.
+    package static func renderPresentation(json: [UInt8], options: RenderOptions) throws -> String {
+        let scene = try Scene(json: json)
+        let evaluation = try scene.evaluate()
+        return try renderPresentation(scene, evaluation, times: options.times, options: options)
+    }
+
     /// Draws an evaluated scene: `evaluation` must come from `scene.evaluate()`. The same
     /// inputs always give the same bytes.
     package static func render(
         _ scene: consuming Scene, _ evaluation: consuming SceneEvaluation, options: RenderOptions = RenderOptions()
     ) -> String {
-        ScenePicture(scene: scene, evaluation: evaluation, options: options).svg()
+        ScenePicture(scene: scene, evaluation: PictureTree(model: evaluation), options: options).svg().text
+    }
+
+    /// Draws the presentation tree of a scene at each of `times` (seconds of the scene's
+    /// clock, not decreasing): one picture for one time; for several, a film strip, the
+    /// pictures side by side in one SVG, left to right. Deterministic, like `render`.
+    ///
+    /// - Throws: `RenderUsageError` for a decreasing or NaN time.
+    /// - Complexity: O(times × layers × depth) plus O(times × animations).
+    static func renderPresentation(
+        _ scene: consuming Scene, _ evaluation: consuming SceneEvaluation, times: [Double],
+        options: RenderOptions = RenderOptions()
+    ) throws(RenderUsageError) -> String {
+        var sampler = try PresentationSampler(scene, evaluation)
+        var pictures: [(text: String, width: Double, height: Double)] = []
+        for time in times {
+            let tree = try sampler.tree(at: time, of: evaluation, viewport: scene.viewport)
+            pictures.append(ScenePicture(scene: scene, evaluation: tree, options: options).svg())
+        }
+        guard pictures.count > 1 else { return pictures[0].text }
+        return FilmStrip.svg(pictures)
     }
 }
 
@@ -32,8 +62,9 @@ struct ScenePicture: ~Copyable {
     static let margin = 16.0
     static let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 
-    let scene: Scene
-    let evaluation: SceneEvaluation
+    /// What the picture reads of the scene itself.
+    let scene: (viewport: Rect?, hitTests: [Point], hitTestMode: HitTestRule)
+    let evaluation: PictureTree
     let options: RenderOptions
     let frame: PictureFrame
     /// By store index.
@@ -43,7 +74,7 @@ struct ScenePicture: ~Copyable {
     /// By store index: the label's pixel position (nil when nothing of the layer shows).
     var labelPositions: [Point2D?]
 
-    init(scene: consuming Scene, evaluation: consuming SceneEvaluation, options: RenderOptions) {
+    init(scene: borrowing Scene, evaluation: consuming PictureTree, options: RenderOptions) {
         let quads = Self.quads(evaluation.store, evaluation.world)
         depths = Self.depths(evaluation.store)
         frame = PictureFrame(
@@ -51,7 +82,7 @@ struct ScenePicture: ~Copyable {
             margin: Self.margin, top: Self.titleHeight)
         labelPositions = quads.map { _ in nil }
         self.quads = quads
-        self.scene = scene
+        self.scene = (scene.viewport, scene.hitTests, scene.hitTestMode)
         self.evaluation = evaluation
         self.options = options
         for layer in 0..<quads.count {
@@ -89,7 +120,7 @@ struct ScenePicture: ~Copyable {
         return depths
     }
 
-    static func framedWorld(_ scene: borrowing Scene, _ evaluation: borrowing SceneEvaluation) -> RectEdges {
+    static func framedWorld(_ scene: borrowing Scene, _ evaluation: borrowing PictureTree) -> RectEdges {
         var box = RectEdges(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
         if let viewport = scene.viewport?.edges, viewport.minX.isFinite, viewport.maxX.isFinite,
             viewport.minY.isFinite, viewport.maxY.isFinite, viewport.maxX > viewport.minX,
@@ -112,7 +143,7 @@ struct ScenePicture: ~Copyable {
 
     /// The whole document: title, layers not drawn, layers in drawing order, frames,
     /// clip rects, viewport, labels, hit tests, legend.
-    func svg() -> String {
+    func svg() -> (text: String, width: Double, height: Double) {
         let legendRows = options.legend ? (legendItems().count + legendColumns - 1) / legendColumns : 0
         let height = frame.pixelBottom + Double(legendRows) * 20 + (options.legend ? 8 : 0)
         var writer = SVGWriter(width: frame.pixelWidth, height: height)
@@ -124,7 +155,7 @@ struct ScenePicture: ~Copyable {
         if options.labels { writeLabels(&writer) }
         if options.hits { writeHits(&writer) }
         if options.legend { writeLegend(&writer, top: frame.pixelBottom) }
-        return writer.finish()
+        return (writer.finish(), frame.pixelWidth, height)
     }
 
     func colour(ofDepth depth: Int) -> String { Self.palette[depth % Self.palette.count] }
@@ -136,6 +167,8 @@ struct ScenePicture: ~Copyable {
         let live = evaluation.storeLayers.filter { $0 != nil }.count
         let visible = evaluation.visible.filter { $0 }.count
         var title = "\(live) layers, \(visible) visible"
+        // A presentation picture is often one of a film strip: a title that fits it.
+        if let time = evaluation.time { title = "t = \(time) s: \(visible) of \(live) visible" }
         if !scene.hitTests.isEmpty {
             title += ", \(scene.hitTests.count) hit tests (\(scene.hitTestMode.rawValue) rule)"
         }

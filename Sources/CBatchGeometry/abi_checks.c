@@ -25,3 +25,9 @@ _Static_assert(sizeof(bg_spring) == 40 && offsetof(bg_spring, allows_overdamping
                "a spring is four doubles and a bool, padded to 40 bytes");
 _Static_assert(sizeof(bg_spring_durations) == 24, "three durations");
 _Static_assert(sizeof(bg_deceleration) == 13 * sizeof(double), "a deceleration is 13 doubles, no padding");
+_Static_assert(sizeof(bg_media_timing) == 56, "six doubles, a fill mode and two bools, padded to 56 bytes");
+_Static_assert(sizeof(bg_layer_timing) == 24, "three doubles");
+_Static_assert(sizeof(bg_presentation) == 8 + 43 * sizeof(double),
+               "a handle, 42 doubles and a float padded to 8 bytes");
+_Static_assert(offsetof(bg_animation, timing) == 16 && offsetof(bg_animation, spring) == 96,
+               "bg_animation's layout: key path, two enums, timing, three bools, a timing function, a spring");

@@ -60,7 +60,8 @@ final class SceneRenderGoldenTests: XCTestCase {
             let svg = try render(name, options)
             let evaluation = try decoded(name).evaluate()
             let picture = ScenePicture(
-                scene: try decoded(name), evaluation: try decoded(name).evaluate(), options: options)
+                scene: try decoded(name), evaluation: PictureTree(model: try decoded(name).evaluate()), options: options
+            )
             let polygons = svgElements(svg, named: "polygon").filter { $0["class"]?.hasPrefix("layer") == true }
             // Layers wholly outside the picture (row 7 below the viewport) are not written.
             let inPicture = picture.shownLayers.filter {

@@ -872,6 +872,7 @@ static void test_careless_callers(void) {
 #include "test_c_api_values.h"
 #include "test_c_api_opacity.h"
 #include "test_c_api_curves.h"
+#include "test_c_api_animations.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -910,6 +911,7 @@ int main(int argc, char **argv) {
         {"threads", test_threads},
         {"careless callers", test_careless_callers},
         {"curves", test_curves},
+        {"animations", test_animations},
     };
     (void)tested_elsewhere;
     for (size_t k = 0; k < COUNT(cases); k++) {

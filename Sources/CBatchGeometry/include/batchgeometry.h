@@ -1101,6 +1101,252 @@ bg_status bg_deceleration_offsets(const bg_deceleration *deceleration, const dou
  *  finite). O(1). */
 bg_status bg_rubber_band_offset(double overscroll, double dimension, double constant, double *out);
 
+/* ---- Animations: the presentation tree ---- */
+
+/* What a device draws at time t is the presentation tree: the model values plus every
+ * running animation (ANIMATION.md section 10). A bg_animations holds the animations
+ * (Swift: AnimationStore) and the presentation values of its latest sample (Swift:
+ * PresentationValues); it reads a bg_store (the model) and never writes it. A frame loop:
+ * bg_animations_sample(animations, model, t), then read the values
+ * (bg_animations_get_presentations) or put them into a second store that stands for the
+ * presentation tree (bg_store_copy once, then each frame bg_store_restore_model_values,
+ * sample, bg_store_apply_presentation) and run any query on it. Animations are numbered
+ * 0, 1, 2, ... in the order added; a number is never reused. Errors name the argument
+ * and field (for a malformed animation, the Core Animation property: "animation.keyTimes[2]:
+ * must be 1") and change nothing. A bg_animations is used by one thread at a time, as a
+ * store is (debug builds check the stores' locks, not the animations'). */
+
+/** An opaque set of animations and the presentation values of its latest sample. */
+typedef struct bg_animations bg_animations;
+
+/** What an animation interpolates (Swift: Animation.Content). */
+enum {
+    /** CABasicAnimation: from_value, to_value, by_value (ANIMATION.md section 4.1). */
+    BG_ANIMATION_BASIC = 0,
+    /** CASpringAnimation: a basic animation whose progress is `spring`'s (section 5.4). */
+    BG_ANIMATION_SPRING = 1,
+    /** CAKeyframeAnimation: values, key_times, timing_functions, calculation_mode (section 6). */
+    BG_ANIMATION_KEYFRAME = 2
+};
+
+/** What shows before the start and after the end (Swift: FillMode; CAMediaTimingFillMode). */
+enum {
+    /** Nothing outside the active span (kCAFillModeRemoved, the default). */
+    BG_FILL_MODE_REMOVED = 0,
+    /** The last value after the end. */
+    BG_FILL_MODE_FORWARDS = 1,
+    /** The first value before the start. */
+    BG_FILL_MODE_BACKWARDS = 2,
+    /** Both. */
+    BG_FILL_MODE_BOTH = 3
+};
+
+/** How a keyframe animation goes from value to value (Swift: CalculationMode). */
+enum {
+    /** Straight lines between the values, at the key times. */
+    BG_CALCULATION_MODE_LINEAR = 0,
+    /** Each value held until the next key time (key_time_count may be keyframe_count + 1). */
+    BG_CALCULATION_MODE_DISCRETE = 1,
+    /** Straight lines, key times from the distances between the values (not on whole transforms). */
+    BG_CALCULATION_MODE_PACED = 2,
+    /** Catmull-Rom tangents for unequal key times (not on whole transforms; key times increase). */
+    BG_CALCULATION_MODE_CUBIC = 3
+};
+
+/** An animation's CAMediaTiming (Swift: AnimationTiming; ANIMATION.md section 2.2), in the
+ *  time of the layer it is added to; seconds. Rules: begin_time, speed, time_offset finite;
+ *  duration and repeat_duration finite and >= 0; repeat_count >= 0 (INFINITY: forever);
+ *  not both repeat_count and repeat_duration; fill_mode a BG_FILL_MODE_ constant. */
+typedef struct bg_media_timing {
+    /** When the animation starts, in the layer's time. */
+    double begin_time;
+    /** One iteration's length; 0 means 0.25 s (Core Animation's default). */
+    double duration;
+    /** The rate: 0 freezes the animation at time_offset, negative plays it backward. */
+    double speed;
+    /** Seconds of local time added after the speed. */
+    double time_offset;
+    /** Iterations to play (fractional allowed); 0 means 1. */
+    double repeat_count;
+    /** Seconds of active time to play instead of a count; 0 means unused. */
+    double repeat_duration;
+    /** A BG_FILL_MODE_ constant. */
+    int32_t fill_mode;
+    /** Whether each iteration plays forward then back. */
+    bool autoreverses;
+    /** Whether the animation leaves the set at the first sample after its end. */
+    bool removed_on_completion;
+} bg_media_timing;
+
+/** A layer's own timing (Swift: LayerTiming; ANIMATION.md section 2.1): local time =
+ *  (superlayer time - begin_time) * speed + time_offset. All finite. {0, 1, 0} is the
+ *  identity. */
+typedef struct bg_layer_timing {
+    /** Seconds of the superlayer's time. */
+    double begin_time;
+    /** The rate. */
+    double speed;
+    /** Seconds added after the speed. */
+    double time_offset;
+} bg_layer_timing;
+
+/** One animation of one layer property (Swift: Animation), as plain fields and arrays
+ *  that bg_animations_add reads and copies (the caller keeps ownership). Start from
+ *  bg_animation_init, which sets Core Animation's defaults. A value is `value_count`
+ *  doubles: the key path's arity (position 2, bounds 4, opacity 1, ...; ANIMATION.md
+ *  section 8), or for "transform" and "sublayerTransform" 16 (row-major) or 6 (an affine
+ *  transform a, b, c, d, tx, ty). Every number finite. */
+typedef struct bg_animation {
+    /** Core Animation's key path, NUL-terminated: "position", "position.x", "bounds",
+     *  "bounds.size", "anchorPoint", "zPosition", "opacity", "transform",
+     *  "transform.scale", "transform.rotation.z", "sublayerTransform", ... */
+    const char *key_path;
+    /** A BG_ANIMATION_ constant. */
+    int32_t kind;
+    /** Keyframe animations: a BG_CALCULATION_MODE_ constant. */
+    int32_t calculation_mode;
+    /** The media timing. */
+    bg_media_timing timing;
+    /** Basic and keyframe animations: whether `timing_function` applies (else progress =
+     *  time). A spring takes none. */
+    bool has_timing_function;
+    /** Adds to the value underneath instead of replacing it (section 4.3). */
+    bool additive;
+    /** Each completed iteration adds the iteration's change (not on whole transforms). */
+    bool cumulative;
+    /** The animation's timing function, read when has_timing_function. */
+    bg_timing_function timing_function;
+    /** Spring animations: the spring (bg_spring's rules). */
+    bg_spring spring;
+    /** The numbers in one value. */
+    size_t value_count;
+    /** Basic and spring animations: NULL or value_count numbers each (section 4.1 picks
+     *  the ends from those given; by_value not on whole transforms). */
+    const double *from_value;
+    /** See from_value. */
+    const double *to_value;
+    /** See from_value. */
+    const double *by_value;
+    /** Keyframe animations: keyframe_count values, one after another
+     *  (keyframe_count * value_count numbers). */
+    const double *values;
+    /** The number of keyframe values, >= 1. */
+    size_t keyframe_count;
+    /** NULL (evenly spaced) or key_time_count times: 0 first, 1 last, not decreasing. */
+    const double *key_times;
+    /** keyframe_count (or keyframe_count + 1 for discrete) when key_times is not NULL. */
+    size_t key_time_count;
+    /** NULL (each segment linear) or keyframe_count - 1 functions, one per segment. */
+    const bg_timing_function *timing_functions;
+    /** The number of timing_functions. */
+    size_t timing_function_count;
+} bg_animation;
+
+/** A layer's animatable properties at one sample (Swift: PresentationLayer). */
+typedef struct bg_presentation {
+    /** The layer (BG_LAYER_NONE when its slot is no longer live in the model). */
+    bg_layer layer;
+    /** {x, y, width, height}. */
+    double bounds[4];
+    /** {x, y}. */
+    double position[2];
+    /** {x, y} in unit coordinates. */
+    double anchor_point[2];
+    /** zPosition. */
+    double z_position;
+    /** anchorPointZ. */
+    double anchor_point_z;
+    /** 16 doubles, row-major. */
+    double transform[16];
+    /** 16 doubles, row-major. */
+    double sublayer_transform[16];
+    /** A 32-bit float, as CALayer.opacity. */
+    float opacity;
+} bg_presentation;
+
+/** Fills *animation with Core Animation's defaults: a basic animation with key_path NULL,
+ *  no values, timing {0, 0 (0.25 s), 1, 0, 0, 0, BG_FILL_MODE_REMOVED, false, true}, no
+ *  timing function, not additive or cumulative, the spring {1, 100, 10, 0, false}, linear
+ *  keyframes. Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_animation_init(bg_animation *animation);
+
+/** A new, empty set of animations (Swift: AnimationStore()); free it with
+ *  bg_animations_destroy. Errors: NULL_ARGUMENT (out). O(1); allocates. */
+bg_status bg_animations_create(bg_animations **out);
+
+/** Frees a set of animations (NULL: nothing). O(animations). */
+void bg_animations_destroy(bg_animations *animations);
+
+/** Adds `animation` to `layer` of the model `store`, on top of the layer's stack, and
+ *  writes its number to *out (Swift: AnimationStore.add(_:to:in:)). Errors:
+ *  NULL_ARGUMENT (animations, store, animation, out, key_path, and an array a count says
+ *  is there); STALE_LAYER; INVALID_ARGUMENT (an unknown key path or kind, a value of the
+ *  wrong count, a non-finite number, bad key times, a struct breaking its rules, a count
+ *  too large; the message names the field and index). Nothing is added on error.
+ *  O(values) amortized; the set's arrays grow. */
+bg_status bg_animations_add(bg_animations *animations, const bg_store *store, bg_layer layer,
+                            const bg_animation *animation, size_t *out);
+
+/** Removes animation `number` (removeAnimation(forKey:)): it contributes nothing from the
+ *  next sample on; removing it again does nothing (Swift: remove(_:)). Errors:
+ *  NULL_ARGUMENT; INVALID_ARGUMENT (a number never returned by bg_animations_add).
+ *  O(live animations). */
+bg_status bg_animations_remove(bg_animations *animations, size_t number);
+
+/** Sets `layer`'s own timing, which maps its superlayer's time to the time of its
+ *  animations and its sublayers (Swift: setTiming(_:of:in:)). Errors: NULL_ARGUMENT;
+ *  STALE_LAYER; INVALID_ARGUMENT (a non-finite field, named). O(1). */
+bg_status bg_animations_set_layer_timing(bg_animations *animations, const bg_store *store, bg_layer layer,
+                                         const bg_layer_timing *timing);
+
+/** Samples every live animation at `time` (seconds of the scene's clock) against the
+ *  model `store` and keeps the presentation values of the layers they touch, replacing
+ *  the previous sample's (Swift: sample(at:model:into:)); afterwards the finished list
+ *  names every animation that has been after its end, and animations with
+ *  removed_on_completion leave the set. The model is only read. Errors: NULL_ARGUMENT;
+ *  INVALID_ARGUMENT (a NaN time, or one before the previous sample's). O(live
+ *  animations); allocates nothing once warm. */
+bg_status bg_animations_sample(bg_animations *animations, const bg_store *store, double time);
+
+/** The number of layers the latest sample animated. Errors: NULL_ARGUMENT. O(1). */
+bg_status bg_animations_presentation_count(const bg_animations *animations, size_t *out);
+
+/** `layer`'s presentation values at the latest sample: *animated tells whether an
+ *  animation touched it; when none did, *out holds its model values from `store` (its
+ *  presentation is its model) (Swift: PresentationValues.values(of:)). Errors:
+ *  NULL_ARGUMENT (animations, store, out, animated); STALE_LAYER. O(1). */
+bg_status bg_animations_get_presentation(const bg_animations *animations, const bg_store *store, bg_layer layer,
+                                         bg_presentation *out, bool *animated);
+
+/** The presentation values of every layer the latest sample animated, in the order first
+ *  touched, into out[0 ..< *count]; each entry's layer is its handle in `store`. When
+ *  `capacity` is too small, *count is the number needed, nothing else is written, and
+ *  the status is BUFFER_TOO_SMALL. Errors: NULL_ARGUMENT (animations, store, count; out
+ *  unless capacity is 0); BUFFER_TOO_SMALL. O(animated layers). */
+bg_status bg_animations_get_presentations(const bg_animations *animations, const bg_store *store,
+                                          bg_presentation *out, size_t capacity, size_t *count);
+
+/** The numbers of the animations that have finished (been after their end) at the latest
+ *  sample or an earlier one, ascending (Swift: finished), with the buffer rules of
+ *  bg_animations_get_presentations. Errors: NULL_ARGUMENT; BUFFER_TOO_SMALL.
+ *  O(finished). */
+bg_status bg_animations_get_finished(const bg_animations *animations, size_t *out, size_t capacity,
+                                     size_t *count);
+
+/** Writes the latest sample's presentation values into `store`, which then stands for the
+ *  presentation tree; every query answers for it (Swift: LayerStore.applyPresentation(_:);
+ *  ANIMATION.md section 10). Use a copy of the model (bg_store_copy). Only properties that
+ *  differ are written; a slot not live in `store` is skipped. Errors: NULL_ARGUMENT.
+ *  O(animated layers); allocates nothing. */
+bg_status bg_store_apply_presentation(bg_store *store, const bg_animations *animations);
+
+/** Puts the model's values back into `store` for the layers the latest sample touched:
+ *  the undo of bg_store_apply_presentation, called before the next sample so that one
+ *  presentation store follows a frame loop (Swift: restoreModelValues(of:from:)). Errors:
+ *  NULL_ARGUMENT; INVALID_ARGUMENT (`model` is `store`). O(animated layers); allocates
+ *  nothing. */
+bg_status bg_store_restore_model_values(bg_store *store, const bg_animations *animations, const bg_store *model);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -54,6 +54,11 @@ enum BenchKernel: String, CaseIterable {
     /// cache is current (`updateWorld()` ran after the last edit, as in an app loop that
     /// updates first), no edits between calls. Opt-in.
     case visibleLayers = "visible-layers"
+    /// One animation per layer (`AnimationFixture`: issue 23's mix of basic, spring,
+    /// keyframe, additive bounds and whole-transform animations, repeating forever),
+    /// sampled per frame with `sample(at:model:into:)` into reused presentation values.
+    /// One thread, Swift; opt-in.
+    case animations
 
     /// What a run measures when `--kernels` is not given: the kernels that fit in the
     /// default run's minute on 2 cores. `--kernels all` adds the opt-in ones.
@@ -64,6 +69,7 @@ enum BenchKernel: String, CaseIterable {
     /// hit-test call of many points.
     var isOptIn: Bool {
         frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .curves || self == .visibleLayers
+            || self == .animations
     }
 
     /// The frame script a frame kernel plays; nil for the other kernels.
@@ -83,7 +89,7 @@ enum BenchKernel: String, CaseIterable {
     /// (the new path has no options: one thread, Swift).
     var usesKernelOptions: Bool {
         self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .curves
-            && self != .visibleLayers
+            && self != .visibleLayers && self != .animations
     }
 
     /// Kernels timed one call at a time (each call is one point), reporting the median
@@ -120,6 +126,9 @@ enum BenchKernel: String, CaseIterable {
         case .curves:
             return
                 "curves: curve samples per second (one timing function and one spring per layer: two samples; one thread whatever --threads says)"
+        case .animations:
+            return
+                "animations: animation samples per second (one animation per layer, the mix in turn, one frame = every animation sampled; one thread whatever --threads says)"
         case .visibleLayers:
             return
                 "visible-layers: visibleLayers(in:into:) of the script's viewport, world cache current, one thread; rate = the store's layers per second, as if each were visited"
@@ -173,6 +182,16 @@ enum BenchKernel: String, CaseIterable {
             let function = MemoryLayout<TimingFunction>.stride + double + 4
             let spring = MemoryLayout<Spring>.stride + double + 4
             return (function + spring) / 2
+        case .animations:
+            // Per animation: its resolved timing (7 doubles and 3 flags), layer slot and
+            // generation, key path, kind and flags, the curve (a timing function 72 or a
+            // spring 96: 84 averaged) and three stored values (4 doubles each; a whole
+            // transform's 16 counted as 4: one in six); its presentation entry written
+            // (a PresentationLayer) with its slot.
+            let timing = 7 * double + 3
+            let columns = 4 + 4 + 3
+            let values = 3 * 4 * double
+            return timing + columns + 84 + values + MemoryLayout<PresentationLayer>.stride + 8
         case .autoresize:
             // Read position (2), anchorPoint (2) and bounds size (2) as doubles, the mask
             // and flags bytes, the next-sibling and first-sublayer links (2 × Int32); write

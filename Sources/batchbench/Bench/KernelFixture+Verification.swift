@@ -69,6 +69,9 @@ extension KernelFixture {
         case .curves:
             guard let curveFixture else { return "no curves were sampled" }
             return curveFixture.problem
+        case .animations:
+            guard let animationFixture else { return "no animations were sampled" }
+            return animationFixture.problem(model: store)
         case .visibleLayers:
             return verifyVisibleLayers()
         }

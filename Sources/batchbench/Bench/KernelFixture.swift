@@ -42,6 +42,8 @@ final class KernelFixture {
     private(set) var singleAnswered: [Bool] = []
     /// The curves kernel's timing functions and springs, built by `prepare`.
     private(set) var curveFixture: CurveFixture?
+    /// The animations kernel's animations, built by `prepare`.
+    private(set) var animationFixture: AnimationFixture?
     /// The visible-layers kernel's viewport (set by `prepare`) and reused result.
     private var viewport = Rect(x: 0, y: 0, width: 0, height: 0)
     private(set) var visible = VisibleLayers()
@@ -77,6 +79,7 @@ final class KernelFixture {
         switch kernel {
         case .hitTest: return Double(hitTestPoints.count) * Double(store.count)
         case .curves: return 2 * Double(store.count)
+        case .animations: return Double(animationFixture?.count ?? store.count)
         // frame: the store's layers per frame; the single-point hit tests: per point.
         default: return Double(store.count)
         }
@@ -134,6 +137,8 @@ final class KernelFixture {
             runSinglePoint(kernel, call: 0)
         case .curves:
             curveFixture!.run()
+        case .animations:
+            animationFixture!.run(model: store)
         case .visibleLayers:
             store.visibleLayers(in: viewport, into: &visible)
             sink += Double(visible.count)
@@ -195,6 +200,8 @@ final class KernelFixture {
             frameFixture = FrameFixture(workload: workload, mode: mode)
         case .curves where curveFixture == nil:
             curveFixture = CurveFixture(count: store.count, seed: workload.seed)
+        case .animations where animationFixture == nil:
+            animationFixture = AnimationFixture(model: store, seed: workload.seed)
         case .hitTestPoint, .hitTestCulled:
             // The points of 200 frames, and a snapshot of the store as it is now (other
             // kernels may have moved layers); the culled walk's caches built once.

@@ -1,0 +1,216 @@
+// batchgeometry.h, "Animations: the presentation tree": a `bg_animations *` (CAnimations,
+// AnimationValues.swift) holds an `AnimationStore` and the presentation values of its
+// latest sample; the model is a `bg_store *` it only reads. Each function checks every
+// argument before it changes anything, then runs the Swift call the header names.
+
+@_spi(CInterface) import BatchGeometry
+import CBatchGeometry
+
+/// `bg_animation_init`: Core Animation's defaults.
+@_cdecl("bg_animation_init")
+public func bgAnimationInit(_ animation: UnsafeMutablePointer<bg_animation>?) -> Int32 {
+    cCall("bg_animation_init") {
+        let animation = try required(animation, "animation")
+        var value = bg_animation()
+        value.kind = Int32(BG_ANIMATION_BASIC)
+        value.calculation_mode = Int32(BG_CALCULATION_MODE_LINEAR)
+        value.timing = .defaults
+        value.spring = bg_spring(mass: 1, stiffness: 100, damping: 10, initial_velocity: 0, allows_overdamping: false)
+        animation.pointee = value
+    }
+}
+
+/// `bg_animations_create`: `AnimationStore()`.
+@_cdecl("bg_animations_create")
+public func bgAnimationsCreate(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    cCall("bg_animations_create") {
+        try required(out, "out").pointee = CAnimations.make()
+    }
+}
+
+/// `bg_animations_destroy`: frees the set (NULL: nothing).
+@_cdecl("bg_animations_destroy")
+public func bgAnimationsDestroy(_ animations: OpaquePointer?) {
+    guard let animations else { return }
+    Unmanaged<CAnimations>.fromOpaque(UnsafeRawPointer(animations)).release()
+}
+
+/// `bg_animations_add`: `add(_:to:in:)`, the struct checked first.
+@_cdecl("bg_animations_add")
+public func bgAnimationsAdd(
+    _ animations: OpaquePointer?, _ store: OpaquePointer?, _ layer: bg_layer,
+    _ animation: UnsafePointer<bg_animation>?, _ out: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_animations_add") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        let animation = try required(animation, "animation")
+        let out = try required(out, "out")
+        let handle = try box.live(layer)
+        let value = try animation.pointee.animation()
+        do {
+            out.pointee = try set.animations.add(value, to: handle, in: box.store)
+        } catch let error as AnimationError {
+            throw animationFailure(error, argument: "animation")
+        }
+    }
+}
+
+/// `bg_animations_remove`: `remove(_:)`.
+@_cdecl("bg_animations_remove")
+public func bgAnimationsRemove(_ animations: OpaquePointer?, _ number: Int) -> Int32 {
+    cCall("bg_animations_remove") {
+        let set = try CAnimations.from(animations)
+        guard number >= 0 && number < set.animations.count else {
+            throw CFailure.invalid(
+                "number \(sizeValue(number)) is out of range (\(set.animations.count) animations added)")
+        }
+        do {
+            try set.animations.remove(number)
+        } catch let error as AnimationError {
+            throw animationFailure(error, argument: "")
+        }
+    }
+}
+
+/// `bg_animations_set_layer_timing`: `setTiming(_:of:in:)`.
+@_cdecl("bg_animations_set_layer_timing")
+public func bgAnimationsSetLayerTiming(
+    _ animations: OpaquePointer?, _ store: OpaquePointer?, _ layer: bg_layer, _ timing: UnsafePointer<bg_layer_timing>?
+) -> Int32 {
+    cCall("bg_animations_set_layer_timing") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        let timing = try required(timing, "timing").pointee
+        let handle = try box.live(layer)
+        let value = LayerTiming(beginTime: timing.begin_time, speed: timing.speed, timeOffset: timing.time_offset)
+        do {
+            try set.animations.setTiming(value, of: handle, in: box.store)
+        } catch let error as AnimationError {
+            throw animationFailure(error, argument: "")
+        }
+    }
+}
+
+/// `bg_animations_sample`: `sample(at:model:into:)` into the set's presentation values.
+@_cdecl("bg_animations_sample")
+public func bgAnimationsSample(_ animations: OpaquePointer?, _ store: OpaquePointer?, _ time: Double) -> Int32 {
+    cCall("bg_animations_sample") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        do {
+            try set.animations.sample(at: time, model: box.store, into: &set.presentation)
+        } catch let error as AnimationError {
+            throw animationFailure(error, argument: "")
+        }
+    }
+}
+
+/// `bg_animations_presentation_count`: `PresentationValues.count`.
+@_cdecl("bg_animations_presentation_count")
+public func bgAnimationsPresentationCount(_ animations: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?) -> Int32 {
+    cCall("bg_animations_presentation_count") {
+        let set = try CAnimations.from(animations)
+        try required(out, "out").pointee = set.presentation.count
+    }
+}
+
+/// `bg_animations_get_presentation`: `values(of:)`, or the model's values.
+@_cdecl("bg_animations_get_presentation")
+public func bgAnimationsGetPresentation(
+    _ animations: OpaquePointer?, _ store: OpaquePointer?, _ layer: bg_layer,
+    _ out: UnsafeMutablePointer<bg_presentation>?, _ animated: UnsafeMutablePointer<Bool>?
+) -> Int32 {
+    cCall("bg_animations_get_presentation") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        let out = try required(out, "out")
+        let animated = try required(animated, "animated")
+        let handle = try box.live(layer)
+        if let values = set.presentation.values(of: handle) {
+            out.pointee = bg_presentation(layer: layer, values)
+            animated.pointee = true
+        } else {
+            out.pointee = bg_presentation(model: box.store, layer: handle)
+            animated.pointee = false
+        }
+    }
+}
+
+/// `bg_animations_get_presentations`: every animated layer's values, in order.
+@_cdecl("bg_animations_get_presentations")
+public func bgAnimationsGetPresentations(
+    _ animations: OpaquePointer?, _ store: OpaquePointer?, _ out: UnsafeMutablePointer<bg_presentation>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_animations_get_presentations") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        let count = try required(count, "count")
+        if capacity != 0 && out == nil { throw CFailure.null("out") }
+        let presentation = set.presentation
+        if sizeArgument(capacity) < presentation.count {
+            count.pointee = presentation.count
+            try checkCapacity(capacity, needed: presentation.count)
+        }
+        for k in 0..<presentation.count {
+            let handle = box.store.handle(at: presentation.layers[k])
+            out![k] = bg_presentation(layer: handle?.rawValue ?? noLayer, presentation.values[k])
+        }
+        count.pointee = presentation.count
+    }
+}
+
+/// `bg_animations_get_finished`: `finished`.
+@_cdecl("bg_animations_get_finished")
+public func bgAnimationsGetFinished(
+    _ animations: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_animations_get_finished") {
+        let set = try CAnimations.from(animations)
+        let count = try required(count, "count")
+        if capacity != 0 && out == nil { throw CFailure.null("out") }
+        let finished = set.animations.finished
+        if sizeArgument(capacity) < finished.count {
+            count.pointee = finished.count
+            try checkCapacity(capacity, needed: finished.count)
+        }
+        for (k, number) in finished.enumerated() { out![k] = number }
+        count.pointee = finished.count
+    }
+}
+
+/// `bg_store_apply_presentation`: `applyPresentation(_:)`.
+@_cdecl("bg_store_apply_presentation")
+public func bgStoreApplyPresentation(_ store: OpaquePointer?, _ animations: OpaquePointer?) -> Int32 {
+    cCall("bg_store_apply_presentation") {
+        let box = try CStore.from(store)
+        let set = try CAnimations.from(animations)
+        let presentation = set.presentation
+        box.mutate { $0.applyPresentation(presentation) }
+    }
+}
+
+/// `bg_store_restore_model_values`: `restoreModelValues(of:from:)`. The model is a second
+/// store: it is read without taking its debug-build lock (`CStore.from` takes one store
+/// per call), after a check that it is not `store` itself.
+@_cdecl("bg_store_restore_model_values")
+public func bgStoreRestoreModelValues(
+    _ store: OpaquePointer?, _ animations: OpaquePointer?, _ model: OpaquePointer?
+) -> Int32 {
+    cCall("bg_store_restore_model_values") {
+        let box = try CStore.from(store)
+        let set = try CAnimations.from(animations)
+        guard let model else { throw CFailure.null("model") }
+        guard model != store else {
+            throw CFailure.invalid("model is store: the model values come from another store (the one sampled)")
+        }
+        let modelBox = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(model)).takeUnretainedValue()
+        #if DEBUG
+        if modelBox.destroyed { throw CFailure.invalid("model \(model) was destroyed by bg_store_destroy") }
+        #endif
+        let presentation = set.presentation
+        box.mutate { $0.restoreModelValues(of: presentation, from: modelBox.store) }
+    }
+}

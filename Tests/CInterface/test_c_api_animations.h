@@ -1,0 +1,295 @@
+/*
+ * test_c_api_animations.h: the animation functions of batchgeometry.h ("Animations: the
+ * presentation tree") from C. The expected values are the conformance case
+ * shared/conformance/animation/basic-position-easeinout (its expected output's
+ * presentation at 0.125 s and 0.75 s), never the library's own output; bad input: each
+ * rule with its exact message, and nothing changed. Included by test_c_api.c. (The same
+ * bits as the Swift API for every kind of animation:
+ * Tests/BatchGeometryCTests/AnimationInterfaceTests.swift.)
+ */
+
+/* The conformance case's tree: window (0, 0, 400, 800) > card (20, 40, 100, 60) > label
+ * (10, 10, 80, 20). */
+static bg_store *animation_scene(bg_layer layers[3]) {
+    bg_store *store = NULL;
+    const double frames[3][4] = {{0, 0, 400, 800}, {20, 40, 100, 60}, {10, 10, 80, 20}};
+    EXPECT_OK(bg_store_create(0, &store));
+    for (int k = 0; k < 3; k++) {
+        EXPECT_OK(bg_layer_add(store, k == 0 ? BG_LAYER_NONE : layers[k - 1], &layers[k]));
+        EXPECT_OK(bg_layer_set_frame(store, layers[k], frames[k]));
+    }
+    return store;
+}
+
+/* The case's two animations: the card's position (easeInEaseOut, 0.5 s) and the label's
+ * opacity (0.5 s); their numbers are 0 and 1. */
+static void add_case_animations(bg_animations *animations, bg_store *store, const bg_layer layers[3]) {
+    const double from[2] = {70, 70}, to[2] = {270, 470}, clear = 0, opaque = 1;
+    bg_animation animation;
+    size_t number = 99;
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "position";
+    animation.value_count = 2;
+    animation.from_value = from;
+    animation.to_value = to;
+    animation.timing.duration = 0.5;
+    animation.has_timing_function = true;
+    EXPECT_OK(bg_timing_function_named(BG_TIMING_FUNCTION_EASE_IN_EASE_OUT, &animation.timing_function));
+    EXPECT_OK(bg_animations_add(animations, store, layers[1], &animation, &number));
+    CHECK(number == 0);
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "opacity";
+    animation.value_count = 1;
+    animation.from_value = &clear;
+    animation.to_value = &opaque;
+    animation.timing.duration = 0.5;
+    EXPECT_OK(bg_animations_add(animations, store, layers[2], &animation, &number));
+    CHECK(number == 1);
+}
+
+static void test_animation_conformance_case(void) {
+    bg_layer layers[3];
+    bg_store *store = animation_scene(layers);
+    bg_animations *animations = NULL;
+    bg_presentation values[4], one;
+    size_t count = 99, finished[4];
+    bool animated = false;
+    EXPECT_OK(bg_animations_create(&animations));
+    add_case_animations(animations, store, layers);
+    unsigned long long model = fingerprint(store);
+    /* 0.125 s: the expected output's card position and label opacity, to the bit. */
+    EXPECT_OK(bg_animations_sample(animations, store, 0.125));
+    CHECK(fingerprint(store) == model);
+    EXPECT_OK(bg_animations_presentation_count(animations, &count));
+    CHECK(count == 2);
+    EXPECT_OK(bg_animations_get_presentations(animations, store, values, 4, &count));
+    CHECK(count == 2 && values[0].layer == layers[1] && values[1].layer == layers[2]);
+    EXPECT_DOUBLES(values[0].position, 2, 95.83238184452057, 121.66476368904114);
+    EXPECT_DOUBLES(values[0].bounds, 4, 0, 0, 100, 60);
+    CHECK(values[0].opacity == 1.0f && values[1].opacity == 0.25f);
+    EXPECT_DOUBLES(values[1].position, 2, 50, 20);
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[1], &one, &animated));
+    CHECK(animated && memcmp(&one, &values[0], sizeof one) == 0);
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[0], &one, &animated));
+    CHECK(!animated && one.layer == layers[0] && one.opacity == 1.0f);
+    EXPECT_DOUBLES(one.position, 2, 200, 400);
+    EXPECT_OK(bg_animations_get_finished(animations, finished, 4, &count));
+    CHECK(count == 0);
+    /* The presentation tree: a copy of the model with the sample applied, then restored. */
+    bg_store *tree = NULL;
+    double position[2], rect[4];
+    EXPECT_OK(bg_store_copy(store, &tree));
+    EXPECT_OK(bg_store_apply_presentation(tree, animations));
+    EXPECT_OK(bg_layer_get_position(tree, layers[1], position));
+    EXPECT_DOUBLES(position, 2, 95.83238184452057, 121.66476368904114);
+    EXPECT_OK(bg_layer_get_frame(tree, layers[1], rect));
+    EXPECT_DOUBLES(rect, 4, 45.83238184452057, 91.66476368904114, 100, 60);
+    EXPECT_OK(bg_store_restore_model_values(tree, animations, store));
+    CHECK(fingerprint(tree) == model);
+    /* 0.75 s: both ended and were removed; the finished list names them, ascending. */
+    EXPECT_OK(bg_animations_sample(animations, store, 0.75));
+    EXPECT_OK(bg_animations_presentation_count(animations, &count));
+    CHECK(count == 0);
+    EXPECT(bg_animations_get_finished(animations, finished, 1, &count), BG_ERROR_BUFFER_TOO_SMALL,
+           "bg_animations_get_finished: capacity 1 is too small: 2 needed");
+    CHECK(count == 2);
+    EXPECT_OK(bg_animations_get_finished(animations, finished, 4, &count));
+    CHECK(count == 2 && finished[0] == 0 && finished[1] == 1);
+    bg_store_destroy(tree);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+static void test_animation_layer_timing_and_kinds(void) {
+    bg_layer layers[3];
+    bg_store *store = animation_scene(layers);
+    bg_animations *animations = NULL;
+    bg_presentation value;
+    bool animated = false;
+    EXPECT_OK(bg_animations_create(&animations));
+    add_case_animations(animations, store, layers);
+    /* The card's time runs twice as fast: at 0.0625 s its animation is where the case's
+     * is at 0.125 s; the label's time (a sublayer's) too. */
+    const bg_layer_timing fast = {0, 2, 0};
+    EXPECT_OK(bg_animations_set_layer_timing(animations, store, layers[1], &fast));
+    EXPECT_OK(bg_animations_sample(animations, store, 0.0625));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[1], &value, &animated));
+    EXPECT_DOUBLES(value.position, 2, 95.83238184452057, 121.66476368904114);
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[2], &value, &animated));
+    CHECK(animated && value.opacity == 0.25f);
+    /* Removed: the card's position is its model value from the next sample on. */
+    EXPECT_OK(bg_animations_remove(animations, 0));
+    EXPECT_OK(bg_animations_remove(animations, 0));
+    EXPECT_OK(bg_animations_sample(animations, store, 0.0625));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[1], &value, &animated));
+    CHECK(!animated);
+    EXPECT_DOUBLES(value.position, 2, 70, 70);
+    /* A keyframe and a spring animation are accepted and sampled; their values are the
+     * Swift API's (AnimationInterfaceTests). */
+    const double keyframes[6] = {0, 0, 10, 20, 40, 0}, key_times[3] = {0, 0.25, 1}, from = 1, to = 2;
+    bg_animation animation;
+    size_t number = 99;
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "position";
+    animation.kind = BG_ANIMATION_KEYFRAME;
+    animation.value_count = 2;
+    animation.values = keyframes;
+    animation.keyframe_count = 3;
+    animation.key_times = key_times;
+    animation.key_time_count = 3;
+    animation.timing.begin_time = 1;
+    animation.additive = true;
+    EXPECT_OK(bg_animations_add(animations, store, layers[0], &animation, &number));
+    CHECK(number == 2);
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "transform.scale";
+    animation.kind = BG_ANIMATION_SPRING;
+    animation.value_count = 1;
+    animation.from_value = &from;
+    animation.to_value = &to;
+    animation.timing.duration = 1;
+    EXPECT_OK(bg_animations_add(animations, store, layers[2], &animation, &number));
+    CHECK(number == 3);
+    /* At 1.0625 s the keyframe animation is at a quarter of its first segment: additive
+     * (10, 20) / 4 on the window's (200, 400). */
+    EXPECT_OK(bg_animations_sample(animations, store, 1.0625));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, layers[0], &value, &animated));
+    CHECK(animated);
+    EXPECT_DOUBLES(value.position, 2, 210, 420);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+static void test_animation_bad_input(void) {
+    bg_layer layers[3], dead = BG_LAYER_NONE;
+    bg_store *store = animation_scene(layers);
+    bg_animations *animations = NULL;
+    bg_animation animation;
+    bg_presentation value;
+    bool animated;
+    size_t number = 99, count = 99;
+    const double two[3] = {1, 2, 3}, key_times[3] = {0, 0.5, 0.9};
+    EXPECT(bg_animations_create(NULL), BG_ERROR_NULL_ARGUMENT, "bg_animations_create: out is NULL");
+    EXPECT(bg_animation_init(NULL), BG_ERROR_NULL_ARGUMENT, "bg_animation_init: animation is NULL");
+    EXPECT_OK(bg_animations_create(&animations));
+    EXPECT_OK(bg_animation_init(&animation));
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_add: animation.key_path is NULL");
+    animation.key_path = "position.w";
+    animation.value_count = 2;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.key_path \"position.w\" is not an animatable key path "
+           "(ANIMATION.md section 8)");
+    animation.key_path = "position";
+    animation.value_count = 3;
+    animation.from_value = two;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.from_value: position takes 2 numbers, got 3");
+    animation.value_count = 17;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.value_count must be 1 to 16, got 17");
+    animation.value_count = 2;
+    animation.kind = BG_ANIMATION_KEYFRAME;
+    animation.values = two;
+    animation.keyframe_count = 1;
+    animation.key_times = key_times;
+    animation.key_time_count = 3;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.key_times: expected 1 (one per value), got 3");
+    animation.kind = 7;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.kind 7 is not an animation kind (BG_ANIMATION_BASIC 0 to "
+           "BG_ANIMATION_KEYFRAME 2)");
+    animation.kind = BG_ANIMATION_BASIC;
+    animation.timing.duration = -1;
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, &number), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add: animation.timing.duration: must be a finite number ≥ 0, got -1");
+    animation.timing.duration = 0.5;
+    EXPECT_OK(bg_layer_add(store, BG_LAYER_NONE, &dead));
+    EXPECT_OK(bg_layer_destroy(store, dead, &count));
+    EXPECT(bg_animations_add(animations, store, dead, &animation, &number), BG_ERROR_STALE_LAYER, NULL);
+    EXPECT(bg_animations_add(NULL, store, layers[1], &animation, &number), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_add: animations is NULL");
+    EXPECT(bg_animations_add(animations, store, layers[1], &animation, NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_add: out is NULL");
+    CHECK(number == 99);
+    EXPECT(bg_animations_remove(animations, 0), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_remove: number 0 is out of range (0 animations added)");
+    const bg_layer_timing nan_speed = {0, NAN, 0};
+    EXPECT(bg_animations_set_layer_timing(animations, store, layers[1], &nan_speed), BG_ERROR_INVALID_ARGUMENT,
+           NULL);
+    CHECK(strncmp(bg_last_error_message(), "bg_animations_set_layer_timing: timing.speed: ", 46) == 0);
+    EXPECT(bg_animations_set_layer_timing(animations, store, layers[1], NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_set_layer_timing: timing is NULL");
+    /* Nothing was added: the first good animation is number 0. */
+    EXPECT_OK(bg_animations_add(animations, store, layers[1], &animation, &number));
+    CHECK(number == 0);
+    EXPECT_OK(bg_animations_sample(animations, store, 0.25));
+    EXPECT(bg_animations_sample(animations, store, NAN), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_sample: time: must not be NaN");
+    EXPECT(bg_animations_sample(animations, store, 0.125), BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_sample: time: 0.125 is before the previous sample (0.25)");
+    EXPECT(bg_animations_get_presentations(animations, store, NULL, 1, &count), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_get_presentations: out is NULL");
+    EXPECT(bg_animations_get_presentations(animations, store, NULL, 0, &count), BG_ERROR_BUFFER_TOO_SMALL,
+           "bg_animations_get_presentations: capacity 0 is too small: 1 needed");
+    CHECK(count == 1);
+    EXPECT(bg_animations_get_presentation(animations, store, dead, &value, &animated), BG_ERROR_STALE_LAYER,
+           NULL);
+    EXPECT(bg_animations_presentation_count(animations, NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_presentation_count: out is NULL");
+    EXPECT(bg_store_apply_presentation(store, NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_store_apply_presentation: animations is NULL");
+    EXPECT(bg_store_restore_model_values(store, animations, store), BG_ERROR_INVALID_ARGUMENT,
+           "bg_store_restore_model_values: model is store: the model values come from another store (the one "
+           "sampled)");
+    EXPECT(bg_store_restore_model_values(store, animations, NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_store_restore_model_values: model is NULL");
+    bg_animations_destroy(NULL);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+/* A warmed-up presentation-tree frame loop (restore, sample, read, apply) allocates
+ * nothing, as the header says of bg_animations_sample and the presentation calls. */
+static void test_animation_frame_loop_allocations(void) {
+    bg_layer layers[3];
+    bg_store *store = animation_scene(layers), *tree = NULL;
+    bg_animations *animations = NULL;
+    bg_animation animation;
+    bg_presentation values[4];
+    size_t number, count;
+    const double from[2] = {70, 70}, to[2] = {270, 470};
+    EXPECT_OK(bg_animations_create(&animations));
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "position";
+    animation.value_count = 2;
+    animation.from_value = from;
+    animation.to_value = to;
+    animation.timing.repeat_count = INFINITY;
+    EXPECT_OK(bg_animations_add(animations, store, layers[1], &animation, &number));
+    animation.kind = BG_ANIMATION_SPRING;
+    EXPECT_OK(bg_animations_add(animations, store, layers[2], &animation, &number));
+    EXPECT_OK(bg_store_copy(store, &tree));
+    int ok = 1;
+    long long before = 0;
+    for (int frame = 0; frame < 200; frame++) {
+        if (frame == 100) before = allocations();
+        ok &= bg_store_restore_model_values(tree, animations, store) == BG_OK;
+        ok &= bg_animations_sample(animations, store, frame / 60.0) == BG_OK;
+        ok &= bg_animations_get_presentations(animations, store, values, 4, &count) == BG_OK && count == 2;
+        ok &= bg_store_apply_presentation(tree, animations) == BG_OK;
+    }
+    CHECK(ok);
+    if (BG_TEST_COUNTS_ALLOCATIONS) CHECK(allocations() == before);
+    bg_store_destroy(tree);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+static void test_animations(void) {
+    test_animation_conformance_case();
+    test_animation_frame_loop_allocations();
+    test_animation_layer_timing_and_kinds();
+    test_animation_bad_input();
+}
