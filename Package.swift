@@ -62,7 +62,9 @@ let package = Package(
             path: "Tests/ListEditBench"),
         // A growth frame's time, edits against query, by capacity policy (issue 22 item 3;
         // Benchmarks/KERNELS.md, "Growth past the capacity"). Not a product.
-        .executableTarget(name: "growth-bench", dependencies: ["BatchGeometry"], path: "Tests/GrowthBench"),
+        .executableTarget(
+            name: "growth-bench", dependencies: ["BatchGeometry", "BatchGeometryWorkloads"],
+            path: "Tests/GrowthBench"),
         .testTarget(
             name: "BatchGeometryTests",
             dependencies: ["BatchGeometry", "CAffineKernels", "misuse-messages", "AllocationCounter"],

@@ -11,76 +11,38 @@
 // would: `swift run -c release growth-bench [lists] [cards] [frames]` (defaults 20 8000
 // 1000: 960,021 layers).
 import BatchGeometry
+import BatchGeometryWorkloads
 import Dispatch
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
 let lists = arguments.count > 0 ? arguments[0] : 20
 let cards = arguments.count > 1 ? arguments[1] : 8_000
 let frames = arguments.count > 2 ? arguments[2] : 1_000
-let layerCount = lists * cards * 6 + lists + 1
-
-/// SplitMix64, the workloads' generator (seeded the same way), by remainder.
-struct Random {
-    var state: UInt64
-    mutating func below(_ n: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
-    }
-}
+let layerCount = FeedScene.layerCount(lists: lists, cards: cards)
 
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
-
-func addCard(_ store: inout LayerStore, under list: LayerHandle, at index: Int, row: Int) {
-    let card = try! store.addLayer(superlayer: list, at: index)
-    store.setFrame(Rect(8, Double(row) * 96, 80, 88), of: card)
-    for k in 0..<5 {
-        let part = try! store.addLayer(superlayer: card)
-        store.setFrame(Rect(4 + Double(k % 3) * 24, 4 + Double(k / 3) * 40, 20, 36), of: part)
-    }
-}
-
-func makeScene(_ store: inout LayerStore) -> [LayerHandle] {
-    let window = try! store.addLayer()
-    store.setFrame(Rect(0, 0, 1920, 1080), of: window)
-    var handles: [LayerHandle] = []
-    for l in 0..<lists {
-        let list = try! store.addLayer(superlayer: window)
-        store.setFrame(Rect(Double(l % 20) * 96, 0, 96, 1080), of: list)
-        store.setMasksToBounds(true, of: list)
-        for row in 0..<cards { addCard(&store, under: list, at: row, row: row) }
-        // A few cards out of zPosition order, so the drawing-order cache is built too.
-        store.setZPosition(1, of: store.sublayer(at: l, of: list)!)
-        handles.append(list)
-    }
-    return handles
-}
 
 struct Frame { var edits: Double, query: Double }
 
 /// Every frame's edits and query times, in order.
 func run(capacity: Int) -> [Frame] {
     var store = LayerStore(minimumCapacity: capacity)
-    let listHandles = makeScene(&store)
+    let listHandles = FeedScene.build(in: &store, lists: lists, cards: cards, reordersCards: true)
     precondition(store.count == layerCount)
     store.warmUp()
-    var random = Random(state: 42)
+    var random = SplitMix64(seed: 42)
     var result = VisibleLayers()
-    store.visibleLayers(in: Rect(0, 0, 1920, 1080), into: &result)
+    store.visibleLayers(in: FeedScene.window, into: &result)
     var times: [Frame] = []
     times.reserveCapacity(frames)
     for n in 0..<frames {
         let start = now()
-        for (l, list) in listHandles.enumerated() {
-            store.setContentOffset(Point(0, Double((n * 7 + l * 131) % (cards * 90))), of: list)
-        }
+        FeedScene.scroll(&store, lists: listHandles, frame: n, cards: cards)
         let into = listHandles[random.below(lists)]
         let index = random.below(store.sublayerCount(of: into) + 1)
-        addCard(&store, under: into, at: index, row: index)
+        FeedScene.addCard(&store, under: into, at: index, row: index)
         let edited = now()
-        store.visibleLayers(in: Rect(0, 0, 1920, 1080), into: &result)
+        store.visibleLayers(in: FeedScene.window, into: &result)
         times.append(Frame(edits: edited - start, query: now() - edited))
     }
     precondition(result.count > 0 && store.count == layerCount + 6 * frames)
@@ -104,12 +66,12 @@ func describe(_ label: String, _ frames: [Frame]) {
 /// `reserveCapacity(2 × count)` on a built store, before and after the caches exist.
 func timeReserve() {
     var bare = LayerStore(minimumCapacity: layerCount)
-    _ = makeScene(&bare)
+    _ = FeedScene.build(in: &bare, lists: lists, cards: cards, reordersCards: true)
     let t0 = now()
     bare.reserveCapacity(2 * layerCount)
     let columnsOnly = now() - t0
     var warm = LayerStore(minimumCapacity: layerCount)
-    _ = makeScene(&warm)
+    _ = FeedScene.build(in: &warm, lists: lists, cards: cards, reordersCards: true)
     warm.warmUp()
     let t1 = now()
     warm.reserveCapacity(2 * layerCount)

@@ -14,60 +14,28 @@ let lists = arguments.count > 0 ? arguments[0] : 20
 let cards = arguments.count > 1 ? arguments[1] : 8_000
 let frames = arguments.count > 2 ? arguments[2] : 400
 
-extension SplitMix64 {
-    /// A number in `0 ..< n` by remainder (the sequence the recorded numbers used).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
-func addCard(_ store: inout LayerStore, under list: LayerHandle, at index: Int?, row: Int) -> LayerHandle {
-    let card =
-        index.map { try! store.addLayer(superlayer: list, at: $0) } ?? (try! store.addLayer(superlayer: list))
-    store.setFrame(Rect(8, Double(row) * 96, 80, 88), of: card)
-    for k in 0..<5 {
-        let part = try! store.addLayer(superlayer: card)
-        store.setFrame(Rect(4 + Double(k % 3) * 24, 4 + Double(k / 3) * 40, 20, 36), of: part)
-    }
-    return card
-}
-
-func makeScene(_ store: inout LayerStore) -> [LayerHandle] {
-    let window = try! store.addLayer()
-    store.setFrame(Rect(0, 0, 1920, 1080), of: window)
-    var handles: [LayerHandle] = []
-    for l in 0..<lists {
-        let list = try! store.addLayer(superlayer: window)
-        store.setFrame(Rect(Double(l % 20) * 96, 0, 96, 1080), of: list)
-        store.setMasksToBounds(true, of: list)
-        for row in 0..<cards { _ = addCard(&store, under: list, at: nil, row: row) }
-        handles.append(list)
-    }
-    return handles
-}
-
 /// Frame times in order, then sorted.
 func run(live: Bool) -> (inOrder: [Double], sorted: [Double]) {
     var store = LayerStore(minimumCapacity: lists * cards * 6 + 64)
-    let listHandles = makeScene(&store)
+    let listHandles = FeedScene.build(in: &store, lists: lists, cards: cards)
     var random = SplitMix64(seed: 42)
     var result = VisibleLayers()
     var times: [Double] = []
     times.reserveCapacity(frames)
-    store.visibleLayers(in: Rect(0, 0, 1920, 1080), into: &result)
+    store.visibleLayers(in: FeedScene.window, into: &result)
     for n in 0..<(frames + 20) {
         let start = DispatchTime.now().uptimeNanoseconds
-        for (l, list) in listHandles.enumerated() {
-            store.setContentOffset(Point(0, Double((n * 7 + l * 131) % (cards * 90))), of: list)
-        }
+        FeedScene.scroll(&store, lists: listHandles, frame: n, cards: cards)
         if live {
             let into = listHandles[random.below(lists)]
             let count = store.sublayerCount(of: into)
             let index = random.below(count + 1)
-            _ = addCard(&store, under: into, at: index, row: index)
+            FeedScene.addCard(&store, under: into, at: index, row: index)
             let from = listHandles[random.below(lists)]
             let doomed = store.sublayer(at: random.below(store.sublayerCount(of: from)), of: from)!
             try! store.destroyLayer(doomed)
         }
-        store.visibleLayers(in: Rect(0, 0, 1920, 1080), into: &result)
+        store.visibleLayers(in: FeedScene.window, into: &result)
         let end = DispatchTime.now().uptimeNanoseconds
         if n >= 20 { times.append(Double(end - start) / 1e6) }
     }
@@ -83,7 +51,7 @@ func describe(_ times: [Double]) -> String {
     return "median \(f(times[times.count / 2])) / p99 \(f(times[times.count * 99 / 100])) / max \(f(times.last!)) ms"
 }
 
-print("lists \(lists) × cards \(cards) (\(lists * cards * 6 + lists + 1) layers), \(frames) frames")
+print("lists \(lists) × cards \(cards) (\(FeedScene.layerCount(lists: lists, cards: cards)) layers), \(frames) frames")
 print("still: " + describe(run(live: false).sorted))
 let live = run(live: true)
 print("live:  " + describe(live.sorted))
