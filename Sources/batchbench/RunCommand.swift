@@ -22,6 +22,7 @@ enum RunCommand {
         warnIfDebugBuild()
         let report = measureAll(options)
         let wrong = report.results.filter { $0.verified == false }
+        let wrongBaselines = report.baselines.filter { $0.verified == false }
         do {
             switch options.format {
             case .table: writeStandardOutput(TableFormatter.text(report))
@@ -35,6 +36,10 @@ enum RunCommand {
             return 1
         }
         warnIfDebugBuild()
+        if !wrongBaselines.isEmpty {
+            printError("error: the object-graph animations baseline disagreed with the store (see the warnings above)")
+            return 1
+        }
         if !wrong.isEmpty {
             printError(
                 "error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code"
@@ -70,7 +75,9 @@ enum RunCommand {
             $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1
         }
         .reduce(0, +)
-        let baselinesPerSize = options.measureBaseline ? (options.kernels.contains(.autoresize) ? 3 : 2) : 0
+        let baselinesPerSize =
+            options.measureBaseline
+            ? 2 + (options.kernels.contains(.autoresize) ? 1 : 0) + (options.kernels.contains(.animations) ? 1 : 0) : 0
         let progress = Progress(
             enabled: options.showProgress,
             total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
@@ -132,6 +139,10 @@ enum RunCommand {
                                 result(
                                     measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
                                     ceilingRate: ceilingRate, hitTestPoints: points))
+                            if kernel == .animations && options.measureBaseline {
+                                progress.step("\(shape) object-graph animations, \(layers) layers")
+                                baselines.append(animationBaseline(fixture: fixture, options: options))
+                            }
                         }
                     }
                 }
@@ -253,7 +264,22 @@ enum RunCommand {
         }
     }
 
-    /// Fills in the speed-ups over the object graph (frames, world and autoresize, whose
+    /// The animations kernel's object-graph baseline, measured right after the kernel on
+    /// the same animations (see `KernelFixture.timeAnimationBaseline`); a disagreement
+    /// with the store is a warning and fails the run as a wrong result does.
+    private static func animationBaseline(fixture: KernelFixture, options: RunOptions) -> BenchReport.Baseline {
+        let (timing, problem) = fixture.timeAnimationBaseline(minTime: options.minTime)
+        if let problem {
+            printError("warning: \(fixture.workload.shape) object-graph animations disagree with the store: \(problem)")
+        }
+        let units = fixture.units(of: .animations)
+        return .init(
+            workload: fixture.workload.shape.rawValue, kernel: BenchKernel.animations.rawValue,
+            layers: fixture.workload.layerCount, medianSeconds: timing.medianSeconds,
+            layersPerSecond: units / timing.medianSeconds, verified: problem == nil)
+    }
+
+    /// Fills in the speed-ups over the object graph (frames, world, autoresize and animations, whose
     /// work the object graph does too) and over the scalar backend.
     private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
         for index in results.indices {

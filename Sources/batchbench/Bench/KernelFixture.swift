@@ -217,6 +217,18 @@ final class KernelFixture {
         }
     }
 
+    /// Times the animations kernel's object-graph baseline (one class instance per
+    /// animation, `ObjectAnimator`) over the same animations and frame times, then checks
+    /// one more frame of it against the store's sample; nil problem when they agree.
+    func timeAnimationBaseline(minTime: Double) -> (Timing, problem: String?) {
+        let fixture = animationFixture!
+        fixture.prepareBaseline(model: store)
+        let timing = measure(minTime: minTime) { fixture.runBaseline() }
+        let problem = fixture.baselineProblem(model: store)
+        sink += fixture.sink
+        return (timing, problem)
+    }
+
     /// Drops the frame kernels' stores (before a soak run measures resident memory).
     func releaseFrameFixture() { frameFixture = nil }
 }

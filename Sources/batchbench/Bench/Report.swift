@@ -197,6 +197,9 @@ struct BenchReport: Codable {
         var layers: Int
         var medianSeconds: Double
         var layersPerSecond: Double
+        /// The animations baseline only: whether it computed the store's values (checked
+        /// on one more frame, within 1e-9); nil for the others (not checked per run).
+        var verified: Bool? = nil
     }
 
     func jsonText() throws -> String {

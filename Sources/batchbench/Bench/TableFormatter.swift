@@ -51,10 +51,14 @@ enum TableFormatter {
             : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
         if !report.baselines.isEmpty {
             line()
-            line("Object-graph baseline (one class instance per layer, superlayer reference, 1 thread):")
+            line(
+                "Object-graph baseline (one class instance per layer, superlayer reference; animations: one animator object per animation; 1 thread):"
+            )
             for b in report.baselines {
+                let unit = b.kernel == BenchKernel.animations.rawValue ? "samples/s" : "layers/s"
+                let check = b.verified == false ? " (DISAGREES with the store)" : ""
                 line(
-                    "  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) layers/s"
+                    "  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) \(unit)\(check)"
                 )
             }
         }
