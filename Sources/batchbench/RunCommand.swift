@@ -117,6 +117,11 @@ enum RunCommand {
                 let points = options.hitTestPointCount(layers: layers)
                 let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
                 for kernel in options.kernels {
+                    if kernel == .frameAnimated && !FramePlayer.supports(.live, workload) {
+                        progress.note(
+                            "skipping \(kernel.rawValue) on \(workload): it animates the app workload's cards")
+                        continue
+                    }
                     if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
                         progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
                         continue
@@ -151,6 +156,7 @@ enum RunCommand {
             }
         }
         addSpeedups(&results, baselines: baselines)
+        addStillRatios(&results)
         progress.finish()
         let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max {
             ($0.layers, $0.threads) < ($1.layers, $1.threads)
@@ -223,7 +229,7 @@ enum RunCommand {
         switch kernel {
         case .hitTest: return hitTestPoints
         case .convert: return fixture.workload.layerCount
-        case .frame, .frameLive, .frameRelayout: return FrameScript.touchCount
+        case .frame, .frameLive, .frameRelayout, .frameAnimated: return FrameScript.touchCount
         case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
         default: return nil
         }
@@ -277,6 +283,22 @@ enum RunCommand {
             workload: fixture.workload.shape.rawValue, kernel: BenchKernel.animations.rawValue,
             layers: fixture.workload.layerCount, medianSeconds: timing.medianSeconds,
             layersPerSecond: units / timing.medianSeconds, verified: problem == nil)
+    }
+
+    /// Fills in frame-animated's frame time over frame's (same workload and size, the
+    /// same run): median, p99 and max each over its counterpart.
+    private static func addStillRatios(_ results: inout [BenchReport.Result]) {
+        for index in results.indices where results[index].kernel == BenchKernel.frameAnimated.rawValue {
+            let r = results[index]
+            guard let animated = r.frame?.frameTime,
+                let still = results.first(where: {
+                    $0.kernel == BenchKernel.frame.rawValue && $0.workload == r.workload && $0.layers == r.layers
+                })?.frame?.frameTime
+            else { continue }
+            results[index].frame?.ratioToStill = .init(
+                median: animated.medianSeconds / still.medianSeconds, p99: animated.p99Seconds / still.p99Seconds,
+                max: animated.maxSeconds / still.maxSeconds)
+        }
     }
 
     /// Fills in the speed-ups over the object graph (frames, world, autoresize and animations, whose
