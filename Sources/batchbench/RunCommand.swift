@@ -116,41 +116,9 @@ enum RunCommand {
                 }
                 let points = options.hitTestPointCount(layers: layers)
                 let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
-                for kernel in options.kernels {
-                    if kernel == .frameAnimated && !FramePlayer.supports(.live, workload) {
-                        progress.note(
-                            "skipping \(kernel.rawValue) on \(workload): it animates the app workload's cards")
-                        continue
-                    }
-                    if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
-                        progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
-                        continue
-                    }
-                    for threads in options.threadCounts {
-                        for backend in options.backends {
-                            if !kernel.usesKernelOptions
-                                && (backend != options.backends[0] || threads != options.threadCounts[0])
-                            {
-                                continue
-                            }
-                            progress.step(
-                                "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
-                            let measured = measureKernel(
-                                kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
-                                runOptions: options)
-                            let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
-                            let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
-                            results.append(
-                                result(
-                                    measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
-                                    ceilingRate: ceilingRate, hitTestPoints: points))
-                            if kernel == .animations && options.measureBaseline {
-                                progress.step("\(shape) object-graph animations, \(layers) layers")
-                                baselines.append(animationBaseline(fixture: fixture, options: options))
-                            }
-                        }
-                    }
-                }
+                measureKernels(
+                    workload, fixture: fixture, options: options, progress: progress, ceiling: ceiling,
+                    results: &results, baselines: &baselines)
                 soaks += soak(workload, fixture: fixture, options: options, progress: progress)
                 if fixture.sink.isNaN { progress.note("(results included NaN)") }
             }
@@ -169,6 +137,53 @@ enum RunCommand {
                 copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
                 threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines, soak: options.soakFrames > 0 ? soaks : nil)
+    }
+
+    /// Every kernel asked for on one workload and size, into `results` (and the
+    /// animations baseline into `baselines`).
+    private static func measureKernels(
+        _ workload: Workload, fixture: KernelFixture, options: RunOptions, progress: Progress,
+        ceiling: (_ layers: Int, _ threads: Int, _ bytesPerLayer: Int) -> Double,
+        results: inout [BenchReport.Result], baselines: inout [BenchReport.Baseline]
+    ) {
+        let shape = workload.shape
+        let layers = workload.layerCount
+        let points = options.hitTestPointCount(layers: layers)
+        for kernel in options.kernels {
+            if kernel == .frameAnimated && !FramePlayer.supports(.live, workload) {
+                progress.note(
+                    "skipping \(kernel.rawValue) on \(workload): it animates the app workload's cards")
+                continue
+            }
+            if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
+                progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
+                continue
+            }
+            for threads in options.threadCounts {
+                for backend in options.backends {
+                    if !kernel.usesKernelOptions
+                        && (backend != options.backends[0] || threads != options.threadCounts[0])
+                    {
+                        continue
+                    }
+                    progress.step(
+                        "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
+                    let measured = measureKernel(
+                        kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
+                        runOptions: options)
+                    let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+                    let ceilingRate = ceiling(layers, threads, bytes)
+                    results.append(
+                        result(
+                            measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
+                            ceilingRate: ceilingRate, hitTestPoints: points))
+                    if kernel == .animations && options.measureBaseline {
+                        progress.step("\(shape) object-graph animations, \(layers) layers")
+                        baselines.append(animationBaseline(fixture: fixture, options: options))
+                    }
+                }
+            }
+        }
     }
 
     /// `--soak N` on `workload` when asked for and it is an app with lists (the frame

@@ -2,6 +2,16 @@ import Foundation
 
 /// The human-readable report (the default output of `batchbench run`).
 enum TableFormatter {
+    /// One line per object-graph baseline.
+    static func baselineLines(_ report: BenchReport) -> [String] {
+        report.baselines.map { b in
+            let unit = b.kernel == BenchKernel.animations.rawValue ? "samples/s" : "layers/s"
+            let check = b.verified == false ? " (DISAGREES with the store)" : ""
+            return
+                "\(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) \(unit)\(check)"
+        }
+    }
+
     /// The report as aligned plain text, or (`markdown`) as a Markdown table with the same
     /// columns, for pasting into Benchmarks/README.md.
     static func text(_ report: BenchReport, markdown: Bool = false) -> String {
@@ -54,13 +64,7 @@ enum TableFormatter {
             line(
                 "Object-graph baseline (one class instance per layer, superlayer reference; animations: one animator object per animation; 1 thread):"
             )
-            for b in report.baselines {
-                let unit = b.kernel == BenchKernel.animations.rawValue ? "samples/s" : "layers/s"
-                let check = b.verified == false ? " (DISAGREES with the store)" : ""
-                line(
-                    "  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) \(unit)\(check)"
-                )
-            }
+            for text in baselineLines(report) { line("  " + text) }
         }
         let incremental = incrementalRatios(report)
         if !incremental.isEmpty {
