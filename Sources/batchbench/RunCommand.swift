@@ -22,6 +22,7 @@ enum RunCommand {
         warnIfDebugBuild()
         let report = measureAll(options)
         let wrong = report.results.filter { $0.verified == false }
+        let wrongBaselines = report.baselines.filter { $0.verified == false }
         do {
             switch options.format {
             case .table: writeStandardOutput(TableFormatter.text(report))
@@ -35,6 +36,10 @@ enum RunCommand {
             return 1
         }
         warnIfDebugBuild()
+        if !wrongBaselines.isEmpty {
+            printError("error: the object-graph animations baseline disagreed with the store (see the warnings above)")
+            return 1
+        }
         if !wrong.isEmpty {
             printError(
                 "error: \(wrong.count) of \(report.results.count) results computed wrong values (see the warnings above); their timings measure broken code"
@@ -70,7 +75,9 @@ enum RunCommand {
             $0.usesKernelOptions ? options.backends.count * options.threadCounts.count : 1
         }
         .reduce(0, +)
-        let baselinesPerSize = options.measureBaseline ? (options.kernels.contains(.autoresize) ? 3 : 2) : 0
+        let baselinesPerSize =
+            options.measureBaseline
+            ? 2 + (options.kernels.contains(.autoresize) ? 1 : 0) + (options.kernels.contains(.animations) ? 1 : 0) : 0
         let progress = Progress(
             enabled: options.showProgress,
             total: options.workloads.count * options.layerCounts.count * (runsPerSize + baselinesPerSize))
@@ -109,37 +116,15 @@ enum RunCommand {
                 }
                 let points = options.hitTestPointCount(layers: layers)
                 let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
-                for kernel in options.kernels {
-                    if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
-                        progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
-                        continue
-                    }
-                    for threads in options.threadCounts {
-                        for backend in options.backends {
-                            if !kernel.usesKernelOptions
-                                && (backend != options.backends[0] || threads != options.threadCounts[0])
-                            {
-                                continue
-                            }
-                            progress.step(
-                                "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
-                            let measured = measureKernel(
-                                kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
-                                runOptions: options)
-                            let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
-                            let ceilingRate = ceiling(layers: layers, threads: threads, bytesPerLayer: bytes)
-                            results.append(
-                                result(
-                                    measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
-                                    ceilingRate: ceilingRate, hitTestPoints: points))
-                        }
-                    }
-                }
+                measureKernels(
+                    workload, fixture: fixture, options: options, progress: progress, ceiling: ceiling,
+                    results: &results, baselines: &baselines)
                 soaks += soak(workload, fixture: fixture, options: options, progress: progress)
                 if fixture.sink.isNaN { progress.note("(results included NaN)") }
             }
         }
         addSpeedups(&results, baselines: baselines)
+        addStillRatios(&results)
         progress.finish()
         let top = ceilings.filter { $0.bytesPerLayer == headlineBytes }.max {
             ($0.layers, $0.threads) < ($1.layers, $1.threads)
@@ -152,6 +137,53 @@ enum RunCommand {
                 copyBytesPerSecond: top?.copyBytesPerSecond ?? 0, layers: top?.layers ?? 0,
                 threads: top?.threads ?? 0, bytesPerLayer: headlineBytes, measurements: ceilings),
             results: results, baselines: baselines, soak: options.soakFrames > 0 ? soaks : nil)
+    }
+
+    /// Every kernel asked for on one workload and size, into `results` (and the
+    /// animations baseline into `baselines`).
+    private static func measureKernels(
+        _ workload: Workload, fixture: KernelFixture, options: RunOptions, progress: Progress,
+        ceiling: (_ layers: Int, _ threads: Int, _ bytesPerLayer: Int) -> Double,
+        results: inout [BenchReport.Result], baselines: inout [BenchReport.Baseline]
+    ) {
+        let shape = workload.shape
+        let layers = workload.layerCount
+        let points = options.hitTestPointCount(layers: layers)
+        for kernel in options.kernels {
+            if kernel == .frameAnimated && !FramePlayer.supports(.live, workload) {
+                progress.note(
+                    "skipping \(kernel.rawValue) on \(workload): it animates the app workload's cards")
+                continue
+            }
+            if let mode = kernel.frameMode, !FramePlayer.supports(mode, workload) {
+                progress.note("skipping \(kernel.rawValue) on \(workload): it plays the app workload's lists")
+                continue
+            }
+            for threads in options.threadCounts {
+                for backend in options.backends {
+                    if !kernel.usesKernelOptions
+                        && (backend != options.backends[0] || threads != options.threadCounts[0])
+                    {
+                        continue
+                    }
+                    progress.step(
+                        "\(shape) \(kernel.rawValue) \(backend.benchName) \(layers) layers, \(threads) threads")
+                    let measured = measureKernel(
+                        kernel, fixture: fixture, options: KernelOptions(backend: backend, threads: threads),
+                        runOptions: options)
+                    let bytes = kernel.bytesPerLayer(threeD: shape == .threeD)
+                    let ceilingRate = ceiling(layers, threads, bytes)
+                    results.append(
+                        result(
+                            measured, kernel: kernel, fixture: fixture, backend: backend, threads: threads,
+                            ceilingRate: ceilingRate, hitTestPoints: points))
+                    if kernel == .animations && options.measureBaseline {
+                        progress.step("\(shape) object-graph animations, \(layers) layers")
+                        baselines.append(animationBaseline(fixture: fixture, options: options))
+                    }
+                }
+            }
+        }
     }
 
     /// `--soak N` on `workload` when asked for and it is an app with lists (the frame
@@ -212,7 +244,7 @@ enum RunCommand {
         switch kernel {
         case .hitTest: return hitTestPoints
         case .convert: return fixture.workload.layerCount
-        case .frame, .frameLive, .frameRelayout: return FrameScript.touchCount
+        case .frame, .frameLive, .frameRelayout, .frameAnimated: return FrameScript.touchCount
         case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
         default: return nil
         }
@@ -253,7 +285,38 @@ enum RunCommand {
         }
     }
 
-    /// Fills in the speed-ups over the object graph (frames, world and autoresize, whose
+    /// The animations kernel's object-graph baseline, measured right after the kernel on
+    /// the same animations (see `KernelFixture.timeAnimationBaseline`); a disagreement
+    /// with the store is a warning and fails the run as a wrong result does.
+    private static func animationBaseline(fixture: KernelFixture, options: RunOptions) -> BenchReport.Baseline {
+        let (timing, problem) = fixture.timeAnimationBaseline(minTime: options.minTime)
+        if let problem {
+            printError("warning: \(fixture.workload.shape) object-graph animations disagree with the store: \(problem)")
+        }
+        let units = fixture.units(of: .animations)
+        return .init(
+            workload: fixture.workload.shape.rawValue, kernel: BenchKernel.animations.rawValue,
+            layers: fixture.workload.layerCount, medianSeconds: timing.medianSeconds,
+            layersPerSecond: units / timing.medianSeconds, verified: problem == nil)
+    }
+
+    /// Fills in frame-animated's frame time over frame's (same workload and size, the
+    /// same run): median, p99 and max each over its counterpart.
+    private static func addStillRatios(_ results: inout [BenchReport.Result]) {
+        for index in results.indices where results[index].kernel == BenchKernel.frameAnimated.rawValue {
+            let r = results[index]
+            guard let animated = r.frame?.frameTime,
+                let still = results.first(where: {
+                    $0.kernel == BenchKernel.frame.rawValue && $0.workload == r.workload && $0.layers == r.layers
+                })?.frame?.frameTime
+            else { continue }
+            results[index].frame?.ratioToStill = .init(
+                median: animated.medianSeconds / still.medianSeconds, p99: animated.p99Seconds / still.p99Seconds,
+                max: animated.maxSeconds / still.maxSeconds)
+        }
+    }
+
+    /// Fills in the speed-ups over the object graph (frames, world, autoresize and animations, whose
     /// work the object graph does too) and over the scalar backend.
     private static func addSpeedups(_ results: inout [BenchReport.Result], baselines: [BenchReport.Baseline]) {
         for index in results.indices {

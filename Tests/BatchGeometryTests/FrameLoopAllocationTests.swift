@@ -300,6 +300,104 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertGreaterThan(visible.count, 2)
     }
 
+    /// The frame loop with animations (issue 23; Animations.md's loop): undo the previous
+    /// sample on the presentation store (`restoreModelValues`), edit the model and the
+    /// presentation store alike, sample 100 repeating animations (basic with a timing
+    /// function, spring, keyframes, opacity, whole transform), `applyPresentation`, then
+    /// `visibleLayers(in:into:)` and culled hit tests on the presentation store: nothing
+    /// is allocated once warmed up.
+    func testAnimatedFrameLoopAllocatesNothing() throws {
+        try Self.requireAllocationCounter()
+        var model = LayerStore()
+        let window = try model.addLayer()
+        model.setBounds(Rect(0, 0, 400, 800), of: window)
+        let list = try model.addLayer(superlayer: window)
+        model.setFrame(Rect(0, 0, 400, 800), of: list)
+        model.setMasksToBounds(true, of: list)
+        var cards: [LayerHandle] = []
+        for k in 0..<500 {
+            let card = try model.addLayer(superlayer: list)
+            model.setFrame(Rect(0, Double(k) * 100, 400, 90), of: card)
+            cards.append(card)
+        }
+        var animations = AnimationStore()
+        for k in 0..<100 { try animations.add(Self.repeatingAnimation(k), to: cards[k * 3], in: model) }
+        var screen = model.copy()
+        var values = PresentationValues()
+        var visible = VisibleLayers()
+        var hits: [LayerHandle?] = []
+        let points = [Point(10, 10), Point(200, 450), Point(390, 790)]
+        // Allocations per step: restore, edits, sample, apply, queries.
+        var tally = [Int64](repeating: 0, count: 5)
+        func frame(_ n: Int) throws {
+            var last = BGAllocationCount()
+            func mark(_ step: Int) {
+                let now = BGAllocationCount()
+                tally[step] += now - last
+                last = now
+            }
+            screen.restoreModelValues(of: values, from: model)
+            mark(0)
+            // The scroll repeats every 20 frames, so warm-up sees every visible list.
+            let offset = Point(0, Double(n % 20 * 197))
+            model.setContentOffset(offset, of: list)
+            screen.setContentOffset(offset, of: list)
+            mark(1)
+            try animations.sample(at: Double(n) / 60, model: model, into: &values)
+            mark(2)
+            screen.applyPresentation(values)
+            mark(3)
+            screen.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
+            screen.hitTest(points: points, rule: .layer, into: &hits)
+            mark(4)
+        }
+        for n in 0..<40 { try frame(n) }
+        for step in 0..<5 { tally[step] = 0 }
+        for n in 40..<80 { try frame(n) }
+        XCTAssertEqual(
+            tally, [0, 0, 0, 0, 0],
+            "allocations in 40 warmed-up animated frames: restore, edits, sample, apply, queries")
+        XCTAssertEqual(values.count, 100, "every animation shows")
+        XCTAssertGreaterThan(visible.count, 2)
+        // The presentation store shows the sample; the model keeps its values.
+        let moved = cards[0]
+        XCTAssertEqual(screen.position(of: moved), values.values(of: moved)?.position)
+        XCTAssertEqual(model.position(of: moved), Point(200, 45))
+        XCTAssertNotEqual(screen.position(of: moved), model.position(of: moved))
+        screen.restoreModelValues(of: values, from: model)
+        XCTAssertEqual(screen.position(of: moved), Point(200, 45))
+    }
+
+    /// Animation `k` of the animated frame loop: repeating for ever, autoreversing.
+    static func repeatingAnimation(_ k: Int) -> Animation {
+        var timing = AnimationTiming()
+        timing.duration = 0.4 + Double(k % 7) * 0.05
+        timing.repeatCount = .infinity
+        timing.autoreverses = true
+        switch k % 5 {
+        case 0:
+            return Animation(
+                keyPath: .position, content: .basic(from: [20, -10], to: [0, 0], by: nil), timing: timing,
+                timingFunction: TimingFunction(.easeInEaseOut), isAdditive: true)
+        case 1:
+            return Animation(
+                keyPath: .transformScale, content: .spring(Spring(damping: 12), from: [0.9], to: [1], by: nil),
+                timing: timing)
+        case 2:
+            let keyframes = Keyframes(
+                values: [[0, 0], [10, 5], [0, 0]], keyTimes: [0, 0.4, 1],
+                timingFunctions: [TimingFunction(.easeIn), TimingFunction(.easeOut)])
+            return Animation(keyPath: .position, content: .keyframe(keyframes), timing: timing, isAdditive: true)
+        case 3:
+            return Animation(keyPath: .opacity, content: .basic(from: [0.2], to: [1], by: nil), timing: timing)
+        default:
+            let turn = Transform3D.rotation(radians: 0.3, x: 0, y: 0, z: 1)
+            return Animation(
+                keyPath: .transform, content: .basic(from: Transform3D.identity.rowMajor, to: turn.rowMajor, by: nil),
+                timing: timing)
+        }
+    }
+
     /// Structure edits in a frame loop (issue 22): a card with five sublayers inserted at
     /// an index (`addLayer(superlayer:at:)`), another destroyed with its subtree, one
     /// moved within its list, a panel detached and re-attached, then the frame query and

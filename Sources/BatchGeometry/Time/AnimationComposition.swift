@@ -66,6 +66,7 @@ extension AnimationStore {
     /// The animation's own value v (before it is added to anything), for a vector or
     /// value-function key path; `underneath` is what a missing end stands for.
     func animatedVector(_ i: Int, underneath base: SIMD4<Double>) -> SIMD4<Double> {
+        if curveKinds[i] == .deceleration { return decelerationOffset(i) }
         let f = progresses[i]
         let k = iterations[i]
         let cumulative = flags[i].contains(.cumulative) && k != 0

@@ -28,7 +28,8 @@ extension AnimationStore {
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         var removedAny = false
-        for kind in 0..<3 where runTimingPass(AnimationCurveKind(rawValue: UInt8(kind))!, time: time, model: model) {
+        for kind in 0..<AnimationCurveKind.count
+        where runTimingPass(AnimationCurveKind(rawValue: UInt8(kind))!, time: time, model: model) {
             removedAny = true
         }
         if finished.count > finishedBefore { finished.sort() }

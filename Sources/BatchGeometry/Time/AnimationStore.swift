@@ -7,6 +7,10 @@
 /// Which curve an animation's progress comes from.
 enum AnimationCurveKind: UInt8, Sendable {
     case basic, spring, keyframe
+    /// A scroll view's deceleration (DecelerationAnimation.swift).
+    case deceleration
+    /// How many kinds there are: the live lists per kind.
+    static let count = 4
 }
 
 /// Per-animation flags.
@@ -72,10 +76,12 @@ public struct AnimationStore: Sendable {
     var springs: [Spring] = []
     var keyframeSets: [KeyframeSet] = []
     var keyTimes: [Double] = []
+    /// Decelerations of contentOffset (`addDeceleration`), by curve index.
+    var decelerations: [ScrollDeceleration] = []
 
     // Live animations: all of them in the order added, and per curve group.
     var live: [Int32] = []
-    var liveByKind: [[Int32]] = [[], [], []]
+    var liveByKind: [[Int32]] = Array(repeating: [], count: AnimationCurveKind.count)
 
     /// Layer timings that are not the default, by slot, with the generation they were set for.
     var layerTimings: [Int32: (generation: UInt32, timing: LayerTiming)] = [:]

@@ -33,6 +33,11 @@ final class AnimationFixture {
     private(set) var warmFrames = 0
     /// Folds in one value of every call so no call can be optimized away.
     private(set) var sink = 0.0
+    /// The object-graph baseline (`ObjectAnimator`, one instance per animation), built by
+    /// `prepareBaseline`, and the frames it ran.
+    private var animators: [ObjectAnimator] = []
+    private var presented: [PresentedLayer] = []
+    private var baselineFrame = 0
 
     init(model: borrowing LayerStore, seed: UInt64) {
         var random = SplitMix64(seed: seed ^ 0x2317)
@@ -138,6 +143,66 @@ final class AnimationFixture {
             if values.values(of: layers[index]) != presentation.values(of: layers[index]) {
                 return
                     "animation \(index) (\(described[index].keyPath.rawValue)) sampled in batch differs from sampled alone"
+            }
+        }
+        return nil
+    }
+
+    /// Builds the object-graph baseline: per animation, its layer's presented object (the
+    /// model values read through the store's getters) and its animator object.
+    func prepareBaseline(model: borrowing LayerStore) {
+        animators = []
+        presented = []
+        animators.reserveCapacity(layers.count)
+        presented.reserveCapacity(layers.count)
+        for k in 0..<layers.count {
+            let target = PresentedLayer(layers[k], in: model)
+            guard let animator = ObjectAnimator.make(described[k], target: target) else {
+                fatalError("the object-graph baseline does not model animation \(k) of the mix")
+            }
+            presented.append(target)
+            animators.append(animator)
+        }
+    }
+
+    /// One baseline frame: every animator evaluates itself at the next 1/60 s.
+    func runBaseline() {
+        baselineFrame += 1
+        let time = Double(baselineFrame) / 60
+        for k in 0..<animators.count { animators[k].update(at: time) }
+        sink += presented.isEmpty ? 0 : presented[presented.count - 1].position.x
+    }
+
+    /// Nil when one more frame of the store and of the baseline, at the same time, agree
+    /// within 1e-9 (relative to magnitudes above 1) on every animated layer; else one
+    /// example. Drops the baseline afterwards (it holds an object per animation).
+    func baselineProblem(model: borrowing LayerStore) -> String? {
+        defer {
+            animators = []
+            presented = []
+        }
+        frame = Swift.max(frame, baselineFrame) + 1
+        baselineFrame = frame - 1
+        do {
+            try animations.sample(at: Double(frame) / 60, model: model, into: &presentation)
+        } catch {
+            return "sampling failed: \(error)"
+        }
+        runBaseline()
+        for k in 0..<layers.count {
+            guard let values = presentation.values(of: layers[k]) else { return "layer \(k) not animated" }
+            let object = presented[k]
+            let t = values.transform.rowMajor
+            let o = object.transform.rowMajor
+            let store =
+                [values.bounds.x, values.bounds.y, values.bounds.width, values.bounds.height]
+                + [values.position.x, values.position.y, Double(values.opacity)] + t
+            let baseline =
+                [object.bounds.x, object.bounds.y, object.bounds.width, object.bounds.height]
+                + [object.position.x, object.position.y, Double(object.opacity)] + o
+            for (a, b) in zip(store, baseline) where !(Swift.abs(a - b) <= 1e-9 * Swift.max(1, Swift.abs(a))) {
+                return
+                    "animation \(k) (\(described[k].keyPath.rawValue)): the object-graph baseline computed \(b), the store \(a)"
             }
         }
         return nil

@@ -39,6 +39,12 @@ enum BenchKernel: String, CaseIterable {
     case frameLive = "frame-live"
     /// frame-live, and the cards below each insert or removal move (relayout). Opt-in.
     case frameRelayout = "frame-relayout"
+    /// The frame kernel on the `app` workload with 10,000 cards animating (issue 23,
+    /// `FrameAnimations`: springs and timing curves on position, transform.scale and
+    /// opacity, repeating): per frame the previous sample undone, the script's edits, a
+    /// sample of the animations applied to the queried store, then the queries; the ratio
+    /// to `frame` in the same run is reported. Opt-in; app workloads only.
+    case frameAnimated = "frame-animated"
     /// One point per call through `hitTest(_:in:rule:)` on a world snapshot: the walk
     /// over every layer no mask rules out; the median over points. Opt-in.
     case hitTestPoint = "hit-test-point"
@@ -75,7 +81,7 @@ enum BenchKernel: String, CaseIterable {
     /// The frame script a frame kernel plays; nil for the other kernels.
     var frameMode: FrameScriptMode? {
         switch self {
-        case .frame: return .still
+        case .frame, .frameAnimated: return .still
         case .frameLive: return .live
         case .frameRelayout: return .relayout
         default: return nil
@@ -117,6 +123,9 @@ enum BenchKernel: String, CaseIterable {
         case .frameLive, .frameRelayout:
             return
                 "\(rawValue): as frame, on the app's live tree (rows inserted and destroyed every frame\(self == .frameRelayout ? ", the cards below each edit moved" : "")); frame = the script's edits + the queries"
+        case .frameAnimated:
+            return
+                "frame-animated: as frame, with 10,000 cards animating (restore the previous sample, edits, sample + applyPresentation, then the queries); frame = all of it"
         case .hitTestPoint:
             return
                 "hit-test-point: one point per call, hitTest(_:in:rule:) on a snapshot (median over points); rate = the store's layers per second"
@@ -146,7 +155,7 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout, .visibleLayers:
+        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout, .frameAnimated, .visibleLayers:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the

@@ -26,6 +26,9 @@ final class FrameFixture {
     /// The first wrong answer found (nil while every frame agreed).
     private(set) var problem: String?
     private(set) var sink = 0.0
+    /// `frame-animated`: the cards' animations and the model store; the new store is then
+    /// the presentation tree (the old one gets each frame's presentation for its queries).
+    let animations: FrameAnimations?
 
     /// One frame's step times in seconds, its allocations and what the frame query saw.
     struct Times {
@@ -36,10 +39,19 @@ final class FrameFixture {
         var drawOrder = 0.0
         /// The new path: the script's edits, the frame query, the culled hit tests.
         var edits = 0.0
+        /// frame-animated: restoring the previous sample, sampling, applying (and the
+        /// model's copy of the edits); 0 otherwise.
+        var animation = 0.0
+        /// Its parts: restoreModelValues, the model's edits, sample, applyPresentation.
+        var restore = 0.0
+        var modelEdits = 0.0
+        var sample = 0.0
+        var apply = 0.0
         var visibleLayers = 0.0
         var culledHitTests = 0.0
         /// Heap allocations (every thread) during the new path's edits, and its queries.
         var editAllocations = 0
+        var animationAllocations = 0
         var queryAllocations = 0
         var changed = 0
         var visible = 0
@@ -53,15 +65,17 @@ final class FrameFixture {
         var slots = 0
         var oldTotal: Double { updateWorld + rectsClipsVisibility + hitTest + drawOrder }
         var newTotal: Double { visibleLayers + culledHitTests }
-        var frameTotal: Double { edits + newTotal }
-        var allocations: Int { editAllocations + queryAllocations }
+        var frameTotal: Double { edits + animation + newTotal }
+        var allocations: Int { editAllocations + animationAllocations + queryAllocations }
     }
 
     /// Both stores built, the new one warmed up (`warmUp()`: every cache the frame query
     /// uses built ahead, as an engine would at load time), so that the first timed frame
     /// pays only what a frame does: its edits, growth, and the queries' scratch.
-    init(workload: Workload, mode: FrameScriptMode) {
+    /// With `animated`, the cards animate (`FrameAnimations`).
+    init(workload: Workload, mode: FrameScriptMode, animated: Bool = false) {
         self.mode = mode
+        animations = animated ? FrameAnimations(workload: workload, mode: mode) : nil
         script = FrameScript(workload)
         let old = workload.makeStore()
         var new = workload.makeStore()
@@ -85,6 +99,7 @@ final class FrameFixture {
         runNewPath(frame: frame, touches: touches, &times)
         let old = runOldPath(frame: frame, touches: touches, options: options, &times)
         sink += Double(visible.count + old.order.count) + (old.rects.last?.minX ?? 0)
+        if problem == nil, let wrong = animations?.problem { problem = "frame \(frame): \(wrong)" }
         if problem == nil {
             problem = FrameCheck.compare(old, visible, hits: newHits, touches: touches).map { "frame \(frame): \($0)" }
         }
@@ -98,7 +113,23 @@ final class FrameFixture {
         let viewport = script.viewport
         let before = BGAllocationCount()
         let start = clock.now
+        animations?.restore(&newStore)
+        let restored = clock.now
+        let afterRestore = BGAllocationCount()
         times.changed = newPlayer.apply(frame: frame, to: &newStore)
+        let screenEdited = clock.now
+        let afterScreenEdits = BGAllocationCount()
+        if let animations {
+            animations.edit(frame: frame)
+            let modelEdited = clock.now
+            animations.sample(frame: frame)
+            let sampled = clock.now
+            animations.apply(to: &newStore)
+            times.restore = seconds(from: start, to: restored)
+            times.modelEdits = seconds(from: screenEdited, to: modelEdited)
+            times.sample = seconds(from: modelEdited, to: sampled)
+            times.apply = seconds(from: sampled, to: clock.now)
+        }
         let edited = clock.now
         let afterEdits = BGAllocationCount()
         newStore.visibleLayers(in: viewport, into: &visible)
@@ -107,10 +138,12 @@ final class FrameFixture {
         for touch in touches { newHits.append(newStore.hitTest(touch, rule: .layer)) }
         let end = clock.now
         let afterQueries = BGAllocationCount()
-        times.edits = seconds(from: start, to: edited)
+        times.edits = seconds(from: restored, to: screenEdited)
+        times.animation = seconds(from: start, to: restored) + seconds(from: screenEdited, to: edited)
         times.visibleLayers = seconds(from: edited, to: queried)
         times.culledHitTests = seconds(from: queried, to: end)
-        times.editAllocations = Int(afterEdits - before)
+        times.editAllocations = Int(afterScreenEdits - afterRestore)
+        times.animationAllocations = Int(afterRestore - before) + Int(afterEdits - afterScreenEdits)
         times.queryAllocations = Int(afterQueries - afterEdits)
         times.visible = visible.count
         times.visited = visible.cost.visitedLayers
@@ -127,6 +160,8 @@ final class FrameFixture {
         let clock = ContinuousClock()
         let viewport = script.viewport
         oldPlayer.apply(frame: frame, to: &oldStore)
+        if let animations { oldStore.applyPresentation(animations.values) }
+        defer { if let animations { oldStore.restoreModelValues(of: animations.values, from: animations.model) } }
         let start = clock.now
         let world = oldStore.updateWorld(options: options)
         let worldDone = clock.now
@@ -160,6 +195,9 @@ final class FrameFixture {
         {
             frames.append(runFrame(options: options))
         }
-        return (summarize(frames.map(\.newTotal)), FrameReport.detail(frames, mode: mode, viewport: script.viewport))
+        return (
+            summarize(frames.map(\.newTotal)),
+            FrameReport.detail(frames, mode: mode, viewport: script.viewport, animations: animations?.count)
+        )
     }
 }

@@ -4,7 +4,7 @@ import BatchGeometryWorkloads
 
 /// The frame kernels' detail (`BenchReport.FrameDetail`) from their frames, and its text.
 enum FrameReport {
-    static func detail(_ frames: [FrameFixture.Times], mode: FrameScriptMode, viewport: Rect)
+    static func detail(_ frames: [FrameFixture.Times], mode: FrameScriptMode, viewport: Rect, animations: Int? = nil)
         -> BenchReport.FrameDetail
     {
         func median(_ value: (FrameFixture.Times) -> Double) -> Double { medianOf(frames.map(value)) }
@@ -20,7 +20,15 @@ enum FrameReport {
             touches: FrameScript.touchCount, changedLayers: medianCount(\.changed),
             visibleLayers: medianCount(\.visible), visitedLayers: medianCount(\.visited),
             old: old, new: new, speedup: old.totalSeconds / new.totalSeconds)
-        detail.script = mode.rawValue
+        detail.script = animations == nil ? mode.rawValue : "\(mode.rawValue)+animations"
+        if let animations {
+            detail.animations = animations
+            detail.animationTime = distribution(frames.map(\.animation))
+            detail.animationParts = [
+                "restore": median(\.restore), "modelEdits": median(\.modelEdits), "sample": median(\.sample),
+                "apply": median(\.apply),
+            ]
+        }
         detail.frameTime = distribution(frames.map(\.frameTotal))
         detail.queryTime = distribution(frames.map(\.newTotal))
         detail.editTime = distribution(frames.map(\.edits))
@@ -53,6 +61,7 @@ enum FrameReport {
             meanPerFrame: mean(frames.map(\.allocations)), maxPerFrame: frames.map(\.allocations).max() ?? 0,
             firstFrame: frames.first?.allocations ?? 0,
             editsMeanAfterFirst: mean(rest.map(\.editAllocations)),
+            animationMeanAfterFirst: mean(rest.map(\.animationAllocations)),
             queriesMeanAfterFirst: mean(rest.map(\.queryAllocations)),
             framesWithAllocations: frames.filter { $0.allocations > 0 }.count)
     }
@@ -74,6 +83,13 @@ enum FrameReport {
                 "\n" + bullet
                 + "Frames of the scripts (issue 22), over every timed frame: frame = the script's edits + visibleLayers(in:into:) + 5 culled hit tests; p99 nearest rank; first = the first frame after warmUp(); allocations on every thread (mean, max); visited/tested/refreshed/index rebuilds: medians of the cost counters; stalls = frames over 3× the median:\n"
             out += live
+        }
+        let animated = animatedLines(report)
+        if !animated.isEmpty {
+            out +=
+                "\n" + bullet
+                + "Frames with animations (frame-animated, issue 23): animation = restore the previous sample + the model's edits + sample + applyPresentation; ratio = its frame time over frame's, same run:\n"
+            for line in animated { out += (markdown ? "  - " : "  ") + line + "\n" }
         }
         let soaks = soakLines(report)
         if !soaks.isEmpty {
@@ -117,6 +133,26 @@ enum FrameReport {
             "\(f.rebuiltIndexes ?? 0) (\(f.rebuiltIndexEntries ?? 0) entries)",
             stalls.isEmpty ? "none" : stalls.joined(separator: ", ") + ((f.stalls?.count ?? 0) > 3 ? ", …" : ""),
         ]
+    }
+
+    /// One line per frame-animated result.
+    static func animatedLines(_ report: BenchReport) -> [String] {
+        let d = TableFormatter.duration
+        return report.results.compactMap { r in
+            guard let f = r.frame, let count = f.animations, let frame = f.frameTime, let step = f.animationTime
+            else { return nil }
+            let ratio = f.ratioToStill.map {
+                String(format: "%.2f× median, %.2f× p99, %.2f× max", $0.median, $0.p99, $0.max)
+            }
+            let parts = ["restore", "modelEdits", "sample", "apply"].map { "\($0) \(d(f.animationParts?[$0] ?? 0))" }
+                .joined(separator: ", ")
+            let allocations = f.allocations.map { String(format: "%.1f allocations a frame", $0.meanPerFrame) }
+            return "\(r.workload) \(TableFormatter.si(Double(r.layers))) layers, \(count) animations: frame "
+                + "\(d(frame.medianSeconds)) / p99 \(d(frame.p99Seconds)) / max \(d(frame.maxSeconds)); animation "
+                + "\(d(step.medianSeconds)) / p99 \(d(step.p99Seconds)) (\(parts)); queries \(d(f.queryTime?.medianSeconds ?? 0)), "
+                + "\(f.refreshedLayers ?? 0) refreshed; ratio to frame: \(ratio ?? "no frame result")"
+                + "; \(allocations ?? "allocations not counted")"
+        }
     }
 
     /// One line per soak run.

@@ -28,7 +28,9 @@ let helpText = """
     as large as each kernel's own bytes per layer, bytes read + written per second),
     reported as the fraction of it each kernel reaches; and an object-graph baseline (one
     class instance per layer holding its superlayer, as app code holds CALayers; frames,
-    world and autoresize, one thread), for the speed-up. Every result's output is checked against the
+    world and autoresize, one thread; for animations, one animator object per animation
+    with its own curve object, checked against the store's sample within 1e-9), for the
+    speed-up. Every result's output is checked against the
     scalar reference (frames bit for bit, the rest within 1e-9): a wrong one is flagged
     WRONG and the run exits 1. Build it in release (swift run -c release batchbench); a
     debug build warns that its numbers mean nothing.
@@ -36,7 +38,8 @@ let helpText = """
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, frame-live,
-                         frame-relayout, hit-test-point, hit-test-culled, curves,
+                         frame-relayout, frame-animated, hit-test-point,
+                         hit-test-culled, curves,
                          visible-layers, animations, or all (default: all but the
                          opt-in frame, single-point, curves, visible-layers and
                          animations kernels)
@@ -77,6 +80,15 @@ let helpText = """
                                               a list detached every 60 frames for 30
                            frame-relayout     opt-in, app only: frame-live, and the cards
                                               below each insert or removal move
+                           frame-animated     opt-in, app only: frame with 10,000 cards
+                                              animating (position, spring scale, opacity;
+                                              repeating): per frame restoreModelValues,
+                                              the edits (model and presentation store),
+                                              sample, applyPresentation, then the
+                                              queries on the presentation store; reports
+                                              each part and the ratio of its frame time
+                                              to frame's in the same run (--kernels
+                                              frame,frame-animated)
                            hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
                                               on a snapshot; median over points
                            visible-layers     opt-in: visibleLayers(in:into:) of the
@@ -96,7 +108,9 @@ let helpText = """
                                               repeating), sample(at:model:into:) per
                                               frame; one thread; rate = samples/s;
                                               checked against each animation sampled
-                                              alone, and 0 allocations once warm
+                                              alone, and 0 allocations once warm; its
+                                              object-graph baseline (unless
+                                              --no-baseline) runs right after it
       --backends LIST    auto, scalar, simd, c, or all (default: all). auto is the
                          library's default (each kernel on its measured best); the
                          others force one backend for every kernel
@@ -145,13 +159,16 @@ let helpText = """
       drawOrderSeconds, totalSeconds}, new: {visibleLayersSeconds, hitTestSeconds,
       totalSeconds}, speedup, script, frameTime, queryTime, editTime ({medianSeconds,
       p99Seconds, maxSeconds, firstSeconds}), allocations: {counted, medianPerFrame,
-      meanPerFrame, maxPerFrame, firstFrame, editsMeanAfterFirst, queriesMeanAfterFirst,
-      framesWithAllocations}, testedSublayers, refreshedLayers, rebuiltIndexes,
+      meanPerFrame, maxPerFrame, firstFrame, editsMeanAfterFirst, animationMeanAfterFirst,
+      queriesMeanAfterFirst, framesWithAllocations}, frame-animated only: animations,
+      animationTime, animationParts {restore, modelEdits, sample, apply}, ratioToStill
+      {median, p99, max}; testedSublayers, refreshedLayers, rebuiltIndexes,
       rebuiltIndexEntries, slotsFirst, slotsLast, stalls: [{frame, seconds, allocations,
       slots}]})}], soak (with --soak): [{workload, layers, script, frames,
       residentBytesStart, residentBytesAfter1000, residentBytesEnd, slotsStart, slotsEnd,
       layersStart, layersEnd, frameTime, allocationsMeanPerFrame, verified}],
-      baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond}], build, date,
+      baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond, verified
+      (animations only)}], build, date,
       settings}. csv: one line per result, the result fields as columns.
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40

@@ -131,7 +131,7 @@ final class KernelFixture {
             autoresizeStore!.setBounds(
                 Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
             sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
-        case .frame, .frameLive, .frameRelayout:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated:
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
@@ -165,7 +165,7 @@ final class KernelFixture {
         Timing, BenchReport.FrameDetail?
     ) {
         switch kernel {
-        case .frame, .frameLive, .frameRelayout:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated:
             let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime, frameCount: frameCount)
             sink += frameFixture!.sink
             return (timing, detail)
@@ -193,11 +193,15 @@ final class KernelFixture {
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
             autoresizeStore = consume masked
-        case .frame, .frameLive, .frameRelayout:
-            // One frame fixture at a time (two stores each): a new script replaces it.
-            guard let mode = kernel.frameMode, frameFixture?.mode != mode else { break }
+        case .frame, .frameLive, .frameRelayout, .frameAnimated:
+            // One frame fixture at a time (two stores each, three animated): a new script
+            // replaces it.
+            let animated = kernel == .frameAnimated
+            guard let mode = kernel.frameMode,
+                frameFixture?.mode != mode || (frameFixture?.animations != nil) != animated
+            else { break }
             frameFixture = nil
-            frameFixture = FrameFixture(workload: workload, mode: mode)
+            frameFixture = FrameFixture(workload: workload, mode: mode, animated: animated)
         case .curves where curveFixture == nil:
             curveFixture = CurveFixture(count: store.count, seed: workload.seed)
         case .animations where animationFixture == nil:
@@ -215,6 +219,18 @@ final class KernelFixture {
             }
         default: break
         }
+    }
+
+    /// Times the animations kernel's object-graph baseline (one class instance per
+    /// animation, `ObjectAnimator`) over the same animations and frame times, then checks
+    /// one more frame of it against the store's sample; nil problem when they agree.
+    func timeAnimationBaseline(minTime: Double) -> (Timing, problem: String?) {
+        let fixture = animationFixture!
+        fixture.prepareBaseline(model: store)
+        let timing = measure(minTime: minTime) { fixture.runBaseline() }
+        let problem = fixture.baselineProblem(model: store)
+        sink += fixture.sink
+        return (timing, problem)
     }
 
     /// Drops the frame kernels' stores (before a soak run measures resident memory).

@@ -127,6 +127,16 @@ struct BenchReport: Codable {
         var queryTime: Distribution? = nil
         /// The script's edits alone (setters, inserts, destroys, detaches).
         var editTime: Distribution? = nil
+        /// frame-animated: the animations running, the time of restoring the previous
+        /// sample + sampling + applying (and the model's copy of the edits), and the
+        /// frame time's median, p99 and max over those of the `frame` result with the
+        /// same workload and size in the same run.
+        var animations: Int? = nil
+        var animationTime: Distribution? = nil
+        /// frame-animated: the medians of its parts (restoreModelValues, the model's
+        /// edits, sample, applyPresentation), in seconds.
+        var animationParts: [String: Double]? = nil
+        var ratioToStill: StillRatio? = nil
         var allocations: Allocations? = nil
         /// `VisibleLayers.cost.testedSublayers` (median).
         var testedSublayers: Int? = nil
@@ -140,6 +150,13 @@ struct BenchReport: Codable {
         var slotsLast: Int? = nil
         /// Frames slower than 3× the median frame (at most 20, slowest first).
         var stalls: [Stall]? = nil
+
+        /// frame-animated over frame: frame time ratios.
+        struct StillRatio: Codable {
+            var median: Double
+            var p99: Double
+            var max: Double
+        }
 
         struct Distribution: Codable {
             var medianSeconds: Double
@@ -161,6 +178,8 @@ struct BenchReport: Codable {
             var firstFrame: Int
             /// Means over the frames after the first: in the edits, in the queries.
             var editsMeanAfterFirst: Double
+            /// frame-animated: in the restore, sample and apply (0 for the others).
+            var animationMeanAfterFirst: Double? = nil
             var queriesMeanAfterFirst: Double
             var framesWithAllocations: Int
         }
@@ -197,6 +216,9 @@ struct BenchReport: Codable {
         var layers: Int
         var medianSeconds: Double
         var layersPerSecond: Double
+        /// The animations baseline only: whether it computed the store's values (checked
+        /// on one more frame, within 1e-9); nil for the others (not checked per run).
+        var verified: Bool? = nil
     }
 
     func jsonText() throws -> String {

@@ -2,6 +2,16 @@ import Foundation
 
 /// The human-readable report (the default output of `batchbench run`).
 enum TableFormatter {
+    /// One line per object-graph baseline.
+    static func baselineLines(_ report: BenchReport) -> [String] {
+        report.baselines.map { b in
+            let unit = b.kernel == BenchKernel.animations.rawValue ? "samples/s" : "layers/s"
+            let check = b.verified == false ? " (DISAGREES with the store)" : ""
+            return
+                "\(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) \(unit)\(check)"
+        }
+    }
+
     /// The report as aligned plain text, or (`markdown`) as a Markdown table with the same
     /// columns, for pasting into Benchmarks/README.md.
     static func text(_ report: BenchReport, markdown: Bool = false) -> String {
@@ -51,12 +61,10 @@ enum TableFormatter {
             : table(headers: headers, rows: rows, rightAligned: Set(3..<headers.count - 1))
         if !report.baselines.isEmpty {
             line()
-            line("Object-graph baseline (one class instance per layer, superlayer reference, 1 thread):")
-            for b in report.baselines {
-                line(
-                    "  \(b.workload) \(b.kernel) \(si(Double(b.layers))) layers: \(duration(b.medianSeconds)), \(si(b.layersPerSecond)) layers/s"
-                )
-            }
+            line(
+                "Object-graph baseline (one class instance per layer, superlayer reference; animations: one animator object per animation; 1 thread):"
+            )
+            for text in baselineLines(report) { line("  " + text) }
         }
         let incremental = incrementalRatios(report)
         if !incremental.isEmpty {

@@ -1,0 +1,95 @@
+import BatchGeometry
+import BatchGeometryWorkloads
+
+/// The `frame-animated` kernel's animations (issue 23 item 7): up to 10,000 cards of the
+/// `app` workload, spread evenly over the lists, each running one animation — an additive
+/// easeInEaseOut position nudge, a spring `transform.scale` or an easeOut opacity fade, in
+/// turn — that repeats (autoreversing) for ever, so all of them run in every frame.
+/// (Restarting finished animations with `add` instead would grow the store every frame:
+/// animation numbers are never reused; see docs/DEBTS.md.)
+///
+/// It keeps the model store (the script's edits, never a presentation value) and plays
+/// the frame loop of Animations.md on the queried store, the presentation tree: undo the
+/// previous sample (`restoreModelValues`), edit, sample at the frame's time, apply.
+final class FrameAnimations {
+    static let defaultCardCount = 10_000
+
+    private var animations = AnimationStore()
+    private(set) var values = PresentationValues()
+    /// The model: the script's edits only.
+    private(set) var model: LayerStore
+    private var player: FramePlayer
+    /// The animations running (every one, every frame).
+    let count: Int
+
+    init(workload: Workload, mode: FrameScriptMode, cards: Int = FrameAnimations.defaultCardCount) {
+        let store = workload.makeStore()
+        player = FramePlayer(workload, mode: mode, store: store)
+        let layout = AppLayout(layerCount: workload.layerCount)
+        let animated = Swift.min(cards, layout.cardCount)
+        var random = SplitMix64(seed: workload.seed ^ 0x23_a11)
+        func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+        for k in 0..<animated {
+            let card = k * layout.cardCount / animated
+            guard let layer = store.handle(at: layout.cardLayer(card)) else { continue }
+            do {
+                try animations.add(Self.animation(kind: k % 3, unit: unit), to: layer, in: store)
+            } catch {
+                fatalError("the card animations are malformed: \(error)")
+            }
+        }
+        count = animations.liveCount
+        model = store
+    }
+
+    /// Animation `kind` of the cards' mix; `unit` draws numbers in [0, 1).
+    private static func animation(kind: Int, unit: () -> Double) -> Animation {
+        var timing = AnimationTiming()
+        timing.beginTime = -unit()
+        timing.repeatCount = .infinity
+        timing.autoreverses = true
+        switch kind {
+        case 0:
+            timing.duration = 0.3 + 0.4 * unit()
+            return Animation(
+                keyPath: .position, content: .basic(from: [16 * unit() - 8, 24 * unit() - 12], to: [0, 0], by: nil),
+                timing: timing, timingFunction: TimingFunction(.easeInEaseOut), isAdditive: true)
+        case 1:
+            let spring = Spring(stiffness: 200 + 200 * unit(), damping: 10 + 10 * unit())
+            timing.duration = spring.settlingDuration
+            return Animation(
+                keyPath: .transformScale, content: .spring(spring, from: [0.9], to: [1], by: nil), timing: timing)
+        default:
+            timing.duration = 0.2 + 0.3 * unit()
+            return Animation(
+                keyPath: .opacity, content: .basic(from: [0.4], to: [1], by: nil), timing: timing,
+                timingFunction: TimingFunction(.easeOut))
+        }
+    }
+
+    /// Puts the model values back into `screen` for the layers the previous sample
+    /// touched (before the frame's edits, which both stores then get).
+    func restore(_ screen: inout LayerStore) {
+        screen.restoreModelValues(of: values, from: model)
+    }
+
+    /// The frame's edits to the model (the caller gives the screen the same edits).
+    func edit(frame: Int) { _ = player.apply(frame: frame, to: &model) }
+
+    /// Samples every animation at the frame's time (1/60 s a frame) against the model.
+    func sample(frame: Int) {
+        do {
+            try animations.sample(at: Double(frame) / 60, model: model, into: &values)
+        } catch {
+            fatalError("sampling failed: \(error)")
+        }
+    }
+
+    /// Writes the last sample into `screen`.
+    func apply(to screen: inout LayerStore) { screen.applyPresentation(values) }
+
+    /// Nil when every animation showed at the last sample; else what went wrong.
+    var problem: String? {
+        values.count == count ? nil : "\(values.count) layers animated at the last frame, expected \(count)"
+    }
+}
