@@ -16,7 +16,9 @@ struct AffinePointers {
     let a, b, c, d, tx, ty: RawColumn<Double>
 
     /// The same pointers as the C kernels take them.
-    var columns: BGAffineColumns { BGAffineColumns(a: a.base, b: b.base, c: c.base, d: d.base, tx: tx.base, ty: ty.base) }
+    var columns: BGAffineColumns {
+        BGAffineColumns(a: a.base, b: b.base, c: c.base, d: d.base, tx: tx.base, ty: ty.base)
+    }
 }
 
 /// Calls `body` with the base addresses of six columns of equal, non-zero length.

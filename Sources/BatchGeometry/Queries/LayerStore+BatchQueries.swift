@@ -56,7 +56,8 @@ extension LayerStore {
         forEachChunk(count: count, threads: options.threads, grain: Self.parallelGrain) { range in
             for layer in range {
                 // (RectEdges is trivial: assigning initializes.)
-                out[layer] = projectEach ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
+                out[layer] =
+                    projectEach ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
             }
         }
     }
