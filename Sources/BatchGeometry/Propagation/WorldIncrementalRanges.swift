@@ -249,6 +249,7 @@ struct DirtyEntryRefresh {
     /// Refreshes the entries of the layers at the (ascending) positions `dirty`.
     /// Returns what the walk will cost, from the subtrees' costs (nested and adjacent
     /// dirty subtrees counted apart, so this errs high; see `walkCost`).
+    @inline(__always)
     mutating func run(_ dirty: [Int32], store: borrowing LayerStore) -> Int {
         var walkEstimate = 0
         // By index: an array's for-in allocates per element in unoptimized builds.
