@@ -5,17 +5,19 @@ import CAffineKernels
 // struct-of-arrays columns through raw addresses, to skip the bounds checks and the
 // copy-on-write checks of `Array` in their inner loops and to hand the columns to the C
 // kernels. Only this file names Swift's unsafe pointer types or calls `withUnsafe…`
-// (ARCHITECTURE.md, "Where raw memory lives", lists the few exceptions); every other file
-// takes a `RawColumn` or a `RawList`, or a bundle of them (`AffinePointers`,
-// `IncrementalColumns`, `GeneralPassInputs`, `PlanInputs`, `PlanOutput`, …).
+// (ARCHITECTURE.md, "Where raw memory lives"); every other file takes a `RawColumn` or a
+// `RawList`, or a bundle of them (`AffinePointers`, `IncrementalColumns`,
+// `WorldPassColumns`, `PlanInputs`, `PlanOutput`, `FrameKernelColumns`, …).
 //
 // THE RULE: a `RawColumn` or `RawList` is made only by an opener of this file
 // (`withRawColumn`, `withRawList`, `withTemporaryColumn`, …), whose closure scopes the
-// lifetime of the buffer it points into; it and any bundle holding it is never stored in
-// a property that outlives that closure, never returned from it, and never captured by
-// a task that outlives it (the parallel loops join before they return). Nothing checks
-// this; a bundle that escapes reads freed memory. (`~Escapable` and `Span` would check
-// it; see docs/DEBTS.md for why they are not used yet.)
+// lifetime of the buffer it points into, or from another one inside that closure (an
+// offset, a slice, the fields of a C struct filled from one: `GeneralPropagation`'s
+// views). It, and any bundle holding it, is never stored in a property that outlives
+// that closure, never returned from it, and never captured by work that outlives it
+// (the parallel loops join before they return). Nothing checks this; a column that
+// escapes reads freed memory. (`~Escapable` and `Span` would check it; docs/DEBTS.md
+// says why they are not used yet.)
 
 /// The address of a column's first element, valid only inside the opener that made it
 /// (see the rule at the top of this file). Reading and writing are unchecked: the caller
@@ -126,15 +128,15 @@ extension RawList where Element == UInt8 {
 /// Calls `body` with the address of `array`'s elements for writing. `array` must not be
 /// empty.
 @inline(__always)
-func withRawColumn<T, R, E: Error>(_ array: inout [T], _ body: (RawColumn<T>) throws(E) -> R) throws(E) -> R {
-    try array.withUnsafeMutableBufferPointer { (buffer) throws(E) -> R in try body(RawColumn(buffer.baseAddress!)) }
+func withRawColumn<T, R>(_ array: inout [T], _ body: (RawColumn<T>) -> R) -> R {
+    array.withUnsafeMutableBufferPointer { body(RawColumn($0.baseAddress!)) }
 }
 
 /// Calls `body` with the address of `array`'s elements for reading. `array` must not be
 /// empty.
 @inline(__always)
-func withRawColumn<T, R, E: Error>(reading array: [T], _ body: (RawColumn<T>) throws(E) -> R) throws(E) -> R {
-    try array.withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(RawColumn(reading: buffer.baseAddress!)) }
+func withRawColumn<T, R>(reading array: [T], _ body: (RawColumn<T>) -> R) -> R {
+    array.withUnsafeBufferPointer { body(RawColumn(reading: $0.baseAddress!)) }
 }
 
 /// Calls `body` with the address of `array`'s elements for writing, or nil when `array`
@@ -186,8 +188,29 @@ func withRawList<T, R>(_ array: inout [T], _ body: (RawList<T>) -> R) -> R {
 
 /// Calls `body` with `array`'s elements as a list for reading (empty arrays allowed).
 @inline(__always)
-func withRawList<T, R, E: Error>(reading array: [T], _ body: (RawList<T>) throws(E) -> R) throws(E) -> R {
+func withRawList<T, R>(reading array: [T], _ body: (RawList<T>) -> R) -> R {
+    array.withUnsafeBufferPointer { body(RawList(reading: $0)) }
+}
+
+/// `withRawList(reading:_:)` for a `body` that throws (the scene decoder).
+@inline(__always)
+func withThrowingRawList<T, R, E: Error>(reading array: [T], _ body: (RawList<T>) throws(E) -> R) throws(E) -> R {
     try array.withUnsafeBufferPointer { (buffer) throws(E) -> R in try body(RawList(reading: buffer)) }
+}
+
+extension Array where Element == Double {
+    /// The 16 doubles from `offset` on as a row-major matrix (a matrix table's entry).
+    /// (The closure is written here, inside the standard library's opener, rather than
+    /// passed through `withRawColumn`: through two closures the release build left it
+    /// outlined, and the 3D hit test read matrices 35% slower.)
+    @inline(__always) func rowMajorMatrix(at offset: Int) -> Transform3D {
+        withUnsafeBufferPointer { Transform3D(rowMajorAt: RawColumn(reading: $0.baseAddress! + offset)) }
+    }
+
+    /// Writes `matrix` in row-major order from `offset` on.
+    @inline(__always) mutating func storeRowMajor(_ matrix: Transform3D, at offset: Int) {
+        withUnsafeMutableBufferPointer { matrix.storeRowMajor(at: RawColumn($0.baseAddress! + offset)) }
+    }
 }
 
 /// Calls `body` with the addresses of two columns for reading (neither empty).

@@ -373,7 +373,8 @@ extension LayerStore {
     }
 }
 
-/// Raw pointers to a plan's columns, for the loops that fill them.
+/// Raw pointers to a plan's columns, for the loops that fill them (made inside
+/// `makeWorldPlan`'s or `withIncrementalColumns`' opener). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct PlanOutput {
     let a, b, c, d, tx, ty: RawColumn<Double>
     let modes: RawColumn<UInt8>
@@ -395,7 +396,7 @@ struct PlanOutput {
     }
 }
 
-/// Raw pointers to the layer properties (valid inside `withPlanInputs`).
+/// Raw pointers to the layer properties (valid inside `withPlanInputs`). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct PlanInputs {
     let parents: RawColumn<Int32>
     let flags: RawColumn<LayerFlags>
@@ -469,7 +470,7 @@ struct PlanInputs {
 }
 
 /// Raw pointers to a store's bounds, anchor, position and z columns (valid inside
-/// `withLayerGeometry`).
+/// `withLayerGeometry`). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct LayerGeometryPointers {
     let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: RawColumn<Double>
     let zPositions, anchorPointZs: RawColumn<Double>

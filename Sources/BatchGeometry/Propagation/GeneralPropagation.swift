@@ -28,6 +28,7 @@ extension LayerStore {
 
 /// Raw pointers for the general layers of one pass (the C struct, shared by all three
 /// backends). Calls running at once write disjoint layers and read only finished ones.
+/// Made from a bundle inside its opener, never kept past it (Memory/RawColumns.swift).
 struct GeneralPropagation: @unchecked Sendable {
     var columns: BGGeneralWorld
 

@@ -7,6 +7,7 @@ import CAffineKernels
 
 /// Raw pointers for one propagation pass. Chunks running at once write disjoint layers
 /// of one level and read only layers of earlier levels, which makes sharing them safe.
+/// Made from a bundle inside its opener, never kept past it (Memory/RawColumns.swift).
 struct PlanarPropagation: @unchecked Sendable {
     let la, lb, lc, ld, ltx, lty: RawColumn<Double>
     let parents: RawColumn<Int32>

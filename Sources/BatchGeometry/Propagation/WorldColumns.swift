@@ -67,7 +67,7 @@ extension PlanarPropagation {
 
 /// What an incremental update writes, as raw pointers (valid inside
 /// `withIncrementalColumns`): the plan's locals, modes, position shortcut and kinds, the
-/// world's planar columns, and the cached general locals.
+/// world's planar columns, and the cached general locals. Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct IncrementalColumns {
     let local: AffinePointers
     let modes: RawColumn<UInt8>
@@ -175,6 +175,7 @@ func reattachColumns(
 /// Everything one full world pass reads and writes, as raw pointers (valid inside
 /// `withWorldPassColumns` only): the plan's cached locals, modes, block kinds, order and
 /// general layers, the superlayer links, and the world's planar columns and general table.
+/// Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct WorldPassColumns {
     let local: AffinePointers
     let world: AffinePointers

@@ -162,7 +162,7 @@ struct GeneralMatrices: Sendable {
         get {
             let index = Int(layer)
             guard index < isPresent.count && isPresent[index] != 0 else { return nil }
-            return withRawColumn(reading: storage) { Transform3D(rowMajorAt: $0 + 16 * index) }
+            return storage.rowMajorMatrix(at: 16 * index)
         }
         set {
             let index = Int(layer)
@@ -173,7 +173,7 @@ struct GeneralMatrices: Sendable {
             if index >= isPresent.count { reserve(layers: Swift.max(index + 1, isPresent.count * 2)) }
             isPresent[index] = 1
             mayHaveEntries = true
-            withRawColumn(&storage) { newValue.storeRowMajor(at: $0 + 16 * index) }
+            storage.storeRowMajor(newValue, at: 16 * index)
         }
     }
 

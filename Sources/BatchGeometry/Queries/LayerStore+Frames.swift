@@ -49,7 +49,7 @@ extension LayerStore {
 
 /// Raw column pointers for one frames pass. The pointers are valid only inside
 /// `computeFrames`; chunks write disjoint ranges, which makes sharing them across
-/// threads safe.
+/// threads safe. Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct FrameKernelColumns: @unchecked Sendable {
     let width, height, anchorX, anchorY: RawColumn<Double>
     let a, b, c, d, tx, ty: RawColumn<Double>

@@ -147,7 +147,7 @@ extension Scene {
         // The opener returns only copyable results: the noncopyable scene leaves the
         // closure through an optional.
         var decoded: Scene? = nil
-        try withRawList(reading: json) { (buffer) throws(SceneError) in
+        try withThrowingRawList(reading: json) { (buffer) throws(SceneError) in
             var decoder = SceneDecoder(bytes: buffer)
             decoded = try decoder.decode()
         }
