@@ -19,16 +19,14 @@ extension LayerStore {
     /// layer.
     func makeGeneralLocals(for plan: WorldPlan, generalPositions: [Int], reusing donor: [Double]) -> [Double] {
         let n = plan.count
-        let hasGeneralSublayer = hierarchy.parents.withUnsafeBufferPointer { parents in
+        let hasGeneralSublayer = withRawList(reading: hierarchy.parents) { parents in
             generalPositions.contains { parents[plan.layer(atPosition: $0)] >= 0 }
         }
         guard hasGeneralSublayer else { return [] }
         // Only general layers' entries are ever read, so no zero-fill of a new table.
         var locals = donor.count == 16 * n ? donor : [Double](unsafeUninitializedCapacity: 16 * n) { $1 = 16 * n }
-        locals.withUnsafeMutableBufferPointer { table in
-            for position in generalPositions {
-                writeGeneralLocal(plan.layer(atPosition: position), to: table.baseAddress!)
-            }
+        withRawColumn(&locals) { table in
+            for position in generalPositions { writeGeneralLocal(plan.layer(atPosition: position), to: table) }
         }
         return locals
     }
@@ -49,7 +47,7 @@ extension LayerStore {
     /// Caches `layer`'s 4×4 transform to its superlayer's world basis in `table` (the
     /// exact value the 4×4 product multiplies by the superlayer's world). O(1).
     @inline(__always)
-    func writeGeneralLocal(_ layer: Int, to table: UnsafeMutablePointer<Double>) {
+    func writeGeneralLocal(_ layer: Int, to table: RawColumn<Double>) {
         transformToSuperlayer(of: layer).storeRowMajor(at: table + 16 * layer)
     }
 }

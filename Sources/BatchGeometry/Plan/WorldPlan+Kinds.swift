@@ -43,7 +43,7 @@ enum LocalKind {
 /// claim a more general kind than its layers have, never a cheaper one).
 @inline(__always)
 func raiseBlockKind(
-    _ blockKinds: UnsafeMutablePointer<UInt8>?, layer: Int,
+    _ blockKinds: RawColumn<UInt8>?, layer: Int,
     a: Double, b: Double, c: Double, d: Double
 ) {
     guard let blockKinds else { return }
@@ -57,9 +57,9 @@ extension WorldPlan {
     /// leaves). O(count); for tests and checks.
     func exactBlockKinds() -> [UInt8] {
         var kinds = [UInt8](repeating: LocalKind.translate, count: LocalKind.blockCount(count))
-        kinds.withUnsafeMutableBufferPointer { kinds in
+        withRawColumn(&kinds) { kinds in
             for layer in 0..<count {
-                raiseBlockKind(kinds.baseAddress, layer: layer, a: a[layer], b: b[layer], c: c[layer], d: d[layer])
+                raiseBlockKind(kinds, layer: layer, a: a[layer], b: b[layer], c: c[layer], d: d[layer])
             }
         }
         return kinds
@@ -79,8 +79,8 @@ extension WorldPlan {
 @inline(__always)
 func withBlockKinds<R>(
     _ blockKinds: inout [UInt8], layerCount: Int,
-    _ body: (UnsafeMutablePointer<UInt8>?) -> R
+    _ body: (RawColumn<UInt8>?) -> R
 ) -> R {
     guard blockKinds.count == LocalKind.blockCount(layerCount), !blockKinds.isEmpty else { return body(nil) }
-    return blockKinds.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+    return withRawColumn(&blockKinds) { body($0) }
 }

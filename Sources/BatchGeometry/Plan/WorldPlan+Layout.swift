@@ -72,7 +72,7 @@ extension LayerStore {
         var nondecreasing = parentFirst == nil
         var previousDepth: Int32 = 0
         var previousParent: Int32 = -1
-        hierarchy.parents.withUnsafeBufferPointer { parents in
+        withRawList(reading: hierarchy.parents) { parents in
             for position in 0..<n {
                 let layer = parentFirst.map { Int($0[position]) } ?? position
                 let parent = parents[layer]
@@ -119,7 +119,7 @@ extension LayerStore {
         let n = count
         guard n > 1 else { return false }
         var far = 0
-        hierarchy.parents.withUnsafeBufferPointer { parents in
+        withRawList(reading: hierarchy.parents) { parents in
             for layer in 1..<n {
                 let step = Int(parents[layer]) - Int(parents[layer - 1])
                 if step > 8 || step < -8 { far += 1 }
@@ -136,7 +136,7 @@ extension LayerStore {
         let n = count
         guard n > 1 else { return false }
         var chained = 0
-        hierarchy.parents.withUnsafeBufferPointer { parents in
+        withRawList(reading: hierarchy.parents) { parents in
             if let order {
                 for position in 1..<n where parents[Int(order[position])] == order[position - 1] { chained += 1 }
             } else {

@@ -146,11 +146,11 @@ extension LayerStore {
         blockKinds.append(contentsOf: repeatElement(LocalKind.translate, count: LocalKind.blockCount(n)))
         withBlockKinds(&blockKinds, layerCount: n) { kinds in
             withAffinePointers(&a, &b, &c, &d, &tx, &ty) { local in
-                modes.withUnsafeMutableBufferPointer { modes in
-                    unpositioned.withUnsafeMutableBufferPointer { unpositioned in
+                withRawColumn(&modes) { modes in
+                    withRawColumn(&unpositioned) { unpositioned in
                         let output = PlanOutput(
                             a: local.a, b: local.b, c: local.c, d: local.d, tx: local.tx, ty: local.ty,
-                            modes: modes.baseAddress!, blockKinds: kinds, unpositioned: unpositioned.baseAddress!)
+                            modes: modes, blockKinds: kinds, unpositioned: unpositioned)
                         generalPositions = writePlanEntries(order: order, to: output)
                     }
                 }
@@ -210,19 +210,17 @@ extension LayerStore {
     /// Calls `body` with raw pointers to the layer properties a plan entry reads.
     func withPlanInputs<R>(_ body: (PlanInputs) -> R) -> R {
         let plainSublayers = !columns.sublayerTransforms.isMaterialized
-        return columns.sublayerTransforms.kindColumn.withUnsafeBufferPointer { sublayerKinds in
-            hierarchy.parents.withUnsafeBufferPointer { parents in
-                columns.flags.withUnsafeBufferPointer { flags in
-                    columns.transforms.withAffineColumns { ma, mb, mc, md, mtx, mty in
-                        columns.transforms.kindColumn.withUnsafeBufferPointer { kinds in
+        return withOptionalRawColumn(reading: plainSublayers ? nil : columns.sublayerTransforms.kindColumn) {
+            sublayerKinds in
+            withRawColumn(reading: hierarchy.parents) { parents in
+                withRawColumn(reading: columns.flags) { flags in
+                    columns.transforms.withAffineColumns { m in
+                        withRawColumn(reading: columns.transforms.kindColumn) { kinds in
                             withLayerGeometry { geometry in
                                 body(
                                     PlanInputs(
-                                        parents: parents.baseAddress!, flags: flags.baseAddress!,
-                                        kinds: kinds.baseAddress!, a: ma.baseAddress!, b: mb.baseAddress!,
-                                        c: mc.baseAddress!, d: md.baseAddress!, tx: mtx.baseAddress!,
-                                        ty: mty.baseAddress!, geometry: geometry,
-                                        sublayerKinds: plainSublayers ? nil : sublayerKinds.baseAddress))
+                                        parents: parents, flags: flags, kinds: kinds, a: m.a, b: m.b, c: m.c, d: m.d,
+                                        tx: m.tx, ty: m.ty, geometry: geometry, sublayerKinds: sublayerKinds))
                             }
                         }
                     }
@@ -234,9 +232,11 @@ extension LayerStore {
     /// Calls `body` with raw pointers to the bounds, anchor, position and z columns.
     @inline(__always)
     func withLayerGeometry<R>(_ body: (LayerGeometryPointers) -> R) -> R {
-        withPointers(columns.boundsX, columns.boundsY, columns.boundsWidth, columns.boundsHeight) { bx, by, bw, bh in
-            withPointers(columns.anchorX, columns.anchorY, columns.positionX, columns.positionY) { ax, ay, px, py in
-                withPointers(columns.zPositions, columns.anchorPointZs) { zs, azs in
+        withRawColumns(reading: columns.boundsX, columns.boundsY, columns.boundsWidth, columns.boundsHeight) {
+            bx, by, bw, bh in
+            withRawColumns(reading: columns.anchorX, columns.anchorY, columns.positionX, columns.positionY) {
+                ax, ay, px, py in
+                withRawColumns(reading: columns.zPositions, columns.anchorPointZs) { zs, azs in
                     body(
                         LayerGeometryPointers(
                             boundsX: bx, boundsY: by, width: bw, height: bh, anchorX: ax, anchorY: ay,
@@ -266,7 +266,7 @@ extension LayerStore {
                 a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
         }
         if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
-            plan.generalLocals.withUnsafeMutableBufferPointer { writeGeneralLocal(layer, to: $0.baseAddress!) }
+            withRawColumn(&plan.generalLocals) { writeGeneralLocal(layer, to: $0) }
         }
     }
 
@@ -373,15 +373,16 @@ extension LayerStore {
     }
 }
 
-/// Raw pointers to a plan's columns, for the loops that fill them.
+/// Raw pointers to a plan's columns, for the loops that fill them (made inside
+/// `makeWorldPlan`'s or `withIncrementalColumns`' opener). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct PlanOutput {
-    let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
-    let modes: UnsafeMutablePointer<UInt8>
+    let a, b, c, d, tx, ty: RawColumn<Double>
+    let modes: RawColumn<UInt8>
     /// The plan's `blockKinds`, raised by every write (nil: the plan keeps none).
-    let blockKinds: UnsafeMutablePointer<UInt8>?
+    let blockKinds: RawColumn<UInt8>?
     /// Where `writeCommonEntry` keeps the translation before the position (then it sets
     /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
-    var unpositioned: UnsafeMutablePointer<Double>? = nil
+    var unpositioned: RawColumn<Double>? = nil
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
         a[layer] = entry.local.a
@@ -395,22 +396,22 @@ struct PlanOutput {
     }
 }
 
-/// Raw pointers to the layer properties (valid inside `withPlanInputs`).
+/// Raw pointers to the layer properties (valid inside `withPlanInputs`). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct PlanInputs {
-    let parents: UnsafePointer<Int32>
-    let flags: UnsafePointer<LayerFlags>
-    let kinds: UnsafePointer<TransformKind>
-    let a, b, c, d, tx, ty: UnsafePointer<Double>
-    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
-    let zPositions, anchorPointZs: UnsafePointer<Double>
+    let parents: RawColumn<Int32>
+    let flags: RawColumn<LayerFlags>
+    let kinds: RawColumn<TransformKind>
+    let a, b, c, d, tx, ty: RawColumn<Double>
+    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: RawColumn<Double>
+    let zPositions, anchorPointZs: RawColumn<Double>
     /// The kinds of the sublayerTransforms; nil while no layer has one.
-    let sublayerKinds: UnsafePointer<TransformKind>?
+    let sublayerKinds: RawColumn<TransformKind>?
 
     init(
-        parents: UnsafePointer<Int32>, flags: UnsafePointer<LayerFlags>, kinds: UnsafePointer<TransformKind>,
-        a: UnsafePointer<Double>, b: UnsafePointer<Double>, c: UnsafePointer<Double>, d: UnsafePointer<Double>,
-        tx: UnsafePointer<Double>, ty: UnsafePointer<Double>, geometry: LayerGeometryPointers,
-        sublayerKinds: UnsafePointer<TransformKind>?
+        parents: RawColumn<Int32>, flags: RawColumn<LayerFlags>, kinds: RawColumn<TransformKind>,
+        a: RawColumn<Double>, b: RawColumn<Double>, c: RawColumn<Double>, d: RawColumn<Double>,
+        tx: RawColumn<Double>, ty: RawColumn<Double>, geometry: LayerGeometryPointers,
+        sublayerKinds: RawColumn<TransformKind>?
     ) {
         (self.parents, self.flags, self.kinds) = (parents, flags, kinds)
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
@@ -469,8 +470,8 @@ struct PlanInputs {
 }
 
 /// Raw pointers to a store's bounds, anchor, position and z columns (valid inside
-/// `withLayerGeometry`).
+/// `withLayerGeometry`). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct LayerGeometryPointers {
-    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: UnsafePointer<Double>
-    let zPositions, anchorPointZs: UnsafePointer<Double>
+    let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: RawColumn<Double>
+    let zPositions, anchorPointZs: RawColumn<Double>
 }

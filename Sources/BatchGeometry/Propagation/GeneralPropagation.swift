@@ -28,6 +28,7 @@ extension LayerStore {
 
 /// Raw pointers for the general layers of one pass (the C struct, shared by all three
 /// backends). Calls running at once write disjoint layers and read only finished ones.
+/// Made from a bundle inside its opener, never kept past it (Memory/RawColumns.swift).
 struct GeneralPropagation: @unchecked Sendable {
     var columns: BGGeneralWorld
 
@@ -38,7 +39,7 @@ struct GeneralPropagation: @unchecked Sendable {
     /// The world of `layer` (finished): its general matrix, or its planar form.
     @inline(__always) func world(of layer: Int) -> Transform3D {
         if columns.modes[layer] & WorldMode.general != 0 {
-            return Transform3D(rowMajorAt: columns.generalWorld + 16 * layer)
+            return Transform3D(rowMajorAt: generalWorld + 16 * layer)
         }
         let world = columns.world
         return Transform3D(
@@ -48,12 +49,12 @@ struct GeneralPropagation: @unchecked Sendable {
 
     /// Writes a general layer's world: its matrix, affine columns and presence flag.
     @inline(__always) func store(_ matrix: Transform3D, at layer: Int) {
-        matrix.storeRowMajor(at: columns.generalWorld + 16 * layer)
+        matrix.storeRowMajor(at: generalWorld + 16 * layer)
         finish(layer)
     }
 
     @inline(__always) private func finish(_ layer: Int) {
-        let g = columns.generalWorld + 16 * layer
+        let g = generalWorld + 16 * layer
         let world = columns.world
         world.a[layer] = g[0]
         world.b[layer] = g[1]
@@ -66,21 +67,21 @@ struct GeneralPropagation: @unchecked Sendable {
 
     /// The general layers at `positions`, in that order, from their cached locals (a
     /// layer may follow its superlayer in the list). Bit-identical for every backend.
-    func run(_ backend: Backend, _ positions: UnsafeBufferPointer<Int>) {
-        guard let base = positions.baseAddress, !positions.isEmpty else { return }
+    func run(_ backend: Backend, _ positions: RawList<Int>) {
+        guard let base = positions.column else { return }
         switch backend {
         case .scalar: runScalar(positions)
         case .simd: runSIMD(positions)
-        case .c: withUnsafePointer(to: columns) { BGWorldGeneralPropagate($0, base, positions.count) }
+        case .c: withRawValue(columns) { BGWorldGeneralPropagate($0, base.base, positions.count) }
         }
     }
 
     /// The plain version: `local.concatenating(superlayerWorld)`.
-    func runScalar(_ positions: UnsafeBufferPointer<Int>) {
+    func runScalar(_ positions: RawList<Int>) {
         for position in positions {
             let i = layer(position)
             let p = Int(columns.parent[i])
-            let local = Transform3D(rowMajorAt: columns.locals + 16 * i)
+            let local = Transform3D(rowMajorAt: locals + 16 * i)
             store(p < 0 ? local : local.concatenating(world(of: p)), at: i)
         }
     }
@@ -88,16 +89,13 @@ struct GeneralPropagation: @unchecked Sendable {
     /// Row form: row r of the result is `l[r][0] * P.row1 + l[r][1] * P.row2 +
     /// l[r][2] * P.row3 + l[r][3] * P.row4` in `SIMD4<Double>`, summed left to right (lane
     /// c is the scalar expression of `concatenating`, so the bits are the same).
-    func runSIMD(_ positions: UnsafeBufferPointer<Int>) {
+    func runSIMD(_ positions: RawList<Int>) {
         typealias Row = SIMD4<Double>
-        @inline(__always) func load(_ pointer: UnsafePointer<Double>) -> Row {
-            UnsafeRawPointer(pointer).loadUnaligned(as: Row.self)
-        }
         for position in positions {
             let i = layer(position)
             let p = Int(columns.parent[i])
-            let l = columns.locals + 16 * i
-            let g = columns.generalWorld + 16 * i
+            let l = locals + 16 * i
+            let g = generalWorld + 16 * i
             if p < 0 {
                 for e in 0..<16 { g[e] = l[e] }
                 finish(i)
@@ -108,11 +106,11 @@ struct GeneralPropagation: @unchecked Sendable {
             let p3: Row
             let p4: Row
             if columns.modes[p] & WorldMode.general != 0 {
-                let s = UnsafePointer(columns.generalWorld + 16 * p)
-                p1 = load(s)
-                p2 = load(s + 4)
-                p3 = load(s + 8)
-                p4 = load(s + 12)
+                let s = generalWorld + 16 * p
+                p1 = s.load(at: 0, as: Row.self)
+                p2 = s.load(at: 4, as: Row.self)
+                p3 = s.load(at: 8, as: Row.self)
+                p4 = s.load(at: 12, as: Row.self)
             } else {
                 let world = columns.world
                 p1 = Row(world.a[p], world.b[p], 0, 0)
@@ -128,11 +126,10 @@ struct GeneralPropagation: @unchecked Sendable {
             let r2 = row(1)
             let r3 = row(2)
             let r4 = row(3)
-            let out = UnsafeMutableRawPointer(g)
-            out.storeBytes(of: r1, as: Row.self)
-            out.storeBytes(of: r2, toByteOffset: 32, as: Row.self)
-            out.storeBytes(of: r3, toByteOffset: 64, as: Row.self)
-            out.storeBytes(of: r4, toByteOffset: 96, as: Row.self)
+            g.store(r1, at: 0)
+            g.store(r2, at: 4)
+            g.store(r3, at: 8)
+            g.store(r4, at: 12)
             finish(i)
         }
     }

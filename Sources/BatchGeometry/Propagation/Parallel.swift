@@ -62,9 +62,9 @@ func forEachTask(_ tasks: Int, threads: Int, _ body: (Int) -> Void) {
         for task in 0..<tasks { body(task) }
         return
     }
-    withUnsafeTemporaryAllocation(of: CLong.self, capacity: 1) { counter in
+    withTemporaryColumn(of: CLong.self, capacity: 1) { counter in
         counter[0] = 0
-        let next = ClaimCounter(counter.baseAddress!)
+        let next = ClaimCounter(counter: counter)
         withoutActuallyEscaping(body) { body in
             let shared = TaskBody(run: body)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -89,9 +89,8 @@ private struct TaskBody: @unchecked Sendable {
 /// The shared counter the threads of one split claim tasks from (`BGClaimNext`, atomic);
 /// it lives on the splitting thread's stack until `concurrentPerform` returns.
 private struct ClaimCounter: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<CLong>
-    init(_ pointer: UnsafeMutablePointer<CLong>) { self.pointer = pointer }
+    let counter: RawColumn<CLong>
 
     @inline(__always)
-    func claim() -> Int { Int(BGClaimNext(pointer)) }
+    func claim() -> Int { Int(BGClaimNext(counter.base)) }
 }

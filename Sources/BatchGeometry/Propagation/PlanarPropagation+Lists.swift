@@ -9,12 +9,12 @@ extension PlanarPropagation {
     /// `backend`'s kernel; the C backend's list kernel also prefetches the lines of the
     /// layers a few entries ahead. Same bits as `run` on the same layers. True when every
     /// value written is finite.
-    func runList(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
-        guard let base = list.baseAddress, !list.isEmpty else { return true }
+    func runList(_ backend: Backend, _ list: RawList<Int32>) -> Bool {
+        guard let base = list.column else { return true }
         guard backend == .c else { return indexed(by: base).run(backend, 0..<list.count) }
         var local = localColumns
         var world = worldColumns
-        return BGWorldAffinePropagateListChecked(&local, parents, base, &world, list.count) != 0
+        return BGWorldAffinePropagateListChecked(&local, parents.base, base.base, &world, list.count) != 0
     }
 }
 
@@ -25,12 +25,12 @@ extension PlanarPropagation {
     /// inputs, so the same bits). Scalar and SIMD share the Swift loop (a gather per
     /// layer: nothing for lanes to share); C prefetches ahead. True when every value
     /// written is finite.
-    func runTranslations(_ backend: Backend, _ list: UnsafeBufferPointer<Int32>) -> Bool {
-        guard let base = list.baseAddress, !list.isEmpty else { return true }
+    func runTranslations(_ backend: Backend, _ list: RawList<Int32>) -> Bool {
+        guard let base = list.column else { return true }
         if backend == .c {
             var local = localColumns
             var world = worldColumns
-            return BGWorldTranslationListChecked(&local, parents, base, &world, list.count) != 0
+            return BGWorldTranslationListChecked(&local, parents.base, base.base, &world, list.count) != 0
         }
         var allFinite = true
         for layer in list {

@@ -7,15 +7,16 @@ import CAffineKernels
 
 /// Raw pointers for one propagation pass. Chunks running at once write disjoint layers
 /// of one level and read only layers of earlier levels, which makes sharing them safe.
+/// Made from a bundle inside its opener, never kept past it (Memory/RawColumns.swift).
 struct PlanarPropagation: @unchecked Sendable {
-    let la, lb, lc, ld, ltx, lty: UnsafePointer<Double>
-    let parents: UnsafePointer<Int32>
-    var order: UnsafePointer<Int32>?
-    let wa, wb, wc, wd, wtx, wty: UnsafeMutablePointer<Double>
+    let la, lb, lc, ld, ltx, lty: RawColumn<Double>
+    let parents: RawColumn<Int32>
+    var order: RawColumn<Int32>?
+    let wa, wb, wc, wd, wtx, wty: RawColumn<Double>
     /// The plan's `blockKinds` (see `LocalKind`), used only in index order (`order ==
     /// nil`, where a position is its layer): a translate or scale-translate block then
     /// skips loading the local columns it knows. Nil: every layer takes the affine path.
-    var blockKinds: UnsafePointer<UInt8>? = nil
+    var blockKinds: RawColumn<UInt8>? = nil
     /// The tree's superlayers are far apart in the columns (`WorldPlan.scatteredParents`):
     /// in index order the C backend then prefetches their worlds.
     var prefetchParents = false
@@ -27,7 +28,7 @@ struct PlanarPropagation: @unchecked Sendable {
 
     /// The same kernel over the layers listed in `list` (position k is layer `list[k]`),
     /// for the incremental update's gathered short runs of one level.
-    func indexed(by list: UnsafePointer<Int32>) -> PlanarPropagation {
+    func indexed(by list: RawColumn<Int32>) -> PlanarPropagation {
         var copy = self
         copy.order = list
         return copy
@@ -105,14 +106,13 @@ struct PlanarPropagation: @unchecked Sendable {
 
     /// The cached locals as the C kernels take them (they only read through them).
     var localColumns: BGAffineColumns {
-        BGAffineColumns(
-            a: UnsafeMutablePointer(mutating: la), b: UnsafeMutablePointer(mutating: lb),
-            c: UnsafeMutablePointer(mutating: lc), d: UnsafeMutablePointer(mutating: ld),
-            tx: UnsafeMutablePointer(mutating: ltx), ty: UnsafeMutablePointer(mutating: lty))
+        BGAffineColumns(a: la.base, b: lb.base, c: lc.base, d: ld.base, tx: ltx.base, ty: lty.base)
     }
 
     /// The world columns as the C kernels take them.
-    var worldColumns: BGAffineColumns { BGAffineColumns(a: wa, b: wb, c: wc, d: wd, tx: wtx, ty: wty) }
+    var worldColumns: BGAffineColumns {
+        BGAffineColumns(a: wa.base, b: wb.base, c: wc.base, d: wd.base, tx: wtx.base, ty: wty.base)
+    }
 
     func runC(_ range: Range<Int>) -> Bool {
         guard !range.isEmpty else { return true }
@@ -122,19 +122,20 @@ struct PlanarPropagation: @unchecked Sendable {
         // loads that a kind skips, decides the time.
         if chainedParents {
             return BGWorldAffinePropagateChainChecked(
-                &local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+                &local, parents.base, order?.base, &world, range.lowerBound, range.upperBound) != 0
         }
         if order == nil, let blockKinds {
             return BGWorldAffinePropagateKindsChecked(
-                &local, parents, blockKinds, &world,
+                &local, parents.base, blockKinds.base, &world,
                 range.lowerBound, range.upperBound) != 0
         }
         if order == nil && prefetchParents {
             return BGWorldAffinePropagateScatteredParentsChecked(
-                &local, parents, &world,
+                &local, parents.base, &world,
                 range.lowerBound, range.upperBound) != 0
         }
-        return BGWorldAffinePropagateChecked(&local, parents, order, &world, range.lowerBound, range.upperBound) != 0
+        return BGWorldAffinePropagateChecked(
+            &local, parents.base, order?.base, &world, range.lowerBound, range.upperBound) != 0
     }
 
     /// Four layers of one level per step: gathers the superlayers' world entries into
@@ -172,26 +173,26 @@ struct PlanarPropagation: @unchecked Sendable {
             #if DEBUG
             let first = position
             #endif
-            @inline(__always) func local(_ column: UnsafePointer<Double>) -> SIMD4<Double> {
+            @inline(__always) func local(_ column: RawColumn<Double>) -> SIMD4<Double> {
                 #if DEBUG
                 let offset = first
                 #else
                 let offset = position
                 #endif
-                if order == nil { return UnsafeRawPointer(column + offset).loadUnaligned(as: SIMD4<Double>.self) }
+                if order == nil { return column.load(at: offset, as: SIMD4<Double>.self) }
                 return SIMD4(column[i0], column[i1], column[i2], column[i3])
             }
-            @inline(__always) func parent(_ column: UnsafeMutablePointer<Double>) -> SIMD4<Double> {
+            @inline(__always) func parent(_ column: RawColumn<Double>) -> SIMD4<Double> {
                 SIMD4(column[p0], column[p1], column[p2], column[p3])
             }
-            @inline(__always) func store(_ value: SIMD4<Double>, _ column: UnsafeMutablePointer<Double>) {
+            @inline(__always) func store(_ value: SIMD4<Double>, _ column: RawColumn<Double>) {
                 #if DEBUG
                 let offset = first
                 #else
                 let offset = position
                 #endif
                 if order == nil {
-                    UnsafeMutableRawPointer(column + offset).storeBytes(of: value, as: SIMD4<Double>.self)
+                    column.store(value, at: offset)
                 } else {
                     column[i0] = value[0]
                     column[i1] = value[1]

@@ -2,19 +2,23 @@ import CAffineKernels
 
 // The pointer bundles of the world pipeline. Each pass gets the raw pointers it needs in
 // ONE place, a `with…` function whose closure scopes their lifetime, and hands the
-// bundle to its stages and kernels; the stages never call `withUnsafe…` themselves.
+// bundle to its stages and kernels; the stages never open a column themselves. The
+// columns themselves are `RawColumn`s (Memory/RawColumns.swift, with the lifetime rule).
 //
 //   withPlanInputs        PlanInputs          the layer properties a plan entry reads
 //   runWorldPass(plan:…)  WorldPass           the full pass's kernels (WorldPropagation.swift)
 //   withIncrementalColumns IncrementalColumns plan and world columns an update writes
 
 /// Raw pointers to six `Double` columns in the planar order (a, b, c, d, tx, ty): a
-/// plan's cached locals or a world snapshot's planar columns.
+/// plan's cached locals or a world snapshot's planar columns. Made only by
+/// `withAffinePointers` (the rule of Memory/RawColumns.swift: never kept past its closure).
 struct AffinePointers {
-    let a, b, c, d, tx, ty: UnsafeMutablePointer<Double>
+    let a, b, c, d, tx, ty: RawColumn<Double>
 
     /// The same pointers as the C kernels take them.
-    var columns: BGAffineColumns { BGAffineColumns(a: a, b: b, c: c, d: d, tx: tx, ty: ty) }
+    var columns: BGAffineColumns {
+        BGAffineColumns(a: a.base, b: b.base, c: c.base, d: d.base, tx: tx.base, ty: ty.base)
+    }
 }
 
 /// Calls `body` with the base addresses of six columns of equal, non-zero length.
@@ -23,17 +27,12 @@ func withAffinePointers<R>(
     _ a: inout [Double], _ b: inout [Double], _ c: inout [Double], _ d: inout [Double], _ tx: inout [Double],
     _ ty: inout [Double], _ body: (AffinePointers) -> R
 ) -> R {
-    a.withUnsafeMutableBufferPointer { a in
-        b.withUnsafeMutableBufferPointer { b in
-            c.withUnsafeMutableBufferPointer { c in
-                d.withUnsafeMutableBufferPointer { d in
-                    tx.withUnsafeMutableBufferPointer { tx in
-                        ty.withUnsafeMutableBufferPointer { ty in
-                            body(
-                                AffinePointers(
-                                    a: a.baseAddress!, b: b.baseAddress!, c: c.baseAddress!, d: d.baseAddress!,
-                                    tx: tx.baseAddress!, ty: ty.baseAddress!))
-                        }
+    withRawColumn(&a) { a in
+        withRawColumn(&b) { b in
+            withRawColumn(&c) { c in
+                withRawColumn(&d) { d in
+                    withRawColumn(&tx) { tx in
+                        withRawColumn(&ty) { ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty)) }
                     }
                 }
             }
@@ -48,50 +47,16 @@ func withAffinePointers<R>(
     reading a: [Double], _ b: [Double], _ c: [Double], _ d: [Double], _ tx: [Double], _ ty: [Double],
     _ body: (AffinePointers) -> R
 ) -> R {
-    a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in
-            c.withUnsafeBufferPointer { c in
-                d.withUnsafeBufferPointer { d in
-                    tx.withUnsafeBufferPointer { tx in
-                        ty.withUnsafeBufferPointer { ty in
-                            body(
-                                AffinePointers(
-                                    a: UnsafeMutablePointer(mutating: a.baseAddress!),
-                                    b: UnsafeMutablePointer(mutating: b.baseAddress!),
-                                    c: UnsafeMutablePointer(mutating: c.baseAddress!),
-                                    d: UnsafeMutablePointer(mutating: d.baseAddress!),
-                                    tx: UnsafeMutablePointer(mutating: tx.baseAddress!),
-                                    ty: UnsafeMutablePointer(mutating: ty.baseAddress!)))
-                        }
-                    }
-                }
-            }
-        }
+    withRawColumns(reading: a, b, c, d) { a, b, c, d in
+        withRawColumns(reading: tx, ty) { tx, ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty)) }
     }
-}
-
-/// Calls `body` with read-only base addresses of four columns.
-@inline(__always)
-func withPointers<R>(
-    _ a: [Double], _ b: [Double], _ c: [Double], _ d: [Double],
-    _ body: (UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>, UnsafePointer<Double>) -> R
-) -> R {
-    withPointers(a, b) { a, b in withPointers(c, d) { c, d in body(a, b, c, d) } }
-}
-
-/// Calls `body` with read-only base addresses of two columns.
-@inline(__always)
-func withPointers<R>(
-    _ a: [Double], _ b: [Double], _ body: (UnsafePointer<Double>, UnsafePointer<Double>) -> R
-) -> R {
-    a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in body(a.baseAddress!, b.baseAddress!) } }
 }
 
 extension PlanarPropagation {
     /// The planar kernel over cached locals `local` and world columns `world`.
     init(
-        local: AffinePointers, world: AffinePointers, parents: UnsafePointer<Int32>, order: UnsafePointer<Int32>?,
-        blockKinds: UnsafePointer<UInt8>?
+        local: AffinePointers, world: AffinePointers, parents: RawColumn<Int32>, order: RawColumn<Int32>?,
+        blockKinds: RawColumn<UInt8>?
     ) {
         self.init(
             la: local.a, lb: local.b, lc: local.c, ld: local.d, ltx: local.tx, lty: local.ty, parents: parents,
@@ -102,19 +67,19 @@ extension PlanarPropagation {
 
 /// What an incremental update writes, as raw pointers (valid inside
 /// `withIncrementalColumns`): the plan's locals, modes, position shortcut and kinds, the
-/// world's planar columns, and the cached general locals.
+/// world's planar columns, and the cached general locals. Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct IncrementalColumns {
     let local: AffinePointers
-    let modes: UnsafeMutablePointer<UInt8>
+    let modes: RawColumn<UInt8>
     /// The plan's `unpositioned` (two doubles per layer).
-    let unpositioned: UnsafeMutablePointer<Double>
+    let unpositioned: RawColumn<Double>
     /// The plan's `blockKinds`; nil when it keeps none.
-    let blockKinds: UnsafeMutablePointer<UInt8>?
+    let blockKinds: RawColumn<UInt8>?
     let world: AffinePointers
     /// The cached general locals (16 doubles per layer); nil when not cached.
-    let generalLocals: UnsafeMutablePointer<Double>?
+    let generalLocals: RawColumn<Double>?
     /// The plan's order; nil for index order.
-    let order: UnsafePointer<Int32>?
+    let order: RawColumn<Int32>?
 
     /// The plan columns as plan-entry writers take them. `keepingUnpositioned` false:
     /// `writeCommonEntry` clears `WorldMode.positionSum` instead of caching the shortcut.
@@ -158,16 +123,15 @@ func withIncrementalColumns<R>(
         withAffinePointers(
             &worldColumns.0, &worldColumns.1, &worldColumns.2, &worldColumns.3, &worldColumns.4, &worldColumns.5
         ) { world in
-            planColumns.6.withUnsafeMutableBufferPointer { modes in
-                unpositioned.withUnsafeMutableBufferPointer { unpositioned in
-                    generalLocals.withUnsafeMutableBufferPointer { locals in
+            withRawColumn(&planColumns.6) { modes in
+                withRawColumn(&unpositioned) { unpositioned in
+                    // nil when not cached (empty).
+                    withOptionalRawColumn(&generalLocals) { locals in
                         withBlockKinds(&blockKinds, layerCount: count) { blockKinds in
-                            withOptionalBuffer(plan.order) { order in
+                            withOptionalRawColumn(reading: plan.order) { order in
                                 let columns = IncrementalColumns(
-                                    local: local, modes: modes.baseAddress!, unpositioned: unpositioned.baseAddress!,
-                                    blockKinds: blockKinds, world: world,
-                                    // nil when not cached (an empty array may still have a base address).
-                                    generalLocals: locals.isEmpty ? nil : locals.baseAddress, order: order)
+                                    local: local, modes: modes, unpositioned: unpositioned, blockKinds: blockKinds,
+                                    world: world, generalLocals: locals, order: order)
                                 return body(columns, &general)
                             }
                         }
@@ -208,16 +172,85 @@ func reattachColumns(
     world.general = general
 }
 
-/// Calls `body` with the array's base address, or nil for a nil array.
-@inline(__always)
-func withOptionalBuffer<R>(_ array: [Int32]?, _ body: (UnsafePointer<Int32>?) -> R) -> R {
-    guard let array else { return body(nil) }
-    return array.withUnsafeBufferPointer { body($0.baseAddress) }
+/// Everything one full world pass reads and writes, as raw pointers (valid inside
+/// `withWorldPassColumns` only): the plan's cached locals, modes, block kinds, order and
+/// general layers, the superlayer links, and the world's planar columns and general table.
+/// Never kept past that closure (the rule atop Memory/RawColumns.swift).
+struct WorldPassColumns {
+    let local: AffinePointers
+    let world: AffinePointers
+    let parents: RawColumn<Int32>
+    let modes: RawColumn<UInt8>
+    /// The plan's `blockKinds`; nil when it keeps none.
+    let blockKinds: RawColumn<UInt8>?
+    /// The cached general locals (16 doubles per layer); nil when there are none.
+    let generalLocals: RawColumn<Double>?
+    /// The positions of the general layers in the plan's order, ascending.
+    let generalPositions: RawList<Int>
+    /// The world's general table and presence flags (`GeneralMatrices.withRawColumns`).
+    let generalWorld: RawColumn<Double>?
+    let present: RawColumn<UInt8>?
+    /// The plan's order; nil for index order.
+    let order: RawColumn<Int32>?
 }
 
-/// A raw pointer that chunks running on other threads may write through (each chunk
-/// writes its own slot).
-struct SendablePointer<Element>: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Element>
-    init(_ pointer: UnsafeMutablePointer<Element>) { self.pointer = pointer }
+/// Calls `body` with the pointers of a full pass over `plan`: its locals, modes, kinds
+/// and order; `parents`; the general `locals` and `generalPositions`; the detached
+/// `world` columns and `general` table (moved out of the snapshot by the caller, so
+/// that they and the plan can be opened side by side). `plan` must have layers.
+@inline(__always)
+func withWorldPassColumns<R>(
+    plan: WorldPlan, parents: [Int32], generalLocals: [Double], generalPositions: [Int],
+    world: inout DetachedWorldColumns, general: inout GeneralMatrices, _ body: (WorldPassColumns) -> R
+) -> R {
+    withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
+        withAffinePointers(&world.0, &world.1, &world.2, &world.3, &world.4, &world.5) { worldColumns in
+            withRawColumn(reading: parents) { parents in
+                withRawColumn(reading: plan.modes) { modes in
+                    withOptionalRawColumn(reading: plan.blockKinds) { blockKinds in
+                        withOptionalRawColumn(reading: generalLocals) { generalLocals in
+                            withRawList(reading: generalPositions) { generalPositions in
+                                general.withRawColumns { generalWorld, present in
+                                    withOptionalRawColumn(reading: plan.order) { order in
+                                        body(
+                                            WorldPassColumns(
+                                                local: local, world: worldColumns, parents: parents, modes: modes,
+                                                blockKinds: blockKinds, generalLocals: generalLocals,
+                                                generalPositions: generalPositions, generalWorld: generalWorld,
+                                                present: present, order: order))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension GeneralPropagation {
+    /// The 4×4 kernel over raw columns (`locals` nil: the caller computes each general
+    /// layer from its properties instead).
+    init(
+        locals: RawColumn<Double>?, parents: RawColumn<Int32>, order: RawColumn<Int32>?, modes: RawColumn<UInt8>,
+        world: AffinePointers, generalWorld: RawColumn<Double>?, present: RawColumn<UInt8>?
+    ) {
+        self.init(
+            columns: BGGeneralWorld(
+                locals: locals?.base, parent: parents.base, order: order?.base, modes: modes.base,
+                world: world.columns, generalWorld: generalWorld?.base, present: present?.base))
+    }
+
+    /// The cached locals, the general table, superlayers and modes as columns.
+    @inline(__always) var locals: RawColumn<Double> { RawColumn(reading: columns.locals) }
+    @inline(__always) var generalWorld: RawColumn<Double> { RawColumn(columns.generalWorld) }
+    @inline(__always) var parents: RawColumn<Int32> { RawColumn(reading: columns.parent) }
+    @inline(__always) var modes: RawColumn<UInt8> { RawColumn(reading: columns.modes) }
+    @inline(__always) var worldColumns: AffinePointers {
+        let world = columns.world
+        return AffinePointers(
+            a: RawColumn(world.a), b: RawColumn(world.b), c: RawColumn(world.c), d: RawColumn(world.d),
+            tx: RawColumn(world.tx), ty: RawColumn(world.ty))
+    }
 }

@@ -50,8 +50,8 @@ extension LayerStore {
     /// The layers whose subtrees need recomputing: dirty layers without a dirty
     /// ancestor (an ancestor's subtree already covers them). O(dirty × depth).
     private func topDirtyLayers() -> [Int] {
-        caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
-            hierarchy.parents.withUnsafeBufferPointer { parents in
+        withRawList(reading: caches.changes.dirtyStates) { dirtyStates in
+            withRawList(reading: hierarchy.parents) { parents in
                 caches.changes.dirtyLayers.compactMap { dirtyLayer -> Int? in
                     var ancestor = parents[Int(dirtyLayer)]
                     while ancestor >= 0 {
@@ -70,10 +70,10 @@ extension LayerStore {
         let tops = topDirtyLayers()
         let (allFinite, generalChanged) = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
             withPlanInputs { inputs in
-                caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
+                withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
                     var stage = SubtreeRecompute(
                         columns: columns, output: columns.planOutput(keepingUnpositioned: false), inputs: inputs,
-                        dirtyStates: dirtyStates.baseAddress!)
+                        dirtyStates: dirtyStates)
                     let finite = recomputeLevels(from: tops, &stage, &general)
                     return (finite, stage.generalChanged)
                 }
@@ -114,7 +114,7 @@ struct SubtreeRecompute {
     let columns: IncrementalColumns
     let output: PlanOutput
     let inputs: PlanInputs
-    let dirtyStates: UnsafePointer<UInt8>
+    let dirtyStates: RawColumn<UInt8>
     /// Some layer turned general or planar: the plan's `generalPositions` are stale.
     var generalChanged = false
 

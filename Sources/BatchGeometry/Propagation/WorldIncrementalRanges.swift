@@ -149,11 +149,11 @@ extension LayerStore {
         let result = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
             general.reserve(layers: highestGeneral + 1)
             return withPlanInputs { inputs in
-                caches.changes.dirtyStates.withUnsafeBufferPointer { dirtyStates in
-                    index.walkCosts.withUnsafeBufferPointer { walkCosts in
+                withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
+                    withRawColumn(reading: index.walkCosts) { walkCosts in
                         var refresh = DirtyEntryRefresh(
                             columns: columns, output: columns.planOutput(keepingUnpositioned: true), inputs: inputs,
-                            dirtyStates: dirtyStates.baseAddress!, walkCosts: walkCosts.baseAddress!)
+                            dirtyStates: dirtyStates, walkCosts: walkCosts)
                         // Moved in and out (a swap, not a copy that would share storage).
                         swap(&refresh.movedOnly, &scratch.movedOnly)
                         // Grown, never shrunk (entries past `dirty.count` are not read).
@@ -209,21 +209,18 @@ extension LayerStore {
         scratch: inout IncrementalScratch
     ) -> RangeUpdateResult {
         let columns = walkInputs.columns
-        return index.childStart.withUnsafeBufferPointer { childStart in
-            walkInputs.generalPositions.withUnsafeBufferPointer { generalList in
-                general.withUnsafeMutablePointers { generalWorld, present in
+        return withRawColumn(reading: index.childStart) { childStart in
+            withRawList(reading: walkInputs.generalPositions) { generalList in
+                general.withRawColumns { generalWorld, present in
                     let kernel = PlanarPropagation(
                         local: columns.local, world: columns.world, parents: walkInputs.parents, order: columns.order,
-                        blockKinds: walkInputs.options.transformKindPaths
-                            ? columns.blockKinds.map { UnsafePointer($0) } : nil)
+                        blockKinds: walkInputs.options.transformKindPaths ? columns.blockKinds : nil)
                     let generalKernel = GeneralPropagation(
-                        columns: BGGeneralWorld(
-                            locals: UnsafePointer(columns.generalLocals), parent: walkInputs.parents,
-                            order: columns.order, modes: UnsafePointer(columns.modes), world: columns.world.columns,
-                            generalWorld: generalWorld, present: present))
+                        locals: columns.generalLocals, parents: walkInputs.parents, order: columns.order,
+                        modes: columns.modes, world: columns.world, generalWorld: generalWorld, present: present)
                     var walk = RangeWalk(
                         inputs: walkInputs, kernel: kernel, general: generalKernel, generalPositions: generalList,
-                        childStart: childStart.baseAddress!)
+                        childStart: childStart)
                     walk.borrowLists(from: &scratch)
                     defer { walk.returnLists(to: &scratch) }
                     return walk.run(store: self)
@@ -240,8 +237,8 @@ struct DirtyEntryRefresh {
     let columns: IncrementalColumns
     let output: PlanOutput
     let inputs: PlanInputs
-    let dirtyStates: UnsafePointer<UInt8>
-    let walkCosts: UnsafePointer<Int32>
+    let dirtyStates: RawColumn<UInt8>
+    let walkCosts: RawColumn<Int32>
     /// Per dirty position (entry k for `dirty[k]`; the array may be longer): a planar
     /// layer whose only change was its position (the shortcut), so its world's linear
     /// part (a, b, c, d) stays what it was unless its superlayer's world changes too.
@@ -252,6 +249,7 @@ struct DirtyEntryRefresh {
     /// Refreshes the entries of the layers at the (ascending) positions `dirty`.
     /// Returns what the walk will cost, from the subtrees' costs (nested and adjacent
     /// dirty subtrees counted apart, so this errs high; see `walkCost`).
+    @inline(__always)
     mutating func run(_ dirty: [Int32], store: borrowing LayerStore) -> Int {
         var walkEstimate = 0
         // By index: an array's for-in allocates per element in unoptimized builds.
@@ -271,12 +269,12 @@ struct DirtyEntryRefresh {
 
     @inline(__always) private func prefetch(position: Int) {
         let ahead = columns.layer(position)
-        BGPrefetchForRead(dirtyStates + ahead)
-        BGPrefetchForRead(columns.modes + ahead)
-        BGPrefetchForRead(columns.unpositioned + 2 * ahead)
-        BGPrefetchForRead(walkCosts + position)
-        BGPrefetchForWrite(columns.local.tx + ahead)
-        BGPrefetchForWrite(columns.local.ty + ahead)
+        dirtyStates.prefetchForRead(ahead)
+        columns.modes.prefetchForRead(ahead)
+        columns.unpositioned.prefetchForRead(2 * ahead)
+        walkCosts.prefetchForRead(position)
+        columns.local.tx.prefetchForWrite(ahead)
+        columns.local.ty.prefetchForWrite(ahead)
     }
 
     @inline(__always) private mutating func refresh(_ layer: Int, dirtyIndex: Int, store: borrowing LayerStore) {
@@ -329,7 +327,7 @@ struct DirtyEntryRefresh {
 /// positions and budget.
 struct RangeWalkInputs {
     let columns: IncrementalColumns
-    let parents: UnsafePointer<Int32>
+    let parents: RawColumn<Int32>
     /// The dirty positions, ascending, and which of them only moved (`DirtyEntryRefresh`).
     let dirty: [Int32]
     let movedOnly: [Bool]
@@ -349,8 +347,8 @@ struct RangeWalk {
     let inputs: RangeWalkInputs
     let kernel: PlanarPropagation
     let general: GeneralPropagation
-    let generalPositions: UnsafeBufferPointer<Int>
-    let childStart: UnsafePointer<Int32>
+    let generalPositions: RawList<Int>
+    let childStart: RawColumn<Int32>
     var allFinite = true
     /// Work units spent (the estimate left out the per-level costs: the walk counts all).
     var work = 0
@@ -372,7 +370,7 @@ struct RangeWalk {
 
     init(
         inputs: RangeWalkInputs, kernel: PlanarPropagation, general: GeneralPropagation,
-        generalPositions: UnsafeBufferPointer<Int>, childStart: UnsafePointer<Int32>
+        generalPositions: RawList<Int>, childStart: RawColumn<Int32>
     ) {
         self.inputs = inputs
         self.kernel = kernel
@@ -525,12 +523,12 @@ struct RangeWalk {
     private mutating func finishLevel(store: borrowing LayerStore) {
         let backend = inputs.options.backend(for: .worldList)
         if !levelMovedLayers.isEmpty {
-            let finite = levelMovedLayers.withUnsafeBufferPointer { kernel.runTranslations(backend, $0) }
+            let finite = withRawList(reading: levelMovedLayers) { kernel.runTranslations(backend, $0) }
             if !finite { allFinite = false }
             levelMovedLayers.removeAll(keepingCapacity: true)
         }
         if !levelLayers.isEmpty {
-            let finite = levelLayers.withUnsafeBufferPointer { kernel.runList(backend, $0) }
+            let finite = withRawList(reading: levelLayers) { kernel.runList(backend, $0) }
             if !finite { allFinite = false }
             levelLayers.removeAll(keepingCapacity: true)
         }

@@ -77,41 +77,23 @@ extension LayerStore {
             && plan.blockKinds.count == LocalKind.blockCount(n)
         let indexOrderWorks = plan.order != nil && plan.subtreeBlocks.isEmpty && parentsPrecedeChildren
         let parents = self.hierarchy.parents
-        return withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
-            withAffinePointers(&columns.0, &columns.1, &columns.2, &columns.3, &columns.4, &columns.5) { worldColumns in
-                parents.withUnsafeBufferPointer { parents in
-                    plan.modes.withUnsafeBufferPointer { modes in
-                        plan.blockKinds.withUnsafeBufferPointer { blockKinds in
-                            locals.withUnsafeBufferPointer { locals in
-                                generalPositions.withUnsafeBufferPointer { generalList in
-                                    general.withUnsafeMutablePointers { generalWorld, present in
-                                        withOptionalBuffer(plan.order) { order in
-                                            var planar = PlanarPropagation(
-                                                local: local, world: worldColumns, parents: parents.baseAddress!,
-                                                order: order, blockKinds: useKinds ? blockKinds.baseAddress : nil)
-                                            planar.prefetchParents = plan.scatteredParents
-                                            planar.chainedParents = plan.chainedParents
-                                            let generalKernel = GeneralPropagation(
-                                                columns: BGGeneralWorld(
-                                                    locals: computesGenerals ? locals.baseAddress : nil,
-                                                    parent: parents.baseAddress!, order: order,
-                                                    modes: modes.baseAddress!, world: worldColumns.columns,
-                                                    generalWorld: generalWorld, present: present))
-                                            return WorldPass(
-                                                planar: planar, general: generalKernel,
-                                                generalPositions: generalList, computesGenerals: computesGenerals,
-                                                backends: options, threads: options.threads, count: n,
-                                                indexOrderWorks: indexOrderWorks, levelStarts: plan.levelStarts,
-                                                subtreeBlocks: plan.subtreeBlocks
-                                            ).run()
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        return withWorldPassColumns(
+            plan: plan, parents: parents, generalLocals: locals, generalPositions: generalPositions,
+            world: &columns, general: &general
+        ) { pass in
+            var planar = PlanarPropagation(
+                local: pass.local, world: pass.world, parents: pass.parents, order: pass.order,
+                blockKinds: useKinds ? pass.blockKinds : nil)
+            planar.prefetchParents = plan.scatteredParents
+            planar.chainedParents = plan.chainedParents
+            let generalKernel = GeneralPropagation(
+                locals: computesGenerals ? pass.generalLocals : nil, parents: pass.parents, order: pass.order,
+                modes: pass.modes, world: pass.world, generalWorld: pass.generalWorld, present: pass.present)
+            return WorldPass(
+                planar: planar, general: generalKernel, generalPositions: pass.generalPositions,
+                computesGenerals: computesGenerals, backends: options, threads: options.threads, count: n,
+                indexOrderWorks: indexOrderWorks, levelStarts: plan.levelStarts, subtreeBlocks: plan.subtreeBlocks
+            ).run()
         }
     }
 
@@ -169,7 +151,7 @@ struct WorldPass: @unchecked Sendable {
     /// The general (4×4) kernel over the plan's order.
     var general: GeneralPropagation
     /// The positions (in the order) of the general layers, ascending.
-    let generalPositions: UnsafeBufferPointer<Int>
+    let generalPositions: RawList<Int>
     /// False when the general layers were written before the pass (roots whose locals
     /// the plan does not cache); the strategies then leave them alone.
     let computesGenerals: Bool
@@ -196,7 +178,7 @@ struct WorldPass: @unchecked Sendable {
     let subtreeBlocks: [Range<Int>]
 
     init(
-        planar: PlanarPropagation, general: GeneralPropagation, generalPositions: UnsafeBufferPointer<Int>,
+        planar: PlanarPropagation, general: GeneralPropagation, generalPositions: RawList<Int>,
         computesGenerals: Bool, backends options: KernelOptions, threads: Int, count: Int, indexOrderWorks: Bool,
         levelStarts: [Int], subtreeBlocks: [Range<Int>]
     ) {
@@ -234,12 +216,12 @@ extension LayerStore {
     /// properties. Used by the incremental range walk (the full pass writes roots
     /// without cached locals first, `writeGeneralRoots`).
     func computeGenerals(
-        _ slots: Range<Int>, of positions: UnsafeBufferPointer<Int>, _ general: GeneralPropagation,
+        _ slots: Range<Int>, of positions: RawList<Int>, _ general: GeneralPropagation,
         cachedLocals: Bool, backend: Backend
     ) {
         guard !slots.isEmpty else { return }
         if cachedLocals {
-            general.run(backend, UnsafeBufferPointer(rebasing: positions[slots]))
+            general.run(backend, positions.slice(slots))
         } else {
             for slot in slots { computeGeneralFromProperties(general.layer(positions[slot]), general) }
         }
@@ -249,7 +231,7 @@ extension LayerStore {
 /// The first index of the ascending `values` whose value is `>= key`. (Not generic: a
 /// generic collection's subscript allocates per call in unoptimized builds.)
 @inline(__always)
-func lowerBound(_ values: UnsafeBufferPointer<Int>, _ key: Int) -> Int {
+func lowerBound(_ values: RawList<Int>, _ key: Int) -> Int {
     var low = 0
     var high = values.count
     while low < high {

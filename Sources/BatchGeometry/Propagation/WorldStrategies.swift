@@ -115,15 +115,14 @@ extension WorldPass {
     /// One wide level over threads: each chunk its planar layers, then its general ones.
     func runLevelInParallel(_ range: Range<Int>) -> Bool {
         let chunks = chunkCount(count: range.count, grain: LayerStore.parallelGrain)
-        let chunkFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: Swift.max(1, chunks))
-        chunkFinite.initialize(repeating: true)
-        defer { chunkFinite.deallocate() }
-        let flags = SendablePointer(chunkFinite.baseAddress!)
-        forEachIndexedChunk(count: range.count, threads: threads, grain: LayerStore.parallelGrain) {
-            slot, chunk in
-            let start = range.lowerBound + chunk.lowerBound
-            let end = range.lowerBound + chunk.upperBound
-            if !runLevelSegment(start..<end, includeGenerals: true) { flags.pointer[slot] = false }
+        var chunkFinite = [Bool](repeating: true, count: Swift.max(1, chunks))
+        withRawColumn(&chunkFinite) { flags in
+            forEachIndexedChunk(count: range.count, threads: threads, grain: LayerStore.parallelGrain) {
+                slot, chunk in
+                let start = range.lowerBound + chunk.lowerBound
+                let end = range.lowerBound + chunk.upperBound
+                if !runLevelSegment(start..<end, includeGenerals: true) { flags[slot] = false }
+            }
         }
         return !chunkFinite.contains(false)
     }
@@ -140,21 +139,20 @@ extension WorldPass {
         let start = levelStarts[cut]
         let width = levelStarts[cut + 1] - start
         let tasks = Swift.min(width, threads * LayerStore.tasksPerThread)
-        let taskFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: tasks)
-        taskFinite.initialize(repeating: true)
-        defer { taskFinite.deallocate() }
-        let flags = SendablePointer(taskFinite.baseAddress!)
-        forEachTask(tasks, threads: threads) { task in
-            var run = (start + task * width / tasks)..<(start + (task + 1) * width / tasks)
-            var level = cut
-            while !run.isEmpty {
-                if !runLevelSegment(run, includeGenerals: true) { flags.pointer[task] = false }
-                level += 1
-                guard level + 1 < levelStarts.count else { break }
-                run =
-                    firstPosition(
-                        withSuperlayerAtOrAfter: run.lowerBound, inLevel: level)..<firstPosition(
-                        withSuperlayerAtOrAfter: run.upperBound, inLevel: level)
+        var taskFinite = [Bool](repeating: true, count: Swift.max(1, tasks))
+        withRawColumn(&taskFinite) { flags in
+            forEachTask(tasks, threads: threads) { task in
+                var run = (start + task * width / tasks)..<(start + (task + 1) * width / tasks)
+                var level = cut
+                while !run.isEmpty {
+                    if !runLevelSegment(run, includeGenerals: true) { flags[task] = false }
+                    level += 1
+                    guard level + 1 < levelStarts.count else { break }
+                    run =
+                        firstPosition(
+                            withSuperlayerAtOrAfter: run.lowerBound, inLevel: level)..<firstPosition(
+                            withSuperlayerAtOrAfter: run.upperBound, inLevel: level)
+                }
             }
         }
         if taskFinite.contains(false) { allFinite = false }
@@ -210,14 +208,13 @@ extension WorldPass {
             bins[bin].append(block)
             load[bin] += block.count
         }
-        let binFinite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: bins.count)
-        binFinite.initialize(repeating: true)
-        defer { binFinite.deallocate() }
-        let flags = SendablePointer(binFinite.baseAddress!)
+        var binFinite = [Bool](repeating: true, count: Swift.max(1, bins.count))
         let sharedBins = bins
         let planar = planar
-        DispatchQueue.concurrentPerform(iterations: sharedBins.count) { bin in
-            for block in sharedBins[bin] where !planar.run(serialBackend, block) { flags.pointer[bin] = false }
+        withRawColumn(&binFinite) { flags in
+            DispatchQueue.concurrentPerform(iterations: sharedBins.count) { bin in
+                for block in sharedBins[bin] where !planar.run(serialBackend, block) { flags[bin] = false }
+            }
         }
         if binFinite.contains(false) { allFinite = false }
         return allFinite
@@ -238,23 +235,24 @@ extension WorldPass {
         planar.order = nil
         var generals = general
         generals.columns.order = nil
-        let modes = general.columns.modes!
+        let modes = general.modes
         let n = count
         var allFinite = true
         var start = 0
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 128) { batch in
+        let batchCapacity = 128
+        withTemporaryColumn(of: Int.self, capacity: batchCapacity) { batch in
             while true {
                 let first = nextGeneralLayer(modes, from: start, count: n)
                 if first == n { break }
                 if !planar.run(serialBackend, start..<first) { allFinite = false }
                 // Consecutive general layers in one call (it takes them in order).
                 var end = first
-                while end < n && end - first < batch.count && modes[end] & WorldMode.general != 0 {
+                while end < n && end - first < batchCapacity && modes[end] & WorldMode.general != 0 {
                     batch[end - first] = end
                     end += 1
                 }
                 if computesGenerals {
-                    generals.run(generalBackend, UnsafeBufferPointer(rebasing: batch[0..<(end - first)]))
+                    generals.run(generalBackend, batch.prefix(end - first))
                 }
                 start = end
             }
@@ -267,18 +265,18 @@ extension WorldPass {
     /// when they were written before the pass (`computesGenerals` false).
     private func computeGenerals(_ slots: Range<Int>) {
         guard computesGenerals, !slots.isEmpty else { return }
-        general.run(generalBackend, UnsafeBufferPointer(rebasing: generalPositions[slots]))
+        general.run(generalBackend, generalPositions.slice(slots))
     }
 }
 
 /// The first layer at or after `start` whose mode has `WorldMode.general`, or `count`:
 /// eight mode bytes per step while none has it.
 @inline(__always)
-private func nextGeneralLayer(_ modes: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int {
+private func nextGeneralLayer(_ modes: RawColumn<UInt8>, from start: Int, count: Int) -> Int {
     let mask = UInt64(WorldMode.general) &* 0x0101_0101_0101_0101
     var layer = start
     while layer + 8 <= count
-        && UnsafeRawPointer(modes + layer).loadUnaligned(as: UInt64.self) & mask == 0
+        && modes.load(at: layer, as: UInt64.self) & mask == 0
     {
         layer += 8
     }

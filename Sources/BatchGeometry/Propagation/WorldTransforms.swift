@@ -162,7 +162,7 @@ struct GeneralMatrices: Sendable {
         get {
             let index = Int(layer)
             guard index < isPresent.count && isPresent[index] != 0 else { return nil }
-            return storage.withUnsafeBufferPointer { Transform3D(rowMajorAt: $0.baseAddress! + 16 * index) }
+            return storage.rowMajorMatrix(at: 16 * index)
         }
         set {
             let index = Int(layer)
@@ -173,12 +173,12 @@ struct GeneralMatrices: Sendable {
             if index >= isPresent.count { reserve(layers: Swift.max(index + 1, isPresent.count * 2)) }
             isPresent[index] = 1
             mayHaveEntries = true
-            storage.withUnsafeMutableBufferPointer { newValue.storeRowMajor(at: $0.baseAddress! + 16 * index) }
+            storage.storeRowMajor(newValue, at: 16 * index)
         }
     }
 
     /// Grows the table to room for at least `layers` layers (new entries absent), so a
-    /// pass can then write entries through `withUnsafeMutablePointers`, from several
+    /// pass can then write entries through `withRawColumns`, from several
     /// threads at once. O(layers) when it grows.
     mutating func reserve(layers: Int) {
         guard layers > isPresent.count else { return }
@@ -189,15 +189,10 @@ struct GeneralMatrices: Sendable {
     /// Calls `body` with the matrix storage (16 doubles per layer) and the presence flags
     /// (set an entry's flag to 1 when writing it); both have room for `capacity` layers
     /// (nil when that is 0).
-    mutating func withUnsafeMutablePointers<R>(
-        _ body: (UnsafeMutablePointer<Double>?, UnsafeMutablePointer<UInt8>?) -> R
-    ) -> R {
+    mutating func withRawColumns<R>(_ body: (RawColumn<Double>?, RawColumn<UInt8>?) -> R) -> R {
         mayHaveEntries = true
-        return storage.withUnsafeMutableBufferPointer { matrices in
-            isPresent.withUnsafeMutableBufferPointer { present in
-                // nil when empty: an empty array may still hand out a (shared) address.
-                present.isEmpty ? body(nil, nil) : body(matrices.baseAddress, present.baseAddress)
-            }
+        return withOptionalRawColumn(&storage) { matrices in
+            withOptionalRawColumn(&isPresent) { present in present == nil ? body(nil, nil) : body(matrices, present) }
         }
     }
 
@@ -205,7 +200,8 @@ struct GeneralMatrices: Sendable {
     /// O(1) when empty.
     mutating func removeAll() {
         guard mayHaveEntries else { return }
-        isPresent.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        let count = isPresent.count
+        withOptionalRawColumn(&isPresent) { $0?.fill(0, from: 0, count: count) }
         mayHaveEntries = false
     }
 }
@@ -213,7 +209,7 @@ struct GeneralMatrices: Sendable {
 extension Transform3D {
     /// From 16 doubles in row-major order at `pointer` (a matrix table's entry).
     @inline(__always)
-    init(rowMajorAt pointer: UnsafePointer<Double>) {
+    init(rowMajorAt pointer: RawColumn<Double>) {
         self.init(
             m11: pointer[0], m12: pointer[1], m13: pointer[2], m14: pointer[3],
             m21: pointer[4], m22: pointer[5], m23: pointer[6], m24: pointer[7],
@@ -223,7 +219,7 @@ extension Transform3D {
 
     /// Writes the 16 entries in row-major order at `pointer`.
     @inline(__always)
-    func storeRowMajor(at pointer: UnsafeMutablePointer<Double>) {
+    func storeRowMajor(at pointer: RawColumn<Double>) {
         pointer[0] = m11
         pointer[1] = m12
         pointer[2] = m13

@@ -40,21 +40,20 @@ extension LayerStore {
             worldRects.count == count,
             "\(worldRects.count) world rects for \(count) layers: compute them again for the store's current layers")
         clipRects.resize(to: count, filler: nil)
-        clipRects.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
-            let clips = SendablePointer(base)
+        withOptionalRawColumn(&clipRects) { clips in
+            guard let clips else { return }
             forEachLayerByLevel(options: options) { layer in
                 let superlayer = hierarchy.parents[layer]
                 guard superlayer >= 0 else {
-                    clips.pointer[layer] = nil
+                    clips[layer] = nil
                     return
                 }
                 let s = Int(superlayer)
-                var clip = clips.pointer[s]
+                var clip = clips[s]
                 if columns.flags[s].contains(.masksToBounds) {
                     clip = clip.map { $0.intersection(worldRects[s]) } ?? worldRects[s]
                 }
-                clips.pointer[layer] = clip
+                clips[layer] = clip
             }
         }
     }
@@ -101,32 +100,29 @@ extension LayerStore {
         )
         visible.resize(to: count, filler: false)
         let viewportEdges = viewport?.edges
-        visible.withUnsafeMutableBufferPointer { output in
-            guard !output.isEmpty else { return }
-            // Bool's bytes are 0 and 1; the pass also writes `hiddenInTree`, and turns it
-            // to 0 before the buffer is read as Bool again.
-            output.withMemoryRebound(to: UInt8.self) { bytes in
-                let states = SendablePointer(bytes.baseAddress!)
-                forEachLayerByLevel(options: options) { layer in
-                    let superlayer = hierarchy.parents[layer]
-                    if !columns.flags[layer].isDisjoint(with: .hiddenOrDetached)
-                        || (superlayer >= 0 && states.pointer[Int(superlayer)] == Self.hiddenInTree)
-                    {
-                        states.pointer[layer] = Self.hiddenInTree
-                        return
-                    }
-                    guard !worldRects[layer].isNull else {
-                        states.pointer[layer] = 0
-                        return
-                    }
-                    var area = worldRects[layer]
-                    if let clip = clipRects[layer] { area = area.intersection(clip) }
-                    if let viewportEdges { area = area.intersection(viewportEdges) }
-                    states.pointer[layer] = area.hasPositiveArea ? 1 : 0
+        // Bool's bytes are 0 and 1; the pass also writes `hiddenInTree`, and turns it to 0
+        // before the buffer is read as Bool again.
+        withOptionalRawBytes(&visible) { states in
+            guard let states else { return }
+            forEachLayerByLevel(options: options) { layer in
+                let superlayer = hierarchy.parents[layer]
+                if !columns.flags[layer].isDisjoint(with: .hiddenOrDetached)
+                    || (superlayer >= 0 && states[Int(superlayer)] == Self.hiddenInTree)
+                {
+                    states[layer] = Self.hiddenInTree
+                    return
                 }
-                forEachChunk(count: count, threads: options.threads, grain: 16_384) { range in
-                    for layer in range where states.pointer[layer] == Self.hiddenInTree { states.pointer[layer] = 0 }
+                guard !worldRects[layer].isNull else {
+                    states[layer] = 0
+                    return
                 }
+                var area = worldRects[layer]
+                if let clip = clipRects[layer] { area = area.intersection(clip) }
+                if let viewportEdges { area = area.intersection(viewportEdges) }
+                states[layer] = area.hasPositiveArea ? 1 : 0
+            }
+            forEachChunk(count: count, threads: options.threads, grain: 16_384) { range in
+                for layer in range where states[layer] == Self.hiddenInTree { states[layer] = 0 }
             }
         }
     }
@@ -163,7 +159,7 @@ extension LayerStore {
         } else {
             (order, levelStarts) = levelOrder()
         }
-        withOptionalBuffer(order) { order in
+        withOptionalRawColumn(reading: order) { order in
             @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
             var serialStart = 0
             for level in 0..<(levelStarts.count - 1) {

@@ -39,28 +39,25 @@ extension LayerStore {
             // New storage is filled by the split itself, not first with a filler on
             // this thread: at 4M layers that serial fill (and its page faults) was most
             // of the call, and no thread count could shorten it.
-            rects = [RectEdges](unsafeUninitializedCapacity: count) { buffer, initialized in
-                fillWorldRects(buffer, in: world, options: options)
-                initialized = count
-            }
+            rects = makeArrayUninitialized(count: count) { fillWorldRects($0, in: world, options: options) }
         } else {
             rects.resize(to: count, filler: .null)
-            rects.withUnsafeMutableBufferPointer { fillWorldRects($0, in: world, options: options) }
+            withOptionalRawColumn(&rects) { fillWorldRects($0, in: world, options: options) }
         }
         if columns.detachedLayerCount > 0 { nullDetachedSubtrees(&rects) }
     }
 
     /// Writes (initializes) every layer's world rect into `output` (`count` entries).
     private func fillWorldRects(
-        _ output: UnsafeMutableBufferPointer<RectEdges>, in world: WorldTransforms, options: KernelOptions
+        _ output: RawColumn<RectEdges>?, in world: WorldTransforms, options: KernelOptions
     ) {
-        guard let base = output.baseAddress else { return }
-        let out = SendablePointer(base)
+        guard let out = output else { return }
         let projectEach = options.backend(for: .worldRects) == .scalar
         forEachChunk(count: count, threads: options.threads, grain: Self.parallelGrain) { range in
             for layer in range {
-                (out.pointer + layer).initialize(
-                    to: projectEach ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world))
+                // (RectEdges is trivial: assigning initializes.)
+                out[layer] =
+                    projectEach ? projectedWorldRect(of: layer, in: world) : fastWorldRect(of: layer, in: world)
             }
         }
     }
@@ -140,13 +137,12 @@ extension LayerStore {
         into hits: inout [LayerHandle?], scratch: inout QueryScratch, options: KernelOptions = .default
     ) {
         hits.resize(to: points.count, filler: nil)
-        hits.withUnsafeMutableBufferPointer { output in
-            let out = output.baseAddress.map { SendablePointer($0) }
+        withOptionalRawColumn(&hits) { out in
             forEachHit(points: points, in: world, rule: rule, scratch: &scratch, options: options) { k, slot in
                 if let slot {
-                    out!.pointer[k] = handle(atSlot: slot)
+                    out.unsafelyUnwrapped[k] = handle(atSlot: slot)
                 } else {
-                    out!.pointer[k] = nil
+                    out.unsafelyUnwrapped[k] = nil
                 }
             }
         }
@@ -159,10 +155,9 @@ extension LayerStore {
     ) -> [Int?] {
         var result = [Int?](repeating: nil, count: points.count)
         var scratch = QueryScratch()
-        result.withUnsafeMutableBufferPointer { output in
-            let out = output.baseAddress.map { SendablePointer($0) }
+        withOptionalRawColumn(&result) { out in
             forEachHit(points: points, in: world, rule: rule, scratch: &scratch, options: options) { k, slot in
-                out!.pointer[k] = slot
+                out.unsafelyUnwrapped[k] = slot
             }
         }
         return result
@@ -190,7 +185,7 @@ extension LayerStore {
             : SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
         // One point costs a tree walk: split even small batches when the tree is big.
         let minimum = Swift.max(1, 65_536 / Swift.max(1, count))
-        scratch.unprojections.withUnsafeBufferPointer { table in
+        withRawList(reading: scratch.unprojections) { table in
             forEachChunk(count: points.count, threads: options.threads, grain: minimum) { range in
                 if useTable {
                     for k in range {
@@ -213,11 +208,10 @@ extension LayerStore {
         _ world: WorldTransforms, into table: inout [Homography], _ options: KernelOptions
     ) {
         table.resize(to: count, filler: Homography(.identity))
-        table.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
-            let out = SendablePointer(base)
+        withOptionalRawColumn(&table) { out in
+            guard let out else { return }
             forEachChunk(count: count, threads: options.threads, grain: Self.parallelGrain) { range in
-                for layer in range { out.pointer[layer] = Homography(world[layer]) }
+                for layer in range { out[layer] = Homography(world[layer]) }
             }
         }
     }
@@ -250,16 +244,15 @@ extension LayerStore {
         // The destination's homography is inverted once for the whole batch.
         let destinationHomography = destination.map { Homography(world[$0]) }
         var result = [Point?](repeating: nil, count: points.count)
-        result.withUnsafeMutableBufferPointer { output in
-            guard let base = output.baseAddress else { return }
-            let out = SendablePointer(base)
+        withOptionalRawColumn(&result) { out in
+            guard let out else { return }
             forEachChunk(count: points.count, threads: options.threads, grain: Self.parallelGrain) { range in
                 for k in range {
                     let worldPoint = sourceMatrix.map { $0.projectPoint(points[k]) } ?? points[k]
                     if let destinationHomography {
-                        out.pointer[k] = destinationHomography.unproject(worldPoint)
+                        out[k] = destinationHomography.unproject(worldPoint)
                     } else {
-                        out.pointer[k] = worldPoint
+                        out[k] = worldPoint
                     }
                 }
             }

@@ -24,28 +24,20 @@ extension LayerStore {
         let n = count
         guard n > 0 else { return }
         let backend = options.backend(for: .frames)
-        columns.transforms.withAffineColumns { a, b, c, d, tx, ty in
-            withPointers(columns.boundsWidth, columns.boundsHeight, columns.anchorX, columns.anchorY) { w, h, ax, ay in
-                withPointers(columns.positionX, columns.positionY) { px, py in
-                    frames.x.withUnsafeMutableBufferPointer { fx in
-                        frames.y.withUnsafeMutableBufferPointer { fy in
-                            frames.width.withUnsafeMutableBufferPointer { fw in
-                                frames.height.withUnsafeMutableBufferPointer { fh in
-                                    let columns = FrameKernelColumns(
-                                        width: w, height: h, anchorX: ax, anchorY: ay,
-                                        a: a.baseAddress!, b: b.baseAddress!, c: c.baseAddress!, d: d.baseAddress!,
-                                        tx: tx.baseAddress!, ty: ty.baseAddress!, positionX: px, positionY: py,
-                                        frameX: fx.baseAddress!, frameY: fy.baseAddress!,
-                                        frameWidth: fw.baseAddress!, frameHeight: fh.baseAddress!)
-                                    forEachChunk(count: n, threads: options.threads, grain: Self.parallelGrain) {
-                                        range in
-                                        switch backend {
-                                        case .scalar: columns.computeScalar(range)
-                                        case .simd: columns.computeSIMD(range)
-                                        case .c: columns.computeC(range)
-                                        }
-                                    }
-                                }
+        columns.transforms.withAffineColumns { m in
+            withRawColumns(reading: columns.boundsWidth, columns.boundsHeight, columns.anchorX, columns.anchorY) {
+                w, h, ax, ay in
+                withRawColumns(reading: columns.positionX, columns.positionY) { px, py in
+                    withRawColumns(&frames.x, &frames.y, &frames.width, &frames.height) { fx, fy, fw, fh in
+                        let columns = FrameKernelColumns(
+                            width: w, height: h, anchorX: ax, anchorY: ay, a: m.a, b: m.b, c: m.c, d: m.d, tx: m.tx,
+                            ty: m.ty, positionX: px, positionY: py, frameX: fx, frameY: fy, frameWidth: fw,
+                            frameHeight: fh)
+                        forEachChunk(count: n, threads: options.threads, grain: Self.parallelGrain) { range in
+                            switch backend {
+                            case .scalar: columns.computeScalar(range)
+                            case .simd: columns.computeSIMD(range)
+                            case .c: columns.computeC(range)
                             }
                         }
                     }
@@ -57,12 +49,12 @@ extension LayerStore {
 
 /// Raw column pointers for one frames pass. The pointers are valid only inside
 /// `computeFrames`; chunks write disjoint ranges, which makes sharing them across
-/// threads safe.
+/// threads safe. Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct FrameKernelColumns: @unchecked Sendable {
-    let width, height, anchorX, anchorY: UnsafePointer<Double>
-    let a, b, c, d, tx, ty: UnsafePointer<Double>
-    let positionX, positionY: UnsafePointer<Double>
-    let frameX, frameY, frameWidth, frameHeight: UnsafeMutablePointer<Double>
+    let width, height, anchorX, anchorY: RawColumn<Double>
+    let a, b, c, d, tx, ty: RawColumn<Double>
+    let positionX, positionY: RawColumn<Double>
+    let frameX, frameY, frameWidth, frameHeight: RawColumn<Double>
 
     func computeScalar(_ range: Range<Int>) {
         for i in range {
@@ -79,9 +71,10 @@ struct FrameKernelColumns: @unchecked Sendable {
 
     func computeC(_ range: Range<Int>) {
         var columns = BGFrameColumns(
-            width: width, height: height, anchorX: anchorX, anchorY: anchorY,
-            a: a, b: b, c: c, d: d, tx: tx, ty: ty, positionX: positionX, positionY: positionY,
-            frameX: frameX, frameY: frameY, frameWidth: frameWidth, frameHeight: frameHeight)
+            width: width.base, height: height.base, anchorX: anchorX.base, anchorY: anchorY.base,
+            a: a.base, b: b.base, c: c.base, d: d.base, tx: tx.base, ty: ty.base, positionX: positionX.base,
+            positionY: positionY.base, frameX: frameX.base, frameY: frameY.base, frameWidth: frameWidth.base,
+            frameHeight: frameHeight.base)
         BGFramesCompute(&columns, range.lowerBound, range.upperBound)
     }
 
@@ -92,12 +85,8 @@ struct FrameKernelColumns: @unchecked Sendable {
         let vectorEnd = range.lowerBound + (range.count & ~3)
         // Pointers come offset by the caller: a local function that read `i` would box
         // it on the heap in unoptimized builds (a frame loop there allocates nothing).
-        @inline(__always) func load(_ p: UnsafePointer<Double>) -> SIMD4<Double> {
-            UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Double>.self)
-        }
-        @inline(__always) func store(_ v: SIMD4<Double>, _ p: UnsafeMutablePointer<Double>) {
-            UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD4<Double>.self)
-        }
+        @inline(__always) func load(_ p: RawColumn<Double>) -> SIMD4<Double> { p.load(at: 0, as: SIMD4<Double>.self) }
+        @inline(__always) func store(_ v: SIMD4<Double>, _ p: RawColumn<Double>) { p.store(v, at: 0) }
         // MIN(p, q) = q < p ? q : p, lane by lane (never pointwiseMin, whose NaN rule differs).
         @inline(__always) func minimum(_ p: SIMD4<Double>, _ q: SIMD4<Double>) -> SIMD4<Double> {
             p.replacing(with: q, where: q .< p)

@@ -16,7 +16,7 @@ extension LayerStore {
         checkIndex(layer)
         let depth = depth(of: layer)
         let opacities = columns.attributes.opacities
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: depth + 1) { chain in
+        return withTemporaryColumn(of: Int32.self, capacity: depth + 1) { chain in
             var current = Int32(layer)
             var k = depth
             while current >= 0 {

@@ -114,7 +114,7 @@ extension LayerStore {
             scratch.siblings.append(current)
             current = hierarchy.nextSiblings[Int(current)]
         }
-        columns.zPositions.withUnsafeBufferPointer { z in
+        withRawList(reading: columns.zPositions) { z in
             stableSort(&scratch.siblings, space: &scratch.sortSpace) {
                 drawOrderKey(z[Int($0)]) < drawOrderKey(z[Int($1)])
             }
@@ -138,11 +138,10 @@ func stableSort(
     let n = values.count
     guard n > 1 else { return }
     if space.count < n { space.resize(to: n, filler: 0) }
-    values.withUnsafeMutableBufferPointer { valuesBuffer in
-        space.withUnsafeMutableBufferPointer { spaceBuffer in
-            let valuesBase = valuesBuffer.baseAddress!
+    withRawColumn(&values) { valuesBase in
+        withRawColumn(&space) { spaceBase in
             var source = valuesBase
-            var target = spaceBuffer.baseAddress!
+            var target = spaceBase
             let run = 16
             var start = 0
             while start < n {
@@ -181,7 +180,7 @@ func stableSort(
                 swap(&source, &target)
                 width *= 2
             }
-            if source != valuesBase { valuesBase.update(from: source, count: n) }
+            if source != valuesBase { valuesBase.copy(from: source, count: n) }
         }
     }
 }

@@ -25,10 +25,10 @@ enum JSONValueKind {
 }
 
 struct JSONReader {
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: RawList<UInt8>
     private(set) var offset = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: RawList<UInt8>) {
         self.bytes = bytes
         // A UTF-8 byte order mark is allowed and ignored (RFC 8259 section 8.1).
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { offset = 3 }
@@ -268,7 +268,7 @@ struct JSONReader {
                 throw syntaxError("invalid number: expected a digit in the exponent, \(found)", path)
             }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        let text = bytes.string(start..<offset)
         guard let value = Double(text) else { throw syntaxError("invalid number \(text)", path) }
         if !value.isFinite {
             throw path.error("\(text) is too large for a double (write \"+Infinity\" or \"-Infinity\" for infinity)")
@@ -296,7 +296,7 @@ struct JSONReader {
         }
         let end = offset
         offset += 1  // the closing quote
-        let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        let raw = bytes.slice(start..<end)
         let text: String?
         if hasEscapes {
             var decoded: [UInt8] = []
@@ -319,7 +319,7 @@ struct JSONReader {
     /// Appends the bytes of the string body `raw` to `decoded` with its escapes decoded.
     /// Returns nil, or the offset in `raw` of a bad escape and what is wrong with it.
     private static func decodeEscapes(
-        _ raw: UnsafeBufferPointer<UInt8>, into decoded: inout [UInt8]
+        _ raw: RawList<UInt8>, into decoded: inout [UInt8]
     ) -> (index: Int, detail: String)? {
         var index = 0
         while index < raw.count {
@@ -366,7 +366,7 @@ struct JSONReader {
     /// The scalar of the `\u` escape at `index` of `raw` (a surrogate pair joined) and the
     /// escape's length in bytes (6, or 12 for a pair).
     private static func unicodeEscape(
-        _ raw: UnsafeBufferPointer<UInt8>, at index: Int
+        _ raw: RawList<UInt8>, at index: Int
     ) -> Result<(Unicode.Scalar, Int), EscapeProblem> {
         guard var value = hex4(raw, at: index + 2) else {
             return .failure(EscapeProblem(detail: "invalid \\u escape (expected 4 hex digits)"))
@@ -388,10 +388,10 @@ struct JSONReader {
     }
 
     /// The four hex digits at `position` of `raw` as a number, or nil.
-    private static func hex4(_ raw: UnsafeBufferPointer<UInt8>, at position: Int) -> UInt32? {
+    private static func hex4(_ raw: RawList<UInt8>, at position: Int) -> UInt32? {
         guard position + 4 <= raw.count else { return nil }
         var value: UInt32 = 0
-        for byte in raw[position..<position + 4] {
+        for byte in raw.slice(position..<position + 4) {
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")

@@ -144,10 +144,10 @@ extension Scene {
     }
 
     private static func decoded(_ json: [UInt8]) throws(SceneError) -> Scene {
-        // `withUnsafeBufferPointer` returns only copyable results: the noncopyable scene
-        // leaves the closure through an optional.
+        // The opener returns only copyable results: the noncopyable scene leaves the
+        // closure through an optional.
         var decoded: Scene? = nil
-        try json.withUnsafeBufferPointer { (buffer) throws(SceneError) in
+        try withThrowingRawList(reading: json) { (buffer) throws(SceneError) in
             var decoder = SceneDecoder(bytes: buffer)
             decoded = try decoder.decode()
         }

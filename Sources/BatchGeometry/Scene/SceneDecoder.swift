@@ -30,7 +30,7 @@ struct SceneDecoder: ~Copyable {
     var layerTimings: [LayerTiming] = []
     var hasAnimationKeys = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: RawList<UInt8>) {
         reader = JSONReader(bytes: bytes)
         numbers.reserveCapacity(16)
     }

@@ -134,24 +134,10 @@ struct TransformColumns: Sendable {
     /// The kind of every layer's transform (empty while not materialized).
     var kindColumn: [TransformKind] { kind }
 
-    /// Read access to the raw affine columns for kernels. Valid only when materialized.
-    func withAffineColumns<R>(
-        _ body: (
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
-            UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>
-        ) throws -> R
-    ) rethrows -> R {
-        try a.withUnsafeBufferPointer { a in
-            try b.withUnsafeBufferPointer { b in
-                try c.withUnsafeBufferPointer { c in
-                    try d.withUnsafeBufferPointer { d in
-                        try tx.withUnsafeBufferPointer { tx in
-                            try ty.withUnsafeBufferPointer { ty in try body(a, b, c, d, tx, ty) }
-                        }
-                    }
-                }
-            }
-        }
+    /// Read access to the raw affine columns for kernels (valid inside `body` only).
+    /// Valid only when materialized with at least one layer.
+    @inline(__always)
+    func withAffineColumns<R>(_ body: (AffinePointers) -> R) -> R {
+        withAffinePointers(reading: a, b, c, d, tx, ty, body)
     }
 }
