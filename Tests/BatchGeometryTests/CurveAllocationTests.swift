@@ -58,7 +58,7 @@ final class AnimationAllocationTests: XCTestCase {
         for frame in 0..<5 {
             let before = BGAllocationCount()
             try animations.sample(at: Double(frame) / 60, model: model, into: &values)
-            sink += values.values[frame].position.x
+            sink += values.positionColumn[frame].x
             let counted = BGAllocationCount() - before
             if frame > 1 { XCTAssertEqual(counted, 0, "frame \(frame) allocated") }
         }

@@ -5,26 +5,41 @@
 extension AnimationStore {
     /// Applies showing animation `i` to its layer's presentation values, in place (no
     /// closure: a closure capturing `self` would copy the whole store, every column
-    /// retained, once per animation).
+    /// retained, once per animation). Reads the model only for the value underneath,
+    /// and only when the animation uses it: additive, an end that is the value
+    /// underneath, or a key path that writes part of a property (`position.x`).
     func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let keyPath = keyPaths[i]
-        let entry = presentation.entry(for: Int(layerSlots[i]), model: model)
+        let layer = Int(layerSlots[i])
+        let entry = presentation.entry(for: layer)
         let additive = flags[i].contains(.additive)
+        let property = keyPath.presentationProperty
+        let endsNeedUnderneath = curveKinds[i] != .keyframe && resolvedEndIndices[i] < 0
+        // A value function's matrix replaces the whole transform.
+        let partial = !keyPath.writesWholeProperty && !keyPath.isValueFunction
+        if additive || (endsNeedUnderneath && !keyPath.isValueFunction) || partial {
+            presentation.load(property, entry: entry, layer: layer, model: model)
+        } else {
+            presentation.willOverwrite(property, entry: entry)
+        }
         if keyPath == .transform {
-            let underneath = presentation.values[entry].transform
-            presentation.values[entry].transform = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = presentation.transformColumn[entry]
+            presentation.transformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath == .sublayerTransform {
-            let underneath = presentation.values[entry].sublayerTransform
-            presentation.values[entry].sublayerTransform = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = presentation.sublayerTransformColumn[entry]
+            presentation.sublayerTransformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
             let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
-            let underneath = presentation.values[entry].transform
-            presentation.values[entry].transform = additive ? matrix.concatenating(underneath) : matrix
+            let underneath = presentation.transformColumn[entry]
+            presentation.transformColumn[entry] = additive ? matrix.concatenating(underneath) : matrix
+        } else if additive {
+            let underneath = presentation.vector(at: keyPath, entry: entry)
+            let v = animatedVector(i, underneath: SIMD4(repeating: 0))
+            presentation.setVector(underneath + v, at: keyPath, entry: entry)
         } else {
-            let underneath = presentation.values[entry].vector(at: keyPath)
-            let v = animatedVector(i, underneath: additive ? SIMD4(repeating: 0) : underneath)
-            presentation.values[entry].setVector(additive ? underneath + v : v, at: keyPath)
+            let underneath = endsNeedUnderneath ? presentation.vector(at: keyPath, entry: entry) : SIMD4(repeating: 0)
+            presentation.setVector(animatedVector(i, underneath: underneath), at: keyPath, entry: entry)
         }
     }
 
@@ -75,8 +90,15 @@ extension AnimationStore {
             guard cumulative else { return v }
             return v + k * (keyframeValue(set, set.count - 1) - keyframeValue(set, 0))
         }
-        let (s, e) = ends(i, base: base)
-        let delta = e - s
+        let s: SIMD4<Double>
+        let delta: SIMD4<Double>
+        let resolved = Int(resolvedEndIndices[i])
+        if resolved >= 0 {
+            (s, delta) = (resolvedVectors[resolved], resolvedVectors[resolved + 1])
+        } else {
+            let (start, end) = ends(i, base: base)
+            (s, delta) = (start, end - start)
+        }
         let v = s + delta * f
         return cumulative ? v + k * delta : v
     }
@@ -87,6 +109,8 @@ extension AnimationStore {
         let value: Transform3D
         if curveKinds[i] == .keyframe {
             value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f)
+        } else if resolvedEndIndices[i] >= 0 {
+            value = resolvedTransforms[Int(resolvedEndIndices[i])].value(at: f)
         } else {
             let base = additive ? Transform3D.identity : underneath
             let start = valueStarts[i]

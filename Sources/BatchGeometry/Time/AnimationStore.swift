@@ -33,6 +33,30 @@ struct KeyframeSet: Sendable {
     var keyTimeCount: Int
     var functionStart: Int
     var mode: CalculationMode
+    /// Whole transforms: the values' decompositions in `keyframeDecompositions`; else −1.
+    var decompositionStart = -1
+}
+
+/// A whole-transform animation's two ends, constant (given, or the identity under an
+/// additive animation), with their decompositions made once (section 7).
+struct ResolvedTransformEnds: Sendable {
+    var from: Transform3D
+    var to: Transform3D
+    var decomposedFrom: DecomposedTransform?
+    var decomposedTo: DecomposedTransform?
+
+    init(from: Transform3D, to: Transform3D) {
+        self.from = from
+        self.to = to
+        decomposedFrom = from.decomposed()
+        decomposedTo = to.decomposed()
+    }
+
+    /// `from.interpolated(to: to, fraction: f)`, bit for bit.
+    @inline(__always)
+    func value(at f: Double) -> Transform3D {
+        Transform3D.interpolated(from: from, decomposedFrom, to: to, decomposedTo, fraction: f)
+    }
 }
 
 /// The animations added to the layers of one `LayerStore`, and their sampling
@@ -66,6 +90,17 @@ public struct AnimationStore: Sendable {
     /// Basic and spring: from, to, by, each `valueWidth` doubles, at this start in `values`.
     var valueStarts: [Int] = []
     var values: [Double] = []
+    /// Basic and spring: where the ends resolved when the animation was added are, or −1
+    /// when an end is the value underneath (read at each sample). A vector or value
+    /// function indexes `resolvedVectors` (start, then end − start); a whole transform
+    /// indexes `resolvedTransforms`. Precomputed with the sample's own operations, so
+    /// the bits are the same.
+    var resolvedEndIndices: [Int32] = []
+    var resolvedVectors: [SIMD4<Double>] = []
+    var resolvedTransforms: [ResolvedTransformEnds] = []
+    /// The decomposition of every whole-transform keyframe value (nil: none), from
+    /// `KeyframeSet.decompositionStart`.
+    var keyframeDecompositions: [DecomposedTransform?] = []
 
     // Curves, shared tables.
     var timingFunctions: [TimingFunction] = []
@@ -169,6 +204,8 @@ extension AnimationStore {
         }
         curveKinds.append(kind)
         self.flags.append(flags)
+        resolvedEndIndices.append(
+            kind == .keyframe ? -1 : resolveEnds(number, keyPath: animation.keyPath, flags: flags))
         live.append(Int32(number))
         liveByKind[Int(kind.rawValue)].append(Int32(number))
         locals.append(0)
@@ -221,6 +258,29 @@ extension AnimationStore {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
         for kind in liveByKind.indices { liveByKind[kind].removeAll { flags[Int($0)].contains(.removed) } }
+    }
+
+    /// Resolves the ends of basic or spring animation `number` when none is the value
+    /// underneath (both given; one given with `by`; or additive, where a missing end is
+    /// the identity) and returns their index, else −1. The same operations as `ends` and
+    /// `animatedVector`/`animatedTransform` at a sample, so the same bits.
+    private mutating func resolveEnds(_ number: Int, keyPath: AnimationKeyPath, flags: AnimationFlags) -> Int32 {
+        let additive = flags.contains(.additive) || keyPath.isValueFunction
+        let start = valueStarts[number]
+        if keyPath.isWholeTransform {
+            guard additive || (flags.contains(.hasFrom) && flags.contains(.hasTo)) else { return -1 }
+            let from = flags.contains(.hasFrom) ? storedTransform(at: start) : .identity
+            let to = flags.contains(.hasTo) ? storedTransform(at: start + 16) : .identity
+            resolvedTransforms.append(ResolvedTransformEnds(from: from, to: to))
+            return Int32(resolvedTransforms.count - 1)
+        }
+        let given = [flags.contains(.hasFrom), flags.contains(.hasTo), flags.contains(.hasBy)].filter { $0 }.count
+        guard additive || given >= 2 else { return -1 }
+        let base = keyPath.isValueFunction ? SIMD4(repeating: keyPath.valueFunctionIdentity) : SIMD4(repeating: 0)
+        let (s, e) = ends(number, base: base)
+        resolvedVectors.append(s)
+        resolvedVectors.append(e - s)
+        return Int32(resolvedVectors.count - 2)
     }
 
     private mutating func appendTimingFunction(_ function: TimingFunction?) -> Int32 {

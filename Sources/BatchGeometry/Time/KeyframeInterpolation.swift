@@ -33,11 +33,16 @@ extension AnimationStore {
             functionStart = timingFunctions.count
             timingFunctions.append(contentsOf: functions)
         }
+        var decompositionStart = -1
+        if keyPath.isWholeTransform {
+            decompositionStart = keyframeDecompositions.count
+            for j in 0..<n { keyframeDecompositions.append(storedTransform(at: valueStart + j * 16).decomposed()) }
+        }
         keyframeSets.append(
             KeyframeSet(
                 count: n, valueStart: valueStart, keyTimeStart: keyTimeStart,
                 keyTimeCount: keyTimes.count - keyTimeStart, functionStart: functionStart,
-                mode: keyframes.calculationMode))
+                mode: keyframes.calculationMode, decompositionStart: decompositionStart))
     }
 
     /// `kt[j] = j / (n − 1)` (`[0]` for one value).
@@ -152,6 +157,10 @@ extension AnimationStore {
         if set.count == 1 { return matrix(0) }
         if set.mode == .discrete { return matrix(discreteIndex(set, u)) }
         let (i, sigma) = keyframeSegment(set, u)
-        return matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)
+        // The values' decompositions were made when the animation was added.
+        let d = set.decompositionStart
+        return Transform3D.interpolated(
+            from: matrix(i), keyframeDecompositions[d + i], to: matrix(i + 1), keyframeDecompositions[d + i + 1],
+            fraction: sigma)
     }
 }

@@ -135,7 +135,7 @@ final class AnimationFixture {
             } catch {
                 return "animation \(index) alone: \(error)"
             }
-            if values.values(of: layers[index]) != presentation.values(of: layers[index]) {
+            if values.values(of: layers[index], model: model) != presentation.values(of: layers[index], model: model) {
                 return
                     "animation \(index) (\(described[index].keyPath.rawValue)) sampled in batch differs from sampled alone"
             }
