@@ -22,17 +22,19 @@ extension AnimationStore {
         } else {
             presentation.willOverwrite(property, entry: entry)
         }
+        // A cell not loaded is not read (a transform's is 128 bytes: a cache miss each).
+        let transformUnderneath = additive || endsNeedUnderneath
         if keyPath == .transform {
-            let underneath = presentation.transformColumn[entry]
+            let underneath = transformUnderneath ? presentation.transformColumn[entry] : .identity
             presentation.transformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath == .sublayerTransform {
-            let underneath = presentation.sublayerTransformColumn[entry]
+            let underneath = transformUnderneath ? presentation.sublayerTransformColumn[entry] : .identity
             presentation.sublayerTransformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
             let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
-            let underneath = presentation.transformColumn[entry]
-            presentation.transformColumn[entry] = additive ? matrix.concatenating(underneath) : matrix
+            presentation.transformColumn[entry] =
+                additive ? matrix.concatenating(presentation.transformColumn[entry]) : matrix
         } else if additive {
             let underneath = presentation.vector(at: keyPath, entry: entry)
             let v = animatedVector(i, underneath: SIMD4(repeating: 0))
@@ -50,9 +52,11 @@ extension AnimationStore {
     }
 
     /// The stored transform at `start` (16 doubles, row-major), without allocating.
-    func storedTransform(at start: Int) -> Transform3D {
-        let v = values
-        return Transform3D(
+    func storedTransform(at start: Int) -> Transform3D { Self.transform(in: values, at: start) }
+
+    /// The transform at `start` of `v` (16 doubles, row-major), without allocating.
+    static func transform(in v: [Double], at start: Int) -> Transform3D {
+        Transform3D(
             m11: v[start], m12: v[start + 1], m13: v[start + 2], m14: v[start + 3],
             m21: v[start + 4], m22: v[start + 5], m23: v[start + 6], m24: v[start + 7],
             m31: v[start + 8], m32: v[start + 9], m33: v[start + 10], m34: v[start + 11],
