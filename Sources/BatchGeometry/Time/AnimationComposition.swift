@@ -85,8 +85,8 @@ extension AnimationStore {
     /// The animation's own value v (before it is added to anything), for a vector or
     /// value-function key path; `underneath` is what a missing end stands for.
     func animatedVector(_ i: Int, underneath base: SIMD4<Double>) -> SIMD4<Double> {
-        let f = progresses[i]
-        let k = iterations[i]
+        let f = states[i].progress
+        let k = states[i].iteration
         let cumulative = flags[i].contains(.cumulative) && k != 0
         if curveKinds[i] == .keyframe {
             let set = keyframeSets[Int(curveIndices[i])]
@@ -109,12 +109,21 @@ extension AnimationStore {
 
     /// The value of a whole-transform animation over `underneath` (sections 7, 9).
     func animatedTransform(_ i: Int, over underneath: Transform3D, additive: Bool) -> Transform3D {
-        let f = progresses[i]
+        let f = states[i].progress
         let value: Transform3D
         if curveKinds[i] == .keyframe {
             value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f)
         } else if resolvedEndIndices[i] >= 0 {
-            value = resolvedTransforms[Int(resolvedEndIndices[i])].value(at: f)
+            // `from.interpolated(to:fraction:)` with the decompositions made at `add`; the
+            // ends (256 bytes) are read only when returned.
+            let k = Int(resolvedEndIndices[i])
+            if f == 0 || f == 1 {
+                value = resolvedTransforms[f == 0 ? k : k + 1]
+            } else if let a = resolvedDecompositions[k], let b = resolvedDecompositions[k + 1] {
+                value = Transform3D(interpolating: a, b, fraction: f)
+            } else {
+                value = resolvedTransforms[f < 0.5 ? k : k + 1]
+            }
         } else {
             let base = additive ? Transform3D.identity : underneath
             let start = valueStarts[i]

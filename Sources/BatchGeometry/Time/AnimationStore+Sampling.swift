@@ -39,7 +39,7 @@ extension AnimationStore {
     /// the optimizer copy the store (every column retained) per call.
     private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
         // Index loops: an array's iterator allocates per element in unoptimized builds.
-        for k in 0..<live.count where showing[Int(live[k])] {
+        for k in 0..<live.count where states[Int(live[k])].isShowing {
             compose(Int(live[k]), model: model, into: &presentation)
         }
     }
@@ -56,7 +56,7 @@ extension AnimationStore {
             let slot = Int(layerSlots[i])
             guard model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) else {
                 flags[i].insert(.removed)
-                showing[i] = false
+                states[i].isShowing = false
                 removedAny = true
                 continue
             }
@@ -69,17 +69,16 @@ extension AnimationStore {
                 }
                 if timing.removedOnCompletion {
                     flags[i].insert(.removed)
-                    showing[i] = false
+                    states[i].isShowing = false
                     removedAny = true
                     continue
                 }
             }
             switch timing.phase(parentTime) {
-            case .silent: showing[i] = false
+            case .silent: states[i].isShowing = false
             case .showing(let local, let iteration):
-                showing[i] = true
-                iterations[i] = iteration
-                progresses[i] = progress(i, local: local, duration: timing.duration)
+                let f = progress(i, local: local, duration: timing.duration)
+                states[i] = SampledState(progress: f, iteration: iteration, isShowing: true)
             }
         }
         return removedAny
@@ -96,8 +95,18 @@ extension AnimationStore {
         case .basic, .keyframe:
             let u = local / duration
             let function = Int(timingFunctionIndices[i])
-            return function >= 0 ? Double(timingFunctions[function].value(at: u)) : u
+            return function >= 0 ? Double(solve(function, at: u)) : u
         }
+    }
+
+    /// `timingFunctions[function].value(at: u)`, solved once for a run of equal inputs.
+    @inline(__always)
+    private mutating func solve(_ function: Int, at u: Double) -> Float {
+        if lastSolvedInputs[function] == u.bitPattern { return lastSolvedValues[function] }
+        let value = timingFunctions[function].value(at: u)
+        lastSolvedInputs[function] = u.bitPattern
+        lastSolvedValues[function] = value
+        return value
     }
 
     /// The time of layer `slot` for scene time `time` (section 2.1): each ancestor's

@@ -5,6 +5,14 @@
 // the order added. The model store is only read. Sampling: AnimationStore+Sampling.swift;
 // composition: AnimationComposition.swift; keyframes: KeyframeInterpolation.swift.
 
+/// One animation at the latest sample: whether it shows, and if so its progress f and
+/// completed iterations k (one array: the composition loop reads them together).
+struct SampledState: Sendable {
+    var progress = 0.0
+    var iteration = 0.0
+    var isShowing = false
+}
+
 /// Which curve an animation's progress comes from.
 enum AnimationCurveKind: UInt8, Sendable {
     case basic, spring, keyframe
@@ -36,28 +44,6 @@ struct KeyframeSet: Sendable {
     var mode: CalculationMode
     /// Whole transforms: the values' decompositions in `keyframeDecompositions`; else −1.
     var decompositionStart = -1
-}
-
-/// A whole-transform animation's two ends, constant (given, or the identity under an
-/// additive animation), with their decompositions made once (section 7).
-struct ResolvedTransformEnds: Sendable {
-    var from: Transform3D
-    var to: Transform3D
-    var decomposedFrom: DecomposedTransform?
-    var decomposedTo: DecomposedTransform?
-
-    init(from: Transform3D, to: Transform3D) {
-        self.from = from
-        self.to = to
-        decomposedFrom = from.decomposed()
-        decomposedTo = to.decomposed()
-    }
-
-    /// `from.interpolated(to: to, fraction: f)`, bit for bit.
-    @inline(__always)
-    func value(at f: Double) -> Transform3D {
-        Transform3D.interpolated(from: from, decomposedFrom, to: to, decomposedTo, fraction: f)
-    }
 }
 
 /// The animations added to the layers of one `LayerStore`, and their sampling
@@ -99,11 +85,14 @@ public struct AnimationStore: Sendable {
     /// Basic and spring: where the ends resolved when the animation was added are, or −1
     /// when an end is the value underneath (read at each sample). A vector or value
     /// function indexes `resolvedVectors` (start, then end − start); a whole transform
-    /// indexes `resolvedTransforms`. Precomputed with the sample's own operations, so
+    /// indexes `resolvedTransforms` and `resolvedDecompositions` (from, then to: a whole
+    /// transform's ends, constant, with their decompositions made once). Precomputed with
+    /// the sample's own operations, so
     /// the bits are the same.
     var resolvedEndIndices: [Int32] = []
     var resolvedVectors: [SIMD4<Double>] = []
-    var resolvedTransforms: [ResolvedTransformEnds] = []
+    var resolvedTransforms: [Transform3D] = []
+    var resolvedDecompositions: [DecomposedTransform?] = []
     /// The decomposition of every whole-transform keyframe value (nil: none), from
     /// `KeyframeSet.decompositionStart`.
     var keyframeDecompositions: [DecomposedTransform?] = []
@@ -116,6 +105,11 @@ public struct AnimationStore: Sendable {
     /// already is in `timingFunctions`, by the control points' bits (which determine
     /// the function: a named one has its exact points, a custom one near them is it).
     var timingFunctionRuns: [[UInt32]: Int] = [:]
+    /// Per timing function, the input (bits) and value of its latest solve in a timing
+    /// pass: animations that start together with the same duration share u, and solve
+    /// once (a NaN that `value(at:)` never sees, and its NaN, until the first solve).
+    var lastSolvedInputs: [UInt64] = []
+    var lastSolvedValues: [Float] = []
     /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
     var keyTimeRuns: [[UInt64]: Int] = [:]
     var springs: [Spring] = []
@@ -129,9 +123,7 @@ public struct AnimationStore: Sendable {
     var layerTimings: [Int32: (generation: UInt32, timing: LayerTiming)] = [:]
 
     // Per-sample scratch, by animation number.
-    var iterations: [Double] = []
-    var progresses: [Double] = []
-    var showing: [Bool] = []
+    var states: [SampledState] = []
     var timingChain: [LayerTiming] = []
     var lastSampleTime = -Double.infinity
 
@@ -219,9 +211,7 @@ extension AnimationStore {
         resolvedEndIndices.append(
             kind == .keyframe ? -1 : resolveEnds(number, keyPath: animation.keyPath, flags: flags))
         live.append(Int32(number))
-        iterations.append(0)
-        progresses.append(0)
-        showing.append(false)
+        states.append(SampledState())
         return number
     }
 
@@ -280,8 +270,9 @@ extension AnimationStore {
             guard additive || (flags.contains(.hasFrom) && flags.contains(.hasTo)) else { return -1 }
             let from = flags.contains(.hasFrom) ? storedTransform(at: start) : .identity
             let to = flags.contains(.hasTo) ? storedTransform(at: start + 16) : .identity
-            resolvedTransforms.append(ResolvedTransformEnds(from: from, to: to))
-            return Int32(resolvedTransforms.count - 1)
+            resolvedTransforms.append(contentsOf: [from, to])
+            resolvedDecompositions.append(contentsOf: [from.decomposed(), to.decomposed()])
+            return Int32(resolvedTransforms.count - 2)
         }
         let given = [flags.contains(.hasFrom), flags.contains(.hasTo), flags.contains(.hasBy)].filter { $0 }.count
         guard additive || given >= 2 else { return -1 }
@@ -305,8 +296,13 @@ extension AnimationStore {
         let start = timingFunctions.count
         timingFunctions.append(contentsOf: functions)
         timingFunctionRuns[bits] = start
+        lastSolvedInputs.append(contentsOf: repeatElement(Self.unsolved, count: functions.count))
+        lastSolvedValues.append(contentsOf: repeatElement(.nan, count: functions.count))
         return start
     }
+
+    /// `lastSolvedInputs` before a function's first solve: a NaN's bits (u is finite).
+    static let unsolved: UInt64 = 0x7FF0_0000_0000_0DEF
 
     /// The start of `times` in `keyTimes`, appended unless already there as a run (the
     /// same bits). O(times) amortized.

@@ -156,10 +156,13 @@ extension AnimationStore {
         if set.count == 1 { return matrix(0) }
         if set.mode == .discrete { return matrix(discreteIndex(set, u)) }
         let (i, sigma) = keyframeSegment(set, u)
-        // The values' decompositions were made when the animation was added.
+        // `matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)` with the values'
+        // decompositions made when the animation was added.
         let d = set.decompositionStart
-        return Transform3D.interpolated(
-            from: matrix(i), keyframeDecompositions[d + i], to: matrix(i + 1), keyframeDecompositions[d + i + 1],
-            fraction: sigma)
+        if sigma == 0 || sigma == 1 { return matrix(sigma == 0 ? i : i + 1) }
+        guard let a = keyframeDecompositions[d + i], let b = keyframeDecompositions[d + i + 1] else {
+            return matrix(sigma < 0.5 ? i : i + 1)
+        }
+        return Transform3D(interpolating: a, b, fraction: sigma)
     }
 }

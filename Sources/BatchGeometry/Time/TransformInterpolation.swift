@@ -35,20 +35,9 @@ extension Transform3D {
         return Transform3D(interpolating: a, b, fraction: f)
     }
 
-    /// `from.interpolated(to: to, fraction: f)` with both decompositions already made
-    /// (nil: none), bit for bit: the animation store decomposes a constant end once, when
-    /// the animation is added, instead of at every sample. O(1), no allocation.
-    static func interpolated(
-        from: Transform3D, _ a: DecomposedTransform?, to: Transform3D, _ b: DecomposedTransform?,
-        fraction f: Double
-    ) -> Transform3D {
-        if f == 0 { return from }
-        if f == 1 { return to }
-        guard let a, let b else { return f < 0.5 ? from : to }
-        return Transform3D(interpolating: a, b, fraction: f)
-    }
-
-    /// The pieces mixed at `f` (slerp for the rotation), recomposed.
+    /// The pieces mixed at `f` (slerp for the rotation), recomposed: `interpolated`
+    /// between its ends once both are decomposed (the animation store decomposes
+    /// constant ends once, when the animation is added).
     init(interpolating a: DecomposedTransform, _ b: DecomposedTransform, fraction f: Double) {
         func mix<V: SIMD>(_ x: V, _ y: V) -> V where V.Scalar == Double {
             var result = x
