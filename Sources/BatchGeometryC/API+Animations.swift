@@ -156,8 +156,9 @@ public func bgAnimationsGetPresentations(
         for k in 0..<presentation.count {
             let slot = presentation.layers[k]
             let handle = box.store.handle(at: slot)
-            // Every entry's slot is one of the model's (sampled with it), live or not.
-            let values = presentation.values(ofLayerAt: slot, model: box.store)!
+            guard let values = presentation.values(ofLayerAt: slot, model: box.store) else {
+                throw CFailure.invalid("store has no slot \(slot): pass the store the animations were sampled with")
+            }
             out![k] = bg_presentation(layer: handle?.rawValue ?? noLayer, values)
         }
         count.pointee = presentation.count

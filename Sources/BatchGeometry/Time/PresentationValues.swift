@@ -107,11 +107,10 @@ public struct PresentationValues: Sendable {
 
     /// The presentation values of the layer in `slot` — `model`'s values (the store
     /// sampled) with the properties the animations wrote replaced — or nil when no
-    /// animation touched it at this sample (its presentation is its model). O(1).
-    ///
-    /// - Precondition: `slot` is a slot of `model` when the layer was animated.
+    /// animation touched it at this sample (its presentation is its model) or `slot` is
+    /// not a slot of `model` (not the store sampled). O(1).
     public func values(ofLayerAt slot: Int, model: borrowing LayerStore) -> PresentationLayer? {
-        guard slot >= 0 && slot < entries.count, entries[slot] >= 0 else { return nil }
+        guard slot >= 0 && slot < entries.count && slot < model.count, entries[slot] >= 0 else { return nil }
         let entry = Int(entries[slot])
         var result = PresentationLayer(model: model, layer: slot)
         let written = touched[entry]

@@ -1323,7 +1323,8 @@ bg_status bg_animations_get_presentation(const bg_animations *animations, const 
  *  properties no animation wrote are `store`'s (pass the model sampled). When
  *  `capacity` is too small, *count is the number needed, nothing else is written, and
  *  the status is BUFFER_TOO_SMALL. Errors: NULL_ARGUMENT (animations, store, count; out
- *  unless capacity is 0); BUFFER_TOO_SMALL. O(animated layers). */
+ *  unless capacity is 0); BUFFER_TOO_SMALL; INVALID_ARGUMENT (`store` has fewer slots than
+ *  the store sampled). O(animated layers). */
 bg_status bg_animations_get_presentations(const bg_animations *animations, const bg_store *store,
                                           bg_presentation *out, size_t capacity, size_t *count);
 
