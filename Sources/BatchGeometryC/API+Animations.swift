@@ -115,7 +115,7 @@ public func bgAnimationsPresentationCount(_ animations: OpaquePointer?, _ out: U
     }
 }
 
-/// `bg_animations_get_presentation`: `values(of:)`, or the model's values.
+/// `bg_animations_get_presentation`: `values(of:model:)`, or the model's values.
 @_cdecl("bg_animations_get_presentation")
 public func bgAnimationsGetPresentation(
     _ animations: OpaquePointer?, _ store: OpaquePointer?, _ layer: bg_layer,
@@ -127,7 +127,7 @@ public func bgAnimationsGetPresentation(
         let out = try required(out, "out")
         let animated = try required(animated, "animated")
         let handle = try box.live(layer)
-        if let values = set.presentation.values(of: handle) {
+        if let values = set.presentation.values(of: handle, model: box.store) {
             out.pointee = bg_presentation(layer: layer, values)
             animated.pointee = true
         } else {
@@ -154,8 +154,12 @@ public func bgAnimationsGetPresentations(
             try checkCapacity(capacity, needed: presentation.count)
         }
         for k in 0..<presentation.count {
-            let handle = box.store.handle(at: presentation.layers[k])
-            out![k] = bg_presentation(layer: handle?.rawValue ?? noLayer, presentation.values[k])
+            let slot = presentation.layers[k]
+            let handle = box.store.handle(at: slot)
+            guard let values = presentation.values(ofLayerAt: slot, model: box.store) else {
+                throw CFailure.invalid("store has no slot \(slot): pass the store the animations were sampled with")
+            }
+            out![k] = bg_presentation(layer: handle?.rawValue ?? noLayer, values)
         }
         count.pointee = presentation.count
     }

@@ -177,7 +177,8 @@ final class AnimationInterfaceTests: XCTestCase {
             mostAnimated = max(mostAnimated, count)
             for k in 0..<min(count, presentation.count) {
                 let expected = bg_presentation(
-                    layer: model.handle(at: presentation.layers[k])!.rawValue, presentation.values[k])
+                    layer: model.handle(at: presentation.layers[k])!.rawValue,
+                    presentation.values(ofLayerAt: presentation.layers[k], model: model)!)
                 XCTAssertTrue(sameBytes(values[k], expected), "at \(time), entry \(k)")
             }
             var finished = [Int](repeating: -1, count: 8)

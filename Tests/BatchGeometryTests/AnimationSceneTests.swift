@@ -28,7 +28,7 @@ final class AnimationSceneTests: XCTestCase {
         try animations.sample(at: 0.5, model: model, into: &values)
         XCTAssertEqual(values.count, 2)
         XCTAssertEqual(Set(values.layers), [layers[10].index, root.index])
-        XCTAssertNil(values.values(of: layers[11]))
+        XCTAssertNil(values.values(of: layers[11], model: model))
         for layer in [root] + layers {
             XCTAssertEqual(model.frame(of: layer), before.frame(of: layer))
         }

@@ -25,7 +25,7 @@ struct AnimationBench: ~Copyable {
     /// The presentation values of the layer at `time` (the model's when untouched).
     mutating func sample(_ time: Double) throws -> PresentationLayer {
         try animations.sample(at: time, model: model, into: &presentation)
-        return presentation.values(of: layer) ?? PresentationLayer(model: model, layer: layer.index)
+        return presentation.values(of: layer, model: model) ?? PresentationLayer(model: model, layer: layer.index)
     }
 }
 
@@ -147,10 +147,10 @@ final class AnimationTimingTests: XCTestCase {
         var values = PresentationValues()
         try animations.sample(at: 2, model: model, into: &values)
         // t(root) = (2 − 1)·2 = 2; t(child) = 2 + 0.5 = 2.5 of 4 s.
-        XCTAssertEqual(values.values(of: child)?.position.x, 100 * (2.5 / 4))
+        XCTAssertEqual(values.values(of: child, model: model)?.position.x, 100 * (2.5 / 4))
         try animations.setTiming(LayerTiming(speed: 0, timeOffset: 1), of: root, in: model)
         try animations.sample(at: 3, model: model, into: &values)
-        XCTAssertEqual(values.values(of: child)?.position.x, 100 * (1.5 / 4))
+        XCTAssertEqual(values.values(of: child, model: model)?.position.x, 100 * (1.5 / 4))
     }
 
     /// Samples are frames: a NaN or earlier time is an error that changes nothing.

@@ -48,17 +48,21 @@ final class AnimationAllocationTests: XCTestCase {
         var model = LayerStore()
         let root = try model.addLayer()
         var animations = AnimationStore()
+        var layers: [LayerHandle] = []
         for index in 0..<64 {
             let layer = try model.addLayer(superlayer: root)
             try animations.add(Self.mix(index), to: layer, in: model)
+            layers.append(layer)
         }
+        // Stacks: a second animation over 16 layers' first.
+        for index in 0..<16 { try animations.add(Self.mix(index + 3), to: layers[index], in: model) }
         try animations.setTiming(LayerTiming(speed: 1.5), of: root, in: model)
         var values = PresentationValues()
         var sink = 0.0
         for frame in 0..<5 {
             let before = BGAllocationCount()
             try animations.sample(at: Double(frame) / 60, model: model, into: &values)
-            sink += values.values[frame].position.x
+            sink += values.positionColumn[frame].x
             let counted = BGAllocationCount() - before
             if frame > 1 { XCTAssertEqual(counted, 0, "frame \(frame) allocated") }
         }
@@ -68,7 +72,7 @@ final class AnimationAllocationTests: XCTestCase {
 
     private static func mix(_ index: Int) -> Animation {
         var animation: Animation
-        switch index % 5 {
+        switch index % 8 {
         case 0:
             animation = Animation(keyPath: .position, content: .basic(from: [0, 0], to: [100, 50], by: nil))
             animation.timingFunction = TimingFunction(.easeInEaseOut)
@@ -83,9 +87,23 @@ final class AnimationAllocationTests: XCTestCase {
             animation = Animation(keyPath: .boundsSize, content: .basic(from: [100, 100], to: [0, 0], by: nil))
             animation.isAdditive = true
             animation.timing.fillMode = .both
-        default:
+        case 4:
             let to = Transform3D.rotation(radians: 1, x: 0, y: 1, z: 0).rowMajor
             animation = Animation(keyPath: .transform, content: .basic(from: nil, to: to, by: nil))
+        case 5:
+            // Decompositions made at add: a keyframe whole transform.
+            let turn = Transform3D.rotation(radians: 2, x: 0, y: 0, z: 1).rowMajor
+            animation = Animation(
+                keyPath: .transform, content: .keyframe(Keyframes(values: [Transform3D.identity.rowMajor, turn])))
+        case 6:
+            // Resolved ends, additive over the model's sublayer transform.
+            let to = Transform3D.rotation(radians: 0.5, x: 1, y: 0, z: 0).rowMajor
+            animation = Animation(keyPath: .sublayerTransform, content: .basic(from: nil, to: to, by: nil))
+            animation.isAdditive = true
+        default:
+            // Part of a property: the model's position read.
+            animation = Animation(keyPath: .positionY, content: .basic(from: nil, to: [40], by: nil))
+            animation.timingFunction = TimingFunction(controlPoints: 0.3, 0.2, 0.6, 1.2)
         }
         animation.timing.duration = 2
         return animation

@@ -25,8 +25,8 @@ final class DecelerationAnimationTests: XCTestCase {
     }
 
     /// The sampled contentOffset (bounds.origin) of `layer`, nil when nothing showed.
-    private func sampledOffset(_ values: PresentationValues, _ layer: LayerHandle) -> Point? {
-        values.values(of: layer).map { $0.bounds.origin }
+    private func sampledOffset(_ values: PresentationValues, _ scene: borrowing Scroller) -> Point? {
+        values.values(of: scene.scroller, model: scene.store).map { $0.bounds.origin }
     }
 
     func testSampledOffsetsAreTheDecelerationsOffsetsAtLocalTime() throws {
@@ -39,13 +39,13 @@ final class DecelerationAnimationTests: XCTestCase {
         let number = try animations.addDeceleration(deceleration, to: scene.scroller, in: scene.store, timing: timing)
         var values = PresentationValues()
         try animations.sample(at: 0.1, model: scene.store, into: &values)
-        XCTAssertNil(sampledOffset(values, scene.scroller), "before its begin, without a backward fill")
+        XCTAssertNil(sampledOffset(values, scene), "before its begin, without a backward fill")
         var previous = -Double.infinity
         // Every 50 ms of its 2.88 s.
         for frame in 0..<58 {
             let time = 0.25 + Double(frame) * 0.05
             try animations.sample(at: time, model: scene.store, into: &values)
-            let offset = try XCTUnwrap(sampledOffset(values, scene.scroller), "at \(time)")
+            let offset = try XCTUnwrap(sampledOffset(values, scene), "at \(time)")
             XCTAssertEqual(offset, deceleration.offset(at: time - 0.25), "at \(time)")
             XCTAssertEqual((offset.y * 3).rounded(), offset.y * 3, "on the 3× pixel grid at \(time)")
             XCTAssertGreaterThanOrEqual(offset.y, previous, "moving down, never back")
@@ -68,12 +68,12 @@ final class DecelerationAnimationTests: XCTestCase {
         let number = try animations.addDeceleration(deceleration, to: scene.scroller, in: scene.store)
         var values = PresentationValues()
         try animations.sample(at: deceleration.duration, model: scene.store, into: &values)
-        XCTAssertEqual(sampledOffset(values, scene.scroller), deceleration.target, "at its end, the resting offset")
+        XCTAssertEqual(sampledOffset(values, scene), deceleration.target, "at its end, the resting offset")
         XCTAssertEqual(animations.finished, [])
         try animations.sample(at: deceleration.duration + 0.001, model: scene.store, into: &values)
         XCTAssertEqual(animations.finished, [number])
         XCTAssertFalse(animations.contains(number), "removed on completion")
-        XCTAssertNil(sampledOffset(values, scene.scroller))
+        XCTAssertNil(sampledOffset(values, scene))
     }
 
     func testAForwardFillHoldsTheTargetAndRemoveStopsIt() throws {
@@ -88,10 +88,10 @@ final class DecelerationAnimationTests: XCTestCase {
         var values = PresentationValues()
         try animations.sample(at: deceleration.duration + 1, model: scene.store, into: &values)
         XCTAssertEqual(animations.finished, [number])
-        XCTAssertEqual(sampledOffset(values, scene.scroller), deceleration.target)
+        XCTAssertEqual(sampledOffset(values, scene), deceleration.target)
         try animations.remove(number)
         try animations.sample(at: deceleration.duration + 2, model: scene.store, into: &values)
-        XCTAssertNil(sampledOffset(values, scene.scroller), "removed: the model shows")
+        XCTAssertNil(sampledOffset(values, scene), "removed: the model shows")
     }
 
     func testAnimationSpeedAndLayerTimingAreApplied() throws {
@@ -110,7 +110,7 @@ final class DecelerationAnimationTests: XCTestCase {
             try animations.sample(at: time, model: scene.store, into: &values)
             let layerTime = (time - 0.2) * 0.5
             let local = (layerTime - 0.5) * 2
-            XCTAssertEqual(sampledOffset(values, scene.scroller), deceleration.offset(at: local), "at \(time)")
+            XCTAssertEqual(sampledOffset(values, scene), deceleration.offset(at: local), "at \(time)")
         }
     }
 
@@ -124,7 +124,7 @@ final class DecelerationAnimationTests: XCTestCase {
         var values = PresentationValues()
         for frame in 0..<20 {
             try animations.sample(at: Double(frame) / 60, model: scene.store, into: &values)
-            XCTAssertEqual(sampledOffset(values, scene.scroller), Point(x: 0, y: 2520), "clamped to the range")
+            XCTAssertEqual(sampledOffset(values, scene), Point(x: 0, y: 2520), "clamped to the range")
         }
     }
 
@@ -141,7 +141,7 @@ final class DecelerationAnimationTests: XCTestCase {
         var values = PresentationValues()
         try animations.sample(at: 0.1, model: scene.store, into: &values)
         let expected = deceleration.offset(at: 0.1)
-        XCTAssertEqual(sampledOffset(values, scene.scroller), Point(x: expected.x, y: expected.y + 10))
+        XCTAssertEqual(sampledOffset(values, scene), Point(x: expected.x, y: expected.y + 10))
         var screen = scene.store.copy()
         screen.applyPresentation(values)
         XCTAssertEqual(screen.bounds(of: scene.scroller).origin, Point(x: expected.x, y: expected.y + 10))

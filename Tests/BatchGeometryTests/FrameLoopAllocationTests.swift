@@ -361,7 +361,7 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertGreaterThan(visible.count, 2)
         // The presentation store shows the sample; the model keeps its values.
         let moved = cards[0]
-        XCTAssertEqual(screen.position(of: moved), values.values(of: moved)?.position)
+        XCTAssertEqual(screen.position(of: moved), values.values(of: moved, model: model)?.position)
         XCTAssertEqual(model.position(of: moved), Point(200, 45))
         XCTAssertNotEqual(screen.position(of: moved), model.position(of: moved))
         screen.restoreModelValues(of: values, from: model)

@@ -5,26 +5,43 @@
 extension AnimationStore {
     /// Applies showing animation `i` to its layer's presentation values, in place (no
     /// closure: a closure capturing `self` would copy the whole store, every column
-    /// retained, once per animation).
+    /// retained, once per animation). Reads the model only for the value underneath,
+    /// and only when the animation uses it: additive, an end that is the value
+    /// underneath, or a key path that writes part of a property (`position.x`).
     func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let keyPath = keyPaths[i]
-        let entry = presentation.entry(for: Int(layerSlots[i]), model: model)
+        let layer = Int(layerSlots[i])
+        let entry = presentation.entry(for: layer)
         let additive = flags[i].contains(.additive)
+        let property = keyPath.presentationProperty
+        let endsNeedUnderneath = curveKinds[i] != .keyframe && resolvedEndIndices[i] < 0
+        // A value function's matrix replaces the whole transform.
+        let partial = !keyPath.writesWholeProperty && !keyPath.isValueFunction
+        if additive || (endsNeedUnderneath && !keyPath.isValueFunction) || partial {
+            presentation.load(property, entry: entry, layer: layer, model: model)
+        } else {
+            presentation.willOverwrite(property, entry: entry)
+        }
+        // A cell not loaded is not read (a transform's is 128 bytes: a cache miss each).
+        let transformUnderneath = additive || endsNeedUnderneath
         if keyPath == .transform {
-            let underneath = presentation.values[entry].transform
-            presentation.values[entry].transform = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = transformUnderneath ? presentation.transformColumn[entry] : .identity
+            presentation.transformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath == .sublayerTransform {
-            let underneath = presentation.values[entry].sublayerTransform
-            presentation.values[entry].sublayerTransform = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = transformUnderneath ? presentation.sublayerTransformColumn[entry] : .identity
+            presentation.sublayerTransformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
             let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
-            let underneath = presentation.values[entry].transform
-            presentation.values[entry].transform = additive ? matrix.concatenating(underneath) : matrix
+            presentation.transformColumn[entry] =
+                additive ? matrix.concatenating(presentation.transformColumn[entry]) : matrix
+        } else if additive {
+            let underneath = presentation.vector(at: keyPath, entry: entry)
+            let v = animatedVector(i, underneath: SIMD4(repeating: 0))
+            presentation.setVector(underneath + v, at: keyPath, entry: entry)
         } else {
-            let underneath = presentation.values[entry].vector(at: keyPath)
-            let v = animatedVector(i, underneath: additive ? SIMD4(repeating: 0) : underneath)
-            presentation.values[entry].setVector(additive ? underneath + v : v, at: keyPath)
+            let underneath = endsNeedUnderneath ? presentation.vector(at: keyPath, entry: entry) : SIMD4(repeating: 0)
+            presentation.setVector(animatedVector(i, underneath: underneath), at: keyPath, entry: entry)
         }
     }
 
@@ -35,9 +52,11 @@ extension AnimationStore {
     }
 
     /// The stored transform at `start` (16 doubles, row-major), without allocating.
-    func storedTransform(at start: Int) -> Transform3D {
-        let v = values
-        return Transform3D(
+    func storedTransform(at start: Int) -> Transform3D { Self.transform(in: values, at: start) }
+
+    /// The transform at `start` of `v` (16 doubles, row-major), without allocating.
+    static func transform(in v: [Double], at start: Int) -> Transform3D {
+        Transform3D(
             m11: v[start], m12: v[start + 1], m13: v[start + 2], m14: v[start + 3],
             m21: v[start + 4], m22: v[start + 5], m23: v[start + 6], m24: v[start + 7],
             m31: v[start + 8], m32: v[start + 9], m33: v[start + 10], m34: v[start + 11],
@@ -67,8 +86,8 @@ extension AnimationStore {
     /// value-function key path; `underneath` is what a missing end stands for.
     func animatedVector(_ i: Int, underneath base: SIMD4<Double>) -> SIMD4<Double> {
         if curveKinds[i] == .deceleration { return decelerationOffset(i) }
-        let f = progresses[i]
-        let k = iterations[i]
+        let f = states[i].progress
+        let k = states[i].iteration
         let cumulative = flags[i].contains(.cumulative) && k != 0
         if curveKinds[i] == .keyframe {
             let set = keyframeSets[Int(curveIndices[i])]
@@ -76,18 +95,36 @@ extension AnimationStore {
             guard cumulative else { return v }
             return v + k * (keyframeValue(set, set.count - 1) - keyframeValue(set, 0))
         }
-        let (s, e) = ends(i, base: base)
-        let delta = e - s
+        let s: SIMD4<Double>
+        let delta: SIMD4<Double>
+        let resolved = Int(resolvedEndIndices[i])
+        if resolved >= 0 {
+            (s, delta) = (resolvedVectors[resolved], resolvedVectors[resolved + 1])
+        } else {
+            let (start, end) = ends(i, base: base)
+            (s, delta) = (start, end - start)
+        }
         let v = s + delta * f
         return cumulative ? v + k * delta : v
     }
 
     /// The value of a whole-transform animation over `underneath` (sections 7, 9).
     func animatedTransform(_ i: Int, over underneath: Transform3D, additive: Bool) -> Transform3D {
-        let f = progresses[i]
+        let f = states[i].progress
         let value: Transform3D
         if curveKinds[i] == .keyframe {
             value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f)
+        } else if resolvedEndIndices[i] >= 0 {
+            // `from.interpolated(to:fraction:)` with the decompositions made at `add`; the
+            // ends (256 bytes) are read only when returned.
+            let k = Int(resolvedEndIndices[i])
+            if f == 0 || f == 1 {
+                value = resolvedTransforms[f == 0 ? k : k + 1]
+            } else if let a = resolvedDecompositions[k], let b = resolvedDecompositions[k + 1] {
+                value = Transform3D(interpolating: a, b, fraction: f)
+            } else {
+                value = resolvedTransforms[f < 0.5 ? k : k + 1]
+            }
         } else {
             let base = additive ? Transform3D.identity : underneath
             let start = valueStarts[i]

@@ -1,6 +1,7 @@
-// One sample of the animations at a scene time (docs/ANIMATION.md sections 2, 9): per
-// curve group a timing loop (layer time, phase, fill, removal, finished) and a progress
-// loop (timing function, none, or spring), then one composition loop in the order added.
+// One sample of the animations at a scene time (docs/ANIMATION.md sections 2, 9): a
+// timing loop in the order added (layer time, phase, fill, removal, finished, and the
+// progress from the curve: timing function, none, or spring), then one composition loop
+// in the same order.
 
 extension AnimationStore {
     /// Samples every live animation at `time` (seconds of the scene's clock) and writes
@@ -27,14 +28,9 @@ extension AnimationStore {
         lastSampleTime = time
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
-        var removedAny = false
-        for kind in 0..<AnimationCurveKind.count
-        where runTimingPass(AnimationCurveKind(rawValue: UInt8(kind))!, time: time, model: model) {
-            removedAny = true
-        }
+        let removedAny = runTimingPass(time: time, model: model)
         if finished.count > finishedBefore { finished.sort() }
         if removedAny { compactLiveLists() }
-        runProgressPasses()
         composeShowing(model: model, into: &presentation)
     }
 
@@ -43,29 +39,29 @@ extension AnimationStore {
     /// the optimizer copy the store (every column retained) per call.
     private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
         // Index loops: an array's iterator allocates per element in unoptimized builds.
-        for k in 0..<live.count where showing[Int(live[k])] {
+        for k in 0..<live.count where states[Int(live[k])].isShowing {
             compose(Int(live[k]), model: model, into: &presentation)
         }
     }
 
-    /// Phase, fill and removal for one curve group; returns whether any animation left
-    /// the store.
-    mutating func runTimingPass(
-        _ kind: AnimationCurveKind, time: Double, model: borrowing LayerStore
-    ) -> Bool {
+    /// Phase, fill, removal and progress of every live animation, in the order added;
+    /// returns whether any animation left the store. One loop in the order of the
+    /// columns: per curve group, the loops strode through the shared columns (a cache
+    /// miss per animation and column at 100k animations); the curve is a switch.
+    mutating func runTimingPass(time: Double, model: borrowing LayerStore) -> Bool {
         var removedAny = false
-        let members = liveByKind[Int(kind.rawValue)]
-        for k in 0..<members.count {
-            let i = Int(members[k])
+        let noLayerTimings = layerTimings.isEmpty
+        for k in 0..<live.count {
+            let i = Int(live[k])
             let slot = Int(layerSlots[i])
             guard model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) else {
                 flags[i].insert(.removed)
-                showing[i] = false
+                states[i].isShowing = false
                 removedAny = true
                 continue
             }
             let timing = timings[i]
-            let parentTime = layerTimings.isEmpty ? time : layerTime(of: slot, at: time, model: model)
+            let parentTime = noLayerTimings ? time : layerTime(of: slot, at: time, model: model)
             if timing.isAfterEnd(parentTime) {
                 if !flags[i].contains(.finished) {
                     flags[i].insert(.finished)
@@ -73,43 +69,47 @@ extension AnimationStore {
                 }
                 if timing.removedOnCompletion {
                     flags[i].insert(.removed)
-                    showing[i] = false
+                    states[i].isShowing = false
                     removedAny = true
                     continue
                 }
             }
             switch timing.phase(parentTime) {
-            case .silent: showing[i] = false
+            case .silent: states[i].isShowing = false
             case .showing(let local, let iteration):
-                showing[i] = true
-                locals[i] = local
-                iterations[i] = iteration
+                let f = progress(i, local: local, duration: timing.duration)
+                states[i] = SampledState(progress: f, iteration: iteration, isShowing: true)
             }
         }
         return removedAny
     }
 
-    /// Progress f per group (section 2.5): the timing function of u = λ / d (or u
-    /// itself) for basic and keyframe animations, `f32(x(λ))` for springs.
-    mutating func runProgressPasses() {
-        runTimedProgress(.basic)
-        runTimedProgress(.keyframe)
-        let springMembers = liveByKind[Int(AnimationCurveKind.spring.rawValue)]
-        for k in 0..<springMembers.count where showing[Int(springMembers[k])] {
-            let i = Int(springMembers[k])
-            progresses[i] = Double(springs[Int(curveIndices[i])].progress(at: locals[i]))
+    /// Progress f (section 2.5): the timing function of u = λ / d (or u itself) for
+    /// basic and keyframe animations, `f32(x(λ))` for springs. Mutating, as its caller:
+    /// a non-mutating method called per animation from a mutating one copies the store.
+    @inline(__always)
+    private mutating func progress(_ i: Int, local: Double, duration: Double) -> Double {
+        switch curveKinds[i] {
+        case .spring:
+            return Double(springs[Int(curveIndices[i])].progress(at: local))
+        case .deceleration:
+            // Not a fraction: the local time itself, which `decelerationOffset` samples.
+            return local
+        case .basic, .keyframe:
+            let u = local / duration
+            let function = Int(timingFunctionIndices[i])
+            return function >= 0 ? Double(solve(function, at: u)) : u
         }
     }
 
-    /// Progress of a group timed by a timing function (or none).
-    private mutating func runTimedProgress(_ kind: AnimationCurveKind) {
-        let members = liveByKind[Int(kind.rawValue)]
-        for k in 0..<members.count where showing[Int(members[k])] {
-            let i = Int(members[k])
-            let u = locals[i] / timings[i].duration
-            let function = Int(timingFunctionIndices[i])
-            progresses[i] = function >= 0 ? Double(timingFunctions[function].value(at: u)) : u
-        }
+    /// `timingFunctions[function].value(at: u)`, solved once for a run of equal inputs.
+    @inline(__always)
+    private mutating func solve(_ function: Int, at u: Double) -> Float {
+        if lastSolvedInputs[function] == u.bitPattern { return lastSolvedValues[function] }
+        let value = timingFunctions[function].value(at: u)
+        lastSolvedInputs[function] = u.bitPattern
+        lastSolvedValues[function] = value
+        return value
     }
 
     /// The time of layer `slot` for scene time `time` (section 2.1): each ancestor's

@@ -1,16 +1,23 @@
-// The animations of a layer store, kept beside it in columns (struct of arrays), grouped
-// by curve: a basic group (timing function or none), a spring group and a keyframe group,
-// each with its own list of live animations, so that a sample is a few loops over plain
-// arrays. The model store is only read. Sampling: AnimationStore+Sampling.swift;
+// The animations of a layer store, kept beside it in columns (struct of arrays) by
+// animation number, with a dense table per curve (timing functions, springs, keyframe
+// sets and values) and what does not depend on time resolved when an animation is added
+// (ends, transform decompositions), so that a sample is two loops over plain arrays in
+// the order added. The model store is only read. Sampling: AnimationStore+Sampling.swift;
 // composition: AnimationComposition.swift; keyframes: KeyframeInterpolation.swift.
+
+/// One animation at the latest sample: whether it shows, and if so its progress f and
+/// completed iterations k (one array: the composition loop reads them together).
+struct SampledState: Sendable {
+    var progress = 0.0
+    var iteration = 0.0
+    var isShowing = false
+}
 
 /// Which curve an animation's progress comes from.
 enum AnimationCurveKind: UInt8, Sendable {
     case basic, spring, keyframe
     /// A scroll view's deceleration (DecelerationAnimation.swift).
     case deceleration
-    /// How many kinds there are: the live lists per kind.
-    static let count = 4
 }
 
 /// Per-animation flags.
@@ -28,7 +35,7 @@ struct AnimationFlags: OptionSet, Sendable {
 }
 
 /// One keyframe animation's arrays: `count` values of `AnimationStore.valueWidth(_:)`
-/// doubles from `valueStart`, the resolved key times from `keyTimeStart` (n, or n + 1 for
+/// doubles from `valueStart` in `keyframeValues`, the resolved key times from `keyTimeStart` (n, or n + 1 for
 /// discrete), the segment timing functions from `functionStart` (−1: none).
 struct KeyframeSet: Sendable {
     var count: Int
@@ -37,6 +44,8 @@ struct KeyframeSet: Sendable {
     var keyTimeCount: Int
     var functionStart: Int
     var mode: CalculationMode
+    /// Whole transforms: the values' decompositions in `keyframeDecompositions`; else −1.
+    var decompositionStart = -1
 }
 
 /// The animations added to the layers of one `LayerStore`, and their sampling
@@ -51,10 +60,11 @@ struct KeyframeSet: Sendable {
 /// numbered 0, 1, 2, … in the order added, that order is the stack order of section 9,
 /// and `finished` lists these numbers. Numbers are never reused.
 ///
-/// Storage is by column and grouped by curve (basic, spring, keyframe), each group with
-/// its list of live animations, so a sample is a timing loop and a progress loop per
-/// group, then one composition loop in the order added: O(live animations) per sample,
-/// never O(layers), and no allocation once warm.
+/// Storage is by column, with a table per curve (timing functions, springs, keyframes)
+/// and the ends that do not depend on time resolved when an animation is added, so a
+/// sample is a timing loop (phase and progress) and a composition loop over the live
+/// animations in the order added: O(live animations) per sample, never O(layers), and
+/// no allocation once warm.
 public struct AnimationStore: Sendable {
     // Per animation, by number.
     var layerSlots: [Int32] = []
@@ -70,27 +80,54 @@ public struct AnimationStore: Sendable {
     /// Basic and spring: from, to, by, each `valueWidth` doubles, at this start in `values`.
     var valueStarts: [Int] = []
     var values: [Double] = []
+    /// Keyframe values, `KeyframeSet.valueStart` on: a table of their own, so the
+    /// keyframe animations' reads are dense (in `values`, between the other animations'
+    /// ends, every one was a cache miss).
+    var keyframeValues: [Double] = []
+    /// Basic and spring: where the ends resolved when the animation was added are, or −1
+    /// when an end is the value underneath (read at each sample). A vector or value
+    /// function indexes `resolvedVectors` (start, then end − start); a whole transform
+    /// indexes `resolvedTransforms` and `resolvedDecompositions` (from, then to: a whole
+    /// transform's ends, constant, with their decompositions made once). Precomputed with
+    /// the sample's own operations, so
+    /// the bits are the same.
+    var resolvedEndIndices: [Int32] = []
+    var resolvedVectors: [SIMD4<Double>] = []
+    var resolvedTransforms: [Transform3D] = []
+    var resolvedDecompositions: [DecomposedTransform?] = []
+    /// The decomposition of every whole-transform keyframe value (nil: none), from
+    /// `KeyframeSet.decompositionStart`.
+    var keyframeDecompositions: [DecomposedTransform?] = []
 
-    // Curves, shared tables.
+    // Curves, shared tables. Timing functions and key times are interned: apps use a
+    // handful of distinct ones, so the tables stay in cache however many animations
+    // share them (a table entry per animation cost a cache miss per sample).
     var timingFunctions: [TimingFunction] = []
+    /// Where each run of timing functions (one, or a keyframe animation's segments)
+    /// already is in `timingFunctions`, by the control points' bits (which determine
+    /// the function: a named one has its exact points, a custom one near them is it).
+    var timingFunctionRuns: [[UInt32]: Int] = [:]
+    /// Per timing function, the input (bits) and value of its latest solve in a timing
+    /// pass: animations that start together with the same duration share u, and solve
+    /// once (a NaN that `value(at:)` never sees, and its NaN, until the first solve).
+    var lastSolvedInputs: [UInt64] = []
+    var lastSolvedValues: [Float] = []
+    /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
+    var keyTimeRuns: [[UInt64]: Int] = [:]
     var springs: [Spring] = []
     var keyframeSets: [KeyframeSet] = []
     var keyTimes: [Double] = []
     /// Decelerations of contentOffset (`addDeceleration`), by curve index.
     var decelerations: [ScrollDeceleration] = []
 
-    // Live animations: all of them in the order added, and per curve group.
+    // Live animations, in the order added.
     var live: [Int32] = []
-    var liveByKind: [[Int32]] = Array(repeating: [], count: AnimationCurveKind.count)
 
     /// Layer timings that are not the default, by slot, with the generation they were set for.
     var layerTimings: [Int32: (generation: UInt32, timing: LayerTiming)] = [:]
 
     // Per-sample scratch, by animation number.
-    var locals: [Double] = []
-    var iterations: [Double] = []
-    var progresses: [Double] = []
-    var showing: [Bool] = []
+    var states: [SampledState] = []
     var timingChain: [LayerTiming] = []
     var lastSampleTime = -Double.infinity
 
@@ -115,20 +152,20 @@ public struct AnimationStore: Sendable {
     /// The doubles one stored value takes: 16 for a whole transform, else 4 (SIMD4 lanes).
     static func valueWidth(_ keyPath: AnimationKeyPath) -> Int { keyPath.isWholeTransform ? 16 : 4 }
 
-    /// Appends a value (already checked) padded or embedded to its stored width.
-    mutating func appendValue(_ value: [Double]?, keyPath: AnimationKeyPath) {
+    /// Appends a value (already checked) padded or embedded to its stored width to `table`.
+    static func appendValue(_ value: [Double]?, keyPath: AnimationKeyPath, to table: inout [Double]) {
         let width = Self.valueWidth(keyPath)
         guard let value else {
-            values.append(contentsOf: repeatElement(0, count: width))
+            table.append(contentsOf: repeatElement(0, count: width))
             return
         }
         if keyPath.isWholeTransform && value.count == 6 {
             let affine = AffineTransform(
                 a: value[0], b: value[1], c: value[2], d: value[3], tx: value[4], ty: value[5])
-            values.append(contentsOf: Transform3D(affine).rowMajor)
+            table.append(contentsOf: Transform3D(affine).rowMajor)
         } else {
-            values.append(contentsOf: value)
-            values.append(contentsOf: repeatElement(0, count: width - value.count))
+            table.append(contentsOf: value)
+            table.append(contentsOf: repeatElement(0, count: width - value.count))
         }
     }
 }
@@ -175,12 +212,10 @@ extension AnimationStore {
         }
         curveKinds.append(kind)
         self.flags.append(flags)
+        resolvedEndIndices.append(
+            kind == .keyframe ? -1 : resolveEnds(number, keyPath: animation.keyPath, flags: flags))
         live.append(Int32(number))
-        liveByKind[Int(kind.rawValue)].append(Int32(number))
-        locals.append(0)
-        iterations.append(0)
-        progresses.append(0)
-        showing.append(false)
+        states.append(SampledState())
         return number
     }
 
@@ -222,25 +257,74 @@ extension AnimationStore {
         }
     }
 
-    /// Drops removed animations from the live lists, keeping their order. O(live).
+    /// Drops removed animations from the live list, keeping its order. O(live).
     mutating func compactLiveLists() {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
-        for kind in liveByKind.indices { liveByKind[kind].removeAll { flags[Int($0)].contains(.removed) } }
+    }
+
+    /// Resolves the ends of basic or spring animation `number` when none is the value
+    /// underneath (both given; one given with `by`; or additive, where a missing end is
+    /// the identity) and returns their index, else −1. The same operations as `ends` and
+    /// `animatedVector`/`animatedTransform` at a sample, so the same bits.
+    private mutating func resolveEnds(_ number: Int, keyPath: AnimationKeyPath, flags: AnimationFlags) -> Int32 {
+        let additive = flags.contains(.additive) || keyPath.isValueFunction
+        let start = valueStarts[number]
+        if keyPath.isWholeTransform {
+            guard additive || (flags.contains(.hasFrom) && flags.contains(.hasTo)) else { return -1 }
+            let from = flags.contains(.hasFrom) ? storedTransform(at: start) : .identity
+            let to = flags.contains(.hasTo) ? storedTransform(at: start + 16) : .identity
+            resolvedTransforms.append(contentsOf: [from, to])
+            resolvedDecompositions.append(contentsOf: [from.decomposed(), to.decomposed()])
+            return Int32(resolvedTransforms.count - 2)
+        }
+        let given = [flags.contains(.hasFrom), flags.contains(.hasTo), flags.contains(.hasBy)].filter { $0 }.count
+        guard additive || given >= 2 else { return -1 }
+        let base = keyPath.isValueFunction ? SIMD4(repeating: keyPath.valueFunctionIdentity) : SIMD4(repeating: 0)
+        let (s, e) = ends(number, base: base)
+        resolvedVectors.append(s)
+        resolvedVectors.append(e - s)
+        return Int32(resolvedVectors.count - 2)
     }
 
     private mutating func appendTimingFunction(_ function: TimingFunction?) -> Int32 {
         guard let function else { return -1 }
-        timingFunctions.append(function)
-        return Int32(timingFunctions.count - 1)
+        return Int32(internTimingFunctions([function]))
+    }
+
+    /// The start of `functions` in `timingFunctions`, appended unless already there as
+    /// a run. O(functions) amortized.
+    mutating func internTimingFunctions(_ functions: [TimingFunction]) -> Int {
+        let bits = functions.flatMap { [$0.x1.bitPattern, $0.y1.bitPattern, $0.x2.bitPattern, $0.y2.bitPattern] }
+        if let start = timingFunctionRuns[bits] { return start }
+        let start = timingFunctions.count
+        timingFunctions.append(contentsOf: functions)
+        timingFunctionRuns[bits] = start
+        lastSolvedInputs.append(contentsOf: repeatElement(Self.unsolved, count: functions.count))
+        lastSolvedValues.append(contentsOf: repeatElement(.nan, count: functions.count))
+        return start
+    }
+
+    /// `lastSolvedInputs` before a function's first solve: a NaN's bits (u is finite).
+    static let unsolved: UInt64 = 0x7FF0_0000_0000_0DEF
+
+    /// The start of `times` in `keyTimes`, appended unless already there as a run (the
+    /// same bits). O(times) amortized.
+    mutating func internKeyTimes(_ times: [Double]) -> Int {
+        let bits = times.map(\.bitPattern)
+        if let start = keyTimeRuns[bits] { return start }
+        let start = keyTimes.count
+        keyTimes.append(contentsOf: times)
+        keyTimeRuns[bits] = start
+        return start
     }
 
     private mutating func appendEnds(
         _ from: [Double]?, _ to: [Double]?, _ by: [Double]?, keyPath: AnimationKeyPath
     ) -> AnimationFlags {
-        appendValue(from, keyPath: keyPath)
-        appendValue(to, keyPath: keyPath)
-        appendValue(by, keyPath: keyPath)
+        Self.appendValue(from, keyPath: keyPath, to: &values)
+        Self.appendValue(to, keyPath: keyPath, to: &values)
+        Self.appendValue(by, keyPath: keyPath, to: &values)
         var flags: AnimationFlags = []
         if from != nil { flags.insert(.hasFrom) }
         if to != nil { flags.insert(.hasTo) }

@@ -62,19 +62,18 @@ extension AnimationStore {
         decelerations.append(deceleration)
         curveKinds.append(.deceleration)
         flags.append([])
+        // Its value is never resolved at add: it is sampled from the deceleration.
+        resolvedEndIndices.append(-1)
         live.append(Int32(number))
-        liveByKind[Int(AnimationCurveKind.deceleration.rawValue)].append(Int32(number))
-        locals.append(0)
-        iterations.append(0)
-        progresses.append(0)
-        showing.append(false)
+        states.append(SampledState())
         return number
     }
 
-    /// The contentOffset of deceleration animation `i` at its sampled local time.
+    /// The contentOffset of deceleration animation `i` at its sampled local time (which
+    /// the timing pass keeps as its progress).
     @inline(__always)
     func decelerationOffset(_ i: Int) -> SIMD4<Double> {
-        let offset = decelerations[Int(curveIndices[i])].offset(at: locals[i])
+        let offset = decelerations[Int(curveIndices[i])].offset(at: states[i].progress)
         return SIMD4(offset.x, offset.y, 0, 0)
     }
 }

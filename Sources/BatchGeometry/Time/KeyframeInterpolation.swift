@@ -17,27 +17,34 @@ extension AnimationStore {
     /// checked keyframe animation. O(n).
     mutating func appendKeyframes(_ keyframes: Keyframes, keyPath: AnimationKeyPath) {
         let n = keyframes.values.count
-        let valueStart = values.count
-        for value in keyframes.values { appendValue(value, keyPath: keyPath) }
-        let keyTimeStart = keyTimes.count
+        let valueStart = keyframeValues.count
+        for value in keyframes.values { Self.appendValue(value, keyPath: keyPath, to: &keyframeValues) }
+        let resolvedKeyTimes: [Double]
         switch keyframes.calculationMode {
         case .paced:
-            appendPacedKeyTimes(valueStart: valueStart, count: n)
+            resolvedKeyTimes = pacedKeyTimes(valueStart: valueStart, count: n)
         case .discrete:
-            keyTimes.append(contentsOf: keyframes.keyTimes ?? (0...n).map { Double($0) / Double(n) })
+            resolvedKeyTimes = keyframes.keyTimes ?? (0...n).map { Double($0) / Double(n) }
         case .linear, .cubic:
-            keyTimes.append(contentsOf: keyframes.keyTimes ?? Self.evenKeyTimes(n))
+            resolvedKeyTimes = keyframes.keyTimes ?? Self.evenKeyTimes(n)
         }
+        let keyTimeStart = internKeyTimes(resolvedKeyTimes)
         var functionStart = -1
         if keyframes.calculationMode != .paced, let functions = keyframes.timingFunctions, !functions.isEmpty {
-            functionStart = timingFunctions.count
-            timingFunctions.append(contentsOf: functions)
+            functionStart = internTimingFunctions(functions)
+        }
+        var decompositionStart = -1
+        if keyPath.isWholeTransform {
+            decompositionStart = keyframeDecompositions.count
+            for j in 0..<n {
+                keyframeDecompositions.append(Self.transform(in: keyframeValues, at: valueStart + j * 16).decomposed())
+            }
         }
         keyframeSets.append(
             KeyframeSet(
                 count: n, valueStart: valueStart, keyTimeStart: keyTimeStart,
-                keyTimeCount: keyTimes.count - keyTimeStart, functionStart: functionStart,
-                mode: keyframes.calculationMode))
+                keyTimeCount: resolvedKeyTimes.count, functionStart: functionStart,
+                mode: keyframes.calculationMode, decompositionStart: decompositionStart))
     }
 
     /// `kt[j] = j / (n − 1)` (`[0]` for one value).
@@ -47,30 +54,27 @@ extension AnimationStore {
 
     /// Paced key times: cumulative distances between the values over the total; evenly
     /// spaced when every value is the same.
-    private mutating func appendPacedKeyTimes(valueStart: Int, count n: Int) {
+    private func pacedKeyTimes(valueStart: Int, count n: Int) -> [Double] {
         var lengths = [0.0]
         for j in 1..<Swift.max(n, 1) {
             let a = valueStart + (j - 1) * 4
             let b = valueStart + j * 4
             var sum = 0.0
             for c in 0..<4 {
-                let d = values[b + c] - values[a + c]
+                let d = keyframeValues[b + c] - keyframeValues[a + c]
                 sum = sum + d * d
             }
             lengths.append(lengths[j - 1] + sqrt(sum))
         }
         let total = lengths[n - 1]
-        if total == 0 {
-            keyTimes.append(contentsOf: Self.evenKeyTimes(n))
-        } else {
-            keyTimes.append(contentsOf: lengths.map { $0 / total })
-        }
+        return total == 0 ? Self.evenKeyTimes(n) : lengths.map { $0 / total }
     }
 
     @inline(__always)
     func keyframeValue(_ set: KeyframeSet, _ j: Int) -> SIMD4<Double> {
         let start = set.valueStart + j * 4
-        return SIMD4(values[start], values[start + 1], values[start + 2], values[start + 3])
+        return SIMD4(
+            keyframeValues[start], keyframeValues[start + 1], keyframeValues[start + 2], keyframeValues[start + 3])
     }
 
     /// The segment `i` and its progress σ at `u` (linear and cubic; section 6): the last
@@ -148,10 +152,17 @@ extension AnimationStore {
 
     /// The value of a whole-transform keyframe animation (linear or discrete) at u.
     func keyframeTransform(_ set: KeyframeSet, _ u: Double) -> Transform3D {
-        func matrix(_ j: Int) -> Transform3D { storedTransform(at: set.valueStart + j * 16) }
+        func matrix(_ j: Int) -> Transform3D { Self.transform(in: keyframeValues, at: set.valueStart + j * 16) }
         if set.count == 1 { return matrix(0) }
         if set.mode == .discrete { return matrix(discreteIndex(set, u)) }
         let (i, sigma) = keyframeSegment(set, u)
-        return matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)
+        // `matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)` with the values'
+        // decompositions made when the animation was added.
+        let d = set.decompositionStart
+        if sigma == 0 || sigma == 1 { return matrix(sigma == 0 ? i : i + 1) }
+        guard let a = keyframeDecompositions[d + i], let b = keyframeDecompositions[d + i + 1] else {
+            return matrix(sigma < 0.5 ? i : i + 1)
+        }
+        return Transform3D(interpolating: a, b, fraction: sigma)
     }
 }

@@ -33,54 +33,61 @@ public struct PresentationLayer: Hashable, Sendable {
         transform = store.transform(of: layer)
         sublayerTransform = store.sublayerTransform(of: layer)
     }
+}
 
-    /// The 1, 2 or 4 numbers at a vector key path, in the low lanes (the rest 0).
-    func vector(at keyPath: AnimationKeyPath) -> SIMD4<Double> {
-        switch keyPath {
-        case .position: return SIMD4(position.x, position.y, 0, 0)
-        case .positionX: return SIMD4(position.x, 0, 0, 0)
-        case .positionY: return SIMD4(position.y, 0, 0, 0)
-        case .bounds: return SIMD4(bounds.x, bounds.y, bounds.width, bounds.height)
-        case .boundsOrigin: return SIMD4(bounds.x, bounds.y, 0, 0)
-        case .boundsSize: return SIMD4(bounds.width, bounds.height, 0, 0)
-        case .anchorPoint: return SIMD4(anchorPoint.x, anchorPoint.y, 0, 0)
-        case .zPosition: return SIMD4(zPosition, 0, 0, 0)
-        case .anchorPointZ: return SIMD4(anchorPointZ, 0, 0, 0)
-        case .opacity: return SIMD4(Double(opacity), 0, 0, 0)
-        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
-        }
-    }
-
-    /// Writes the numbers of a vector key path (opacity rounded to a float).
-    mutating func setVector(_ v: SIMD4<Double>, at keyPath: AnimationKeyPath) {
-        switch keyPath {
-        case .position: position = Point(x: v[0], y: v[1])
-        case .positionX: position.x = v[0]
-        case .positionY: position.y = v[0]
-        case .bounds: bounds = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-        case .boundsOrigin: bounds.origin = Point(x: v[0], y: v[1])
-        case .boundsSize: bounds.size = Size(width: v[0], height: v[1])
-        case .anchorPoint: anchorPoint = Point(x: v[0], y: v[1])
-        case .zPosition: zPosition = v[0]
-        case .anchorPointZ: anchorPointZ = v[0]
-        case .opacity: opacity = Float(v[0])
-        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
-        }
-    }
+/// Which animatable properties of a layer the animations wrote at a sample (each key
+/// path writes one: `position.x` writes `position`, `transform.scale` writes `transform`).
+public struct PresentationProperties: OptionSet, Hashable, Sendable {
+    /// One bit per property, in the order below.
+    public let rawValue: UInt8
+    /// Makes a set from its bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `bounds`, `bounds.origin`, `bounds.size`.
+    public static let bounds = PresentationProperties(rawValue: 1)
+    /// `position`, `position.x`, `position.y`.
+    public static let position = PresentationProperties(rawValue: 2)
+    /// `anchorPoint`.
+    public static let anchorPoint = PresentationProperties(rawValue: 4)
+    /// `zPosition`.
+    public static let zPosition = PresentationProperties(rawValue: 8)
+    /// `anchorPointZ`.
+    public static let anchorPointZ = PresentationProperties(rawValue: 16)
+    /// `opacity`.
+    public static let opacity = PresentationProperties(rawValue: 32)
+    /// `transform` and the value-function key paths (`transform.rotation`, ...).
+    public static let transform = PresentationProperties(rawValue: 64)
+    /// `sublayerTransform`.
+    public static let sublayerTransform = PresentationProperties(rawValue: 128)
 }
 
 /// The presentation values of one sample: for each layer that an animation touched at
-/// that sample (in the order first touched), its animatable properties — the model
-/// values with the animations applied in the order added. Layers no animation touched
-/// are absent: their presentation is the model. Filled by `AnimationStore.sample(at:model:into:)`,
-/// which reuses the storage: once warm, a sample allocates nothing.
+/// that sample (in the order first touched), the properties the animations wrote — the
+/// model values with the animations applied in the order added. Layers no animation
+/// touched are absent, and so are the properties no animation wrote: their presentation
+/// is the model's. A sample reads from the model only the properties it writes, so its
+/// cost does not grow with what a layer has but with what is animated.
+///
+/// Filled by `AnimationStore.sample(at:model:into:)`, which reuses the storage: once warm,
+/// a sample allocates nothing. Read a layer's whole presentation with
+/// `values(of:model:)` (the model fills in what no animation wrote).
 public struct PresentationValues: Sendable {
     /// The slots of the animated layers (`LayerHandle.index`), first-touched first.
     public private(set) var layers: [Int] = []
-    /// `values[i]` belongs to `layers[i]`.
-    public internal(set) var values: [PresentationLayer] = []
+    /// Per entry (parallel to `layers`), the properties written.
+    private(set) var touched: [PresentationProperties] = []
     /// Per layer slot, its entry in `layers`, or −1; grown to the model's slot count.
     private var entries: [Int32] = []
+    // Per entry, one column per property: a cell holds a value only while its property
+    // is in the entry's `touched` set. The columns only grow (to the most entries any
+    // sample had), so a new entry writes nothing but its `touched` set.
+    var boundsColumn: [Rect] = []
+    var positionColumn: [Point] = []
+    var anchorPointColumn: [Point] = []
+    var zPositionColumn: [Double] = []
+    var anchorPointZColumn: [Double] = []
+    var opacityColumn: [Float] = []
+    var transformColumn: [Transform3D] = []
+    var sublayerTransformColumn: [Transform3D] = []
 
     /// An empty set of values.
     public init() {}
@@ -88,35 +95,165 @@ public struct PresentationValues: Sendable {
     /// The number of animated layers.
     public var count: Int { layers.count }
 
-    /// The presentation values of the layer in `slot`, or nil when no animation touched
-    /// it at this sample (its presentation is its model). O(1).
-    public func values(ofLayerAt slot: Int) -> PresentationLayer? {
-        guard slot >= 0 && slot < entries.count, entries[slot] >= 0 else { return nil }
-        return values[Int(entries[slot])]
+    /// The properties the animations wrote on the layer in `slot` at this sample (empty
+    /// when none touched it). O(1).
+    public func properties(ofLayerAt slot: Int) -> PresentationProperties {
+        guard slot >= 0 && slot < entries.count, entries[slot] >= 0 else { return [] }
+        return touched[Int(entries[slot])]
     }
 
-    /// `values(ofLayerAt: layer.index)`. O(1).
-    public func values(of layer: LayerHandle) -> PresentationLayer? { values(ofLayerAt: layer.index) }
+    /// `properties(ofLayerAt: layer.index)`. O(1).
+    public func properties(of layer: LayerHandle) -> PresentationProperties { properties(ofLayerAt: layer.index) }
+
+    /// The presentation values of the layer in `slot` — `model`'s values (the store
+    /// sampled) with the properties the animations wrote replaced — or nil when no
+    /// animation touched it at this sample (its presentation is its model) or `slot` is
+    /// not a slot of `model` (not the store sampled). O(1).
+    public func values(ofLayerAt slot: Int, model: borrowing LayerStore) -> PresentationLayer? {
+        guard slot >= 0 && slot < entries.count && slot < model.count, entries[slot] >= 0 else { return nil }
+        let entry = Int(entries[slot])
+        var result = PresentationLayer(model: model, layer: slot)
+        let written = touched[entry]
+        if written.contains(.bounds) { result.bounds = boundsColumn[entry] }
+        if written.contains(.position) { result.position = positionColumn[entry] }
+        if written.contains(.anchorPoint) { result.anchorPoint = anchorPointColumn[entry] }
+        if written.contains(.zPosition) { result.zPosition = zPositionColumn[entry] }
+        if written.contains(.anchorPointZ) { result.anchorPointZ = anchorPointZColumn[entry] }
+        if written.contains(.opacity) { result.opacity = opacityColumn[entry] }
+        if written.contains(.transform) { result.transform = transformColumn[entry] }
+        if written.contains(.sublayerTransform) { result.sublayerTransform = sublayerTransformColumn[entry] }
+        return result
+    }
+
+    /// `values(ofLayerAt: layer.index, model: model)`. O(1).
+    public func values(of layer: LayerHandle, model: borrowing LayerStore) -> PresentationLayer? {
+        values(ofLayerAt: layer.index, model: model)
+    }
 
     /// Forgets the previous sample (O(layers it had)) and sizes the slot map for `slotCount`.
     mutating func reset(slotCount: Int) {
         for k in 0..<layers.count { entries[layers[k]] = -1 }
         layers.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        touched.removeAll(keepingCapacity: true)
         if entries.count < slotCount {
             entries.append(contentsOf: repeatElement(-1, count: slotCount - entries.count))
         }
     }
 
-    /// The entry of `layer`, made from the model values when the layer is new to this
-    /// sample. O(1) amortized.
-    mutating func entry(for layer: Int, model: borrowing LayerStore) -> Int {
+    /// The entry of `layer`, new (nothing written) when the layer is new to this sample.
+    /// O(1) amortized.
+    @inline(__always)
+    mutating func entry(for layer: Int) -> Int {
         let existing = entries[layer]
         if existing >= 0 { return Int(existing) }
-        entries[layer] = Int32(layers.count)
+        let entry = layers.count
+        entries[layer] = Int32(entry)
         layers.append(layer)
-        values.append(PresentationLayer(model: model, layer: layer))
-        return layers.count - 1
+        touched.append([])
+        if boundsColumn.count <= entry { growColumns() }
+        return entry
     }
 
+    /// One more cell in every property column (only while a sample has more entries than
+    /// any before).
+    private mutating func growColumns() {
+        boundsColumn.append(Rect(x: 0, y: 0, width: 0, height: 0))
+        positionColumn.append(Point(x: 0, y: 0))
+        anchorPointColumn.append(Point(x: 0, y: 0))
+        zPositionColumn.append(0)
+        anchorPointZColumn.append(0)
+        opacityColumn.append(0)
+        transformColumn.append(.identity)
+        sublayerTransformColumn.append(.identity)
+    }
+
+    /// Marks `property` of `entry` written without reading the model: the caller writes
+    /// the whole property next.
+    @inline(__always)
+    mutating func willOverwrite(_ property: PresentationProperties, entry: Int) {
+        touched[entry].insert(property)
+    }
+
+    /// Makes `property` of `entry` hold the value underneath the next animation: what an
+    /// earlier animation wrote, else the model's value of `layer` (read now). O(1).
+    @inline(__always)
+    mutating func load(
+        _ property: PresentationProperties, entry: Int, layer: Int, model: borrowing LayerStore
+    ) {
+        guard !touched[entry].contains(property) else { return }
+        touched[entry].insert(property)
+        switch property {
+        case .bounds: boundsColumn[entry] = model.bounds(of: layer)
+        case .position: positionColumn[entry] = model.position(of: layer)
+        case .anchorPoint: anchorPointColumn[entry] = model.anchorPoint(of: layer)
+        case .zPosition: zPositionColumn[entry] = model.zPosition(of: layer)
+        case .anchorPointZ: anchorPointZColumn[entry] = model.anchorPointZ(of: layer)
+        case .opacity: opacityColumn[entry] = model.opacity(of: layer)
+        case .transform: transformColumn[entry] = model.transform(of: layer)
+        default: sublayerTransformColumn[entry] = model.sublayerTransform(of: layer)
+        }
+    }
+
+    /// The 1, 2 or 4 numbers of a vector key path of `entry` (loaded), in the low lanes.
+    func vector(at keyPath: AnimationKeyPath, entry e: Int) -> SIMD4<Double> {
+        switch keyPath {
+        case .position: return SIMD4(positionColumn[e].x, positionColumn[e].y, 0, 0)
+        case .positionX: return SIMD4(positionColumn[e].x, 0, 0, 0)
+        case .positionY: return SIMD4(positionColumn[e].y, 0, 0, 0)
+        case .bounds:
+            let b = boundsColumn[e]
+            return SIMD4(b.x, b.y, b.width, b.height)
+        case .boundsOrigin: return SIMD4(boundsColumn[e].x, boundsColumn[e].y, 0, 0)
+        case .boundsSize: return SIMD4(boundsColumn[e].width, boundsColumn[e].height, 0, 0)
+        case .anchorPoint: return SIMD4(anchorPointColumn[e].x, anchorPointColumn[e].y, 0, 0)
+        case .zPosition: return SIMD4(zPositionColumn[e], 0, 0, 0)
+        case .anchorPointZ: return SIMD4(anchorPointZColumn[e], 0, 0, 0)
+        case .opacity: return SIMD4(Double(opacityColumn[e]), 0, 0, 0)
+        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
+        }
+    }
+
+    /// Writes the numbers of a vector key path of `entry` (loaded, or wholly overwritten;
+    /// opacity rounded to a float).
+    mutating func setVector(_ v: SIMD4<Double>, at keyPath: AnimationKeyPath, entry e: Int) {
+        switch keyPath {
+        case .position: positionColumn[e] = Point(x: v[0], y: v[1])
+        case .positionX: positionColumn[e].x = v[0]
+        case .positionY: positionColumn[e].y = v[0]
+        case .bounds: boundsColumn[e] = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        case .boundsOrigin: boundsColumn[e].origin = Point(x: v[0], y: v[1])
+        case .boundsSize: boundsColumn[e].size = Size(width: v[0], height: v[1])
+        case .anchorPoint: anchorPointColumn[e] = Point(x: v[0], y: v[1])
+        case .zPosition: zPositionColumn[e] = v[0]
+        case .anchorPointZ: anchorPointZColumn[e] = v[0]
+        case .opacity: opacityColumn[e] = Float(v[0])
+        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
+        }
+    }
+}
+
+extension AnimationKeyPath {
+    /// The layer property the key path writes.
+    var presentationProperty: PresentationProperties {
+        switch self {
+        case .position, .positionX, .positionY: return .position
+        case .bounds, .boundsOrigin, .boundsSize: return .bounds
+        case .anchorPoint: return .anchorPoint
+        case .zPosition: return .zPosition
+        case .anchorPointZ: return .anchorPointZ
+        case .opacity: return .opacity
+        case .sublayerTransform: return .sublayerTransform
+        default: return .transform
+        }
+    }
+
+    /// Whether a value of the key path replaces the whole property (so the model's value
+    /// need not be read under a non-additive animation): not `position.x`, `bounds.size`, ...
+    var writesWholeProperty: Bool {
+        switch self {
+        case .position, .bounds, .anchorPoint, .zPosition, .anchorPointZ, .opacity, .transform, .sublayerTransform:
+            return true
+        default: return false
+        }
+    }
 }

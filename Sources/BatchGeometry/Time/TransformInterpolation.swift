@@ -15,7 +15,7 @@ import ucrt
 
 /// A transform taken apart (section 7): translation, scale, shear (xy, xz, yz),
 /// perspective and a rotation quaternion (x, y, z, w).
-struct DecomposedTransform: Equatable {
+struct DecomposedTransform: Equatable, Sendable {
     var translation: SIMD3<Double>
     var scale: SIMD3<Double>
     var shear: SIMD3<Double>
@@ -32,12 +32,19 @@ extension Transform3D {
         if f == 0 { return self }
         if f == 1 { return other }
         guard let a = decomposed(), let b = other.decomposed() else { return f < 0.5 ? self : other }
+        return Transform3D(interpolating: a, b, fraction: f)
+    }
+
+    /// The pieces mixed at `f` (slerp for the rotation), recomposed: `interpolated`
+    /// between its ends once both are decomposed (the animation store decomposes
+    /// constant ends once, when the animation is added).
+    init(interpolating a: DecomposedTransform, _ b: DecomposedTransform, fraction f: Double) {
         func mix<V: SIMD>(_ x: V, _ y: V) -> V where V.Scalar == Double {
             var result = x
             for i in x.indices { result[i] = x[i] + (y[i] - x[i]) * f }
             return result
         }
-        return Transform3D(
+        self.init(
             recomposing: DecomposedTransform(
                 translation: mix(a.translation, b.translation), scale: mix(a.scale, b.scale),
                 shear: mix(a.shear, b.shear), perspective: mix(a.perspective, b.perspective),

@@ -1313,16 +1313,18 @@ bg_status bg_animations_presentation_count(const bg_animations *animations, size
 
 /** `layer`'s presentation values at the latest sample: *animated tells whether an
  *  animation touched it; when none did, *out holds its model values from `store` (its
- *  presentation is its model) (Swift: PresentationValues.values(of:)). Errors:
- *  NULL_ARGUMENT (animations, store, out, animated); STALE_LAYER. O(1). */
+ *  presentation is its model) (Swift: PresentationValues.values(of:model:), `store` as the
+ *  model). Errors: NULL_ARGUMENT (animations, store, out, animated); STALE_LAYER. O(1). */
 bg_status bg_animations_get_presentation(const bg_animations *animations, const bg_store *store, bg_layer layer,
                                          bg_presentation *out, bool *animated);
 
 /** The presentation values of every layer the latest sample animated, in the order first
- *  touched, into out[0 ..< *count]; each entry's layer is its handle in `store`. When
+ *  touched, into out[0 ..< *count]; each entry's layer is its handle in `store`, and the
+ *  properties no animation wrote are `store`'s (pass the model sampled). When
  *  `capacity` is too small, *count is the number needed, nothing else is written, and
  *  the status is BUFFER_TOO_SMALL. Errors: NULL_ARGUMENT (animations, store, count; out
- *  unless capacity is 0); BUFFER_TOO_SMALL. O(animated layers). */
+ *  unless capacity is 0); BUFFER_TOO_SMALL; INVALID_ARGUMENT (`store` has fewer slots than
+ *  the store sampled). O(animated layers). */
 bg_status bg_animations_get_presentations(const bg_animations *animations, const bg_store *store,
                                           bg_presentation *out, size_t capacity, size_t *count);
 

@@ -140,7 +140,7 @@ final class AnimationFixture {
             } catch {
                 return "animation \(index) alone: \(error)"
             }
-            if values.values(of: layers[index]) != presentation.values(of: layers[index]) {
+            if values.values(of: layers[index], model: model) != presentation.values(of: layers[index], model: model) {
                 return
                     "animation \(index) (\(described[index].keyPath.rawValue)) sampled in batch differs from sampled alone"
             }
@@ -190,7 +190,9 @@ final class AnimationFixture {
         }
         runBaseline()
         for k in 0..<layers.count {
-            guard let values = presentation.values(of: layers[k]) else { return "layer \(k) not animated" }
+            guard let values = presentation.values(of: layers[k], model: model) else {
+                return "layer \(k) not animated"
+            }
             let object = presented[k]
             let t = values.transform.rowMajor
             let o = object.transform.rowMajor

@@ -196,11 +196,11 @@ enum BenchKernel: String, CaseIterable {
             // generation, key path, kind and flags, the curve (a timing function 72 or a
             // spring 96: 84 averaged) and three stored values (4 doubles each; a whole
             // transform's 16 counted as 4: one in six); its presentation entry written
-            // (a PresentationLayer) with its slot.
+            // (the one property written, 4 doubles counted, its touched set and slot).
             let timing = 7 * double + 3
             let columns = 4 + 4 + 3
             let values = 3 * 4 * double
-            return timing + columns + 84 + values + MemoryLayout<PresentationLayer>.stride + 8
+            return timing + columns + 84 + values + 4 * double + 1 + 8
         case .autoresize:
             // Read position (2), anchorPoint (2) and bounds size (2) as doubles, the mask
             // and flags bytes, the next-sibling and first-sublayer links (2 × Int32); write
