@@ -291,6 +291,38 @@ final class FrameQueryTests: XCTestCase {
         }
     }
 
+    /// A rotated layer's extent is the union of its sublayers' boxes rotated one by one,
+    /// not the box around its rotated content box: a point in an empty corner of that
+    /// box (between two far-apart sublayers) is outside the extent, so the culled hit
+    /// test does not enter the layer; every sublayer corner's image is still inside.
+    func testRotatedLayersBoundEachSublayer() {
+        var store = LayerStore()
+        let root = store.addViewWithFrame(Rect(0, 0, 1000, 1000))
+        let wheel = store.addViewWithFrame(Rect(300, 300, 10, 10), parent: root)
+        store.setAffineTransform(.rotation(radians: .pi / 4), of: wheel)
+        let near = store.addViewWithFrame(Rect(0, 0, 10, 10), parent: wheel)
+        let far = store.addViewWithFrame(Rect(100, 100, 10, 10), parent: wheel)
+        _ = store.hitTest(Point(0, 0))  // builds the subtree bounds
+        let extent = store.caches.subtreeBounds.extent[wheel.index]
+        let world = store.worldTransforms()
+        // wheel's bounds space -> root's: the world map (the root is at the origin).
+        let toRoot = world[wheel]
+        for sublayer in [near, far] {
+            let b = store.bounds(of: sublayer)
+            let toWheel = store.transformToSuperlayer(of: sublayer.index)
+            for (x, y) in [(b.x, b.y), (b.x + b.width, b.y), (b.x, b.y + b.height), (b.x + b.width, b.y + b.height)] {
+                let corner = toRoot.projectPoint(toWheel.projectPoint(Point(x, y)))
+                XCTAssertTrue(extent.containsClosed(corner), "sublayer corner \(corner) outside \(extent)")
+            }
+        }
+        // (0, 110) and (110, 0) are the empty corners of the content box (0, 0, 110, 110).
+        for emptyCorner in [Point(0, 110), Point(110, 0)] {
+            let image = toRoot.projectPoint(emptyCorner)
+            XCTAssertFalse(extent.containsClosed(image), "the empty corner \(image) is inside \(extent)")
+            XCTAssertEqual(store.hitTest(image), root, "nothing but the root is drawn at \(image)")
+        }
+    }
+
     /// Huge, infinite and NaN geometry makes extents unbounded (never a trap: a magnitude
     /// of infinity once overflowed the slack's exponent, found by the fuzzer); the
     /// answers still match the full passes wherever those are finite, and the sibling

@@ -55,6 +55,10 @@ struct PlaneMap {
         (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.a, m.b, 0, m.c, m.d, 0, m.tx, m.ty, 1)
     }
 
+    /// An affine map that turns boxes (a rotation or a shear): the box around a mapped box
+    /// is larger than the mapped box.
+    var isRotatingAffine: Bool { m14 == 0 && m24 == 0 && m44 == 1 && (m12 != 0 || m21 != 0) }
+
     /// How far a point unprojected through this map (from the world point `p`) may be
     /// from the exact plane point, widened far past the rounding: nil when the map is
     /// too close to singular to prune with. For an affine map only the 2×2 part decides

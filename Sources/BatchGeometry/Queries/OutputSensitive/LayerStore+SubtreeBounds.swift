@@ -84,7 +84,11 @@ extension LayerStore {
             marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
             && updateContent(
                 of: layer, &bounds, list: marks & Mark.sublayerList != 0, all: marks & Mark.allSublayers != 0)
-        guard contentChanged || marks & Mark.extent != 0 else { return }
+        // A rotated layer's extent reads each sublayer's (`sublayerWiseExtent`), which
+        // may change while their union does not.
+        let sublayerChanged = marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
+        guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content[layer].isNull)
+        else { return }
         let extent = computedExtent(of: layer, bounds)
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
@@ -192,16 +196,48 @@ extension LayerStore {
         let layerFlags = columns.flags[layer]
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
-        var box = ownBox(of: layer)
-        if !layerFlags.contains(.masksToBounds) { box = box.union(bounds.content[layer]) }
+        let own = ownBox(of: layer)
+        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
+        let box = own.union(content)
         if box.isNull { return .null }
         // Under a transform layer the subtree keeps its depth: no plane to bound it in.
         if superlayer >= 0 && columns.flags[superlayer].contains(.transformLayer) { return .unbounded }
+        let map: PlaneMap
         if superlayer >= 0, let planar = planarTransformToSuperlayer(of: layer, superlayer: superlayer) {
-            return mappedBox(box, through: PlaneMap(planar))
+            map = PlaneMap(planar)
+        } else {
+            map = PlaneMap(transformToSuperlayer(of: layer))
         }
-        return mappedBox(box, through: PlaneMap(transformToSuperlayer(of: layer)))
+        if !content.isNull, map.isRotatingAffine, let tight = sublayerWiseExtent(of: layer, own: own, map, bounds) {
+            return tight
+        }
+        return mappedBox(box, through: map)
     }
+
+    /// The extent of `layer` under a rotating (or shearing) affine map, from its own box
+    /// and each sublayer's extent mapped one by one: the box around a rotated union of
+    /// boxes is far larger than the union of the boxes around each (the corners of the
+    /// union's box, empty, swing out), and those corners are what made the culled hit
+    /// test enter subtrees it could not hit. Nil when the layer has more than
+    /// `sublayerWiseLimit` sublayers (one box for the whole content then). O(sublayers).
+    private func sublayerWiseExtent(
+        of layer: Int, own: RectEdges, _ map: PlaneMap, _ bounds: SubtreeBounds
+    ) -> RectEdges? {
+        var box = mappedBox(own, through: map)
+        var sublayer = hierarchy.firstSublayers[layer]
+        var count = 0
+        while sublayer >= 0 {
+            count += 1
+            guard count <= sublayerWiseLimit else { return nil }
+            box = box.union(mappedBox(bounds.extent[Int(sublayer)], through: map))
+            sublayer = hierarchy.nextSiblings[Int(sublayer)]
+        }
+        return box
+    }
+
+    /// How many sublayers a rotated layer maps one by one (`sublayerWiseExtent`): a
+    /// refresh of it then reads them all, so only short lists.
+    var sublayerWiseLimit: Int { 16 }
 
     /// The layer's bounds rect as a box, whatever the signs of its size: a rect of zero
     /// width still has corners that a rotation or a perspective spreads into an area
