@@ -150,11 +150,13 @@ struct SublayerIndex: Sendable {
         clearStale()
     }
 
-    /// No node stale, `stale` sized to the nodes.
+    /// No node stale, `stale` sized to the nodes, and room in `staleNodes` for every
+    /// inner node (each is listed at most once), so a refresh's refits never grow it.
     private mutating func clearStale() {
         stale.removeAll(keepingCapacity: true)
         while stale.count < boxes.count { stale.append(0) }
         staleNodes.removeAll(keepingCapacity: true)
+        staleNodes.reserveCapacity(boxes.count - nodeCount(level: 0))
     }
 
     /// The inner levels from the leaves.
