@@ -113,8 +113,11 @@ final class FrameQueryTests: XCTestCase {
         XCTAssertGreaterThan(cachedQueries, 30, "the cached walk must show layers")
     }
 
-    /// Random points (on layers, and anywhere), both rules: the culled walk answers what
-    /// the walk over every layer answers with a full snapshot; batches equal single calls.
+    /// Random points (on layers, on their corners and edges, and anywhere), both rules:
+    /// the culled walk answers what the walk over every layer answers with a full
+    /// snapshot, whether it computes world transforms on the way or reads them from a
+    /// current world cache (where planar layers take the shorter unprojection); batches
+    /// equal single calls.
     func testCulledHitTestMatchesTheFullWalk() {
         var hits = 0
         for seed in UInt64(0)..<6 {
@@ -122,19 +125,42 @@ final class FrameQueryTests: XCTestCase {
             var random = SplitMix64(seed: seed)
             let world = store.worldTransforms()
             var points = pointsOnLayers(store, world, count: 150, &random)
+            points += pointsOnLayerEdges(store, world, count: 100, &random)
             points += (0..<50).map { _ in Point(x: random.unit() * 600 - 100, y: random.unit() * 1000 - 100) }
-            for rule in HitTestRule.allCases {
-                var batch: [LayerHandle?] = []
-                store.hitTest(points: points, rule: rule, into: &batch)
-                for (k, point) in points.enumerated() {
-                    let expected = store.hitTest(point, in: world, rule: rule)
-                    XCTAssertEqual(store.hitTest(point, rule: rule), expected, "seed \(seed) \(rule) point \(point)")
-                    XCTAssertEqual(batch[k], expected, "batch, seed \(seed) \(rule) point \(point)")
-                    if expected != nil { hits += 1 }
+            for cached in [false, true] {
+                if cached { _ = store.updateWorld() }
+                XCTAssertEqual(store.worldCacheIsCurrent, cached)
+                for rule in HitTestRule.allCases {
+                    var batch: [LayerHandle?] = []
+                    store.hitTest(points: points, rule: rule, into: &batch)
+                    for (k, point) in points.enumerated() {
+                        let expected = store.hitTest(point, in: world, rule: rule)
+                        let label = "seed \(seed) \(rule) cached \(cached) point \(point)"
+                        XCTAssertEqual(store.hitTest(point, rule: rule), expected, label)
+                        XCTAssertEqual(batch[k], expected, "batch, " + label)
+                        if expected != nil { hits += 1 }
+                    }
                 }
             }
         }
-        XCTAssertGreaterThan(hits, 500, "most points on layers must hit something")
+        XCTAssertGreaterThan(hits, 1000, "most points on layers must hit something")
+    }
+
+    /// Points where a layer's corners and edges land in the world: where containment
+    /// (half-open) turns on the last bit of the unprojected point.
+    func pointsOnLayerEdges(
+        _ store: borrowing LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64
+    ) -> [Point] {
+        (0..<count).map { _ in
+            let layer = random.below(store.count)
+            let bounds = store.bounds(of: layer)
+            let along = random.chance(50) ? random.unit() : Double(random.below(2))
+            let local =
+                random.chance(50)
+                ? Point(x: bounds.x + Double(random.below(2)) * bounds.width, y: bounds.y + along * bounds.height)
+                : Point(x: bounds.x + along * bounds.width, y: bounds.y + Double(random.below(2)) * bounds.height)
+            return world[layer].projectPoint(local)
+        }
     }
 
     /// Edits of every kind between queries: after each round the queries still match the
@@ -262,6 +288,38 @@ final class FrameQueryTests: XCTestCase {
             XCTAssertEqual(store.drawOrderIndices(), expected, "round \(round), before the refresh")
             store.refreshDrawOrder()
             XCTAssertEqual(store.drawOrderIndices(), expected, "round \(round), after the refresh")
+        }
+    }
+
+    /// A rotated layer's extent is the union of its sublayers' boxes rotated one by one,
+    /// not the box around its rotated content box: a point in an empty corner of that
+    /// box (between two far-apart sublayers) is outside the extent, so the culled hit
+    /// test does not enter the layer; every sublayer corner's image is still inside.
+    func testRotatedLayersBoundEachSublayer() {
+        var store = LayerStore()
+        let root = store.addViewWithFrame(Rect(0, 0, 1000, 1000))
+        let wheel = store.addViewWithFrame(Rect(300, 300, 10, 10), parent: root)
+        store.setAffineTransform(.rotation(radians: .pi / 4), of: wheel)
+        let near = store.addViewWithFrame(Rect(0, 0, 10, 10), parent: wheel)
+        let far = store.addViewWithFrame(Rect(100, 100, 10, 10), parent: wheel)
+        _ = store.hitTest(Point(0, 0))  // builds the subtree bounds
+        let extent = store.caches.subtreeBounds.extent[wheel.index]
+        let world = store.worldTransforms()
+        // wheel's bounds space -> root's: the world map (the root is at the origin).
+        let toRoot = world[wheel]
+        for sublayer in [near, far] {
+            let b = store.bounds(of: sublayer)
+            let toWheel = store.transformToSuperlayer(of: sublayer.index)
+            for (x, y) in [(b.x, b.y), (b.x + b.width, b.y), (b.x, b.y + b.height), (b.x + b.width, b.y + b.height)] {
+                let corner = toRoot.projectPoint(toWheel.projectPoint(Point(x, y)))
+                XCTAssertTrue(extent.containsClosed(corner), "sublayer corner \(corner) outside \(extent)")
+            }
+        }
+        // (0, 110) and (110, 0) are the empty corners of the content box (0, 0, 110, 110).
+        for emptyCorner in [Point(0, 110), Point(110, 0)] {
+            let image = toRoot.projectPoint(emptyCorner)
+            XCTAssertFalse(extent.containsClosed(image), "the empty corner \(image) is inside \(extent)")
+            XCTAssertEqual(store.hitTest(image), root, "nothing but the root is drawn at \(image)")
         }
     }
 

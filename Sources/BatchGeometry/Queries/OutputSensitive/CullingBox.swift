@@ -55,6 +55,10 @@ struct PlaneMap {
         (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.a, m.b, 0, m.c, m.d, 0, m.tx, m.ty, 1)
     }
 
+    /// An affine map that turns boxes (a rotation or a shear): the box around a mapped box
+    /// is larger than the mapped box.
+    var isRotatingAffine: Bool { m14 == 0 && m24 == 0 && m44 == 1 && (m12 != 0 || m21 != 0) }
+
     /// How far a point unprojected through this map (from the world point `p`) may be
     /// from the exact plane point, widened far past the rounding: nil when the map is
     /// too close to singular to prune with. For an affine map only the 2×2 part decides
@@ -94,10 +98,17 @@ func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
     // A struct's mutating method, not a local function: a local function that captures
     // mutable locals gets a heap-allocated context in unoptimized builds.
     var image = CornerImage()
-    image.add(box.minX, box.minY, map)
-    image.add(box.minX, box.maxY, map)
-    image.add(box.maxX, box.minY, map)
-    image.add(box.maxX, box.maxY, map)
+    if map.m14 == 0 && map.m24 == 0 && map.m44 == 1 {
+        image.addAffine(box.minX, box.minY, map)
+        image.addAffine(box.minX, box.maxY, map)
+        image.addAffine(box.maxX, box.minY, map)
+        image.addAffine(box.maxX, box.maxY, map)
+    } else {
+        image.add(box.minX, box.minY, map)
+        image.add(box.minX, box.maxY, map)
+        image.add(box.maxX, box.minY, map)
+        image.add(box.maxX, box.maxY, map)
+    }
     guard image.bounded, image.magnitude.isFinite else { return .unbounded }
     // A power of two: an edit that moves a box by less than its magnitude's binade (a
     // scroll) leaves the slack, and so the box's growth, unchanged.
@@ -138,6 +149,29 @@ struct CornerImage {
         let terms =
             (abs(xa) + abs(ya) + abs(map.m41) + abs(xb) + abs(yb) + abs(map.m42)
                 + (abs(px) + abs(py)) * (abs(xw) + abs(yw) + abs(map.m44))) / w
+        magnitude = Swift.max(magnitude, terms)
+        box.minX = Swift.min(box.minX, px)
+        box.maxX = Swift.max(box.maxX, px)
+        box.minY = Swift.min(box.minY, py)
+        box.maxY = Swift.max(box.maxY, py)
+    }
+
+    /// `add(x, y, map)` for an affine map (m14 = m24 = 0, m44 = 1) and a finite corner,
+    /// without the divisions: there w = (x·0 + y·0) + 1 = 1 exactly, so dividing by it and
+    /// multiplying by |x·0| + |y·0| + 1 change nothing, and the values are the same bits.
+    @inline(__always)
+    mutating func addAffine(_ x: Double, _ y: Double, _ map: PlaneMap) {
+        let xa = x * map.m11
+        let ya = y * map.m21
+        let xb = x * map.m12
+        let yb = y * map.m22
+        let px = (xa + ya) + map.m41
+        let py = (xb + yb) + map.m42
+        guard px.isFinite, py.isFinite else {
+            bounded = false
+            return
+        }
+        let terms = abs(xa) + abs(ya) + abs(map.m41) + abs(xb) + abs(yb) + abs(map.m42) + (abs(px) + abs(py))
         magnitude = Swift.max(magnitude, terms)
         box.minX = Swift.min(box.minX, px)
         box.maxX = Swift.max(box.maxX, px)

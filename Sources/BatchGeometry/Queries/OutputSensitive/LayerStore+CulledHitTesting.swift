@@ -2,11 +2,51 @@
 // walk over every layer, visiting only the subtrees whose extent holds the point, with
 // world transforms read from the current world cache, or computed on the way down.
 
-/// The walk's stack and candidate lists, kept by the store between queries so a
+/// The walk's stacks and candidate lists, kept by the store between queries so a
 /// warmed-up hit test allocates nothing.
 struct WalkScratch: Sendable {
-    var frames: [VisitFrame] = []
+    var frames: [HitFrame] = []
+    /// The world steps of the layers in `frames`, when the walk computes each layer's from
+    /// its superlayer's (`WorldStepSource.readsSuperlayerStep`); else empty.
+    var steps: [WorldStep] = []
     var candidates: [UInt64] = []
+    /// Layers the walks visited (unprojected the point into) and sublayers whose extents
+    /// they tested, since the store was made: what a hit test's cost is counted in.
+    var visitedLayers = 0
+    var testedSublayers = 0
+
+    /// The step of the layer on top of `frames` (nil: none kept, or at a root). Not
+    /// `steps.last`: the generic getter allocates in unoptimized builds.
+    var superlayerStep: WorldStep? { steps.isEmpty ? nil : steps[steps.count - 1] }
+}
+
+/// A layer whose sublayers the hit walk is going through. Small (no world matrix: that is
+/// on `WalkScratch.steps` when it is needed at all), since the walk pushes one for every
+/// layer it enters.
+struct HitFrame {
+    var layer: Int32
+    /// The next sublayer to look at (-1: none left), or, when `fromCandidates`, one past
+    /// the next position in the candidate list (walked backwards down to `start`).
+    var next: Int32
+    var start: Int32 = 0
+    var end: Int32 = 0
+    /// The point in the layer's bounds space, and how far it may be from the exact plane
+    /// point (`unprojectionMargin`); a negative margin: the point cannot prune.
+    var point: Point
+    var margin: Double
+    /// The layer itself contains the point.
+    var inside: Bool
+    var fromCandidates = false
+}
+
+/// What the hit walk does after visiting a layer.
+enum HitVisit {
+    /// The layer is the answer: it contains the point and no sublayer can be hit first.
+    case hit(Int)
+    /// Try this sublayer next (a frame for the layer was pushed).
+    case descend(Int)
+    /// Neither the layer nor its sublayers can be hit.
+    case miss
 }
 
 extension LayerStore {
@@ -63,6 +103,7 @@ extension LayerStore {
         _ point: Point, rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
+        scratch.steps.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
         let skip = skippedSubtreeFlags(rule)
         var root = hierarchy.lastRoot
@@ -78,61 +119,97 @@ extension LayerStore {
 
     /// Hit order below root `top`: each layer's sublayers last to first (drawing order
     /// for the layer rule, sublayer order for the view rule), then the layer; the first
-    /// layer that contains the point wins. Explicit stack, any depth.
+    /// layer that contains the point wins. Explicit stack, any depth; a frame is pushed
+    /// only for a layer with a sublayer left to try.
     private func hitSubtree(
         of top: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
-        if let hit = enterHit(top, under: nil, point, rule, steps, &scratch) { return hit }
         let skip = skippedSubtreeFlags(rule)
-        while !scratch.frames.isEmpty {
-            let depth = scratch.frames.count - 1
-            if let sublayer = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip: skip) {
-                if let hit = enterHit(sublayer, under: depth, point, rule, steps, &scratch) { return hit }
-            } else {
+        var layer = top
+        while true {
+            switch enterHit(layer, point, rule, steps, skip: skip, &scratch) {
+            case .hit(let hit): return hit
+            case .descend(let sublayer):
+                layer = sublayer
+                continue
+            case .miss: break
+            }
+            // Back up to the nearest layer with a sublayer left to try.
+            var next: Int?
+            while next == nil, !scratch.frames.isEmpty {
+                let depth = scratch.frames.count - 1
+                next = nextHitCandidate(&scratch.frames[depth], scratch.candidates, skip, &scratch.testedSublayers)
+                if next != nil { break }
                 let frame = scratch.frames.removeLast()
+                if steps.readsSuperlayerStep { scratch.steps.removeLast() }
                 if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
                 if frame.inside { return Int(frame.layer) }
             }
+            guard let next else { return nil }
+            layer = next
         }
-        return nil
     }
 
-    /// Visits `layer`: returns it when it is hit with no sublayer to try first; else
-    /// pushes a frame for its sublayers (when the rule enters them) and returns nil.
+    /// Visits `layer` (its superlayer's frame on top of the stack, none for a root):
+    /// unprojects the point into its plane, tests it, and finds its first sublayer to try
+    /// (pushing a frame for the rest).
     private func enterHit(
-        _ layer: Int, under depth: Int?, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource,
+        _ layer: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, skip: LayerFlags,
         _ scratch: inout WalkScratch
-    ) -> Int? {
-        let step = steps.step(of: layer, under: depth.map { scratch.frames[$0].step }, in: self)
-        // hitTestWalk's expressions: the same unprojection, the same containment.
-        let local = step.matrix.unprojectPointInFrontOfEye(point)
-        var inside = false
-        if let local { inside = contains(layer, local) }
-        let entersSublayers =
-            rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
-        guard entersSublayers, hierarchy.firstSublayers[layer] >= 0 else { return inside ? layer : nil }
+    ) -> HitVisit {
+        scratch.visitedLayers += 1
+        // hitTestWalk's answers: the same unprojection (the planar form's shorter
+        // expressions give the same values), the same containment.
+        var step: WorldStep?
+        var planar = steps.planarWorld(of: layer, in: self)
+        if planar == nil {
+            let computed = steps.step(of: layer, under: scratch.superlayerStep, in: self)
+            step = computed
+            planar = PlanarWorld(computed.matrix)
+        }
+        let local: Point?
+        let margin: Double?
+        if let planar, let fast = planar.unprojectInFrontOfEye(point) {
+            local = fast
+            margin = PlaneMap(planar).unprojectionMargin(of: point, result: fast)
+        } else {
+            let general = step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self)
+            step = general
+            local = general.matrix.unprojectPointInFrontOfEye(point)
+            margin = local.flatMap { PlaneMap(general.matrix).unprojectionMargin(of: point, result: $0) }
+        }
+        let inside = local.map { contains(layer, $0) } ?? false
+        let entersSublayers = rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
+        guard entersSublayers, hierarchy.firstSublayers[layer] >= 0 else { return inside ? .hit(layer) : .miss }
         // Prune by the point in this layer's plane only when it is accurate, and then
         // with a margin for its rounding.
-        let margin = local.flatMap { PlaneMap(step.matrix).unprojectionMargin(of: point, result: $0) }
-        let prunePoint = margin == nil ? nil : local
-        var frame = VisitFrame(
-            layer: Int32(layer), step: step, clip: nil, cull: .null, point: prunePoint, pointMargin: margin ?? 0,
-            inside: inside, next: hierarchy.lastSublayers[layer])
-        if let prunePoint, let margin, caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0 {
-            pushCandidates(of: layer, into: &scratch.candidates, frame: &frame, byDrawRank: rule == .layer) {
-                $0.containsClosed(prunePoint, margin: margin)
-            }
-            frame.next = frame.end
+        let prunePoint = margin == nil ? Point(x: 0, y: 0) : local ?? Point(x: 0, y: 0)
+        var frame = HitFrame(
+            layer: Int32(layer), next: hierarchy.lastSublayers[layer], point: prunePoint, margin: margin ?? -1,
+            inside: inside)
+        if let margin, caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
+            let range = pushCandidates(
+                of: layer, into: &scratch.candidates, byDrawRank: rule == .layer,
+                { $0.containsClosed(prunePoint, margin: margin) })
+        {
+            (frame.fromCandidates, frame.start, frame.next, frame.end) = (true, range.start, range.end, range.end)
         } else if rule == .layer && hierarchy.zOrderInversions > 0 {
             pushDrawOrderList(of: layer, into: &scratch.candidates, frame: &frame)
         }
+        guard let first = nextHitCandidate(&frame, scratch.candidates, skip, &scratch.testedSublayers) else {
+            if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
+            return inside ? .hit(layer) : .miss
+        }
         scratch.frames.append(frame)
-        return nil
+        if steps.readsSuperlayerStep {
+            scratch.steps.append(step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self))
+        }
+        return .descend(first)
     }
 
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
     /// backwards).
-    private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame) {
+    private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout HitFrame) {
         let links = drawOrderLinks()
         let start = candidates.count
         var sublayer = links.first[layer]
@@ -156,8 +233,14 @@ extension LayerStore {
     }
 
     /// The next sublayer to try, last to first, skipping those whose extent cannot hold
-    /// the point and those `skip` rules out; nil when none is left.
-    private func nextHitCandidate(_ frame: inout VisitFrame, _ candidates: [UInt64], skip: LayerFlags) -> Int? {
+    /// the point and those `skip` rules out; nil when none is left. Counts the sublayers
+    /// it looks at into `tested`.
+    @inline(__always)
+    private func nextHitCandidate(
+        _ frame: inout HitFrame, _ candidates: [UInt64], _ skip: LayerFlags, _ tested: inout Int
+    ) -> Int? {
+        let extents = caches.subtreeBounds.extent
+        let flags = columns.flags
         while true {
             let sublayer: Int
             if frame.fromCandidates {
@@ -169,10 +252,11 @@ extension LayerStore {
                 sublayer = Int(frame.next)
                 frame.next = hierarchy.previousSiblings[sublayer]
             }
-            let extent = caches.subtreeBounds.extent[sublayer]
+            tested += 1
+            let extent = extents[sublayer]
             // Null: hidden, or nothing in the subtree has an area to be hit in.
-            if extent.isNull || !columns.flags[sublayer].isDisjoint(with: skip) { continue }
-            if let point = frame.point, !extent.containsClosed(point, margin: frame.pointMargin) { continue }
+            if extent.isNull || !flags[sublayer].isDisjoint(with: skip) { continue }
+            if frame.margin >= 0, !extent.containsClosed(frame.point, margin: frame.margin) { continue }
             return sublayer
         }
     }

@@ -41,8 +41,14 @@ extension LayerStore {
         bounds.isBuilt = true
     }
 
-    /// Redoes the marked layers, deepest first. False (nothing done) when finding their
-    /// depths would cost more than a full build: many marks, or marks deep in a chain.
+    /// Redoes the marked layers, deepest first, level by level: every layer of a depth
+    /// before any layer above it, so a superlayer's union is redone once, after all its
+    /// changed sublayers. False (nothing done) when finding their depths would cost more
+    /// than a full build: many marks, or marks deep in a chain.
+    ///
+    /// The marked layers are sorted by depth by counting (not a heap: a relayout marks
+    /// thousands of cards, and a heap's O(log n) pushes and pops were a fifth of the
+    /// refresh); the superlayers the redo marks go to the next level's list.
     private func refresh(_ bounds: inout SubtreeBounds) -> Bool {
         bounds.lastRefreshVisits = 0
         bounds.lastRefreshIndexRebuilds = 0
@@ -50,41 +56,103 @@ extension LayerStore {
         bounds.lastRefreshIndexRefits = 0
         bounds.lastRefreshIndexInserts = 0
         guard !bounds.queue.isEmpty else { return true }
+        guard sortQueueByDepth(&bounds) else { return false }
+        var level = bounds.levelStarts.count - 2
+        while level >= 0 {
+            // The superlayers the level below marked are at this depth.
+            swap(&bounds.carried, &bounds.carrying)
+            bounds.carrying.removeAll(keepingCapacity: true)
+            var k = bounds.levelStarts[level]
+            while k < bounds.levelStarts[level + 1] {
+                redoMarked(Int(bounds.sortedQueue[k]), &bounds)
+                k += 1
+            }
+            k = 0
+            while k < bounds.carried.count {
+                redoMarked(Int(bounds.carried[k]), &bounds)
+                k += 1
+            }
+            level -= 1
+        }
+        bounds.carried.removeAll(keepingCapacity: true)
+        bounds.carrying.removeAll(keepingCapacity: true)
+        return true
+    }
+
+    /// Sorts `bounds.queue` by depth into `sortedQueue` (level d's layers at
+    /// `levelStarts[d] ..< levelStarts[d + 1]`) and empties the queue. False (queue kept)
+    /// when the depths cost more than `count` steps to find. O(marked + depth).
+    private func sortQueueByDepth(_ bounds: inout SubtreeBounds) -> Bool {
         var budget = count
+        var deepest = 0
+        bounds.reserveRefreshScratch()
+        bounds.depths.removeAll(keepingCapacity: true)
         var k = 0
         while k < bounds.queue.count {  // not `for in`: its iterator allocates unoptimized
-            let layer = bounds.queue[k]
-            k += 1
-            let depth = depth(of: Int(layer), limit: budget)
-            guard depth < budget else {
-                bounds.heap.removeAll(keepingCapacity: true)
-                return false
-            }
+            let depth = depth(of: Int(bounds.queue[k]), limit: budget)
+            guard depth < budget else { return false }
             budget -= depth + 1
-            bounds.pushHeap(UInt64(depth) << 32 | UInt64(UInt32(layer)))
+            deepest = Swift.max(deepest, depth)
+            bounds.depths.append(Int32(truncatingIfNeeded: depth))
+            k += 1
         }
+        bounds.levelStarts.removeAll(keepingCapacity: true)
+        while bounds.levelStarts.count < deepest + 2 { bounds.levelStarts.append(0) }
+        k = 0
+        while k < bounds.depths.count {
+            bounds.levelStarts[Int(bounds.depths[k]) + 1] += 1
+            k += 1
+        }
+        k = 1
+        while k < bounds.levelStarts.count {
+            bounds.levelStarts[k] += bounds.levelStarts[k - 1]
+            k += 1
+        }
+        bounds.sortedQueue.removeAll(keepingCapacity: true)
+        while bounds.sortedQueue.count < bounds.queue.count { bounds.sortedQueue.append(0) }
+        // Place each at its level's next free position (levelStarts[d] counts up to the
+        // start of level d + 1, then is restored from level d - 1's end).
+        k = 0
+        while k < bounds.queue.count {
+            let depth = Int(bounds.depths[k])
+            bounds.sortedQueue[bounds.levelStarts[depth]] = bounds.queue[k]
+            bounds.levelStarts[depth] += 1
+            k += 1
+        }
+        k = bounds.levelStarts.count - 1
+        while k > 0 {
+            bounds.levelStarts[k] = bounds.levelStarts[k - 1]
+            k -= 1
+        }
+        bounds.levelStarts[0] = 0
         bounds.queue.removeAll(keepingCapacity: true)
-        while let key = bounds.popHeap() {
-            let layer = Int(UInt32(truncatingIfNeeded: key))
-            let marks = bounds.state[layer]
-            bounds.state[layer] = marks & SubtreeBounds.Mark.indexed
-            guard marks & SubtreeBounds.Mark.pending != 0 else { continue }
-            bounds.lastRefreshVisits += 1
-            redo(layer, depth: key >> 32, marks: marks, &bounds)
-        }
         return true
+    }
+
+    /// Clears `layer`'s marks and redoes what they ask for.
+    @inline(__always)
+    private func redoMarked(_ layer: Int, _ bounds: inout SubtreeBounds) {
+        let marks = bounds.state[layer]
+        bounds.state[layer] = marks & SubtreeBounds.Mark.indexed
+        guard marks & SubtreeBounds.Mark.pending != 0 else { return }
+        bounds.lastRefreshVisits += 1
+        redo(layer, marks: marks, &bounds)
     }
 
     /// Redoes `layer`'s content and extent for `marks`. When its extent changes, or it
     /// waits for a leaf in its superlayer's index (it joined the list since the last
-    /// refresh), updates that index and marks the superlayer.
-    private func redo(_ layer: Int, depth: UInt64, marks: UInt8, _ bounds: inout SubtreeBounds) {
+    /// refresh), updates that index and marks the superlayer (for the next level up).
+    private func redo(_ layer: Int, marks: UInt8, _ bounds: inout SubtreeBounds) {
         typealias Mark = SubtreeBounds.Mark
         let contentChanged =
             marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
             && updateContent(
                 of: layer, &bounds, list: marks & Mark.sublayerList != 0, all: marks & Mark.allSublayers != 0)
-        guard contentChanged || marks & Mark.extent != 0 else { return }
+        // A rotated layer's extent reads each sublayer's (`sublayerWiseExtent`), which
+        // may change while their union does not.
+        let sublayerChanged = marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
+        guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content[layer].isNull)
+        else { return }
         let extent = computedExtent(of: layer, bounds)
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
@@ -99,7 +167,7 @@ extension LayerStore {
         }
         let old = bounds.state[superlayer]
         bounds.state[superlayer] = old | Mark.content | Mark.queued
-        if old & Mark.queued == 0 { bounds.pushHeap((depth - 1) << 32 | UInt64(superlayer)) }
+        if old & Mark.queued == 0 { bounds.carrying.append(Int32(truncatingIfNeeded: superlayer)) }
     }
 
     /// The number of ancestors of `layer`, or `limit` when it has at least that many.
@@ -120,6 +188,7 @@ extension LayerStore {
     @discardableResult
     private func updateContent(of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool) -> Bool {
         let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
+        if indexed { bounds.refitStaleNodes(of: layer) }
         if all {
             var sublayer = hierarchy.firstSublayers[layer]
             while sublayer >= 0 {
@@ -192,16 +261,48 @@ extension LayerStore {
         let layerFlags = columns.flags[layer]
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
-        var box = ownBox(of: layer)
-        if !layerFlags.contains(.masksToBounds) { box = box.union(bounds.content[layer]) }
+        let own = ownBox(of: layer)
+        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
+        let box = own.union(content)
         if box.isNull { return .null }
         // Under a transform layer the subtree keeps its depth: no plane to bound it in.
         if superlayer >= 0 && columns.flags[superlayer].contains(.transformLayer) { return .unbounded }
+        let map: PlaneMap
         if superlayer >= 0, let planar = planarTransformToSuperlayer(of: layer, superlayer: superlayer) {
-            return mappedBox(box, through: PlaneMap(planar))
+            map = PlaneMap(planar)
+        } else {
+            map = PlaneMap(transformToSuperlayer(of: layer))
         }
-        return mappedBox(box, through: PlaneMap(transformToSuperlayer(of: layer)))
+        if !content.isNull, map.isRotatingAffine, let tight = sublayerWiseExtent(of: layer, own: own, map, bounds) {
+            return tight
+        }
+        return mappedBox(box, through: map)
     }
+
+    /// The extent of `layer` under a rotating (or shearing) affine map, from its own box
+    /// and each sublayer's extent mapped one by one: the box around a rotated union of
+    /// boxes is far larger than the union of the boxes around each (the corners of the
+    /// union's box, empty, swing out), and those corners are what made the culled hit
+    /// test enter subtrees it could not hit. Nil when the layer has more than
+    /// `sublayerWiseLimit` sublayers (one box for the whole content then). O(sublayers).
+    private func sublayerWiseExtent(
+        of layer: Int, own: RectEdges, _ map: PlaneMap, _ bounds: SubtreeBounds
+    ) -> RectEdges? {
+        var box = mappedBox(own, through: map)
+        var sublayer = hierarchy.firstSublayers[layer]
+        var count = 0
+        while sublayer >= 0 {
+            count += 1
+            guard count <= sublayerWiseLimit else { return nil }
+            box = box.union(mappedBox(bounds.extent[Int(sublayer)], through: map))
+            sublayer = hierarchy.nextSiblings[Int(sublayer)]
+        }
+        return box
+    }
+
+    /// How many sublayers a rotated layer maps one by one (`sublayerWiseExtent`): a
+    /// refresh of it then reads them all, so only short lists.
+    var sublayerWiseLimit: Int { 16 }
 
     /// The layer's bounds rect as a box, whatever the signs of its size: a rect of zero
     /// width still has corners that a rotation or a perspective spreads into an area

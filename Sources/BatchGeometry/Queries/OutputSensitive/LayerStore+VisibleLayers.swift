@@ -31,12 +31,14 @@ extension LayerStore {
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
         var frame = VisitFrame(
-            layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, point: nil,
-            inside: false, next: first)
+            layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, next: first)
         if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
             let region = planeRegion(of: cull, under: step.matrix)
         {
-            pushCandidates(of: layer, into: &result.candidates, frame: &frame, byDrawRank: true) { $0.meets(region) }
+            if let range = pushCandidates(of: layer, into: &result.candidates, byDrawRank: true, { $0.meets(region) }) {
+                frame.fromCandidates = true
+                (frame.start, frame.next, frame.end) = (range.start, range.start, range.end)
+            }
         }
         result.frames.append(frame)
     }
@@ -71,15 +73,14 @@ extension LayerStore {
     }
 
     /// Appends the sublayers of indexed `layer` whose extent `accepts` takes to
-    /// `candidates`, in drawing order (list order when `byDrawRank` is false), and points
-    /// `frame` at them. Drawing order is by (zPosition key, order label), which is the
+    /// `candidates`, in drawing order (list order when `byDrawRank` is false), and returns
+    /// where they lie there (nil, nothing appended: `layer` has no index). Drawing order is by (zPosition key, order label), which is the
     /// stable sort by key of the list (`drawOrderLinks()`'s); the labels alone when no
     /// list is out of zPosition order.
     func pushCandidates(
-        of layer: Int, into candidates: inout [UInt64], frame: inout VisitFrame, byDrawRank: Bool,
-        _ accepts: (RectEdges) -> Bool
-    ) {
-        guard caches.subtreeBounds.indexSlot[layer] >= 0 else { return }
+        of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
+    ) -> (start: Int32, end: Int32)? {
+        guard caches.subtreeBounds.indexSlot[layer] >= 0 else { return nil }
         let index = caches.subtreeBounds.index(of: layer)
         let start = candidates.count
         index.forEachCandidate(accepts) { leaf in
@@ -95,10 +96,7 @@ extension LayerStore {
         } else {
             sortInPlace(&candidates, from: start) { labels[Int($0)] < labels[Int($1)] }
         }
-        frame.fromCandidates = true
-        frame.start = Int32(start)
-        frame.next = Int32(start)
-        frame.end = Int32(candidates.count)
+        return (Int32(start), Int32(candidates.count))
     }
 
     /// The box in `matrix`'s plane that holds every plane point whose image lies in

@@ -99,6 +99,12 @@ struct SublayerIndex: Sendable {
     private(set) var edits = 0
     /// An insert found no free leaf: the next refresh rebuilds.
     private(set) var isFull = false
+    /// Per node, as `boxes`: 1 when its box waits for `refitStale()` (`setLeafBox`
+    /// changed a box below it). Bytes, not `Bool`s: an array of `Bool` allocates witness
+    /// tables in unoptimized builds, where the allocation tests run.
+    private(set) var stale: [UInt8] = []
+    /// The stale nodes, lower levels first.
+    private(set) var staleNodes: [Int32] = []
 
     /// An empty index (no sublayers).
     init() {}
@@ -141,6 +147,16 @@ struct SublayerIndex: Sendable {
         edits = 0
         isFull = false
         buildLevels()
+        clearStale()
+    }
+
+    /// No node stale, `stale` sized to the nodes, and room in `staleNodes` for every
+    /// inner node (each is listed at most once), so a refresh's refits never grow it.
+    private mutating func clearStale() {
+        stale.removeAll(keepingCapacity: true)
+        while stale.count < boxes.count { stale.append(0) }
+        staleNodes.removeAll(keepingCapacity: true)
+        staleNodes.reserveCapacity(boxes.count - nodeCount(level: 0))
     }
 
     /// The inner levels from the leaves.
@@ -213,6 +229,43 @@ struct SublayerIndex: Sendable {
         }
     }
 
+    /// Sets leaf `leaf`'s box and leaves its ancestors to `refitStale()`, so that a
+    /// refresh that moves many sublayers (a relayout: every card below an insert) refits
+    /// each node once, not once per moved leaf below it. O(1).
+    mutating func setLeafBox(_ leaf: Int, to box: RectEdges) {
+        guard boxes[leaf] != box else { return }
+        boxes[leaf] = box
+        if levelStarts.count > 1 { markStale(levelStarts[1] + leaf / Self.fanout) }
+    }
+
+    @inline(__always)
+    private mutating func markStale(_ node: Int) {
+        guard stale[node] == 0 else { return }
+        stale[node] = 1
+        staleNodes.append(Int32(truncatingIfNeeded: node))
+    }
+
+    /// Recomputes the nodes `setLeafBox` left stale and their ancestors up to the first
+    /// whose box does not change, level by level from the bottom (the list is first in,
+    /// first out: a node's parent joins it after every node of the node's level), so
+    /// each node's children are current when it is redone. O(stale nodes · fanout).
+    mutating func refitStale() {
+        var k = 0
+        var level = 1
+        while k < staleNodes.count {
+            let node = Int(staleNodes[k])
+            k += 1
+            stale[node] = 0
+            while level + 1 < levelStarts.count && node >= levelStarts[level + 1] { level += 1 }
+            let position = node - levelStarts[level]
+            let updated = union(level: levelStarts[level - 1], count: nodeCount(level: level - 1), node: position)
+            guard boxes[node] != updated else { continue }
+            boxes[node] = updated
+            if level + 1 < levelStarts.count { markStale(levelStarts[level + 1] + position / Self.fanout) }
+        }
+        staleNodes.removeAll(keepingCapacity: true)
+    }
+
     /// Sets every leaf's box from `extent(sublayer)` and recomputes every inner box,
     /// keeping the tree's shape. O(n).
     mutating func refitAll(_ extent: (Int) -> RectEdges) {
@@ -231,6 +284,12 @@ struct SublayerIndex: Sendable {
             }
             level += 1
         }
+        var k = 0
+        while k < staleNodes.count {
+            stale[Int(staleNodes[k])] = 0
+            k += 1
+        }
+        staleNodes.removeAll(keepingCapacity: true)
     }
 
     /// Puts `sublayer` with `box` in a free leaf: from the root down, into the child with
@@ -335,6 +394,7 @@ struct SublayerIndex: Sendable {
             leaf += 1
         }
         if used != count { return "holds \(used) sublayers, counts \(count)" }
+        if !staleNodes.isEmpty || stale.contains(1) { return "\(staleNodes.count) nodes wait for a refit" }
         for level in 1..<Swift.max(1, levelStarts.count) {
             for node in 0..<nodeCount(level: level) {
                 let below = levelStarts[level - 1]

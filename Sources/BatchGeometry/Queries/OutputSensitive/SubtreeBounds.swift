@@ -39,8 +39,14 @@ struct SubtreeBounds: Sendable {
     var buildScratch = IndexBuildScratch()
     /// Marked layers, each once (the `queued` bit).
     var queue: [Int32] = []
-    /// Scratch for the refresh: (depth << 32 | layer), a max-heap.
-    var heap: [UInt64] = []
+    /// Scratch for the refresh: the depth of each queued layer, the queue sorted by depth
+    /// (level d at `levelStarts[d] ..< levelStarts[d + 1]`), and the superlayers marked
+    /// while redoing one level (`carrying`), redone with the next (`carried`).
+    var depths: [Int32] = []
+    var sortedQueue: [Int32] = []
+    var levelStarts: [Int] = []
+    var carried: [Int32] = []
+    var carrying: [Int32] = []
     /// False until the first full build; marks are ignored until then.
     var isBuilt = false
     /// How many layers the last refresh redid (a test hook for the cost of an edit).
@@ -81,6 +87,19 @@ struct SubtreeBounds: Sendable {
         if old & Mark.queued == 0 { queue.append(Int32(truncatingIfNeeded: layer)) }
     }
 
+    /// Sizes the refresh's scratch to the queue's capacity, all at once: each list holds
+    /// at most as many layers as were marked (a level's carried superlayers have
+    /// disjoint subtrees, each with a marked layer), so a refresh allocates only when
+    /// the queue itself has grown. O(1) unless it grows.
+    mutating func reserveRefreshScratch() {
+        let capacity = queue.capacity
+        depths.reserveCapacity(capacity)
+        sortedQueue.reserveCapacity(capacity)
+        carried.reserveCapacity(capacity)
+        carrying.reserveCapacity(capacity)
+        levelStarts.reserveCapacity(64)
+    }
+
     /// A new slot at the end of the store.
     mutating func appendLayer() {
         guard isBuilt else { return }
@@ -113,15 +132,28 @@ struct SubtreeBounds: Sendable {
     /// The index of `layer`, which must have one. O(1).
     func index(of layer: Int) -> SublayerIndex { indexes[Int(indexSlot[layer])] }
 
-    /// Sets leaf `leaf` of `layer`'s index to `box` (see `SublayerIndex.refit`). The
-    /// index is moved out and back, so it is updated in place.
+    /// Sets leaf `leaf` of `layer`'s index to `box`, its ancestors left for
+    /// `refitStaleNodes(of:)` (see `SublayerIndex.setLeafBox`). The index is moved out
+    /// and back, so it is updated in place.
     mutating func refitIndex(of layer: Int, leaf: Int, to box: RectEdges) {
         let slot = Int(indexSlot[layer])
         var index = SublayerIndex()
         swap(&index, &indexes[slot])
-        index.refit(leaf: leaf, to: box)
+        index.setLeafBox(leaf, to: box)
         swap(&index, &indexes[slot])
         lastRefreshIndexRefits += 1
+    }
+
+    /// Brings the inner boxes of `layer`'s index up to date after `refitIndex` calls
+    /// (`SublayerIndex.refitStale`); the refresh does it before it reads the index's
+    /// bounds, which it does after every sublayer of `layer`.
+    mutating func refitStaleNodes(of layer: Int) {
+        let slot = Int(indexSlot[layer])
+        guard !indexes[slot].staleNodes.isEmpty else { return }
+        var index = SublayerIndex()
+        swap(&index, &indexes[slot])
+        index.refitStale()
+        swap(&index, &indexes[slot])
     }
 
     /// Sets every leaf of `layer`'s index to its sublayer's extent, keeping the tree's
@@ -205,37 +237,3 @@ struct SubtreeBounds: Sendable {
 /// list): 2^62, so that a list of up to 5 · 10^7 sublayers keeps the density the
 /// relabelling needs (`LayerStore.labelJoiningSublayer`).
 let orderLabelLimit: UInt64 = 1 << 62
-
-// MARK: The max-heap of the refresh (children before their superlayers); element
-// swaps written out, since `swapAt` allocates in unoptimized builds.
-
-extension SubtreeBounds {
-    mutating func pushHeap(_ key: UInt64) {
-        heap.append(key)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[parent] < heap[child] else { break }
-            (heap[parent], heap[child]) = (heap[child], heap[parent])
-            child = parent
-        }
-    }
-
-    mutating func popHeap() -> UInt64? {
-        guard let last = heap.popLast() else { return nil }
-        guard !heap.isEmpty else { return last }
-        let top = heap[0]
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            guard left < heap.count else { break }
-            var larger = left
-            if left + 1 < heap.count && heap[left + 1] > heap[left] { larger = left + 1 }
-            guard heap[parent] < heap[larger] else { break }
-            (heap[parent], heap[larger]) = (heap[larger], heap[parent])
-            parent = larger
-        }
-        return top
-    }
-}

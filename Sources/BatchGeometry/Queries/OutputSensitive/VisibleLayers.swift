@@ -77,12 +77,6 @@ struct VisitFrame {
     var opacity = 1.0
     /// Where a sublayer must reach to matter: the viewport within `clip` (frame query).
     var cull: RectEdges
-    /// The point in the layer's bounds space, when it can prune sublayers (hit testing).
-    var point: Point?
-    /// How far `point` may be from the exact plane point (`unprojectionMargin`).
-    var pointMargin = 0.0
-    /// The layer itself contains the point (hit testing).
-    var inside: Bool
     /// The next sublayer to look at (-1: none left), or, when `fromCandidates`, the next
     /// position in the walk's candidate list, up to `end`.
     var next: Int32

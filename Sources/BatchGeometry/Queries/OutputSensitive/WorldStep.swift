@@ -52,6 +52,12 @@ extension LayerStore {
 protocol WorldStepSource {
     /// `ToWorld(layer)` of `store`, its superlayer's step given (nil for a root). O(1).
     func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep
+    /// Whether `step(of:under:in:)` reads the superlayer's step: when false, the hit walk
+    /// keeps no steps for the layers it is inside of.
+    var readsSuperlayerStep: Bool { get }
+    /// `ToWorld(layer)` when it is at hand in the planar form without building a 4×4
+    /// matrix (the world cache's planar columns); else nil. O(1).
+    func planarWorld(of layer: Int, in store: borrowing LayerStore) -> PlanarWorld?
 }
 
 /// Computed from the superlayer's step (`worldStep(of:under:)`): any store.
@@ -60,6 +66,11 @@ struct ComputedWorldSteps: WorldStepSource {
     func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
         store.worldStep(of: layer, under: superlayer)
     }
+
+    var readsSuperlayerStep: Bool { true }
+
+    @inline(__always)
+    func planarWorld(of layer: Int, in store: borrowing LayerStore) -> PlanarWorld? { nil }
 }
 
 /// Read from the world cache: only when `worldCacheIsCurrent`.
@@ -68,5 +79,67 @@ struct CachedWorldSteps: WorldStepSource {
     func step(of layer: Int, under superlayer: WorldStep?, in store: borrowing LayerStore) -> WorldStep {
         guard let cache = store.caches.worldCache else { return store.worldStep(of: layer, under: superlayer) }
         return WorldStep(mode: cache.modes[layer], matrix: cache[layer])
+    }
+}
+
+extension CachedWorldSteps {
+    var readsSuperlayerStep: Bool { false }
+
+    @inline(__always)
+    func planarWorld(of layer: Int, in store: borrowing LayerStore) -> PlanarWorld? {
+        guard let cache = store.caches.worldCache, cache.modes[layer] & WorldTransforms.generalBit == 0 else {
+            return nil
+        }
+        return PlanarWorld(
+            a: cache.a[layer], b: cache.b[layer], c: cache.c[layer], d: cache.d[layer], tx: cache.tx[layer],
+            ty: cache.ty[layer])
+    }
+}
+
+/// A world matrix of the planar form `[[a b 0 0] [c d 0 0] [0 0 0 0] [tx ty 0 1]]`
+/// (`WorldTransforms.isPlanarForm`), as its six doubles: what the hit walk unprojects
+/// through without the 4×4 matrix's cofactors.
+struct PlanarWorld {
+    var a, b, c, d, tx, ty: Double
+
+    @inline(__always)
+    init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+
+    /// The six doubles of `m` when it has the planar form; else nil.
+    @inline(__always)
+    init?(_ m: Transform3D) {
+        guard WorldTransforms.isPlanarForm(m) else { return nil }
+        (a, b, c, d, tx, ty) = (m.m11, m.m12, m.m21, m.m22, m.m41, m.m42)
+    }
+
+    /// `unprojectPointInFrontOfEye(point)` of the 4×4 matrix, when every value is finite
+    /// and the map is not singular; else nil (the caller then asks the 4×4 matrix).
+    ///
+    /// The same values: with m14 = m24 = 0 and m44 = 1 and finite entries, the
+    /// homography's cofactors are c11 = d, c21 = -c, c12 = -b, c22 = a, c13 = c23 = ±0,
+    /// c31 = c·ty - d·tx, c32 = b·tx - a·ty and c33 = det = a·d - b·c, each rounded as
+    /// here, so its solve gives w = det (in front of the eye: det / w = 1) and the same x
+    /// and y (the only difference is the sign of a zero, which no comparison sees).
+    @inline(__always)
+    func unprojectInFrontOfEye(_ point: Point) -> Point? {
+        let det = a * d - b * c
+        let c31 = c * ty - d * tx
+        let c32 = b * tx - a * ty
+        guard det != 0, det.isFinite, c31.isFinite, c32.isFinite, point.x.isFinite, point.y.isFinite,
+            a.isFinite, b.isFinite, c.isFinite, d.isFinite
+        else { return nil }
+        let x = (point.x * d + point.y * -c) + c31
+        let y = (point.x * -b + point.y * a) + c32
+        return Point(x: x / det, y: y / det)
+    }
+}
+
+extension PlaneMap {
+    /// The plane map of a planar matrix.
+    @inline(__always)
+    init(_ m: PlanarWorld) {
+        (m11, m12, m14, m21, m22, m24, m41, m42, m44) = (m.a, m.b, 0, m.c, m.d, 0, m.tx, m.ty, 1)
     }
 }
