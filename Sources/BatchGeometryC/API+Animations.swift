@@ -56,6 +56,30 @@ public func bgAnimationsAdd(
     }
 }
 
+/// `bg_animations_add_deceleration`: `addDeceleration(_:to:in:timing:)`, the structs
+/// checked first (the Swift call checks only what it reads: the start offset and velocity).
+@_cdecl("bg_animations_add_deceleration")
+public func bgAnimationsAddDeceleration(
+    _ animations: OpaquePointer?, _ store: OpaquePointer?, _ layer: bg_layer,
+    _ deceleration: UnsafePointer<bg_deceleration>?, _ timing: UnsafePointer<bg_media_timing>?,
+    _ out: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    cCall("bg_animations_add_deceleration") {
+        let set = try CAnimations.from(animations)
+        let box = try CStore.from(store)
+        let deceleration = try required(deceleration, "deceleration")
+        let out = try required(out, "out")
+        let handle = try box.live(layer)
+        let curve = try deceleration.pointee.checked("deceleration")
+        let value = try (timing?.pointee ?? .defaults).checked("timing")
+        do {
+            out.pointee = try set.animations.addDeceleration(curve, to: handle, in: box.store, timing: value)
+        } catch let error as AnimationError {
+            throw animationFailure(error, argument: "")
+        }
+    }
+}
+
 /// `bg_animations_remove`: `remove(_:)`.
 @_cdecl("bg_animations_remove")
 public func bgAnimationsRemove(_ animations: OpaquePointer?, _ number: Int) -> Int32 {

@@ -128,13 +128,13 @@ extension bg_animation {
 }
 
 extension bg_media_timing {
-    /// The Swift timing; `.invalid` for a fill mode out of range (the numbers are checked
-    /// with the animation, `Animation.problem()`).
-    func checked() throws(CFailure) -> AnimationTiming {
+    /// The Swift timing; `.invalid` for a fill mode out of range, naming the struct as
+    /// `name` (the numbers are checked with the animation, `Animation.problem()`).
+    func checked(_ name: String = "animation.timing") throws(CFailure) -> AnimationTiming {
         let modes = FillMode.allCases
         guard fill_mode >= 0 && Int(fill_mode) < modes.count else {
             throw CFailure.invalid(
-                "animation.timing.fill_mode \(fill_mode) is not a fill mode "
+                "\(name).fill_mode \(fill_mode) is not a fill mode "
                     + "(BG_FILL_MODE_REMOVED 0 to BG_FILL_MODE_BOTH \(modes.count - 1))")
         }
         var timing = AnimationTiming()

@@ -179,6 +179,7 @@ func checkSignaturesAnimations() {
     same(CBatchGeometry.bg_animations_create, bgAnimationsCreate)
     same(CBatchGeometry.bg_animations_destroy, bgAnimationsDestroy)
     same(CBatchGeometry.bg_animations_add, bgAnimationsAdd)
+    same(CBatchGeometry.bg_animations_add_deceleration, bgAnimationsAddDeceleration)
     same(CBatchGeometry.bg_animations_remove, bgAnimationsRemove)
     same(CBatchGeometry.bg_animations_set_layer_timing, bgAnimationsSetLayerTiming)
     same(CBatchGeometry.bg_animations_sample, bgAnimationsSample)

@@ -199,6 +199,66 @@ final class AnimationInterfaceTests: XCTestCase {
         XCTAssertFalse(swift.finished.isEmpty, "the mix ends some animations within the times sampled")
     }
 
+    /// A deceleration added through C (bg_animations_add_deceleration) and through
+    /// `addDeceleration` with the same timing, beside a basic animation on another layer:
+    /// the same presentation values to the bit and the same finished lists.
+    func testADecelerationGivesTheSwiftAPIsBits() throws {
+        let (store, layers) = makeStore(2)
+        defer { bgStoreDestroy(store) }
+        let scroll = layers[1]
+        XCTAssertEqual(
+            [51.0, 400].withUnsafeBufferPointer { bgLayerSetScrollView(store, scroll, $0.baseAddress, nil) }, 0)
+        var deceleration = bg_deceleration()
+        XCTAssertEqual(
+            [0.5, 0.3].withUnsafeBufferPointer {
+                bgLayerDecelerate(store, scroll, $0.baseAddress, 0.998, &deceleration)
+            },
+            0)
+        XCTAssertGreaterThan(deceleration.duration, 1, "a fling that lasts")
+        var set: OpaquePointer?
+        XCTAssertEqual(bgAnimationsCreate(&set), 0)
+        defer { bgAnimationsDestroy(set) }
+        let model = try CStore.from(store).store.copy()
+        var swift = AnimationStore()
+        var timing = AnimationTiming()
+        timing.beginTime = 0.2
+        timing.speed = 1.5
+        timing.fillMode = .both
+        var cTiming = bg_media_timing.defaults
+        (cTiming.begin_time, cTiming.speed, cTiming.fill_mode) = (0.2, 1.5, Int32(BG_FILL_MODE_BOTH))
+        var number = -1
+        XCTAssertEqual(bgAnimationsAddDeceleration(set, store, scroll, &deceleration, &cTiming, &number), 0, message)
+        XCTAssertEqual(
+            number,
+            try swift.addDeceleration(deceleration.curve, to: LayerHandle(rawValue: scroll), in: model, timing: timing))
+        let fade = Animation(keyPath: .opacity, content: .basic(from: [0], to: [1], by: nil))
+        XCTAssertEqual(
+            add(fade, set!, store, layers[2]).number,
+            try swift.add(fade, to: LayerHandle(rawValue: layers[2]), in: model))
+        var presentation = PresentationValues()
+        var offsets: Set<Double> = []
+        for time in stride(from: 0, through: 0.2 + deceleration.duration / 1.5 + 0.1, by: 0.05) {
+            XCTAssertEqual(bgAnimationsSample(set, store, time), 0)
+            try swift.sample(at: time, model: model, into: &presentation)
+            var count = -1
+            var values = [bg_presentation](repeating: bg_presentation(), count: 4)
+            XCTAssertEqual(bgAnimationsGetPresentations(set, store, &values, 4, &count), 0)
+            XCTAssertEqual(count, presentation.count, "at \(time)")
+            for k in 0..<min(count, presentation.count) {
+                let expected = bg_presentation(
+                    layer: model.handle(at: presentation.layers[k])!.rawValue,
+                    presentation.values(ofLayerAt: presentation.layers[k], model: model)!)
+                XCTAssertTrue(sameBytes(values[k], expected), "at \(time), entry \(k)")
+                if values[k].layer == scroll { offsets.insert(values[k].bounds.1) }
+            }
+            var finished = [Int](repeating: -1, count: 4)
+            XCTAssertEqual(bgAnimationsGetFinished(set, &finished, 4, &count), 0)
+            XCTAssertEqual(Array(finished[0..<count]), swift.finished, "at \(time)")
+        }
+        XCTAssertEqual(swift.finished, [0, 1], "both ended within the times sampled")
+        XCTAssertGreaterThan(offsets.count, 10, "the scroll view moved through many offsets")
+    }
+
     func testAMalformedAnimationNamesItsFieldAndAddsNothing() throws {
         let (store, layers) = makeStore(1)
         defer { bgStoreDestroy(store) }

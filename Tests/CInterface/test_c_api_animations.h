@@ -3,7 +3,9 @@
  * presentation tree") from C. The expected values are the conformance case
  * shared/conformance/animation/basic-position-easeinout (its expected output's
  * presentation at 0.125 s and 0.75 s), never the library's own output; bad input: each
- * rule with its exact message, and nothing changed. Included by test_c_api.c. (The same
+ * rule with its exact message, and nothing changed. A deceleration animation is checked
+ * against bg_deceleration_offset, the scalar function it must sample (whose values the
+ * curve tests check against device traces). Included by test_c_api.c. (The same
  * bits as the Swift API for every kind of animation:
  * Tests/BatchGeometryCTests/AnimationInterfaceTests.swift.)
  */
@@ -250,6 +252,180 @@ static void test_animation_bad_input(void) {
     bg_store_destroy(store);
 }
 
+/* A scroll view (375 x 667 over 375 x 2000 of content, top inset 20, 2x) at offset
+ * (0, 900) flung down at `speed` pt/ms: *deceleration from bg_layer_decelerate, and the
+ * model's content offset moved to its target, as UIScrollView does when it lets go. */
+static bg_store *decelerating_scroll_view(double speed, bg_layer *scroll, bg_deceleration *deceleration) {
+    bg_store *store = NULL;
+    const double frame[4] = {0, 0, 375, 667}, content[2] = {375, 2000}, inset[4] = {20, 0, 0, 0};
+    const double offset[2] = {0, 900}, velocity[2] = {0, speed};
+    EXPECT_OK(bg_store_create(0, &store));
+    EXPECT_OK(bg_store_set_display_scale(store, 2));
+    EXPECT_OK(bg_layer_add(store, BG_LAYER_NONE, scroll));
+    EXPECT_OK(bg_layer_set_frame(store, *scroll, frame));
+    EXPECT_OK(bg_layer_set_scroll_view(store, *scroll, content, inset));
+    EXPECT_OK(bg_layer_set_content_offset(store, *scroll, offset));
+    EXPECT_OK(bg_layer_decelerate(store, *scroll, velocity, BG_DECELERATION_RATE_NORMAL, deceleration));
+    EXPECT_OK(bg_layer_set_content_offset(store, *scroll, deceleration->target));
+    return store;
+}
+
+/* Samples at `time` and checks that the scroll view shows the bounds origin
+ * bg_deceleration_offset gives at `local` (the scalar reference), its size the model's. */
+static void expect_decelerated_at(bg_animations *animations, bg_store *store, bg_layer scroll,
+                                  const bg_deceleration *deceleration, double time, double local) {
+    bg_presentation value;
+    bool animated = false;
+    double expected[2] = {NAN, NAN};
+    EXPECT_OK(bg_animations_sample(animations, store, time));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    EXPECT_OK(bg_deceleration_offset(deceleration, local, expected));
+    CHECK(animated);
+    CHECK(value.bounds[0] == expected[0] && value.bounds[1] == expected[1]);
+    CHECK(value.bounds[2] == 375 && value.bounds[3] == 667);
+}
+
+/* A deceleration added to a scroll view is sampled like any animation of its content
+ * offset: bg_deceleration_offset at the local time, then finished, or removed. */
+static void test_animation_deceleration(void) {
+    bg_layer scroll;
+    bg_deceleration deceleration;
+    bg_store *store = decelerating_scroll_view(0.8, &scroll, &deceleration);
+    bg_animations *animations = NULL;
+    bg_presentation value;
+    bool animated = true;
+    size_t number = 99, finished[2] = {99, 99}, count = 99;
+    const double times[5] = {0, 0.05, 0.3, 1, 2};
+    EXPECT_OK(bg_animations_create(&animations));
+    /* Slow enough to stop inside the range, long enough for every time sampled. */
+    CHECK(deceleration.duration > 2 && deceleration.target[1] > 900 && deceleration.target[1] < 1333);
+    EXPECT_OK(bg_animations_add_deceleration(animations, store, scroll, &deceleration, NULL, &number));
+    CHECK(number == 0);
+    for (int k = 0; k < 5; k++) expect_decelerated_at(animations, store, scroll, &deceleration, times[k], times[k]);
+    /* It moved: the offsets compared above are not all the start's. */
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    CHECK(value.bounds[1] > 900 && value.bounds[1] < deceleration.target[1]);
+    EXPECT_OK(bg_animations_get_finished(animations, finished, 2, &count));
+    CHECK(count == 0);
+    expect_decelerated_at(animations, store, scroll, &deceleration, deceleration.duration, deceleration.duration);
+    EXPECT_OK(bg_animations_sample(animations, store, deceleration.duration + 0.001));
+    EXPECT_OK(bg_animations_get_finished(animations, finished, 2, &count));
+    CHECK(count == 1 && finished[0] == 0);
+    /* Removed on completion: the model shows, at the target. */
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    CHECK(!animated && value.bounds[0] == deceleration.target[0] && value.bounds[1] == deceleration.target[1]);
+    bg_animations_destroy(animations);
+
+    /* Its own timing (begin 0.5 s, speed 2) and a forward fill kept after the end;
+     * duration and repeat_count are the deceleration's. */
+    bg_media_timing timing;
+    bg_animation defaults;
+    EXPECT_OK(bg_animation_init(&defaults));
+    timing = defaults.timing;
+    timing.begin_time = 0.5;
+    timing.speed = 2;
+    timing.duration = 0.1;
+    timing.repeat_count = 3;
+    timing.fill_mode = BG_FILL_MODE_FORWARDS;
+    timing.removed_on_completion = false;
+    EXPECT_OK(bg_animations_create(&animations));
+    EXPECT_OK(bg_animations_add_deceleration(animations, store, scroll, &deceleration, &timing, &number));
+    CHECK(number == 0);
+    EXPECT_OK(bg_animations_sample(animations, store, 0.25));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    CHECK(!animated);
+    for (int k = 0; k < 5; k++) {
+        const double time = 0.5 + times[k] / 2;
+        expect_decelerated_at(animations, store, scroll, &deceleration, time, (time - 0.5) * 2);
+    }
+    expect_decelerated_at(animations, store, scroll, &deceleration, 0.5 + deceleration.duration, deceleration.duration);
+    EXPECT_OK(bg_animations_get_finished(animations, finished, 2, &count));
+    CHECK(count == 1 && finished[0] == 0);
+    /* bg_animations_remove stops it, as a touch stops a scroll view. */
+    EXPECT_OK(bg_animations_remove(animations, number));
+    EXPECT_OK(bg_animations_sample(animations, store, 1 + deceleration.duration));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    CHECK(!animated);
+    /* Mid-flight too: number 1 shows at 0.1 s local, and after its removal the model. */
+    timing.begin_time = 2 + deceleration.duration;
+    EXPECT_OK(bg_animations_add_deceleration(animations, store, scroll, &deceleration, &timing, &number));
+    CHECK(number == 1);
+    expect_decelerated_at(animations, store, scroll, &deceleration, timing.begin_time + 0.05, 0.1);
+    EXPECT_OK(bg_animations_remove(animations, number));
+    EXPECT_OK(bg_animations_sample(animations, store, timing.begin_time + 0.1));
+    EXPECT_OK(bg_animations_get_presentation(animations, store, scroll, &value, &animated));
+    CHECK(!animated && value.bounds[1] == deceleration.target[1]);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+/* Bad input to bg_animations_add_deceleration: each with its status and message, and
+ * nothing added (the next good one is number 0). */
+static void test_animation_deceleration_bad_input(void) {
+    bg_layer scroll, dead = BG_LAYER_NONE, foreign;
+    bg_deceleration deceleration, broken;
+    bg_store *store = decelerating_scroll_view(2, &scroll, &deceleration), *other = NULL;
+    bg_animations *animations = NULL;
+    bg_animation defaults;
+    bg_media_timing timing;
+    size_t number = 99, count;
+    EXPECT_OK(bg_animations_create(&animations));
+    EXPECT_OK(bg_animation_init(&defaults));
+    EXPECT(bg_animations_add_deceleration(NULL, store, scroll, &deceleration, NULL, &number), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_add_deceleration: animations is NULL");
+    EXPECT(bg_animations_add_deceleration(animations, NULL, scroll, &deceleration, NULL, &number),
+           BG_ERROR_NULL_ARGUMENT, "bg_animations_add_deceleration: store is NULL");
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, NULL, NULL, &number), BG_ERROR_NULL_ARGUMENT,
+           "bg_animations_add_deceleration: deceleration is NULL");
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &deceleration, NULL, NULL),
+           BG_ERROR_NULL_ARGUMENT, "bg_animations_add_deceleration: out is NULL");
+    EXPECT_OK(bg_layer_add(store, BG_LAYER_NONE, &dead));
+    EXPECT_OK(bg_layer_destroy(store, dead, &count));
+    EXPECT(bg_animations_add_deceleration(animations, store, dead, &deceleration, NULL, &number), BG_ERROR_STALE_LAYER,
+           NULL);
+    EXPECT(bg_animations_add_deceleration(animations, store, BG_LAYER_NONE, &deceleration, NULL, &number),
+           BG_ERROR_STALE_LAYER, NULL);
+    /* A handle of another store: a slot this store does not have. */
+    EXPECT_OK(bg_store_create(0, &other));
+    for (int k = 0; k < 4; k++) EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &foreign));
+    EXPECT(bg_animations_add_deceleration(animations, store, foreign, &deceleration, NULL, &number),
+           BG_ERROR_STALE_LAYER, NULL);
+    broken = deceleration;
+    broken.velocity[1] = INFINITY;
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &broken, NULL, &number),
+           BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add_deceleration: deceleration.velocity must be finite, got {0.0, inf}");
+    broken = deceleration;
+    broken.offset[0] = NAN;
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &broken, NULL, &number),
+           BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add_deceleration: deceleration.offset must be finite, got {nan, 900.0}");
+    broken = deceleration;
+    broken.display_scale = 0;
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &broken, NULL, &number),
+           BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add_deceleration: deceleration.display_scale must be positive and finite, got 0.0");
+    timing = defaults.timing;
+    timing.speed = NAN;
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &deceleration, &timing, &number),
+           BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add_deceleration: timing.speed: expected a finite number, got \"NaN\"");
+    timing = defaults.timing;
+    timing.fill_mode = 4;
+    EXPECT(bg_animations_add_deceleration(animations, store, scroll, &deceleration, &timing, &number),
+           BG_ERROR_INVALID_ARGUMENT,
+           "bg_animations_add_deceleration: timing.fill_mode 4 is not a fill mode (BG_FILL_MODE_REMOVED 0 to "
+           "BG_FILL_MODE_BOTH 3)");
+    CHECK(number == 99);
+    EXPECT_OK(bg_animations_get_finished(animations, NULL, 0, &count));
+    CHECK(count == 0);
+    EXPECT_OK(bg_animations_add_deceleration(animations, store, scroll, &deceleration, NULL, &number));
+    CHECK(number == 0);
+    bg_animations_destroy(animations);
+    bg_store_destroy(other);
+    bg_store_destroy(store);
+}
+
 /* A warmed-up presentation-tree frame loop (restore, sample, read, apply) allocates
  * nothing, as the header says of bg_animations_sample and the presentation calls. */
 static void test_animation_frame_loop_allocations(void) {
@@ -292,4 +468,6 @@ static void test_animations(void) {
     test_animation_frame_loop_allocations();
     test_animation_layer_timing_and_kinds();
     test_animation_bad_input();
+    test_animation_deceleration();
+    test_animation_deceleration_bad_input();
 }

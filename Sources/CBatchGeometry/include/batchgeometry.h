@@ -1287,6 +1287,27 @@ void bg_animations_destroy(bg_animations *animations);
 bg_status bg_animations_add(bg_animations *animations, const bg_store *store, bg_layer layer,
                             const bg_animation *animation, size_t *out);
 
+/** Adds `deceleration` to `layer` of the model `store` as an animation of its
+ *  contentOffset (bounds origin, replacing the value underneath) and writes its number
+ *  to *out, numbered with the other animations (Swift: AnimationStore.addDeceleration(_:
+ *  to:in:timing:); ANIMATION.md section 11). At local time t seconds from its begin
+ *  (after the layer's timing and `timing`'s begin_time, speed and time_offset) the bounds
+ *  origin is bg_deceleration_offset(deceleration, t): clamped to the struct's scroll
+ *  range and rounded to its display scale. It lasts the struct's duration (0: 0.25 s),
+ *  once, forwards: `timing`'s duration, repeat_count, repeat_duration and autoreverses
+ *  are ignored; fill_mode and removed_on_completion apply. Then it is in
+ *  bg_animations_get_finished; bg_animations_remove stops it (UIScrollView's stop on
+ *  touch). Set the model's content offset to the struct's target when adding it, as
+ *  UIScrollView does, so that the model is right when it ends. `timing` NULL: the
+ *  defaults of bg_animation_init. Errors: NULL_ARGUMENT (animations, store,
+ *  deceleration, out); STALE_LAYER; INVALID_ARGUMENT (the deceleration's inputs break
+ *  its rules; a fill mode out of range or a non-finite begin_time, speed or
+ *  time_offset; the message names the field). Nothing is added on error. O(1)
+ *  amortized; the set's arrays grow. */
+bg_status bg_animations_add_deceleration(bg_animations *animations, const bg_store *store, bg_layer layer,
+                                         const bg_deceleration *deceleration, const bg_media_timing *timing,
+                                         size_t *out);
+
 /** Removes animation `number` (removeAnimation(forKey:)): it contributes nothing from the
  *  next sample on; removing it again does nothing (Swift: remove(_:)). Errors:
  *  NULL_ARGUMENT; INVALID_ARGUMENT (a number never returned by bg_animations_add).
