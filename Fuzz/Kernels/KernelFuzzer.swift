@@ -14,6 +14,9 @@
 //   random edit, equal the full passes (visible layers in drawing order, world
 //   transforms bit for bit, world rects, clip rects; hits) whenever the full pass is
 //   finite everywhere; otherwise they only must not trap.
+// - animations (AnimationFuzz.swift): sampled, applied to a copy of the model and
+//   restored; the presentation tree reads back as the sample and its queries equal its
+//   full passes; the restored store reads as the model.
 
 import FuzzSupport
 
@@ -44,6 +47,7 @@ public func fuzzKernels(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if store.count < 1_000 {
         checkQueries(store, &input)
         checkOutputSensitiveQueries(store, &input)
+        checkAnimations(store, &input)
     }
     return 0
 }
