@@ -20,6 +20,16 @@ enum AnimationCurveKind: UInt8, Sendable {
     case deceleration
 }
 
+/// Timing-function solves waiting to be made four at a time: lane k holds animation
+/// `animations[k]`'s input `inputs[k]` to function `functions[k]`, for k < `count`. Fixed
+/// lanes, not arrays: queueing is a few stores, with no uniqueness or capacity checks.
+struct SolveQueue: Sendable {
+    var inputs = SIMD4<Double>(repeating: 0)
+    var animations = SIMD4<Int32>(repeating: 0)
+    var functions = SIMD4<Int32>(repeating: 0)
+    var count = 0
+}
+
 /// Per-animation flags.
 struct AnimationFlags: OptionSet, Sendable {
     let rawValue: UInt8
@@ -112,6 +122,9 @@ public struct AnimationStore: Sendable {
     /// once (a NaN that `value(at:)` never sees, and its NaN, until the first solve).
     var lastSolvedInputs: [UInt64] = []
     var lastSolvedValues: [Float] = []
+    /// Up to four solves of the timing pass that wait for a fourth, made together in
+    /// SIMD lanes (`TimingFunction.values`, the same bits as one at a time).
+    var solveQueue = SolveQueue()
     /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
     var keyTimeRuns: [[UInt64]: Int] = [:]
     var springs: [Spring] = []
