@@ -105,6 +105,9 @@ public struct AnimationStore: Sendable {
     var resolvedVectors: [SIMD4<Double>] = []
     var resolvedTransforms: [Transform3D] = []
     var resolvedDecompositions: [DecomposedTransform?] = []
+    /// Per pair in `resolvedTransforms` (index / 2), the slerp's constants between the
+    /// two decompositions (angle, its sine: an `acos` per sample saved).
+    var resolvedSlerps: [PreparedSlerp] = []
     /// The decomposition of every whole-transform keyframe value (nil: none), from
     /// `KeyframeSet.decompositionStart`.
     var keyframeDecompositions: [DecomposedTransform?] = []
@@ -288,7 +291,10 @@ extension AnimationStore {
             let from = flags.contains(.hasFrom) ? storedTransform(at: start) : .identity
             let to = flags.contains(.hasTo) ? storedTransform(at: start + 16) : .identity
             resolvedTransforms.append(contentsOf: [from, to])
-            resolvedDecompositions.append(contentsOf: [from.decomposed(), to.decomposed()])
+            let (a, b) = (from.decomposed(), to.decomposed())
+            resolvedDecompositions.append(contentsOf: [a, b])
+            let identity = SIMD4<Double>(0, 0, 0, 1)
+            resolvedSlerps.append(PreparedSlerp(a?.quaternion ?? identity, b?.quaternion ?? identity))
             return Int32(resolvedTransforms.count - 2)
         }
         let given = [flags.contains(.hasFrom), flags.contains(.hasTo), flags.contains(.hasBy)].filter { $0 }.count
