@@ -200,4 +200,34 @@ final class TimingFunctionTests: XCTestCase {
         functions[1].values(at: [], into: &results)
         XCTAssertEqual(results, [])
     }
+
+    /// The four-lane solve the sampler uses equals `value(at:)` bit for bit in every lane:
+    /// named and random custom curves (flat slopes that hand a lane to bisection
+    /// included), inputs in and out of [0, 1], the ends, NaN and ±infinity.
+    func testFourLaneSolveEqualsOneAtATime() throws {
+        var random = SplitMix64(seed: 4423)
+        var functions = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        for _ in 0..<60 {
+            let points = (0..<4).map { k in k % 2 == 0 ? random.unit() : random.value(in: -1.5...2.5) }
+            functions += [try XCTUnwrap(TimingFunction(controlPoints: points[0], points[1], points[2], points[3]))]
+        }
+        functions += [try XCTUnwrap(TimingFunction(controlPoints: 1, 0, 0, 1))]
+        let special: [Double] = [0, 1, -0.0, .nan, .infinity, -.infinity, 1e-9, 1 - 1e-9, -0.25, 1.25, 3]
+        var compared = 0
+        for round in 0..<4000 {
+            let lanes = (0..<4).map { _ in functions[random.below(functions.count)] }
+            let inputs = (0..<4).map { _ in
+                round % 5 == 0 ? special[random.below(special.count)] : random.value(in: -0.1...1.1)
+            }
+            let v = TimingFunction.values(
+                lanes[0], lanes[1], lanes[2], lanes[3], at: SIMD4(inputs[0], inputs[1], inputs[2], inputs[3]))
+            for lane in 0..<4 {
+                XCTAssertEqual(
+                    v[lane].bitPattern, lanes[lane].value(at: inputs[lane]).bitPattern,
+                    "\(lanes[lane]) at \(inputs[lane])")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 16000)
+    }
 }

@@ -121,7 +121,7 @@ extension AnimationStore {
             if f == 0 || f == 1 {
                 value = resolvedTransforms[f == 0 ? k : k + 1]
             } else if let a = resolvedDecompositions[k], let b = resolvedDecompositions[k + 1] {
-                value = Transform3D(interpolating: a, b, fraction: f)
+                value = Transform3D(interpolating: a, b, fraction: f, slerp: resolvedSlerps[k / 2])
             } else {
                 value = resolvedTransforms[f < 0.5 ? k : k + 1]
             }

@@ -77,10 +77,13 @@ extension AnimationStore {
             switch timing.phase(parentTime) {
             case .silent: states[i].isShowing = false
             case .showing(let local, let iteration):
+                // nil: a solve queued, which writes the progress (after this store).
                 let f = progress(i, local: local, duration: timing.duration)
-                states[i] = SampledState(progress: f, iteration: iteration, isShowing: true)
+                states[i] = SampledState(progress: f ?? 0, iteration: iteration, isShowing: true)
+                if f == nil && solveQueue.count == 4 { flushSolves() }
             }
         }
+        flushSolves()
         return removedAny
     }
 
@@ -88,7 +91,7 @@ extension AnimationStore {
     /// basic and keyframe animations, `f32(x(λ))` for springs. Mutating, as its caller:
     /// a non-mutating method called per animation from a mutating one copies the store.
     @inline(__always)
-    private mutating func progress(_ i: Int, local: Double, duration: Double) -> Double {
+    private mutating func progress(_ i: Int, local: Double, duration: Double) -> Double? {
         switch curveKinds[i] {
         case .spring:
             return Double(springs[Int(curveIndices[i])].progress(at: local))
@@ -98,18 +101,48 @@ extension AnimationStore {
         case .basic, .keyframe:
             let u = local / duration
             let function = Int(timingFunctionIndices[i])
-            return function >= 0 ? Double(solve(function, at: u)) : u
+            return function >= 0 ? solve(function, at: u, for: i) : u
         }
     }
 
-    /// `timingFunctions[function].value(at: u)`, solved once for a run of equal inputs.
+    /// `timingFunctions[function].value(at: u)` for animation `i`: the memo's value when
+    /// the function's latest solve was at `u` (animations that start together with the
+    /// same duration share u), else nil: the solve is queued, and `flushSolves` writes
+    /// the progress (when four wait, and at the end of the pass).
     @inline(__always)
-    private mutating func solve(_ function: Int, at u: Double) -> Float {
-        if lastSolvedInputs[function] == u.bitPattern { return lastSolvedValues[function] }
-        let value = timingFunctions[function].value(at: u)
-        lastSolvedInputs[function] = u.bitPattern
+    private mutating func solve(_ function: Int, at u: Double, for i: Int) -> Double? {
+        if lastSolvedInputs[function] == u.bitPattern { return Double(lastSolvedValues[function]) }
+        let lane = solveQueue.count
+        solveQueue.inputs[lane] = u
+        solveQueue.animations[lane] = Int32(i)
+        solveQueue.functions[lane] = Int32(function)
+        solveQueue.count = lane + 1
+        return nil
+    }
+
+    /// Makes the queued solves (four in SIMD lanes, fewer one at a time), writes each
+    /// animation's progress and the memo, in the order queued. O(1), no allocation.
+    mutating func flushSolves() {
+        let q = solveQueue
+        solveQueue.count = 0
+        if q.count == 4 {
+            let v = TimingFunction.values(
+                timingFunctions[Int(q.functions[0])], timingFunctions[Int(q.functions[1])],
+                timingFunctions[Int(q.functions[2])], timingFunctions[Int(q.functions[3])], at: q.inputs)
+            for lane in 0..<4 { finishSolve(q, lane: lane, value: v[lane]) }
+        } else {
+            for lane in 0..<q.count {
+                finishSolve(q, lane: lane, value: timingFunctions[Int(q.functions[lane])].value(at: q.inputs[lane]))
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func finishSolve(_ q: SolveQueue, lane: Int, value: Float) {
+        let function = Int(q.functions[lane])
+        lastSolvedInputs[function] = q.inputs[lane].bitPattern
         lastSolvedValues[function] = value
-        return value
+        states[Int(q.animations[lane])].progress = Double(value)
     }
 
     /// The time of layer `slot` for scene time `time` (section 2.1): each ancestor's

@@ -20,6 +20,16 @@ enum AnimationCurveKind: UInt8, Sendable {
     case deceleration
 }
 
+/// Timing-function solves waiting to be made four at a time: lane k holds animation
+/// `animations[k]`'s input `inputs[k]` to function `functions[k]`, for k < `count`. Fixed
+/// lanes, not arrays: queueing is a few stores, with no uniqueness or capacity checks.
+struct SolveQueue: Sendable {
+    var inputs = SIMD4<Double>(repeating: 0)
+    var animations = SIMD4<Int32>(repeating: 0)
+    var functions = SIMD4<Int32>(repeating: 0)
+    var count = 0
+}
+
 /// Per-animation flags.
 struct AnimationFlags: OptionSet, Sendable {
     let rawValue: UInt8
@@ -95,6 +105,9 @@ public struct AnimationStore: Sendable {
     var resolvedVectors: [SIMD4<Double>] = []
     var resolvedTransforms: [Transform3D] = []
     var resolvedDecompositions: [DecomposedTransform?] = []
+    /// Per pair in `resolvedTransforms` (index / 2), the slerp's constants between the
+    /// two decompositions (angle, its sine: an `acos` per sample saved).
+    var resolvedSlerps: [PreparedSlerp] = []
     /// The decomposition of every whole-transform keyframe value (nil: none), from
     /// `KeyframeSet.decompositionStart`.
     var keyframeDecompositions: [DecomposedTransform?] = []
@@ -112,6 +125,9 @@ public struct AnimationStore: Sendable {
     /// once (a NaN that `value(at:)` never sees, and its NaN, until the first solve).
     var lastSolvedInputs: [UInt64] = []
     var lastSolvedValues: [Float] = []
+    /// Up to four solves of the timing pass that wait for a fourth, made together in
+    /// SIMD lanes (`TimingFunction.values`, the same bits as one at a time).
+    var solveQueue = SolveQueue()
     /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
     var keyTimeRuns: [[UInt64]: Int] = [:]
     var springs: [Spring] = []
@@ -275,7 +291,10 @@ extension AnimationStore {
             let from = flags.contains(.hasFrom) ? storedTransform(at: start) : .identity
             let to = flags.contains(.hasTo) ? storedTransform(at: start + 16) : .identity
             resolvedTransforms.append(contentsOf: [from, to])
-            resolvedDecompositions.append(contentsOf: [from.decomposed(), to.decomposed()])
+            let (a, b) = (from.decomposed(), to.decomposed())
+            resolvedDecompositions.append(contentsOf: [a, b])
+            let identity = SIMD4<Double>(0, 0, 0, 1)
+            resolvedSlerps.append(PreparedSlerp(a?.quaternion ?? identity, b?.quaternion ?? identity))
             return Int32(resolvedTransforms.count - 2)
         }
         let given = [flags.contains(.hasFrom), flags.contains(.hasTo), flags.contains(.hasBy)].filter { $0 }.count

@@ -187,3 +187,46 @@ extension TimingFunction {
         ) { $0.value(at: $1) }
     }
 }
+
+extension TimingFunction {
+    /// `value(at:)` of four functions at four inputs at once, the same bits: the Newton
+    /// steps run in SIMD lanes (the sampler's timing functions are latency-bound chains
+    /// of a division each; four lanes overlap them), each lane frozen where the scalar
+    /// loop leaves it (within 1e-5, or a flat slope), so every lane does exactly the
+    /// scalar's operations in its order. A lane that the scalar loop would hand to
+    /// bisection (or its clamp) is solved by `value(at:)` itself. O(1), no allocation.
+    static func values(
+        _ f0: TimingFunction, _ f1: TimingFunction, _ f2: TimingFunction, _ f3: TimingFunction,
+        at inputs: SIMD4<Double>
+    ) -> SIMD4<Float> {
+        let ax = SIMD4(f0.ax, f1.ax, f2.ax, f3.ax)
+        let bx = SIMD4(f0.bx, f1.bx, f2.bx, f3.bx)
+        let cx = SIMD4(f0.cx, f1.cx, f2.cx, f3.cx)
+        let x = SIMD4(
+            Double(Float(inputs[0])), Double(Float(inputs[1])), Double(Float(inputs[2])), Double(Float(inputs[3])))
+        let slopeA = SIMD4<Double>(repeating: 3) * ax
+        let slopeB = SIMD4<Double>(repeating: 2) * bx
+        var t = x
+        var active = SIMDMask<SIMD4<Int64>>(repeating: true)
+        var converged = SIMDMask<SIMD4<Int64>>(repeating: false)
+        for _ in 0..<8 {
+            let e = ((ax * t + bx) * t + cx) * t - x
+            // |e| < 1e-5 exactly as the scalar test (abs is exact; NaN fails both).
+            let near = active .& (e .< 1e-5) .& (e .> -1e-5)
+            converged .|= near
+            let g = (slopeA * t + slopeB) * t + cx
+            let flat = (g .< 1e-6) .& (g .> -1e-6)
+            active .&= .!near .& .!flat
+            guard any(active) else { break }
+            t.replace(with: t - e / g, where: active)
+        }
+        let ay = SIMD4(f0.ay, f1.ay, f2.ay, f3.ay)
+        let by = SIMD4(f0.by, f1.by, f2.by, f3.by)
+        let y = ((ay * t + by) * t + SIMD4(f0.cy, f1.cy, f2.cy, f3.cy)) * t
+        return SIMD4(
+            converged[0] ? Float(y[0]) : f0.value(at: inputs[0]),
+            converged[1] ? Float(y[1]) : f1.value(at: inputs[1]),
+            converged[2] ? Float(y[2]) : f2.value(at: inputs[2]),
+            converged[3] ? Float(y[3]) : f3.value(at: inputs[3]))
+    }
+}

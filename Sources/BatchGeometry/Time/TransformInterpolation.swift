@@ -39,6 +39,12 @@ extension Transform3D {
     /// between its ends once both are decomposed (the animation store decomposes
     /// constant ends once, when the animation is added).
     init(interpolating a: DecomposedTransform, _ b: DecomposedTransform, fraction f: Double) {
+        self.init(interpolating: a, b, fraction: f, slerp: PreparedSlerp(a.quaternion, b.quaternion))
+    }
+
+    /// `init(interpolating:_:fraction:)` with the slerp's constants made beforehand
+    /// (`PreparedSlerp(a.quaternion, b.quaternion)`); the same bits.
+    init(interpolating a: DecomposedTransform, _ b: DecomposedTransform, fraction f: Double, slerp: PreparedSlerp) {
         func mix<V: SIMD>(_ x: V, _ y: V) -> V where V.Scalar == Double {
             var result = x
             for i in x.indices { result[i] = x[i] + (y[i] - x[i]) * f }
@@ -48,7 +54,7 @@ extension Transform3D {
             recomposing: DecomposedTransform(
                 translation: mix(a.translation, b.translation), scale: mix(a.scale, b.scale),
                 shear: mix(a.shear, b.shear), perspective: mix(a.perspective, b.perspective),
-                quaternion: slerp(a.quaternion, b.quaternion, f)))
+                quaternion: slerp.interpolate(from: a.quaternion, f)))
     }
 
     /// The decomposition of section 7, or nil when there is none. O(1).
@@ -144,19 +150,43 @@ private func quaternion(_ r0: SIMD3<Double>, _ r1: SIMD3<Double>, _ r2: SIMD3<Do
 }
 
 /// Spherical interpolation the shorter way (section 7's `slerp`).
-func slerp(_ a: SIMD4<Double>, _ bIn: SIMD4<Double>, _ f: Double) -> SIMD4<Double> {
-    var b = bIn
-    var d = ((a.x * b.x + a.y * b.y) + a.z * b.z) + a.w * b.w
-    if d < 0 {
-        b = -b
-        d = -d
+func slerp(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ f: Double) -> SIMD4<Double> {
+    PreparedSlerp(a, b).interpolate(from: a, f)
+}
+
+/// What a slerp between two fixed quaternions computes before the fraction: the far end
+/// turned the shorter way, the angle and its sine (an `acos` and a square root), made
+/// once when both ends are constant. `interpolate` then does the rest of `slerp`'s
+/// operations in its order, so the bits are the same.
+struct PreparedSlerp: Sendable {
+    /// The far end, negated when the dot product was negative.
+    var b: SIMD4<Double>
+    var theta: Double
+    var sinTheta: Double
+    /// The dot product is ≥ 1: the slerp returns the start.
+    var returnsStart: Bool
+
+    init(_ a: SIMD4<Double>, _ bIn: SIMD4<Double>) {
+        var b = bIn
+        var d = ((a.x * b.x + a.y * b.y) + a.z * b.z) + a.w * b.w
+        if d < 0 {
+            b = -b
+            d = -d
+        }
+        self.b = b
+        returnsStart = d >= 1
+        theta = returnsStart ? 0 : acos(d)
+        sinTheta = returnsStart ? 0 : sqrt(1 - d * d)
     }
-    if d >= 1 { return a }
-    let theta = acos(d)
-    let sinTheta = sqrt(1 - d * d)
-    let wa = sin((1 - f) * theta) / sinTheta
-    let wb = sin(f * theta) / sinTheta
-    return SIMD4(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb)
+
+    /// The slerp from `a` (the start this was made with) at fraction `f`.
+    @inline(__always)
+    func interpolate(from a: SIMD4<Double>, _ f: Double) -> SIMD4<Double> {
+        if returnsStart { return a }
+        let wa = sin((1 - f) * theta) / sinTheta
+        let wb = sin(f * theta) / sinTheta
+        return SIMD4(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb)
+    }
 }
 
 @inline(__always)
