@@ -7,28 +7,40 @@ import XCTest
 /// `LayerHierarchy` and `ChangeTracker`: a column left out of the count (or a new one
 /// not added to it) fails here.
 final class MemoryFootprintTests: XCTestCase {
-    /// The bytes an array of `T` reserved to `capacity` holds: the allocator may round the
-    /// capacity up (glibc's usable size), the same way for the store's columns.
-    static func reservedBytes<T>(_ type: T.Type, _ capacity: Int) -> Int {
-        var probe: [T] = []
-        probe.reserveCapacity(capacity)
-        return probe.capacity * MemoryLayout<T>.stride
-    }
+    /// The bytes of one column: its capacity (the allocator may round a reservation up,
+    /// by an amount that depends on what it reuses) × its element's stride, written by hand.
+    static func bytes<T>(_ column: [T], stride: Int) -> Int { column.capacity * stride }
 
-    /// From `LayerColumns`' declarations: ten `Double` columns (bounds x, y, width,
-    /// height, position x, y, anchor x, y, zPosition, anchorPointZ), the materialized
-    /// `transforms` (a one-byte `TransformKind` and six `Double`s; the unmaterialized
-    /// `sublayerTransforms` and the empty non-affine entries cost nothing), a one-byte
-    /// `LayerFlags`, a one-byte autoresizing mask, a `Float` opacity and a `Bool`
-    /// interaction flag: 136 bytes a slot.
-    static func columnBytes(capacity m: Int) -> Int {
-        (10 + 6) * reservedBytes(Double.self, m) + 4 * reservedBytes(UInt8.self, m) + reservedBytes(Float.self, m)
+    /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
+    /// columns, the materialized `transforms` (a one-byte `TransformKind` and six
+    /// `Double`s; the unmaterialized `sublayerTransforms` and the empty non-affine entries
+    /// hold nothing), a one-byte `LayerFlags`, a one-byte autoresizing mask, a `Float`
+    /// opacity and a `Bool` interaction flag: 136 bytes a slot.
+    static func columnBytes(_ c: LayerColumns) -> Int {
+        let geometry =
+            [c.boundsX, c.boundsY, c.boundsWidth, c.boundsHeight, c.positionX, c.positionY]
+            + [c.anchorX, c.anchorY, c.zPositions, c.anchorPointZs]
+        let t = c.transforms
+        let affine = [t.a, t.b, t.c, t.d, t.tx, t.ty]
+        return (geometry + affine).map { bytes($0, stride: 8) }.reduce(0, +) + bytes(t.kind, stride: 1)
+            + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
+            + bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
     }
 
     /// From `LayerHierarchy`: a `UInt32` generation and five `Int32` links (parent, first
-    /// and last sublayer, next and previous sibling): 24 bytes a slot.
-    static func hierarchyBytes(capacity m: Int) -> Int {
-        reservedBytes(UInt32.self, m) + 5 * reservedBytes(Int32.self, m)
+    /// and last sublayer, next and previous sibling): 24 bytes a slot; no free slot yet.
+    static func hierarchyBytes(_ h: LayerHierarchy) -> Int {
+        let links = [h.parents, h.firstSublayers, h.lastSublayers, h.nextSiblings, h.previousSiblings]
+        return bytes(h.generations, stride: 4) + links.map { bytes($0, stride: 4) }.reduce(0, +)
+    }
+
+    /// The stored properties the counts above were written from: a property added to one
+    /// of these types fails here until it is added to the count (and to the test).
+    func testTheCountedTypesHaveTheFieldsTheCountNames() {
+        XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 19)
+        XCTAssertEqual(Mirror(reflecting: LayerAttributes()).children.count, 2)
+        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, materialized: false)).children.count, 11)
+        XCTAssertEqual(Mirror(reflecting: LayerHierarchy()).children.count, 13)
     }
 
     func testReservedStoreCountsEveryColumnAtItsCapacity() throws {
@@ -37,14 +49,16 @@ final class MemoryFootprintTests: XCTestCase {
         let root = try store.addLayer()
         for _ in 0..<999 { _ = try store.addLayer(superlayer: root) }
         let footprint = store.memoryFootprint
-        XCTAssertEqual(footprint.columns, Self.columnBytes(capacity: capacity))
+        XCTAssertEqual(footprint.columns, Self.columnBytes(store.columns))
         XCTAssertEqual(footprint.columns / capacity, 136)
-        XCTAssertEqual(footprint.hierarchy, Self.hierarchyBytes(capacity: capacity))
+        XCTAssertEqual(footprint.hierarchy, Self.hierarchyBytes(store.hierarchy))
         XCTAssertEqual(footprint.hierarchy / capacity, 24)
         // Nothing built yet: only the change tracker's one byte per slot, reserved up front,
         // and its list of the layers added.
-        let dirtyList = store.caches.changes.dirtyLayers.capacity * 4
-        XCTAssertEqual(footprint.worldCache, Self.reservedBytes(UInt8.self, capacity) + dirtyList)
+        let changes = store.caches.changes
+        XCTAssertEqual(
+            footprint.worldCache,
+            Self.bytes(changes.dirtyStates, stride: 1) + Self.bytes(changes.dirtyLayers, stride: 4))
         XCTAssertEqual(footprint.queryCaches, 0)
         XCTAssertEqual(footprint.total, footprint.columns + footprint.hierarchy + footprint.worldCache)
     }

@@ -37,7 +37,7 @@ extension LayerStore {
     /// per-list spatial indexes included.
     ///
     /// Excludes the allocator's overhead and the array headers. O(number of arrays): a
-    /// few dozen plus four per spatial index; allocates nothing.
+    /// few dozen plus six per spatial index; allocates nothing.
     public var memoryFootprint: LayerStoreFootprint {
         let drawOrder = caches.drawOrderCache.allocatedByteCounts(sharingWith: hierarchy)
         let bounds = caches.subtreeBounds.allocatedByteCounts
