@@ -211,6 +211,9 @@ enum RunCommand {
         let (timing, frameDetail) = fixture.time(
             kernel, options: options, minTime: runOptions.minTime, frameCount: runOptions.frameCount)
         let problem = fixture.verify(kernel, options: options)
+        if let line = fixture.frameFixture?.takeMemoryLine() {
+            printError("\(fixture.workload.shape) \(kernel.rawValue) \(line)")
+        }
         if let problem {
             printError(
                 "warning: \(fixture.workload.shape) \(kernel.rawValue) \(options.backend.benchName) \(fixture.workload.layerCount) layers \(options.threads) threads computed a wrong result: \(problem)"

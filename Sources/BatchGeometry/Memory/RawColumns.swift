@@ -258,3 +258,11 @@ struct SendablePointer<Element>: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Element>
     init(_ pointer: UnsafeMutablePointer<Element>) { self.pointer = pointer }
 }
+
+/// True when `first` and `second` are the same allocation (one was assigned from the
+/// other and neither has been written since): what the footprint count uses so that an
+/// array shared between two caches is counted once. Empty arrays share nothing. O(1).
+func sharesStorage<T>(_ first: [T], _ second: [T]) -> Bool {
+    guard first.capacity > 0, second.capacity > 0 else { return false }
+    return first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+}

@@ -156,6 +156,9 @@ struct GeneralMatrices: Sendable {
     /// The number of layers the table has room for.
     var capacity: Int { isPresent.count }
 
+    /// Bytes allocated for the table's arrays (capacity × stride). O(1).
+    var allocatedByteCount: Int { allocatedBytes(storage) + allocatedBytes(isPresent) }
+
     /// The matrix of `layer`, or nil when it has none. Setting nil removes it. O(1)
     /// (amortized when the table grows).
     subscript(layer: Int32) -> Transform3D? {

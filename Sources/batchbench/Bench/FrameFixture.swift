@@ -29,6 +29,12 @@ final class FrameFixture {
     /// `frame-animated`: the cards' animations and the model store; the new store is then
     /// the presentation tree (the old one gets each frame's presentation for its queries).
     let animations: FrameAnimations?
+    /// The new store's heap bytes after `warmUp()`, and after the first frame (issue 22's
+    /// bytes-per-layer target), for `memoryLine`; printed once per fixture.
+    let footprintAfterWarmUp: LayerStoreFootprint
+    private(set) var footprintAfterFirstFrame: LayerStoreFootprint?
+    private var memoryReported = false
+    private let layerCount: Int
 
     /// One frame's step times in seconds, its allocations and what the frame query saw.
     struct Times {
@@ -82,9 +88,26 @@ final class FrameFixture {
         oldPlayer = FramePlayer(workload, mode: mode, store: old)
         newPlayer = FramePlayer(workload, mode: mode, store: new)
         new.warmUp()
+        footprintAfterWarmUp = new.memoryFootprint
+        layerCount = workload.layerCount
         oldStore = old
         newStore = new
         newHits.reserveCapacity(FrameScript.touchCount)
+    }
+
+    /// One line of bytes per layer by part (`LayerStore.memoryFootprint` over the workload's
+    /// layer count) after `warmUp()` and after the first frame; nil once reported.
+    func takeMemoryLine() -> String? {
+        guard !memoryReported, let first = footprintAfterFirstFrame else { return nil }
+        memoryReported = true
+        func parts(_ f: LayerStoreFootprint) -> String {
+            let n = Double(Swift.max(1, layerCount))
+            let values = [f.columns, f.hierarchy, f.worldCache, f.queryCaches, f.scratch, f.total]
+            let names = ["columns", "hierarchy", "world", "query", "scratch", "total"]
+            return zip(names, values).map { "\($0) \(Int((Double($1) / n).rounded()))" }.joined(separator: ", ")
+        }
+        return "memory, bytes per layer (\(layerCount) layers): after warmUp(): \(parts(footprintAfterWarmUp)); "
+            + "after the first frame: \(parts(first))"
     }
 
     /// Runs the next frame of the script on both stores. O(count) for the old path,
@@ -97,6 +120,7 @@ final class FrameFixture {
         var times = Times()
         times.frame = frame
         runNewPath(frame: frame, touches: touches, &times)
+        if footprintAfterFirstFrame == nil { footprintAfterFirstFrame = newStore.memoryFootprint }
         let old = runOldPath(frame: frame, touches: touches, options: options, &times)
         sink += Double(visible.count + old.order.count) + (old.rects.last?.minX ?? 0)
         if problem == nil, let wrong = animations?.problem { problem = "frame \(frame): \(wrong)" }

@@ -22,6 +22,18 @@ struct DrawOrderCache: Sendable {
     private var siblings: [Int32] = []
     private var sortSpace: [Int32] = []
 
+    /// Bytes allocated for the cache's arrays (capacity × stride), and for its re-sorting
+    /// scratch, apart. `links` and `previous` start as the hierarchy's own link arrays
+    /// (shared until a list is re-sorted): one still shared is left out here, so that an
+    /// allocation is counted once. O(1).
+    func allocatedByteCounts(sharingWith hierarchy: LayerHierarchy) -> (cache: Int, scratch: Int) {
+        var cache = allocatedBytes(dirty)
+        if !sharesStorage(links.first, hierarchy.firstSublayers) { cache += allocatedBytes(links.first) }
+        if !sharesStorage(links.next, hierarchy.nextSiblings) { cache += allocatedBytes(links.next) }
+        if !sharesStorage(previous, hierarchy.previousSiblings) { cache += allocatedBytes(previous) }
+        return (cache, allocatedBytes(dirtyLayers) + allocatedBytes(siblings) + allocatedBytes(sortSpace))
+    }
+
     /// Marks `layer`'s sublayer list as changed. O(1); nothing before the first build
     /// (new slots are covered by `refresh`, which re-sorts every slot it has not seen).
     @inline(__always)

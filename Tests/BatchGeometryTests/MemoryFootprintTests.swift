@@ -1,0 +1,98 @@
+import XCTest
+
+@testable import BatchGeometry
+
+/// `LayerStore.memoryFootprint` against byte counts written out by hand from the
+/// declarations of `LayerColumns`, `TransformColumns`, `LayerAttributes`,
+/// `LayerHierarchy` and `ChangeTracker`: a column left out of the count (or a new one
+/// not added to it) fails here.
+final class MemoryFootprintTests: XCTestCase {
+    /// The bytes of one column: its capacity (the allocator may round a reservation up,
+    /// by an amount that depends on what it reuses) × its element's stride, written by hand.
+    static func bytes<T>(_ column: [T], stride: Int) -> Int { column.capacity * stride }
+
+    /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
+    /// columns, the materialized `transforms` (a one-byte `TransformKind` and six
+    /// `Double`s; the unmaterialized `sublayerTransforms` and the empty non-affine entries
+    /// hold nothing), a one-byte `LayerFlags`, a one-byte autoresizing mask, a `Float`
+    /// opacity and a `Bool` interaction flag: 136 bytes a slot.
+    static func columnBytes(_ c: LayerColumns) -> Int {
+        let geometry =
+            [c.boundsX, c.boundsY, c.boundsWidth, c.boundsHeight, c.positionX, c.positionY]
+            + [c.anchorX, c.anchorY, c.zPositions, c.anchorPointZs]
+        let t = c.transforms
+        let affine = [t.a, t.b, t.c, t.d, t.tx, t.ty]
+        return (geometry + affine).map { bytes($0, stride: 8) }.reduce(0, +) + bytes(t.kind, stride: 1)
+            + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
+            + bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
+    }
+
+    /// From `LayerHierarchy`: a `UInt32` generation and five `Int32` links (parent, first
+    /// and last sublayer, next and previous sibling): 24 bytes a slot; no free slot yet.
+    static func hierarchyBytes(_ h: LayerHierarchy) -> Int {
+        let links = [h.parents, h.firstSublayers, h.lastSublayers, h.nextSiblings, h.previousSiblings]
+        return bytes(h.generations, stride: 4) + links.map { bytes($0, stride: 4) }.reduce(0, +)
+    }
+
+    /// The stored properties the counts above were written from: a property added to one
+    /// of these types fails here until it is added to the count (and to the test).
+    func testTheCountedTypesHaveTheFieldsTheCountNames() {
+        XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 19)
+        XCTAssertEqual(Mirror(reflecting: LayerAttributes()).children.count, 2)
+        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, materialized: false)).children.count, 11)
+        XCTAssertEqual(Mirror(reflecting: LayerHierarchy()).children.count, 13)
+    }
+
+    func testReservedStoreCountsEveryColumnAtItsCapacity() throws {
+        let capacity = 4096
+        var store = LayerStore(minimumCapacity: capacity)
+        let root = try store.addLayer()
+        for _ in 0..<999 { _ = try store.addLayer(superlayer: root) }
+        let footprint = store.memoryFootprint
+        XCTAssertEqual(footprint.columns, Self.columnBytes(store.columns))
+        XCTAssertEqual(footprint.columns / capacity, 136)
+        XCTAssertEqual(footprint.hierarchy, Self.hierarchyBytes(store.hierarchy))
+        XCTAssertEqual(footprint.hierarchy / capacity, 24)
+        // Nothing built yet: only the change tracker's one byte per slot, reserved up front,
+        // and its list of the layers added.
+        let changes = store.caches.changes
+        XCTAssertEqual(
+            footprint.worldCache,
+            Self.bytes(changes.dirtyStates, stride: 1) + Self.bytes(changes.dirtyLayers, stride: 4))
+        XCTAssertEqual(footprint.queryCaches, 0)
+        XCTAssertEqual(footprint.total, footprint.columns + footprint.hierarchy + footprint.worldCache)
+    }
+
+    func testBuildingTheCachesAddsTheirBytesAndTheTotalIsTheSum() throws {
+        var store = FrameQueryTests.makeStore(seed: 7)
+        let first = try XCTUnwrap(store.roots.first)
+        try store.setZPosition(1, of: XCTUnwrap(store.sublayers(of: first).first))  // a sorted list to cache
+        let cold = store.memoryFootprint
+        store.warmUp(options: .serial(.scalar))
+        let warm = store.memoryFootprint
+        let n = store.count
+        XCTAssertEqual(warm.columns, cold.columns)
+        XCTAssertEqual(warm.hierarchy, cold.hierarchy)
+        // The world transforms' and the plan's six affine columns at least.
+        XCTAssertGreaterThanOrEqual(warm.worldCache - cold.worldCache, 2 * n * 6 * 8)
+        // Subtree bounds: two 32-byte boxes, a state byte, an index entry and an order label.
+        XCTAssertGreaterThanOrEqual(warm.queryCaches, n * (2 * 32 + 1 + 4 + 8))
+        XCTAssertEqual(warm.total, warm.columns + warm.hierarchy + warm.worldCache + warm.queryCaches + warm.scratch)
+        _ = store.visibleLayers(in: Rect(x: 0, y: 0, width: 400, height: 800))
+        XCTAssertGreaterThanOrEqual(store.memoryFootprint.total, warm.total)
+    }
+
+    func testMaterializingSublayerTransformsAndScrollViewsAddTheirColumns() throws {
+        var store = LayerStore(minimumCapacity: 64)
+        let root = try store.addLayer()
+        for _ in 0..<63 { _ = try store.addLayer(superlayer: root) }
+        let before = store.memoryFootprint.columns
+        store.setSublayerTransform(.scale(x: 2, y: 2), of: root)
+        let materialized = store.memoryFootprint.columns
+        XCTAssertGreaterThanOrEqual(materialized - before, 64 * (1 + 6 * 8))
+        store.setScrollView(ScrollViewState(contentSize: Size(width: 10, height: 10)), of: root)
+        let entryStride = MemoryLayout<Int32>.stride + MemoryLayout<ScrollViewState>.stride
+        XCTAssertEqual(store.memoryFootprint.columns - materialized, store.columns.scrollViews.capacity * entryStride)
+        XCTAssertGreaterThan(store.columns.scrollViews.capacity, 0)
+    }
+}
