@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark smoke run for CI: every kernel (the opt-in frame kernels, still and live, and
+# Benchmark smoke run for CI: every kernel (the opt-in frame kernels, still, live and animated, and
 # the single-point hit-test kernels included), backend and workload at small sizes on 1 and 2 threads (run itself
 # checks every output against the scalar reference, and the frame kernel its new path
 # against its old one, and exits 1 on a wrong one), the JSON report's shape checked with python3, compare of a report with itself
@@ -33,9 +33,9 @@ kernels = {"frames", "world", "world-incremental", "world-full-update", "world-r
 workloads = {"standard", "3d", "chain", "wide", "random", "ui", "app"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
-# The live frame kernels play the app's lists: app only.
-expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout") for b in ("scalar", "simd", "c")
-             for n in (500, 3000) for t in (1, 2)}
+# The live and animated frame kernels play the app's lists: app only.
+expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout", "frame-animated")
+             for b in ("scalar", "simd", "c") for n in (500, 3000) for t in (1, 2)}
 # autoresize, the single-point hit tests, curves, visible-layers and animations ignore backend and threads: timed once, at
 # the first of each asked for.
 expected |= {(w, k, "scalar", n, 1) for w in workloads for n in (500, 3000)
@@ -49,9 +49,10 @@ for i, r in enumerate(results):
         value = need(r, field, (int, float), where)
         assert value > 0, f"{where}.{field} = {value} is not positive"
     assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
-    if key[1] in ("frame", "frame-live", "frame-relayout"):
+    if key[1] in ("frame", "frame-live", "frame-relayout", "frame-animated"):
         frame = need(r, "frame", dict, where)
-        script = {"frame": "still", "frame-live": "live", "frame-relayout": "relayout"}[key[1]]
+        script = {"frame": "still", "frame-live": "live", "frame-relayout": "relayout",
+                  "frame-animated": "still+animations"}[key[1]]
         assert need(frame, "script", str, f"{where}.frame") == script, frame["script"]
         for dist in ("frameTime", "queryTime", "editTime"):
             d = need(frame, dist, dict, f"{where}.frame")
@@ -60,8 +61,12 @@ for i, r in enumerate(results):
         assert allocations["counted"] is True, "allocations are counted on Linux with glibc"
         for field in ("testedSublayers", "refreshedLayers", "rebuiltIndexes", "rebuiltIndexEntries", "slotsLast"):
             need(frame, field, int, f"{where}.frame")
-        if script != "still":
+        if script in ("live", "relayout"):
             assert frame["slotsLast"] > frame["slotsFirst"], "live frames add layers"
+        if script == "still+animations":
+            assert need(frame, "animations", int, f"{where}.frame") > 0, "frame-animated runs animations"
+            assert 0 < need(frame, "animationTime", dict, f"{where}.frame")["medianSeconds"]
+            need(frame, "ratioToStill", dict, f"{where}.frame")
 
         for field in ("frames", "touches", "visibleLayers", "visitedLayers", "changedLayers"):
             need(frame, field, int, f"{where}.frame")
@@ -79,10 +84,15 @@ for i, r in enumerate(results):
     seen.add(key)
 assert seen == expected, f"missing results: {sorted(expected - seen)[:5]} extra: {sorted(seen - expected)[:5]}"
 baselines = need(report, "baselines", list, "report")
+# The animations kernel's object-graph baseline (one animator object per animation) too,
+# checked against the store's sample.
 assert {(b["workload"], b["kernel"], b["layers"]) for b in baselines} == \
-    {(w, k, n) for w in workloads for k in ("frames", "world", "autoresize") for n in (500, 3000)}, "baselines incomplete"
+    {(w, k, n) for w in workloads for k in ("frames", "world", "autoresize", "animations") for n in (500, 3000)}, \
+    "baselines incomplete"
 for b in baselines:
     assert b["layersPerSecond"] > 0, b
+    if b["kernel"] == "animations":
+        assert b.get("verified") is True, f"animations baseline {b['workload']} {b['layers']}: not verified"
 print(f"bench-smoke: JSON shape ok ({len(results)} results, {len(baselines)} baselines)")
 # A copy 50% slower everywhere, for compare's failure path.
 for r in results:
@@ -111,7 +121,7 @@ set -e
 [ "$status" -eq 1 ] || { echo "error: compare of a slower report exited $status, expected 1" >&2; exit 1; }
 tail -1 "$work/slower.txt"
 
-echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, hit-test-point, hit-test-culled, curves, visible-layers, animations)"
+echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, frame-animated, hit-test-point, hit-test-culled, curves, visible-layers, animations)"
 "$bin" --backends c --layers 200 --threads 1 --min-time 0.01 -q --no-baseline --format json > "$work/default.json"
 python3 -c "import json,sys; k={r['kernel'] for r in json.load(open(sys.argv[1]))['results']}; assert k=={'frames','world','world-incremental','world-full-update','world-rects','hit-test','convert','autoresize'}, k" "$work/default.json"
 
