@@ -200,36 +200,56 @@ extension AnimationStore {
             throw AnimationError(field: "layer", message: "\(layer) names no live layer")
         }
         if let problem = animation.problem() { throw problem }
-        let number = count
-        layerSlots.append(Int32(layer.index))
-        layerGenerations.append(layer.generation)
-        keyPaths.append(animation.keyPath)
-        timings.append(ResolvedTiming(animation.timing))
+        let timingFunction = appendTimingFunction(animation.timingFunction)
+        let valueStart = values.count
         var flags: AnimationFlags = []
         if animation.isAdditive { flags.insert(.additive) }
         if animation.isCumulative { flags.insert(.cumulative) }
-        timingFunctionIndices.append(appendTimingFunction(animation.timingFunction))
-        valueStarts.append(values.count)
         let kind: AnimationCurveKind
+        let curveIndex: Int32
         switch animation.content {
         case .basic(let from, let to, let by):
             kind = .basic
             flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
-            curveIndices.append(-1)
+            curveIndex = -1
         case .spring(let spring, let from, let to, let by):
             kind = .spring
             flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
-            curveIndices.append(Int32(springs.count))
+            curveIndex = Int32(springs.count)
             springs.append(spring)
         case .keyframe(let keyframes):
             kind = .keyframe
-            curveIndices.append(Int32(keyframeSets.count))
+            curveIndex = Int32(keyframeSets.count)
             appendKeyframes(keyframes, keyPath: animation.keyPath)
         }
+        let number = appendColumns(
+            layer: layer, keyPath: animation.keyPath, timing: ResolvedTiming(animation.timing),
+            timingFunction: timingFunction, valueStart: valueStart, kind: kind,
+            curveIndex: curveIndex, flags: flags)
+        if kind != .keyframe {
+            resolvedEndIndices[number] = resolveEnds(number, keyPath: animation.keyPath, flags: flags)
+        }
+        return number
+    }
+
+    /// Appends a new animation's per-animation columns (ends not resolved: −1) and makes it
+    /// live; returns its number. The one place that lists the columns, so that every kind
+    /// of animation (`add`, `addDeceleration`) keeps them aligned.
+    mutating func appendColumns(
+        layer: LayerHandle, keyPath: AnimationKeyPath, timing: ResolvedTiming, timingFunction: Int32,
+        valueStart: Int, kind: AnimationCurveKind, curveIndex: Int32, flags: AnimationFlags
+    ) -> Int {
+        let number = count
+        layerSlots.append(Int32(layer.index))
+        layerGenerations.append(layer.generation)
+        keyPaths.append(keyPath)
+        timings.append(timing)
+        timingFunctionIndices.append(timingFunction)
+        valueStarts.append(valueStart)
+        curveIndices.append(curveIndex)
         curveKinds.append(kind)
         self.flags.append(flags)
-        resolvedEndIndices.append(
-            kind == .keyframe ? -1 : resolveEnds(number, keyPath: animation.keyPath, flags: flags))
+        resolvedEndIndices.append(-1)
         live.append(Int32(number))
         states.append(SampledState())
         return number

@@ -51,21 +51,11 @@ extension AnimationStore {
         once.repeatDuration = 0
         once.autoreverses = false
         if let problem = once.problem() { throw problem }
-        let number = count
-        layerSlots.append(Int32(layer.index))
-        layerGenerations.append(layer.generation)
-        keyPaths.append(.boundsOrigin)
-        timings.append(ResolvedTiming(once))
-        timingFunctionIndices.append(-1)
-        valueStarts.append(values.count)
-        curveIndices.append(Int32(decelerations.count))
-        decelerations.append(deceleration)
-        curveKinds.append(.deceleration)
-        flags.append([])
         // Its value is never resolved at add: it is sampled from the deceleration.
-        resolvedEndIndices.append(-1)
-        live.append(Int32(number))
-        states.append(SampledState())
+        let number = appendColumns(
+            layer: layer, keyPath: .boundsOrigin, timing: ResolvedTiming(once), timingFunction: -1,
+            valueStart: values.count, kind: .deceleration, curveIndex: Int32(decelerations.count), flags: [])
+        decelerations.append(deceleration)
         return number
     }
 
