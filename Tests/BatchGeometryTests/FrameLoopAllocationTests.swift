@@ -256,18 +256,8 @@ final class FrameLoopAllocationTests: XCTestCase {
     func testOutputSensitiveFrameAllocatesNothing() throws {
         try Self.requireAllocationCounter()
         var store = LayerStore()
-        let window = try store.addLayer()
-        store.setBounds(Rect(0, 0, 400, 800), of: window)
-        let list = try store.addLayer(superlayer: window)
-        store.setFrame(Rect(0, 0, 400, 800), of: list)
-        store.setMasksToBounds(true, of: list)
-        var cards: [LayerHandle] = []
-        for k in 0..<500 {
-            let card = try store.addLayer(superlayer: list)
-            store.setFrame(Rect(0, Double(k) * 100, 400, 90), of: card)
-            store.setZPosition(Double(k % 3), of: card)
-            cards.append(card)
-        }
+        let (list, cards) = try Self.addCardList(to: &store)
+        for (k, card) in cards.enumerated() { store.setZPosition(Double(k % 3), of: card) }
         var visible = VisibleLayers()
         var hits: [LayerHandle?] = []
         var opacities: [Double] = []
@@ -309,17 +299,7 @@ final class FrameLoopAllocationTests: XCTestCase {
     func testAnimatedFrameLoopAllocatesNothing() throws {
         try Self.requireAllocationCounter()
         var model = LayerStore()
-        let window = try model.addLayer()
-        model.setBounds(Rect(0, 0, 400, 800), of: window)
-        let list = try model.addLayer(superlayer: window)
-        model.setFrame(Rect(0, 0, 400, 800), of: list)
-        model.setMasksToBounds(true, of: list)
-        var cards: [LayerHandle] = []
-        for k in 0..<500 {
-            let card = try model.addLayer(superlayer: list)
-            model.setFrame(Rect(0, Double(k) * 100, 400, 90), of: card)
-            cards.append(card)
-        }
+        let (list, cards) = try Self.addCardList(to: &model)
         var animations = AnimationStore()
         for k in 0..<100 { try animations.add(Self.repeatingAnimation(k), to: cards[k * 3], in: model) }
         var screen = model.copy()
@@ -366,6 +346,24 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertNotEqual(screen.position(of: moved), model.position(of: moved))
         screen.restoreModelValues(of: values, from: model)
         XCTAssertEqual(screen.position(of: moved), Point(200, 45))
+    }
+
+    /// A 400×800 window with one masking list of 500 cards of 400×90, 100 points apart:
+    /// the scene of the output-sensitive and animated frame loops. Returns the list and
+    /// its cards.
+    static func addCardList(to store: inout LayerStore) throws -> (LayerHandle, [LayerHandle]) {
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 400, 800), of: window)
+        let list = try store.addLayer(superlayer: window)
+        store.setFrame(Rect(0, 0, 400, 800), of: list)
+        store.setMasksToBounds(true, of: list)
+        var cards: [LayerHandle] = []
+        for k in 0..<500 {
+            let card = try store.addLayer(superlayer: list)
+            store.setFrame(Rect(0, Double(k) * 100, 400, 90), of: card)
+            cards.append(card)
+        }
+        return (list, cards)
     }
 
     /// Animation `k` of the animated frame loop: repeating for ever, autoreversing.
