@@ -48,10 +48,8 @@ public func bgAnimationsAdd(
         let out = try required(out, "out")
         let handle = try box.live(layer)
         let value = try animation.pointee.animation()
-        do {
-            out.pointee = try set.animations.add(value, to: handle, in: box.store)
-        } catch let error as AnimationError {
-            throw animationFailure(error, argument: "animation")
+        out.pointee = try reportingAnimationErrors(argument: "animation") {
+            try set.animations.add(value, to: handle, in: box.store)
         }
     }
 }
@@ -72,10 +70,8 @@ public func bgAnimationsAddDeceleration(
         let handle = try box.live(layer)
         let curve = try deceleration.pointee.checked("deceleration")
         let value = try (timing?.pointee ?? .defaults).checked("timing")
-        do {
-            out.pointee = try set.animations.addDeceleration(curve, to: handle, in: box.store, timing: value)
-        } catch let error as AnimationError {
-            throw animationFailure(error, argument: "")
+        out.pointee = try reportingAnimationErrors {
+            try set.animations.addDeceleration(curve, to: handle, in: box.store, timing: value)
         }
     }
 }
@@ -89,11 +85,7 @@ public func bgAnimationsRemove(_ animations: OpaquePointer?, _ number: Int) -> I
             throw CFailure.invalid(
                 "number \(sizeValue(number)) is out of range (\(set.animations.count) animations added)")
         }
-        do {
-            try set.animations.remove(number)
-        } catch let error as AnimationError {
-            throw animationFailure(error, argument: "")
-        }
+        try reportingAnimationErrors { try set.animations.remove(number) }
     }
 }
 
@@ -108,11 +100,7 @@ public func bgAnimationsSetLayerTiming(
         let timing = try required(timing, "timing").pointee
         let handle = try box.live(layer)
         let value = LayerTiming(beginTime: timing.begin_time, speed: timing.speed, timeOffset: timing.time_offset)
-        do {
-            try set.animations.setTiming(value, of: handle, in: box.store)
-        } catch let error as AnimationError {
-            throw animationFailure(error, argument: "")
-        }
+        try reportingAnimationErrors { try set.animations.setTiming(value, of: handle, in: box.store) }
     }
 }
 
@@ -122,11 +110,7 @@ public func bgAnimationsSample(_ animations: OpaquePointer?, _ store: OpaquePoin
     cCall("bg_animations_sample") {
         let set = try CAnimations.from(animations)
         let box = try CStore.from(store)
-        do {
-            try set.animations.sample(at: time, model: box.store, into: &set.presentation)
-        } catch let error as AnimationError {
-            throw animationFailure(error, argument: "")
-        }
+        try reportingAnimationErrors { try set.animations.sample(at: time, model: box.store, into: &set.presentation) }
     }
 }
 

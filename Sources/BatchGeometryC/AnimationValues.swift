@@ -37,6 +37,16 @@ func animationFailure(_ error: AnimationError, argument: String) -> CFailure {
     return CFailure.invalid("\(name)\(element): \(error.message)")
 }
 
+/// Runs `body`, reporting an `AnimationError` it throws as `animationFailure(_:argument:)`
+/// does: the one place the shims translate the Swift API's errors.
+func reportingAnimationErrors<T>(argument: String = "", _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as AnimationError {
+        throw animationFailure(error, argument: argument)
+    }
+}
+
 /// The Swift API's field names and the header's.
 private let cFieldNames = [
     "fromValue": "from_value", "toValue": "to_value", "byValue": "by_value", "values": "values",
