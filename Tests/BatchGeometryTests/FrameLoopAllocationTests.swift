@@ -279,11 +279,9 @@ final class FrameLoopAllocationTests: XCTestCase {
         }
         for n in 0..<20 { frame(n) }
         // BATCHGEOMETRY_ALLOCATION_TRACE=1 prints the call stack of each allocation of one frame.
-        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
-            BGAllocationTraceSetEnabled(1)
-            frame(20)
-            BGAllocationTraceSetEnabled(0)
-        }
+        Self.traceAllocations(true)
+        frame(20)
+        Self.traceAllocations(false)
         let before = BGAllocationCount()
         for n in 20..<60 { frame(n) }
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames")
@@ -429,11 +427,9 @@ final class FrameLoopAllocationTests: XCTestCase {
             _ = store.hitTest(Point(200, 300), rule: .layer)
         }
         for n in 0..<20 { try frame(n) }
-        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
-            BGAllocationTraceSetEnabled(1)
-            try frame(20)
-            BGAllocationTraceSetEnabled(0)
-        }
+        Self.traceAllocations(true)
+        try frame(20)
+        Self.traceAllocations(false)
         let before = BGAllocationCount()
         for n in 21..<61 { try frame(n) }
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 40 warmed-up frames of structure edits")
@@ -471,7 +467,8 @@ final class FrameLoopAllocationTests: XCTestCase {
             try store.insertSublayer(moved, into: list, at: (n * 5) % cards)
             let across = try XCTUnwrap(store.sublayer(at: (n * 11) % cards, of: list))
             try store.insertSublayer(across, into: other, at: (n * 17) % store.sublayerCount(of: other))
-            store.setZPosition(Double(n % 3) - 1, of: try XCTUnwrap(store.sublayer(at: (n * 19) % cards, of: other)))
+            let raised = try XCTUnwrap(store.sublayer(at: (n * 19) % store.sublayerCount(of: other), of: other))
+            store.setZPosition(Double(n % 3) - 1, of: raised)
             if n % 2 == 0 {
                 try store.removeFromSuperlayer(panel)
             } else {
@@ -484,11 +481,9 @@ final class FrameLoopAllocationTests: XCTestCase {
         for n in 0..<40 { try frame(n) }
         XCTAssertGreaterThanOrEqual(store.caches.subtreeBounds.indexSlot[lists[0].index], 0, "the list has an R-tree")
         XCTAssertTrue(store.caches.drawOrderCache.isBuilt, "some list is out of zPosition order")
-        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
-            BGAllocationTraceSetEnabled(1)
-            try frame(40)
-            BGAllocationTraceSetEnabled(0)
-        }
+        Self.traceAllocations(true)
+        try frame(40)
+        Self.traceAllocations(false)
         let before = BGAllocationCount()
         for n in 41..<101 { try frame(n) }
         XCTAssertEqual(BGAllocationCount() - before, 0, "allocations in 60 warmed-up frames of wide-list edits")
@@ -545,11 +540,9 @@ final class FrameLoopAllocationTests: XCTestCase {
         }
         for n in 0..<20 { try frame(n) }
         XCTAssertTrue(store.caches.drawOrderCache.isBuilt, "some list is out of zPosition order")
-        if ProcessInfo.processInfo.environment["BATCHGEOMETRY_ALLOCATION_TRACE"] != nil {
-            BGAllocationTraceSetEnabled(1)
-            try frame(20)
-            BGAllocationTraceSetEnabled(0)
-        }
+        Self.traceAllocations(true)
+        try frame(20)
+        Self.traceAllocations(false)
         let (slotsBefore, layersBefore) = (store.count, store.layerCount)
         let before = BGAllocationCount()
         for n in 21..<160 { try frame(n) }  // from 1,207 layers to 2,041
