@@ -102,18 +102,18 @@ public struct LayerStore: ~Copyable, Sendable {
     /// the largest capacity reserved here, which is honoured: nothing grows ahead below
     /// it), `addLayer` grows ahead: one array at a time, every 1/64 of the remaining
     /// headroom in new slots, to twice the capacity, so that the copies (one array each,
-    /// 1–40 ms at a million layers) fall in different frames and every array has grown
+    /// 0.4–42 ms at a million layers) fall in different frames and every array has grown
     /// before the old capacity is reached. Growth is amortized O(1) a layer. Where the
     /// headroom is too small for every step (a store reserved for exactly its layers and
     /// then grown past them, or a burst of adds in one frame), the arrays left grow by
     /// themselves, doubling, in the `addLayer` that fills them: that frame copies them all
-    /// at once (60–460 ms at a million layers, Benchmarks/KERNELS.md "Growth past the
+    /// at once (60–490 ms at a million layers, Benchmarks/KERNELS.md "Growth past the
     /// capacity"). An engine that must not pay even one array's copy in a frame reserves
     /// here, or with `init(minimumCapacity:)`, for the most layers it expects, or calls
-    /// this at a moment it chooses (a loading screen); one that may outgrow its
-    /// estimate reserves 8/7 of it, so that the growth past it is spread. Not covered:
-    /// the world transforms cache, which a full world pass (after any new slot) writes
-    /// anew at `count` entries.
+    /// this at a moment it chooses (a loading screen); one that may outgrow any estimate
+    /// grows smoothest reserving nothing (every growth then runs ahead of need). Not
+    /// covered: the world transforms cache, which a full world pass (after any new slot)
+    /// writes anew at `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
         var budget = GrowthBudget.unlimited
         reserveCapacity(capacity, budget: &budget)

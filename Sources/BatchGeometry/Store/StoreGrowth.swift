@@ -2,7 +2,7 @@
 // arrays: one that runs out of room copies itself whole, and they all run out with the
 // same `addLayer`, which then copied every one of them at once (60–90 ms at a million
 // layers). Instead, once the slots pass 7/8 of the capacity, `addLayer` grows one array
-// to twice the capacity every `interval` new slots, spaced so that the ~50 arrays are
+// to twice the capacity every `interval` new slots, spaced so that the 41–48 arrays are
 // done before the old capacity is reached: the copies spread over many frames, each one
 // array (the largest, a subtree-bounds box column, 32 bytes a layer). An array whose
 // step has not come when the slots reach its capacity grows by itself when appended to,
@@ -56,7 +56,7 @@ struct GrowthSchedule: Sendable {
     /// The largest capacity reserved with `reserveCapacity(_:)`: no growth starts below it.
     var reserved = 0
 
-    /// At most this many steps before the old capacity is reached (the store has ~50
+    /// At most this many steps before the old capacity is reached (the store has 41–48
     /// per-layer arrays with every cache built, so the last step comes with headroom).
     static let stepsPerHeadroom = 64
 }
