@@ -554,6 +554,54 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(store._invariantViolations(), [])
     }
 
+    /// Growth ahead of need (issue 22 item 3): one layer added at a time, each followed by
+    /// a frame query, in a store that reserved nothing, from well under 7/8 of its
+    /// capacity to past twice it (two growths). Once warm,
+    /// an add that takes a growth step allocates once (the one array it grows), every
+    /// other add and every query nothing, and every array grows before the old capacity
+    /// is reached, so the add that crosses it allocates nothing either.
+    func testGrowthAheadAllocatesOnlyInItsSteps() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let (list, cards) = try Self.addCardList(to: &store)
+        store.setZPosition(1, of: cards[3])  // a list out of zPosition order: the drawing-order cache is built
+        let window = try XCTUnwrap(store.superlayer(of: list))
+        let capacity = store.layerCapacity
+        var visible = VisibleLayers()
+        // Shelves of 32 layers, 32 shelves to a group, off screen: no list reaches the 64
+        // sublayers that get an R-tree, whose rebuilds would allocate.
+        var (group, shelf, shelves) = (window, list, 32)
+        var (steps, adds) = (0, 0)
+        while store.count < 2 * capacity + 300 {
+            if store.count % 32 == 0 {
+                if shelves == 32 {
+                    group = try store.addLayer(superlayer: window)
+                    store.setFrame(Rect(0, 2_000, 400, 100), of: group)
+                    shelves = 0
+                }
+                shelf = try store.addLayer(superlayer: group)
+                shelves += 1
+            }
+            let due = store.count + 1 >= store.hierarchy.growth.nextCheck
+            let before = BGAllocationCount()
+            let layer = try store.addLayer(superlayer: shelf)
+            store.setFrame(Rect(0, 0, 40, 40), of: layer)
+            store.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
+            let allocated = BGAllocationCount() - before
+            adds += 1
+            guard adds > 100 else { continue }  // warming up: the caches are built
+            XCTAssertLessThanOrEqual(allocated, due ? 1 : 0, "add \(adds) at count \(store.count)")
+            steps += Int(allocated)
+        }
+        XCTAssertTrue(store.caches.drawOrderCache.isBuilt)
+        XCTAssertGreaterThan(steps, 60, "one array a step: every column and cache, twice")
+        XCTAssertGreaterThanOrEqual(store.layerCapacity, 4 * capacity)
+        XCTAssertGreaterThanOrEqual(store.columns.boundsX.capacity, 4 * capacity)
+        XCTAssertGreaterThanOrEqual(store.caches.subtreeBounds.extent.capacity, 4 * capacity)
+        XCTAssertGreaterThanOrEqual(store.caches.drawOrderCache.previous.capacity, 4 * capacity)
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
     /// A card of 90 points with five sublayers, as sublayer `index` of `list`; every card
     /// is on screen (the frame query's result keeps one size, so it stops growing).
     private func addCard(_ store: inout LayerStore, under list: LayerHandle, at index: Int) throws {

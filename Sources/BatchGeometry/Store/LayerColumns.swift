@@ -36,22 +36,23 @@ struct LayerColumns: Sendable {
     /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
     var scrollViews: [Int32: ScrollViewState] = [:]
 
-    /// Reserves room for `capacity` layers in every per-layer column. O(n).
-    mutating func reserveCapacity(_ capacity: Int) {
-        boundsX.reserveCapacity(capacity)
-        boundsY.reserveCapacity(capacity)
-        boundsWidth.reserveCapacity(capacity)
-        boundsHeight.reserveCapacity(capacity)
-        positionX.reserveCapacity(capacity)
-        positionY.reserveCapacity(capacity)
-        anchorX.reserveCapacity(capacity)
-        anchorY.reserveCapacity(capacity)
-        zPositions.reserveCapacity(capacity)
-        anchorPointZs.reserveCapacity(capacity)
-        transforms.reserveCapacity(capacity)
-        sublayerTransforms.reserveCapacity(capacity)
-        flags.reserveCapacity(capacity)
-        autoresizingMasks.reserveCapacity(capacity)
-        attributes.reserveCapacity(capacity)
+    /// Reserves room for `capacity` layers in every per-layer column the budget reaches
+    /// (`StoreGrowth.swift`). O(n) for each column that reallocates.
+    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
+        budget.grow(&boundsX, to: capacity)
+        budget.grow(&boundsY, to: capacity)
+        budget.grow(&boundsWidth, to: capacity)
+        budget.grow(&boundsHeight, to: capacity)
+        budget.grow(&positionX, to: capacity)
+        budget.grow(&positionY, to: capacity)
+        budget.grow(&anchorX, to: capacity)
+        budget.grow(&anchorY, to: capacity)
+        budget.grow(&zPositions, to: capacity)
+        budget.grow(&anchorPointZs, to: capacity)
+        transforms.reserveCapacity(capacity, budget: &budget)
+        sublayerTransforms.reserveCapacity(capacity, budget: &budget)
+        budget.grow(&flags, to: capacity)
+        budget.grow(&autoresizingMasks, to: capacity)
+        attributes.reserveCapacity(capacity, budget: &budget)
     }
 }

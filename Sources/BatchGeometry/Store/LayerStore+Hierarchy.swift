@@ -7,7 +7,10 @@ extension LayerStore {
     /// a free slot (left by `destroyLayer(_:)`) when there is one, else a new slot at the
     /// end (`count` grows by one).
     ///
-    /// Amortized O(1).
+    /// Amortized O(1). Allocates nothing while the slots stay under 7/8 of the store's
+    /// capacity or under its reserved capacity; past both, one add in every 1/64 of the
+    /// headroom grows one column or cache array to twice the capacity, O(capacity) for
+    /// that array alone (the growth policy: `reserveCapacity(_:)`).
     /// - Throws: `LayerStoreError.staleSuperlayer` (checked first) or `.tooManyLayers`
     ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
@@ -25,8 +28,8 @@ extension LayerStore {
     /// makes. `index` may equal the sublayer count (the end). The layer takes a free
     /// slot when there is one, as `addLayer(superlayer:)` does.
     ///
-    /// O(index) to find the place, plus amortized O(1); allocates nothing once the store's
-    /// columns have room.
+    /// O(index) to find the place, plus amortized O(1); allocates as
+    /// `addLayer(superlayer:)` does.
     /// - Throws: `.staleSuperlayer`, `.sublayerIndexOutOfRange` (with the sublayer count),
     ///   `.tooManyLayers`, in that order; the store is then unchanged.
     @discardableResult
@@ -70,6 +73,7 @@ extension LayerStore {
         }
         let layer = count
         appendDefaultLayer()
+        if count >= hierarchy.growth.nextCheck { growAhead() }
         structureDidChange()
         linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
         // A new layer always comes after its superlayer, so the order property holds.

@@ -93,24 +93,32 @@ public struct LayerStore: ~Copyable, Sendable {
     public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
-    /// or not, so that adding layers up to `capacity` reallocates nothing and no frame
-    /// pays for growth. O(n) when it reallocates (about 15–50 ms at a million layers with
-    /// every cache built); allocates at most once per column and cache.
+    /// or not, so that adding layers up to `capacity` reallocates nothing. O(n) when it
+    /// reallocates (about 15–120 ms at a million layers with every cache built);
+    /// allocates at most once per column and cache.
     ///
-    /// Growth policy: the columns are arrays that double when a layer is added past their
-    /// capacity, and each per-layer cache reserves the columns' capacity when it is built,
-    /// so the caches grow with the columns, geometrically. Growth is amortized O(1) a
-    /// layer, but the frame that crosses the capacity copies every column and cache at
-    /// once: about 60–90 ms at a million layers (Benchmarks/KERNELS.md, "Growth past the
-    /// capacity"). An engine that must not drop that frame reserves ahead, here or with
-    /// `init(minimumCapacity:)`, for the most layers it expects, or calls this at a moment
-    /// it chooses (a loading screen) before the store fills. Not covered: the world
-    /// transforms cache, which a full world pass (after any new slot) writes anew at
-    /// `count` entries.
+    /// Growth policy: the columns are arrays, and each per-layer cache reserves the
+    /// columns' capacity when it is built. Once the slots pass 7/8 of the capacity (and
+    /// the largest capacity reserved here, which is honoured: nothing grows ahead below
+    /// it), `addLayer` grows ahead: one array at a time, every 1/64 of the remaining
+    /// headroom in new slots, to twice the capacity, so that the copies (one array each,
+    /// 0.4–42 ms at a million layers) fall in different frames and every array has grown
+    /// before the old capacity is reached. Growth is amortized O(1) a layer. Where the
+    /// headroom is too small for every step (a store reserved for exactly its layers and
+    /// then grown past them, or a burst of adds in one frame), the arrays left grow by
+    /// themselves, doubling, in the `addLayer` that fills them: that frame copies them all
+    /// at once (60–490 ms at a million layers, Benchmarks/KERNELS.md "Growth past the
+    /// capacity"). An engine that must not pay even one array's copy in a frame reserves
+    /// here, or with `init(minimumCapacity:)`, for the most layers it expects, or calls
+    /// this at a moment it chooses (a loading screen); one that may outgrow any estimate
+    /// grows smoothest reserving nothing (every growth then runs ahead of need). Not
+    /// covered: the world transforms cache, which a full world pass (after any new slot)
+    /// writes anew at `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
-        columns.reserveCapacity(capacity)
-        hierarchy.reserveCapacity(capacity)
-        caches.reserveCapacity(capacity)
+        var budget = GrowthBudget.unlimited
+        reserveCapacity(capacity, budget: &budget)
+        // The capacity may have changed: the next add looks at it anew.
+        hierarchy.growth = GrowthSchedule(reserved: Swift.max(hierarchy.growth.reserved, capacity))
     }
 
     /// How many slots the columns hold without reallocating (at least `count`): what a

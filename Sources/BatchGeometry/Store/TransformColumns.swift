@@ -120,15 +120,15 @@ struct TransformColumns: Sendable {
         if !nonAffine.isEmpty { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
     }
 
-    mutating func reserveCapacity(_ capacity: Int) {
+    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
         guard isMaterialized else { return }
-        kind.reserveCapacity(capacity)
-        a.reserveCapacity(capacity)
-        b.reserveCapacity(capacity)
-        c.reserveCapacity(capacity)
-        d.reserveCapacity(capacity)
-        tx.reserveCapacity(capacity)
-        ty.reserveCapacity(capacity)
+        budget.grow(&kind, to: capacity)
+        budget.grow(&a, to: capacity)
+        budget.grow(&b, to: capacity)
+        budget.grow(&c, to: capacity)
+        budget.grow(&d, to: capacity)
+        budget.grow(&tx, to: capacity)
+        budget.grow(&ty, to: capacity)
     }
 
     /// The kind of every layer's transform (empty while not materialized).

@@ -45,15 +45,15 @@ struct DrawOrderCache: Sendable {
 
     /// Room for `capacity` layers in every per-layer array, once built. O(n) when it
     /// reallocates.
-    mutating func reserveCapacity(_ capacity: Int) {
+    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
         guard isBuilt else { return }
-        links.first.reserveCapacity(capacity)
-        links.next.reserveCapacity(capacity)
-        previous.reserveCapacity(capacity)
-        dirty.reserveCapacity(capacity)
-        dirtyLayers.reserveCapacity(capacity)
-        siblings.reserveCapacity(capacity)
-        sortSpace.reserveCapacity(capacity)
+        budget.grow(&links.first, to: capacity)
+        budget.grow(&links.next, to: capacity)
+        budget.grow(&previous, to: capacity)
+        budget.grow(&dirty, to: capacity)
+        budget.grow(&dirtyLayers, to: capacity)
+        budget.grow(&siblings, to: capacity)
+        budget.grow(&sortSpace, to: capacity)
     }
 
     /// True when `links` is the drawing order of a store with `count` slots.

@@ -113,20 +113,20 @@ struct SubtreeBounds: Sendable {
 
     /// Room for `capacity` layers in every per-layer column, once built (the build
     /// reserves the store's capacity itself). O(n) when it reallocates.
-    mutating func reserveCapacity(_ capacity: Int) {
+    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
         guard isBuilt else { return }
-        reserveColumns(capacity)
+        reserveColumns(capacity, budget: &budget)
     }
 
     /// `reserveCapacity(_:)` whether built or not: the build calls it with the store's
     /// capacity, so the columns grow with the store's, not to exactly `count`.
-    mutating func reserveColumns(_ capacity: Int) {
-        content.reserveCapacity(capacity)
-        extent.reserveCapacity(capacity)
-        state.reserveCapacity(capacity)
-        indexEntry.reserveCapacity(capacity)
-        orderLabel.reserveCapacity(capacity)
-        indexSlot.reserveCapacity(capacity)
+    mutating func reserveColumns(_ capacity: Int, budget: inout GrowthBudget) {
+        budget.grow(&content, to: capacity)
+        budget.grow(&extent, to: capacity)
+        budget.grow(&state, to: capacity)
+        budget.grow(&indexEntry, to: capacity)
+        budget.grow(&orderLabel, to: capacity)
+        budget.grow(&indexSlot, to: capacity)
     }
 
     /// The index of `layer`, which must have one. O(1).
