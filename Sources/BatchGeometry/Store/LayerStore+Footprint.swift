@@ -121,17 +121,18 @@ extension WorldPlan {
 
 extension SubtreeBounds {
     /// Bytes allocated for the boxes, marks, labels and spatial indexes (every index's
-    /// arrays), and for the refresh's and builds' working arrays, apart. O(number of
-    /// indexes).
+    /// arrays and list of parked sublayers), and for the refresh's and builds' working
+    /// arrays, apart. O(number of indexes).
     var allocatedByteCounts: (cache: Int, scratch: Int) {
         var cache = allocatedBytes(content) + allocatedBytes(extent) + allocatedBytes(state)
         cache += allocatedBytes(indexEntry) + allocatedBytes(orderLabel) + allocatedBytes(indexes)
         cache += allocatedBytes(indexSlot) + allocatedBytes(freeIndexSlots)
         var position = 0
         while position < indexes.count {  // an index loop: an unoptimized build's iterator allocates
-            cache += indexes[position].allocatedByteCount
+            cache += indexes[position].allocatedByteCount + allocatedBytes(parkedSublayers[position])
             position += 1
         }
+        cache += allocatedBytes(parkedSublayers)
         var scratch = allocatedBytes(queue) + allocatedBytes(depths) + allocatedBytes(sortedQueue)
         scratch += allocatedBytes(levelStarts) + allocatedBytes(carried) + allocatedBytes(carrying)
         scratch += allocatedBytes(buildScratch.sublayers) + allocatedBytes(buildScratch.extents)

@@ -145,7 +145,7 @@ extension LayerStore {
         }
         var refreshed = copy()
         if caches.subtreeBounds.isBuilt {
-            refreshed.refreshSubtreeBounds()
+            refreshed.refreshSubtreeBoundsFully()
             fresh.refreshSubtreeBounds()
             let kept = refreshed.caches.subtreeBounds
             for layer in 0..<count

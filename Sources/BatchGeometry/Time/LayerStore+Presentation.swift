@@ -65,9 +65,11 @@ extension LayerStore {
         if written.contains(.zPosition) { writePresentedZPosition(model.zPosition(of: layer), of: layer) }
         if written.contains(.anchorPointZ) { writePresentedAnchorPointZ(model.anchorPointZ(of: layer), of: layer) }
         if written.contains(.opacity) { writePresentedOpacity(model.opacity(of: layer), of: layer) }
-        if written.contains(.transform) { writePresentedTransform(model.transform(of: layer), of: layer) }
+        if written.contains(.transform) {
+            writePresentedTransform(Self.stored(model.columns.transforms, at: layer), of: layer)
+        }
         if written.contains(.sublayerTransform) {
-            writePresentedSublayerTransform(model.sublayerTransform(of: layer), of: layer)
+            writePresentedSublayerTransform(Self.stored(model.columns.sublayerTransforms, at: layer), of: layer)
         }
     }
 
@@ -102,10 +104,30 @@ extension LayerStore {
     }
 
     private mutating func writePresentedTransform(_ value: Transform3D, of layer: Int) {
-        if value != transform(of: layer) { setTransform(value, of: layer) }
+        if !Self.holds(value, columns.transforms, at: layer) { setTransform(value, of: layer) }
     }
 
     private mutating func writePresentedSublayerTransform(_ value: Transform3D, of layer: Int) {
-        if value != sublayerTransform(of: layer) { setSublayerTransform(value, of: layer) }
+        if !Self.holds(value, columns.sublayerTransforms, at: layer) { setSublayerTransform(value, of: layer) }
+    }
+
+    // A transform read is seven columns (six affine, the kind) and, once a store holds a
+    // non-affine transform, two more lines: a cache miss each for a scattered layer. The
+    // kind, one byte, settles the common cases (an identity model, a kind that changed).
+
+    /// The transform `columns` holds at `layer`, without reading the matrix when its kind
+    /// is identity.
+    @inline(__always)
+    private static func stored(_ columns: borrowing TransformColumns, at layer: Int) -> Transform3D {
+        columns.kind(at: layer) == .identity ? .identity : columns[layer]
+    }
+
+    /// Whether `columns` holds `value` at `layer` (`==`, as the setters compare): the kinds
+    /// first, which equal values share (`Transform3D.kind` compares with `==`).
+    @inline(__always)
+    private static func holds(_ value: Transform3D, _ columns: borrowing TransformColumns, at layer: Int) -> Bool {
+        let kind = value.kind
+        guard columns.kind(at: layer) == kind else { return false }
+        return kind == .identity || value == columns[layer]
     }
 }

@@ -5,13 +5,18 @@
 /// it brought up to date (the edits' price) and the walk (the viewport's price). Read it
 /// from `VisibleLayers.cost` after the query; every count is 0 before the first one.
 ///
+/// The refresh's counts include the work the walk did on entering a masking list whose
+/// changed sublayers the refresh left for it (LayerStore+DeferredBounds.swift).
+///
 /// Counting costs an integer add per event; the phase times are read only when
 /// `VisibleLayers.measuresPhaseTimes` is set (two clock reads a phase).
 public struct FrameQueryCost: Hashable, Sendable {
     // The refresh: the edits since the last query.
     /// Layers whose subtree box the refresh recomputed: the edited ones and their
     /// ancestors up to the first whose box did not change (every layer when it built the
-    /// boxes, on the first query or after many edits).
+    /// boxes, on the first query or after many edits), plus the edited sublayers of
+    /// masking lists that the refresh left for the walk and the walk redid when it
+    /// entered their list (those of lists it did not enter wait, and are not counted).
     public internal(set) var refreshedLayers = 0
     /// Wide layers (64 sublayers or more) whose R-tree the refresh built or rebuilt from
     /// their sublayer lists, O(w log w) each.
@@ -47,11 +52,17 @@ public struct FrameQueryCost: Hashable, Sendable {
 
     /// Copies the refresh's counts from the caches it just brought up to date.
     mutating func noteRefresh(_ caches: borrowing LayerCaches, sortedBefore: Int) {
-        refreshedLayers = caches.subtreeBounds.lastRefreshVisits
+        noteBoundsWork(caches)
+        sortedLists = caches.drawOrderCache.sortedListTotal - sortedBefore
+    }
+
+    /// Copies the subtree bounds' counts since the refresh began: the refresh's, and,
+    /// after the walk, the parked sublayers the walk redid on its way down too.
+    mutating func noteBoundsWork(_ caches: borrowing LayerCaches) {
+        refreshedLayers = caches.subtreeBounds.lastRefreshVisits + caches.subtreeBounds.lastDeferredVisits
         rebuiltIndexes = caches.subtreeBounds.lastRefreshIndexRebuilds
         rebuiltIndexEntries = caches.subtreeBounds.lastRefreshIndexedSublayers
         refitIndexLeaves = caches.subtreeBounds.lastRefreshIndexRefits
         insertedIndexLeaves = caches.subtreeBounds.lastRefreshIndexInserts
-        sortedLists = caches.drawOrderCache.sortedListTotal - sortedBefore
     }
 }

@@ -99,7 +99,7 @@ extension LayerStore {
 
     /// The slot hit at `point`; the caches must be current. World transforms come from
     /// `steps` (the world cache when it is current, else computed on the way).
-    func culledHitTest(
+    mutating func culledHitTest(
         _ point: Point, rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
         scratch.frames.removeAll(keepingCapacity: true)
@@ -121,7 +121,7 @@ extension LayerStore {
     /// for the layer rule, sublayer order for the view rule), then the layer; the first
     /// layer that contains the point wins. Explicit stack, any depth; a frame is pushed
     /// only for a layer with a sublayer left to try.
-    private func hitSubtree(
+    private mutating func hitSubtree(
         of top: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
     ) -> Int? {
         let skip = skippedSubtreeFlags(rule)
@@ -153,7 +153,7 @@ extension LayerStore {
     /// Visits `layer` (its superlayer's frame on top of the stack, none for a root):
     /// unprojects the point into its plane, tests it, and finds its first sublayer to try
     /// (pushing a frame for the rest).
-    private func enterHit(
+    private mutating func enterHit(
         _ layer: Int, _ point: Point, _ rule: HitTestRule, _ steps: some WorldStepSource, skip: LayerFlags,
         _ scratch: inout WalkScratch
     ) -> HitVisit {
@@ -181,6 +181,7 @@ extension LayerStore {
         let inside = local.map { contains(layer, $0) } ?? false
         let entersSublayers = rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
         guard entersSublayers, hierarchy.firstSublayers[layer] >= 0 else { return inside ? .hit(layer) : .miss }
+        refreshParkedSublayers(of: layer)  // the boxes read below: current on descent
         // Prune by the point in this layer's plane only when it is accurate, and then
         // with a margin for its rounding.
         let prunePoint = margin == nil ? Point(x: 0, y: 0) : local ?? Point(x: 0, y: 0)

@@ -25,6 +25,8 @@ extension LayerStore {
         bounds.indexEntry = Array(repeating: -1, count: count)
         bounds.orderLabel = Array(repeating: 0, count: count)
         bounds.indexes = []
+        bounds.parkedSublayers = []
+        bounds.lastDeferredVisits = 0
         bounds.indexSlot = Array(repeating: -1, count: count)
         bounds.reserveColumns(layerCapacity)
         bounds.freeIndexSlots = []
@@ -51,6 +53,7 @@ extension LayerStore {
     /// refresh); the superlayers the redo marks go to the next level's list.
     private func refresh(_ bounds: inout SubtreeBounds) -> Bool {
         bounds.lastRefreshVisits = 0
+        bounds.lastDeferredVisits = 0
         bounds.lastRefreshIndexRebuilds = 0
         bounds.lastRefreshIndexedSublayers = 0
         bounds.lastRefreshIndexRefits = 0
@@ -133,7 +136,8 @@ extension LayerStore {
     @inline(__always)
     private func redoMarked(_ layer: Int, _ bounds: inout SubtreeBounds) {
         let marks = bounds.state[layer]
-        bounds.state[layer] = marks & SubtreeBounds.Mark.indexed
+        guard !parksMarks(of: layer, marks, &bounds) else { return }
+        bounds.state[layer] = marks & SubtreeBounds.Mark.kept
         guard marks & SubtreeBounds.Mark.pending != 0 else { return }
         bounds.lastRefreshVisits += 1
         redo(layer, marks: marks, &bounds)
@@ -143,6 +147,18 @@ extension LayerStore {
     /// waits for a leaf in its superlayer's index (it joined the list since the last
     /// refresh), updates that index and marks the superlayer (for the next level up).
     private func redo(_ layer: Int, marks: UInt8, _ bounds: inout SubtreeBounds) {
+        guard let superlayer = redoBox(layer, marks: marks | redoParkedIfRead(layer, marks, &bounds), &bounds) else {
+            return
+        }
+        typealias Mark = SubtreeBounds.Mark
+        let old = bounds.state[superlayer]
+        bounds.state[superlayer] = old | Mark.content | Mark.queued
+        if old & Mark.queued == 0 { bounds.carrying.append(Int32(truncatingIfNeeded: superlayer)) }
+    }
+
+    /// `redo`'s own part: `layer`'s content, extent and leaf in its superlayer's index;
+    /// returns the superlayer when its content may have changed (nil: nothing to carry).
+    func redoBox(_ layer: Int, marks: UInt8, _ bounds: inout SubtreeBounds) -> Int? {
         typealias Mark = SubtreeBounds.Mark
         let contentChanged =
             marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
@@ -152,22 +168,20 @@ extension LayerStore {
         // may change while their union does not.
         let sublayerChanged = marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
         guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content[layer].isNull)
-        else { return }
+        else { return nil }
         let extent = computedExtent(of: layer, bounds)
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
         let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
-        guard extent != bounds.extent[layer] || needsLeaf else { return }
+        guard extent != bounds.extent[layer] || needsLeaf else { return nil }
         bounds.extent[layer] = extent
-        guard superlayer >= 0 else { return }
+        guard superlayer >= 0 else { return nil }
         if needsLeaf {
             bounds.insertLeaf(of: layer, into: superlayer, box: extent)
         } else if indexedSuperlayer {
             bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry[layer]), to: extent)
         }
-        let old = bounds.state[superlayer]
-        bounds.state[superlayer] = old | Mark.content | Mark.queued
-        if old & Mark.queued == 0 { bounds.carrying.append(Int32(truncatingIfNeeded: superlayer)) }
+        return superlayer
     }
 
     /// The number of ancestors of `layer`, or `limit` when it has at least that many.
@@ -186,7 +200,7 @@ extension LayerStore {
     /// list changed (an index kept up to date by the edits may now be due for a rebuild,
     /// or to be built or dropped); `all`: every sublayer's extent is stale.
     @discardableResult
-    private func updateContent(of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool) -> Bool {
+    func updateContent(of layer: Int, _ bounds: inout SubtreeBounds, list: Bool, all: Bool) -> Bool {
         let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         if indexed { bounds.refitStaleNodes(of: layer) }
         if all {
@@ -355,6 +369,8 @@ extension LayerStore {
     mutating func sublayerListDidChange(_ layer: Int, superlayer: Int32, joined: Bool) {
         if superlayer >= 0 {
             let parent = Int(superlayer)
+            // Waiting in the old superlayer's parked list no more: its marks go with it.
+            if caches.subtreeBounds.isBuilt { caches.subtreeBounds.state[layer] &= ~SubtreeBounds.Mark.parked }
             if caches.subtreeBounds.isBuilt && caches.subtreeBounds.state[parent] & SubtreeBounds.Mark.indexed != 0 {
                 if joined {
                     labelJoiningSublayer(layer)

@@ -5,7 +5,7 @@ extension LayerStore {
     /// transform (from `steps`: the world cache, or computed from its superlayer's), world rect and clip rect, by the full passes'
     /// expressions; appends it when visible; pushes a frame for its sublayers unless none
     /// can be visible.
-    func enterVisible(
+    mutating func enterVisible(
         _ layer: Int, under depth: Int?, view: RectEdges, _ steps: some WorldStepSource, _ links: SiblingLinks,
         into result: inout VisibleLayers
     ) {
@@ -30,6 +30,7 @@ extension LayerStore {
         if columns.flags[layer].contains(.masksToBounds) { sublayerClip = clip.map { $0.intersection(rect) } ?? rect }
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
+        refreshParkedSublayers(of: layer)  // the boxes read below: current on descent
         var frame = VisitFrame(
             layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, next: first)
         if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,

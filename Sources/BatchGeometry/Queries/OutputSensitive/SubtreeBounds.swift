@@ -35,6 +35,12 @@ struct SubtreeBounds: Sendable {
     var indexSlot: [Int32] = []
     /// Positions in `indexes` that no layer uses.
     var freeIndexSlots: [Int32] = []
+    /// Per position in `indexes`: the sublayers of that indexed layer, which masks to
+    /// bounds, whose redo the refresh deferred (`Mark.parked`; LayerStore+DeferredBounds).
+    /// An entry whose layer has since left the list, or was redone, is skipped.
+    var parkedSublayers: [[Int32]] = []
+    /// How many parked layers the queries redid since the last refresh (on descent).
+    var lastDeferredVisits = 0
     /// The build's input and sort space, kept so that a rebuild allocates nothing.
     var buildScratch = IndexBuildScratch()
     /// Marked layers, each once (the `queued` bit).
@@ -75,6 +81,14 @@ struct SubtreeBounds: Sendable {
         static let queued: UInt8 = 32
         /// Has an entry in `indexes` (kept across refreshes).
         static let indexed: UInt8 = 64
+        /// Its marks wait in its superlayer's `parkedSublayers` (the superlayer masks to
+        /// bounds, so nothing above it depends on them) for a query that descends into
+        /// the superlayer, or for a redo of the superlayer that reads its sublayers.
+        static let parked: UInt8 = 16
+        /// Has parked sublayers.
+        static let hasParked: UInt8 = 128
+        /// The bits a redo of the layer keeps.
+        static let kept: UInt8 = indexed | hasParked
         static let pending: UInt8 = extent | content | sublayerList | allSublayers
     }
 
@@ -217,6 +231,8 @@ struct SubtreeBounds: Sendable {
         guard let index else {
             guard slot >= 0 else { return }
             indexes[Int(slot)] = SublayerIndex()
+            parkedSublayers[Int(slot)].removeAll(keepingCapacity: true)
+            state[layer] &= ~Mark.hasParked
             freeIndexSlots.append(slot)
             indexSlot[layer] = -1
             return
@@ -229,6 +245,7 @@ struct SubtreeBounds: Sendable {
         } else {
             indexSlot[layer] = Int32(indexes.count)
             indexes.append(index)
+            parkedSublayers.append([])
         }
     }
 }

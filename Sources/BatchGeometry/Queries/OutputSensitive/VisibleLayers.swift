@@ -133,6 +133,7 @@ extension LayerStore {
                 collectVisible(from: top, view: view, ComputedWorldSteps(), into: &result)
             }
         }
+        result.cost.noteBoundsWork(caches)
     }
 
     /// `visibleLayers(in:into:)` into a new result.
@@ -144,7 +145,7 @@ extension LayerStore {
 
     /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
     /// depth works).
-    private func collectVisible(
+    private mutating func collectVisible(
         from top: Int, view: RectEdges, _ steps: some WorldStepSource, into result: inout VisibleLayers
     ) {
         let links = drawOrderLinks()  // current after refreshDrawOrder(): O(1), no copy
