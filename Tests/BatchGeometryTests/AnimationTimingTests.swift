@@ -115,6 +115,32 @@ final class AnimationTimingTests: XCTestCase {
         XCTAssertEqual(bench.animations.liveCount, 1)
     }
 
+    /// An animation whose layer dies leaves at the next sample, also after samples that
+    /// skipped the liveness check (the model's structure unchanged), and also when the
+    /// next sample is given another store, where the layer's slot is not that layer.
+    func testDeadLayersLeaveAfterSamplesThatSkippedTheCheck() throws {
+        var bench = try AnimationBench()
+        let other = try bench.model.addLayer()
+        let forever = basic(.opacity, from: [0], to: [1]) { $0.timing.repeatCount = .infinity }
+        try bench.add(forever)
+        let onOther = try bench.animations.add(forever, to: other, in: bench.model)
+        for time in [0.25, 0.5] {
+            try bench.animations.sample(at: time, model: bench.model, into: &bench.presentation)
+            XCTAssertEqual(bench.presentation.count, 2)
+        }
+        _ = try bench.model.destroyLayer(other)
+        try bench.animations.sample(at: 0.75, model: bench.model, into: &bench.presentation)
+        XCTAssertFalse(bench.animations.contains(onOther))
+        XCTAssertEqual(bench.presentation.layers, [bench.layer.index])
+        // Another store: its slot 0 was destroyed and re-used, a later generation.
+        var elsewhere = LayerStore()
+        _ = try elsewhere.destroyLayer(try elsewhere.addLayer())
+        _ = try elsewhere.addLayer()
+        try bench.animations.sample(at: 1, model: elsewhere, into: &bench.presentation)
+        XCTAssertEqual(bench.animations.liveCount, 0)
+        XCTAssertEqual(bench.presentation.count, 0)
+    }
+
     /// Section 2.3: repeatDuration is active time; speed 0 never finishes.
     func testRepeatDurationAndFrozenSpeed() throws {
         var bench = try AnimationBench()

@@ -230,4 +230,34 @@ final class TimingFunctionTests: XCTestCase {
         }
         XCTAssertEqual(compared, 16000)
     }
+
+    /// The sampler's eight lanes, each naming its function in a table, against
+    /// `value(at:)` one at a time, bit for bit (special inputs and bisection lanes included).
+    func testEightLaneSolveEqualsOneAtATime() throws {
+        var random = SplitMix64(seed: 9127)
+        var table = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        for _ in 0..<40 {
+            let points = (0..<4).map { k in k % 2 == 0 ? random.unit() : random.value(in: -1.5...2.5) }
+            table += [try XCTUnwrap(TimingFunction(controlPoints: points[0], points[1], points[2], points[3]))]
+        }
+        table += [try XCTUnwrap(TimingFunction(controlPoints: 1, 0, 0, 1))]
+        let special: [Double] = [0, 1, -0.0, .nan, .infinity, -.infinity, 1e-9, 1 - 1e-9, -0.25, 1.25, 3]
+        var compared = 0
+        for round in 0..<2000 {
+            var functions = SIMD8<Int32>()
+            var inputs = SIMD8<Double>()
+            for lane in 0..<8 {
+                functions[lane] = Int32(random.below(table.count))
+                inputs[lane] = round % 5 == 0 ? special[random.below(special.count)] : random.value(in: -0.1...1.1)
+            }
+            let v = TimingFunction.values(table, functions, at: inputs)
+            for lane in 0..<8 {
+                let function = table[Int(functions[lane])]
+                XCTAssertEqual(
+                    v[lane].bitPattern, function.value(at: inputs[lane]).bitPattern, "\(function) at \(inputs[lane])")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 16000)
+    }
 }

@@ -91,7 +91,7 @@ extension AnimationStore {
         let cumulative = flags[i].contains(.cumulative) && k != 0
         if curveKinds[i] == .keyframe {
             let set = keyframeSets[Int(curveIndices[i])]
-            let v = keyframeVector(set, f)
+            let v = keyframeVector(set, f, segment: states[i].segment)
             guard cumulative else { return v }
             return v + k * (keyframeValue(set, set.count - 1) - keyframeValue(set, 0))
         }
@@ -113,7 +113,7 @@ extension AnimationStore {
         let f = states[i].progress
         let value: Transform3D
         if curveKinds[i] == .keyframe {
-            value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f)
+            value = keyframeTransform(keyframeSets[Int(curveIndices[i])], f, segment: states[i].segment)
         } else if resolvedEndIndices[i] >= 0 {
             // `from.interpolated(to:fraction:)` with the decompositions made at `add`; the
             // ends (256 bytes) are read only when returned.

@@ -28,7 +28,9 @@ extension AnimationStore {
         lastSampleTime = time
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
+        let structure = model.hierarchy.structureVersion
         let removedAny = runTimingPass(time: time, model: model)
+        verifiedStructure = structure
         if finished.count > finishedBefore { finished.sort() }
         if removedAny { compactLiveLists() }
         composeShowing(model: model, into: &presentation)
@@ -51,10 +53,12 @@ extension AnimationStore {
     mutating func runTimingPass(time: Double, model: borrowing LayerStore) -> Bool {
         var removedAny = false
         let noLayerTimings = layerTimings.isEmpty
+        // No layer can have died while the model's structure is the one last verified.
+        let checkLayers = verifiedStructure != model.hierarchy.structureVersion
         for k in 0..<live.count {
             let i = Int(live[k])
             let slot = Int(layerSlots[i])
-            guard model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) else {
+            if checkLayers && !model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) {
                 flags[i].insert(.removed)
                 states[i].isShowing = false
                 removedAny = true
@@ -78,9 +82,9 @@ extension AnimationStore {
             case .silent: states[i].isShowing = false
             case .showing(let local, let iteration):
                 // nil: a solve queued, which writes the progress (after this store).
-                let f = progress(i, local: local, duration: timing.duration)
-                states[i] = SampledState(progress: f ?? 0, iteration: iteration, isShowing: true)
-                if f == nil && solveQueue.count == 4 { flushSolves() }
+                let (f, segment) = progress(i, local: local, duration: timing.duration)
+                states[i] = SampledState(progress: f ?? 0, iteration: iteration, isShowing: true, segment: segment)
+                if f == nil && solveQueue.count == 8 { flushSolves() }
             }
         }
         flushSolves()
@@ -90,19 +94,37 @@ extension AnimationStore {
     /// Progress f (section 2.5): the timing function of u = λ / d (or u itself) for
     /// basic and keyframe animations, `f32(x(λ))` for springs. Mutating, as its caller:
     /// a non-mutating method called per animation from a mutating one copies the store.
+    /// A keyframe animation's segment comes with it (else −1: `SampledState.segment`).
     @inline(__always)
-    private mutating func progress(_ i: Int, local: Double, duration: Double) -> Double? {
+    private mutating func progress(_ i: Int, local: Double, duration: Double) -> (Double?, Int32) {
         switch curveKinds[i] {
         case .spring:
-            return Double(springs[Int(curveIndices[i])].progress(at: local))
+            return (Double(springs[Int(curveIndices[i])].progress(at: local)), -1)
         case .deceleration:
             // Not a fraction: the local time itself, which `decelerationOffset` samples.
-            return local
-        case .basic, .keyframe:
+            return (local, -1)
+        case .basic:
             let u = local / duration
             let function = Int(timingFunctionIndices[i])
-            return function >= 0 ? solve(function, at: u, for: i) : u
+            return (function >= 0 ? solve(function, at: u, for: i) : u, -1)
+        case .keyframe:
+            let u = local / duration
+            let function = Int(timingFunctionIndices[i])
+            guard let f = function >= 0 ? solve(function, at: u, for: i) : u else { return (nil, -1) }
+            return keyframeProgress(i, f)
         }
+    }
+
+    /// A keyframe animation's segment and its σ at progress `f` (section 6), the
+    /// segment's timing function solved in the lanes (nil: queued), when the mode
+    /// interpolates between two values; else f and −1 (the composition loop reads f).
+    @inline(__always)
+    private mutating func keyframeProgress(_ i: Int, _ f: Double) -> (Double?, Int32) {
+        let set = keyframeSets[Int(curveIndices[i])]
+        guard set.count >= 2 && set.mode != .discrete else { return (f, -1) }
+        let (segment, sigma) = keyframeSegmentBeforeFunction(set, f)
+        guard set.functionStart >= 0 else { return (sigma, Int32(segment)) }
+        return (solve(set.functionStart + segment, at: sigma, for: i), Int32(segment))
     }
 
     /// `timingFunctions[function].value(at: u)` for animation `i`: the memo's value when
@@ -120,16 +142,14 @@ extension AnimationStore {
         return nil
     }
 
-    /// Makes the queued solves (four in SIMD lanes, fewer one at a time), writes each
+    /// Makes the queued solves (eight in SIMD lanes, fewer one at a time), writes each
     /// animation's progress and the memo, in the order queued. O(1), no allocation.
     mutating func flushSolves() {
         let q = solveQueue
         solveQueue.count = 0
-        if q.count == 4 {
-            let v = TimingFunction.values(
-                timingFunctions[Int(q.functions[0])], timingFunctions[Int(q.functions[1])],
-                timingFunctions[Int(q.functions[2])], timingFunctions[Int(q.functions[3])], at: q.inputs)
-            for lane in 0..<4 { finishSolve(q, lane: lane, value: v[lane]) }
+        if q.count == 8 {
+            let v = TimingFunction.values(timingFunctions, q.functions, at: q.inputs)
+            for lane in 0..<8 { finishSolve(q, lane: lane, value: v[lane]) }
         } else {
             for lane in 0..<q.count {
                 finishSolve(q, lane: lane, value: timingFunctions[Int(q.functions[lane])].value(at: q.inputs[lane]))

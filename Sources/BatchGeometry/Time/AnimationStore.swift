@@ -11,6 +11,10 @@ struct SampledState: Sendable {
     var progress = 0.0
     var iteration = 0.0
     var isShowing = false
+    /// A keyframe animation whose segment the timing pass found (so that the segment's
+    /// timing function is solved in the pass's lanes): the segment, and `progress` is
+    /// its σ with the function applied. −1: `progress` is f itself.
+    var segment: Int32 = -1
 }
 
 /// Which curve an animation's progress comes from.
@@ -20,13 +24,13 @@ enum AnimationCurveKind: UInt8, Sendable {
     case deceleration
 }
 
-/// Timing-function solves waiting to be made four at a time: lane k holds animation
+/// Timing-function solves waiting to be made eight at a time: lane k holds animation
 /// `animations[k]`'s input `inputs[k]` to function `functions[k]`, for k < `count`. Fixed
 /// lanes, not arrays: queueing is a few stores, with no uniqueness or capacity checks.
 struct SolveQueue: Sendable {
-    var inputs = SIMD4<Double>(repeating: 0)
-    var animations = SIMD4<Int32>(repeating: 0)
-    var functions = SIMD4<Int32>(repeating: 0)
+    var inputs = SIMD8<Double>(repeating: 0)
+    var animations = SIMD8<Int32>(repeating: 0)
+    var functions = SIMD8<Int32>(repeating: 0)
     var count = 0
 }
 
@@ -125,7 +129,7 @@ public struct AnimationStore: Sendable {
     /// once (a NaN that `value(at:)` never sees, and its NaN, until the first solve).
     var lastSolvedInputs: [UInt64] = []
     var lastSolvedValues: [Float] = []
-    /// Up to four solves of the timing pass that wait for a fourth, made together in
+    /// Up to eight solves of the timing pass that wait for an eighth, made together in
     /// SIMD lanes (`TimingFunction.values`, the same bits as one at a time).
     var solveQueue = SolveQueue()
     /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
@@ -146,6 +150,11 @@ public struct AnimationStore: Sendable {
     var states: [SampledState] = []
     var timingChain: [LayerTiming] = []
     var lastSampleTime = -Double.infinity
+    /// The model's structure version (`LayerHierarchy.structureVersion`, unique to one
+    /// store's structure) at the latest sample that checked every live animation's layer;
+    /// nil after an `add`. While the model's version is still this one no layer died, so
+    /// the timing pass skips the per-animation liveness check.
+    var verifiedStructure: UInt64?
 
     /// The numbers of the animations that have finished (been after their end) at the
     /// latest sample or an earlier one, ascending (section 2.3). Read it after each sample.
@@ -252,6 +261,9 @@ extension AnimationStore {
         resolvedEndIndices.append(-1)
         live.append(Int32(number))
         states.append(SampledState())
+        // Its layer was checked against the model `add` was given, which may not be the
+        // one the next sample gets.
+        verifiedStructure = nil
         return number
     }
 

@@ -80,6 +80,15 @@ extension AnimationStore {
     /// The segment `i` and its progress σ at `u` (linear and cubic; section 6): the last
     /// key time at or before u, the segment's timing function applied.
     func keyframeSegment(_ set: KeyframeSet, _ u: Double) -> (index: Int, progress: Double) {
+        var (i, sigma) = keyframeSegmentBeforeFunction(set, u)
+        if set.functionStart >= 0 { sigma = Double(timingFunctions[set.functionStart + i].value(at: sigma)) }
+        return (i, sigma)
+    }
+
+    /// `keyframeSegment` without the segment's timing function: the timing pass solves
+    /// it in its lanes.
+    @inline(__always)
+    func keyframeSegmentBeforeFunction(_ set: KeyframeSet, _ u: Double) -> (index: Int, progress: Double) {
         let kt = set.keyTimeStart
         var i = 0
         var j = set.count - 2
@@ -91,9 +100,7 @@ extension AnimationStore {
             j -= 1
         }
         let w = keyTimes[kt + i + 1] - keyTimes[kt + i]
-        var sigma = w == 0 ? 1 : (u - keyTimes[kt + i]) / w
-        if set.functionStart >= 0 { sigma = Double(timingFunctions[set.functionStart + i].value(at: sigma)) }
-        return (i, sigma)
+        return (i, w == 0 ? 1 : (u - keyTimes[kt + i]) / w)
     }
 
     /// The index shown by a discrete animation at `u`: the last of the n key times at or
@@ -108,11 +115,12 @@ extension AnimationStore {
     }
 
     /// The value of a vector (or value-function number) keyframe animation at progress u,
-    /// before cumulative and additive. O(n) for the segment search.
-    func keyframeVector(_ set: KeyframeSet, _ u: Double) -> SIMD4<Double> {
+    /// before cumulative and additive; with `segment` ≥ 0, u is that segment's σ (the
+    /// timing pass found it). O(n) for the segment search.
+    func keyframeVector(_ set: KeyframeSet, _ u: Double, segment: Int32) -> SIMD4<Double> {
         if set.count == 1 { return keyframeValue(set, 0) }
         if set.mode == .discrete { return keyframeValue(set, discreteIndex(set, u)) }
-        let (i, sigma) = keyframeSegment(set, u)
+        let (i, sigma) = segment >= 0 ? (Int(segment), u) : keyframeSegment(set, u)
         let a = keyframeValue(set, i)
         let b = keyframeValue(set, i + 1)
         if set.mode != .cubic { return a + (b - a) * sigma }
@@ -150,12 +158,13 @@ extension AnimationStore {
         return centralDifference(set, j) * ((2 * before) / (before + after))
     }
 
-    /// The value of a whole-transform keyframe animation (linear or discrete) at u.
-    func keyframeTransform(_ set: KeyframeSet, _ u: Double) -> Transform3D {
+    /// The value of a whole-transform keyframe animation (linear or discrete) at u (σ of
+    /// `segment` when that is ≥ 0, as `keyframeVector`).
+    func keyframeTransform(_ set: KeyframeSet, _ u: Double, segment: Int32) -> Transform3D {
         func matrix(_ j: Int) -> Transform3D { Self.transform(in: keyframeValues, at: set.valueStart + j * 16) }
         if set.count == 1 { return matrix(0) }
         if set.mode == .discrete { return matrix(discreteIndex(set, u)) }
-        let (i, sigma) = keyframeSegment(set, u)
+        let (i, sigma) = segment >= 0 ? (Int(segment), u) : keyframeSegment(set, u)
         // `matrix(i).interpolated(to: matrix(i + 1), fraction: sigma)` with the values'
         // decompositions made when the animation was added.
         let d = set.decompositionStart

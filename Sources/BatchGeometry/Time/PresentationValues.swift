@@ -195,7 +195,9 @@ public struct PresentationValues: Sendable {
     }
 
     /// The 1, 2 or 4 numbers of a vector key path of `entry` (loaded), in the low lanes.
-    func vector(at keyPath: AnimationKeyPath, entry e: Int) -> SIMD4<Double> {
+    /// Mutating only so that a caller holding the values `inout` passes them in place (a
+    /// non-mutating call copied the whole struct to the stack).
+    mutating func vector(at keyPath: AnimationKeyPath, entry e: Int) -> SIMD4<Double> {
         switch keyPath {
         case .position: return SIMD4(positionColumn[e].x, positionColumn[e].y, 0, 0)
         case .positionX: return SIMD4(positionColumn[e].x, 0, 0, 0)

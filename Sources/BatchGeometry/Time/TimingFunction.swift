@@ -189,26 +189,60 @@ extension TimingFunction {
 }
 
 extension TimingFunction {
-    /// `value(at:)` of four functions at four inputs at once, the same bits: the Newton
-    /// steps run in SIMD lanes (the sampler's timing functions are latency-bound chains
-    /// of a division each; four lanes overlap them), each lane frozen where the scalar
-    /// loop leaves it (within 1e-5, or a flat slope), so every lane does exactly the
-    /// scalar's operations in its order. A lane that the scalar loop would hand to
-    /// bisection (or its clamp) is solved by `value(at:)` itself. O(1), no allocation.
+    /// `value(at:)` of four functions at four inputs at once, the same bits
+    /// (`values(_:_:at:)` with each lane twice). O(1), no allocation.
     static func values(
         _ f0: TimingFunction, _ f1: TimingFunction, _ f2: TimingFunction, _ f3: TimingFunction,
         at inputs: SIMD4<Double>
     ) -> SIMD4<Float> {
-        let ax = SIMD4(f0.ax, f1.ax, f2.ax, f3.ax)
-        let bx = SIMD4(f0.bx, f1.bx, f2.bx, f3.bx)
-        let cx = SIMD4(f0.cx, f1.cx, f2.cx, f3.cx)
-        let x = SIMD4(
-            Double(Float(inputs[0])), Double(Float(inputs[1])), Double(Float(inputs[2])), Double(Float(inputs[3])))
-        let slopeA = SIMD4<Double>(repeating: 3) * ax
-        let slopeB = SIMD4<Double>(repeating: 2) * bx
+        func lanes(_ c: (TimingFunction) -> Double) -> SIMD8<Double> {
+            SIMD8(c(f0), c(f1), c(f2), c(f3), c(f0), c(f1), c(f2), c(f3))
+        }
+        let v = laneValues(
+            ax: lanes(\.ax), bx: lanes(\.bx), cx: lanes(\.cx), ay: lanes(\.ay), by: lanes(\.by), cy: lanes(\.cy),
+            at: SIMD8(lowHalf: inputs, highHalf: inputs)
+        ) { lane in
+            let k = lane % 4
+            return (k == 0 ? f0 : k == 1 ? f1 : k == 2 ? f2 : f3).value(at: inputs[k])
+        }
+        return v.lowHalf
+    }
+
+    /// `table[functions[k]].value(at: inputs[k])` for the eight lanes k, the same bits.
+    /// O(1), no allocation.
+    static func values(_ table: [TimingFunction], _ functions: SIMD8<Int32>, at inputs: SIMD8<Double>) -> SIMD8<Float> {
+        var ax = SIMD8<Double>()
+        var bx = SIMD8<Double>()
+        var cx = SIMD8<Double>()
+        var ay = SIMD8<Double>()
+        var by = SIMD8<Double>()
+        var cy = SIMD8<Double>()
+        for k in 0..<8 {
+            let f = table[Int(functions[k])]
+            (ax[k], bx[k], cx[k], ay[k], by[k], cy[k]) = (f.ax, f.bx, f.cx, f.ay, f.by, f.cy)
+        }
+        return laneValues(ax: ax, bx: bx, cx: cx, ay: ay, by: by, cy: cy, at: inputs) {
+            table[Int(functions[$0])].value(at: inputs[$0])
+        }
+    }
+
+    /// The Newton steps of `value(at:)` in eight SIMD lanes (the sampler's timing
+    /// functions are latency-bound chains of a division each; eight lanes, two
+    /// independent halves, overlap them), each lane frozen where the scalar loop leaves
+    /// it (within 1e-5, or a flat slope), so every lane does exactly the scalar's
+    /// operations in its order. A lane that the scalar loop would hand to bisection (or
+    /// its clamp) is solved by `scalar(lane)`, `value(at:)` itself.
+    @inline(__always)
+    private static func laneValues(
+        ax: SIMD8<Double>, bx: SIMD8<Double>, cx: SIMD8<Double>, ay: SIMD8<Double>, by: SIMD8<Double>,
+        cy: SIMD8<Double>, at inputs: SIMD8<Double>, scalar: (Int) -> Float
+    ) -> SIMD8<Float> {
+        let x = SIMD8<Double>(SIMD8<Float>(inputs))
+        let slopeA = SIMD8<Double>(repeating: 3) * ax
+        let slopeB = SIMD8<Double>(repeating: 2) * bx
         var t = x
-        var active = SIMDMask<SIMD4<Int64>>(repeating: true)
-        var converged = SIMDMask<SIMD4<Int64>>(repeating: false)
+        var active = SIMDMask<SIMD8<Int64>>(repeating: true)
+        var converged = SIMDMask<SIMD8<Int64>>(repeating: false)
         for _ in 0..<8 {
             let e = ((ax * t + bx) * t + cx) * t - x
             // |e| < 1e-5 exactly as the scalar test (abs is exact; NaN fails both).
@@ -220,13 +254,9 @@ extension TimingFunction {
             guard any(active) else { break }
             t.replace(with: t - e / g, where: active)
         }
-        let ay = SIMD4(f0.ay, f1.ay, f2.ay, f3.ay)
-        let by = SIMD4(f0.by, f1.by, f2.by, f3.by)
-        let y = ((ay * t + by) * t + SIMD4(f0.cy, f1.cy, f2.cy, f3.cy)) * t
-        return SIMD4(
-            converged[0] ? Float(y[0]) : f0.value(at: inputs[0]),
-            converged[1] ? Float(y[1]) : f1.value(at: inputs[1]),
-            converged[2] ? Float(y[2]) : f2.value(at: inputs[2]),
-            converged[3] ? Float(y[3]) : f3.value(at: inputs[3]))
+        let y = SIMD8<Float>(((ay * t + by) * t + cy) * t)
+        var result = y
+        for k in 0..<8 where !converged[k] { result[k] = scalar(k) }
+        return result
     }
 }
