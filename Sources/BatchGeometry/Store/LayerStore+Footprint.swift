@@ -88,10 +88,11 @@ extension LayerColumns {
 }
 
 extension TransformColumns {
-    /// Bytes allocated for the kinds, the six affine columns and the non-affine entries. O(1).
+    /// Bytes allocated for the kinds, the six affine columns, the entry slots and the
+    /// side table's entries. O(1).
     var allocatedByteCount: Int {
         allocatedBytes(kind) + allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
-            + allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(nonAffine)
+            + allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(entrySlots) + allocatedBytes(entries)
     }
 }
 
