@@ -55,9 +55,13 @@ struct WorldPlan: Sendable {
     /// a full build; incremental passes only raise it). Empty: no kinds, every pass takes
     /// the affine path.
     var blockKinds: [UInt8] = []
-    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles per layer (layer i at
-    /// `16 * i`), or empty when only roots are general (see `makeGeneralLocals`).
+    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles an entry (layer i's
+    /// at `16 * generalLocalSlots[i]`), or empty when only roots are general (see
+    /// `makeGeneralLocals`).
     var generalLocals: [Double] = []
+    /// Per layer, its entry in `generalLocals` or -1 (every general layer has one while
+    /// locals are cached); empty when they are not.
+    var generalLocalSlots: [Int32] = []
     /// Most layers' superlayers are far apart in the columns (`parentsAreScattered()`),
     /// so index-order passes prefetch the superlayers' worlds (C backend).
     var scatteredParents = false
@@ -104,11 +108,12 @@ extension LayerStore {
         var subtreeRanges: SubtreeRangeIndex? = nil
         var subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
-        var donatedLocals: [Double] = []
+        var donatedLocals = GeneralLocalsStorage()
         var keptScatteredParents: Bool? = nil
         var keptChainedParents: Bool? = nil
         if var old = donor.take(), old.count == n {
-            swap(&donatedLocals, &old.generalLocals)
+            swap(&donatedLocals.table, &old.generalLocals)
+            swap(&donatedLocals.slots, &old.generalLocalSlots)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []
             old.b = []
@@ -161,7 +166,8 @@ extension LayerStore {
             unpositioned: unpositioned, order: order,
             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
-        plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        let locals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        (plan.generalLocals, plan.generalLocalSlots) = (locals.table, locals.slots)
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan
@@ -266,7 +272,7 @@ extension LayerStore {
                 a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
         }
         if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
-            withRawColumn(&plan.generalLocals) { writeGeneralLocal(layer, to: $0) }
+            plan.storeGeneralLocal(transformToSuperlayer(of: layer), of: layer)
         }
     }
 

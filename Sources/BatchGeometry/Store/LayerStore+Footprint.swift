@@ -106,12 +106,14 @@ extension LayerHierarchy {
 }
 
 extension WorldPlan {
-    /// Bytes allocated for the plan's columns, order, layouts and range index. O(1).
+    /// Bytes allocated for the plan's columns, order, layouts, general locals (table and
+    /// slots) and range index. O(1).
     var allocatedByteCount: Int {
         var bytes = allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
         bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes) + allocatedBytes(unpositioned)
         bytes += allocatedBytes(order) + allocatedBytes(levelStarts) + allocatedBytes(subtreeBlocks)
         bytes += allocatedBytes(generalPositions) + allocatedBytes(blockKinds) + allocatedBytes(generalLocals)
+        bytes += allocatedBytes(generalLocalSlots)
         if let ranges = subtreeRanges {
             bytes += allocatedBytes(ranges.positions) + allocatedBytes(ranges.childStart)
             bytes += allocatedBytes(ranges.walkCosts)
