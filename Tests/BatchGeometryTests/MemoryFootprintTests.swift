@@ -39,7 +39,7 @@ final class MemoryFootprintTests: XCTestCase {
     func testTheCountedTypesHaveTheFieldsTheCountNames() {
         XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 19)
         XCTAssertEqual(Mirror(reflecting: LayerAttributes()).children.count, 2)
-        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, denseAffine: false)).children.count, 13)
+        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, denseAffine: false)).children.count, 14)
         XCTAssertEqual(Mirror(reflecting: LayerHierarchy()).children.count, 13)
     }
 

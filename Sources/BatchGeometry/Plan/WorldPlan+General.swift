@@ -14,6 +14,8 @@
 struct GeneralLocalsStorage {
     var table: [Double] = []
     var slots: [Int32] = []
+    /// The layer of each entry, so that a rebuild resets only the slots in use.
+    var layers: [Int32] = []
 }
 
 /// Raw pointers to a plan's cached general locals (made by `withGeneralLocals`, never
@@ -65,6 +67,7 @@ extension WorldPlan {
         if slot < 0 {
             slot = generalLocals.count / 16
             generalLocalSlots[layer] = Int32(truncatingIfNeeded: slot)
+            generalLocalLayers.append(Int32(truncatingIfNeeded: layer))
             generalLocals.append(contentsOf: repeatElement(0, count: 16))
         }
         generalLocals.storeRowMajor(local, at: 16 * slot)
@@ -75,9 +78,10 @@ extension LayerStore {
     /// The cached local matrices for `plan`: an entry of 16 doubles (row-major) for every
     /// general layer, in `generalPositions` order, and the slot column, or both empty when
     /// no layer but a root is general (a store without 3D pays neither memory nor time;
-    /// roots are few and are computed from their properties). Reuses `donor`'s storage
-    /// (its slot column when it has the size). O(count) to find the general layers and
-    /// fill the slots, plus one `transformToSuperlayer` per general layer.
+    /// roots are few and are computed from their properties). Reuses `donor`'s storage,
+    /// resetting only its slots in use and growing or trimming its slot column to the
+    /// count. O(count) to find the general layers (O(donor entries + growth) for the
+    /// slots), plus one `transformToSuperlayer` per general layer.
     func makeGeneralLocals(
         for plan: WorldPlan, generalPositions: [Int], reusing donor: GeneralLocalsStorage
     ) -> GeneralLocalsStorage {
@@ -87,11 +91,18 @@ extension LayerStore {
         }
         guard hasGeneralSublayer else { return GeneralLocalsStorage() }
         var locals = donor
-        if locals.slots.count == n {
-            withRawColumn(&locals.slots) { $0.fill(-1, from: 0, count: n) }
+        // Reset only the slots in use (O(entries), not O(n)), then fit the column to n.
+        let kept = locals.slots.count
+        for layer in locals.layers where Int(layer) < kept { locals.slots[Int(layer)] = -1 }
+        if kept > n {
+            locals.slots.removeLast(kept - n)
         } else {
-            locals.slots = Array(repeating: -1, count: n)
+            locals.slots.append(contentsOf: repeatElement(-1, count: n - kept))
         }
+        var layers = locals.layers
+        locals.layers = []
+        layers.removeAll(keepingCapacity: true)
+        layers.reserveCapacity(generalPositions.count)
         let entries = 16 * generalPositions.count
         locals.table.removeAll(keepingCapacity: true)
         locals.table.append(contentsOf: repeatElement(0, count: entries))
@@ -100,10 +111,12 @@ extension LayerStore {
                 for k in 0..<generalPositions.count {
                     let layer = plan.layer(atPosition: generalPositions[k])
                     slots[layer] = Int32(truncatingIfNeeded: k)
+                    layers.append(Int32(truncatingIfNeeded: layer))
                     transformToSuperlayer(of: layer).storeRowMajor(at: table + 16 * k)
                 }
             }
         }
+        locals.layers = layers
         return locals
     }
 
@@ -118,7 +131,7 @@ extension LayerStore {
         }
         plan.generalPositions = positions
         let locals = makeGeneralLocals(for: plan, generalPositions: positions, reusing: GeneralLocalsStorage())
-        (plan.generalLocals, plan.generalLocalSlots) = (locals.table, locals.slots)
+        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (locals.table, locals.slots, locals.layers)
     }
 
     /// Caches `layer`'s 4×4 transform to its superlayer's world basis in its entry of

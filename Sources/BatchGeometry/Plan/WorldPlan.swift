@@ -62,6 +62,8 @@ struct WorldPlan: Sendable {
     /// Per layer, its entry in `generalLocals` or -1 (every general layer has one while
     /// locals are cached); empty when they are not.
     var generalLocalSlots: [Int32] = []
+    /// The layer of each entry of `generalLocals`.
+    var generalLocalLayers: [Int32] = []
     /// Most layers' superlayers are far apart in the columns (`parentsAreScattered()`),
     /// so index-order passes prefetch the superlayers' worlds (C backend).
     var scatteredParents = false
@@ -83,7 +85,7 @@ extension LayerStore {
     /// level order; the common layer (affine transform under a plain superlayer) is
     /// computed inline from the columns, every other one through `planEntry`.
     /// `reusing` donates the columns of a previous plan of the same size (written over,
-    /// no allocation); with `keepOrder` its level order is kept too (the hierarchy must
+    /// no allocation), and its general locals' storage whatever its size; with `keepOrder` its level order is kept too (the hierarchy must
     /// not have changed since it was made).
     func makeWorldPlan() -> WorldPlan {
         var none: WorldPlan? = nil
@@ -111,9 +113,12 @@ extension LayerStore {
         var donatedLocals = GeneralLocalsStorage()
         var keptScatteredParents: Bool? = nil
         var keptChainedParents: Bool? = nil
+        if donor != nil {  // the general locals' storage, whatever the size (resized in place)
+            swap(&donatedLocals.table, &donor!.generalLocals)
+            swap(&donatedLocals.slots, &donor!.generalLocalSlots)
+            swap(&donatedLocals.layers, &donor!.generalLocalLayers)
+        }
         if var old = donor.take(), old.count == n {
-            swap(&donatedLocals.table, &old.generalLocals)
-            swap(&donatedLocals.slots, &old.generalLocalSlots)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []
             old.b = []
@@ -167,7 +172,7 @@ extension LayerStore {
             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         let locals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
-        (plan.generalLocals, plan.generalLocalSlots) = (locals.table, locals.slots)
+        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (locals.table, locals.slots, locals.layers)
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan

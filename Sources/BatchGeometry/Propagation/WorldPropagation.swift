@@ -58,7 +58,7 @@ extension LayerStore {
         let locals =
             computesGenerals && !plan.cachesGeneralLocals
             ? makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: GeneralLocalsStorage())
-            : GeneralLocalsStorage(table: plan.generalLocals, slots: plan.generalLocalSlots)
+            : GeneralLocalsStorage(table: plan.generalLocals, slots: plan.generalLocalSlots, layers: [])
         // Move the world columns out so their pointers and the general table can be used
         // side by side (no overlapping access to `world`), then move them back.
         var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)

@@ -113,7 +113,7 @@ extension WorldPlan {
         bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes) + allocatedBytes(unpositioned)
         bytes += allocatedBytes(order) + allocatedBytes(levelStarts) + allocatedBytes(subtreeBlocks)
         bytes += allocatedBytes(generalPositions) + allocatedBytes(blockKinds) + allocatedBytes(generalLocals)
-        bytes += allocatedBytes(generalLocalSlots)
+        bytes += allocatedBytes(generalLocalSlots) + allocatedBytes(generalLocalLayers)
         if let ranges = subtreeRanges {
             bytes += allocatedBytes(ranges.positions) + allocatedBytes(ranges.childStart)
             bytes += allocatedBytes(ranges.walkCosts)

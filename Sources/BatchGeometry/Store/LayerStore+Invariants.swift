@@ -37,6 +37,13 @@ extension LayerStore {
         guard !caches.changes.hasChanges, caches.worldCache != nil, let plan = caches.worldPlan,
             plan.cachesGeneralLocals, plan.count == count
         else { return [] }
+        if plan.generalLocals.count != 16 * plan.generalLocalLayers.count {
+            return ["the cached general locals have \(plan.generalLocals.count) doubles for "
+                + "\(plan.generalLocalLayers.count) layers"]
+        }
+        for (entry, layer) in plan.generalLocalLayers.enumerated() where Int(plan.generalLocalSlots[Int(layer)]) != entry {
+            return ["entry \(entry) of the cached general locals does not belong to layer \(layer)"]
+        }
         for layer in 0..<count where plan.modes[layer] & WorldMode.general != 0 {
             let slot = Int(plan.generalLocalSlots[layer])
             guard slot >= 0 else { return ["general layer \(layer) has no cached local"] }

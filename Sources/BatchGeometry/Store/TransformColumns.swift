@@ -33,6 +33,9 @@ struct TransformColumns: Sendable {
     let denseAffine: Bool
     /// False while every layer is identity and no column has been allocated.
     private(set) var isMaterialized = false
+    /// The largest `reserveCapacity(_:)` asked for, kept while not materialized so that
+    /// the columns made later get it too (and do not double within a warmed-up frame).
+    private var reservedCapacity = 0
 
     private var entryStride: Int { denseAffine ? 10 : 16 }
     private static let nonAffineIdentity: [Double] = [0, 0, 0, 0, 0, 0, 1, 0, 0, 1]
@@ -47,7 +50,8 @@ struct TransformColumns: Sendable {
     private mutating func materialize() {
         guard !isMaterialized else { return }
         isMaterialized = true
-        kind = Array(repeating: .identity, count: count)
+        kind.reserveCapacity(Swift.max(reservedCapacity, count))
+        kind.append(contentsOf: repeatElement(.identity, count: count))
         guard denseAffine else { return }
         a = Array(repeating: 1, count: count)
         b = Array(repeating: 0, count: count)
@@ -61,33 +65,36 @@ struct TransformColumns: Sendable {
         isMaterialized ? kind[index] : .identity
     }
 
-    /// The entry index of `index`, or nil. O(1).
+    /// The entry number of `index` in the side table, or nil. O(1).
     @inline(__always)
-    private func entry(of index: Int) -> Int? {
+    private func slot(of index: Int) -> Int? {
         guard !entrySlots.isEmpty else { return nil }
         let slot = Int(entrySlots[index])
-        return slot < 0 ? nil : slot * entryStride
+        return slot < 0 ? nil : slot
     }
 
     func affine(at index: Int) -> AffineTransform {
-        if !isMaterialized { return .identity }
+        // (The dense layout is materialized from the start; a sparse one that is not has
+        // no slots, so `slot(of:)` says identity.)
         if denseAffine {
             return AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index])
         }
-        guard let base = entry(of: index) else { return .identity }
+        guard let slot = slot(of: index) else { return .identity }
+        let base = 16 * slot
         return AffineTransform(
             a: entries[base], b: entries[base + 1], c: entries[base + 4], d: entries[base + 5],
             tx: entries[base + 12], ty: entries[base + 13])
     }
 
     subscript(index: Int) -> Transform3D {
-        if !isMaterialized { return .identity }
         guard denseAffine else {
-            guard let base = entry(of: index) else { return .identity }
-            return entries.rowMajorMatrix(at: base)
+            guard let slot = slot(of: index) else { return .identity }
+            return entries.rowMajorMatrix(at: 16 * slot)
         }
-        var result = Transform3D(affine(at: index))
-        if let base = entry(of: index) {
+        var result = Transform3D(
+            AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index]))
+        if let slot = slot(of: index) {
+            let base = 10 * slot
             result.m13 = entries[base]
             result.m14 = entries[base + 1]
             result.m23 = entries[base + 2]
@@ -118,13 +125,16 @@ struct TransformColumns: Sendable {
             tx[index] = transform.m41
             ty[index] = transform.m42
         }
-        // Bit for bit, so that a -0 entry reads back as stored.
-        let needsEntry = denseAffine ? !transform.hasIdentityNonAffineBits : !transform.hasIdentityBits
-        if entry(of: index) == nil {
+        if slot(of: index) == nil {
+            // A larger kind needs an entry; a smaller one too when its bits are not
+            // identity's (a -0 entry reads back as stored).
+            let needsEntry =
+                newKind > (denseAffine ? .affine : .identity)
+                || !(denseAffine ? transform.hasIdentityNonAffineBits : transform.hasIdentityBits)
             guard needsEntry else { return }
             addEntry(for: index)
         }
-        let base = entry(of: index)!
+        let base = slot(of: index)! * entryStride
         if denseAffine {
             entries[base] = transform.m13
             entries[base + 1] = transform.m14
@@ -168,6 +178,7 @@ struct TransformColumns: Sendable {
     }
 
     mutating func reserveCapacity(_ capacity: Int) {
+        reservedCapacity = Swift.max(reservedCapacity, capacity)
         guard isMaterialized else { return }
         kind.reserveCapacity(capacity)
         if !entrySlots.isEmpty { entrySlots.reserveCapacity(capacity) }
