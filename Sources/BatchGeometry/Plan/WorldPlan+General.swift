@@ -131,7 +131,9 @@ extension LayerStore {
         }
         plan.generalPositions = positions
         let locals = makeGeneralLocals(for: plan, generalPositions: positions, reusing: GeneralLocalsStorage())
-        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (locals.table, locals.slots, locals.layers)
+        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (
+            locals.table, locals.slots, locals.layers
+        )
     }
 
     /// Caches `layer`'s 4×4 transform to its superlayer's world basis in its entry of

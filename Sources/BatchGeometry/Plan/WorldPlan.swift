@@ -172,7 +172,9 @@ extension LayerStore {
             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         let locals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
-        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (locals.table, locals.slots, locals.layers)
+        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (
+            locals.table, locals.slots, locals.layers
+        )
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan

@@ -241,7 +241,8 @@ extension GeneralPropagation {
     ) {
         self.init(
             columns: BGGeneralWorld(
-                locals: locals?.table.base, localSlots: locals?.slots.base, parent: parents.base, order: order?.base, modes: modes.base,
+                locals: locals?.table.base, localSlots: locals?.slots.base, parent: parents.base, order: order?.base,
+                modes: modes.base,
                 world: world.columns, generalWorld: generalWorld?.base, present: present?.base))
     }
 

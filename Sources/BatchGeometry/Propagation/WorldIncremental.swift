@@ -68,7 +68,8 @@ extension LayerStore {
     /// `SubtreeRecompute.recompute`, over the columns of `withIncrementalColumns`.
     private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
         let tops = topDirtyLayers()
-        let (allFinite, generalChanged, missingLocals) = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
+        let (allFinite, generalChanged, missingLocals) = withIncrementalColumns(plan: &plan, world: &world) {
+            columns, general in
             withPlanInputs { inputs in
                 withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
                     var stage = SubtreeRecompute(

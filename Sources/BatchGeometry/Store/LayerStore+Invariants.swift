@@ -38,10 +38,13 @@ extension LayerStore {
             plan.cachesGeneralLocals, plan.count == count
         else { return [] }
         if plan.generalLocals.count != 16 * plan.generalLocalLayers.count {
-            return ["the cached general locals have \(plan.generalLocals.count) doubles for "
-                + "\(plan.generalLocalLayers.count) layers"]
+            return [
+                "the cached general locals have \(plan.generalLocals.count) doubles for "
+                    + "\(plan.generalLocalLayers.count) layers"
+            ]
         }
-        for (entry, layer) in plan.generalLocalLayers.enumerated() where Int(plan.generalLocalSlots[Int(layer)]) != entry {
+        for (entry, layer) in plan.generalLocalLayers.enumerated()
+        where Int(plan.generalLocalSlots[Int(layer)]) != entry {
             return ["entry \(entry) of the cached general locals does not belong to layer \(layer)"]
         }
         for layer in 0..<count where plan.modes[layer] & WorldMode.general != 0 {

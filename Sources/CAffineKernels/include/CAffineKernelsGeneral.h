@@ -23,7 +23,7 @@ extern "C" {
 
 /// What `BGWorldGeneralPropagate` reads and writes. A 4x4 matrix is 16
 /// doubles in row-major order (m11 m12 m13 m14 m21 ... m44, row vectors,
-/// Core Animation's convention); matrix tables hold layer i at 16 * i.
+/// Core Animation's convention); the world table `generalWorld` holds layer i at 16 * i.
 ///
 ///  - `locals` (read): each general layer's transform into its superlayer's
 ///    world basis (`Local * Adjust * Flat`, or `Local` for a root), layer i's at
