@@ -43,7 +43,7 @@ static CA_ALWAYS_INLINE size_t ca_general_layer(const BGGeneralWorld *k, ptrdiff
 void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
-        const double *L = k->locals + 16 * i;
+        const double *L = k->locals + 16 * (size_t)k->localSlots[i];
         double *G = k->generalWorld + 16 * i;
         const int32_t p = k->parent[i];
         if (p < 0) {
@@ -71,7 +71,7 @@ __attribute__((target("avx2"))) void ca_general_avx2(const BGGeneralWorld *k, co
                                                             size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
-        const double *L = k->locals + 16 * i;
+        const double *L = k->locals + 16 * (size_t)k->localSlots[i];
         double *G = k->generalWorld + 16 * i;
         const int32_t p = k->parent[i];
         if (p < 0) {
@@ -115,7 +115,7 @@ __attribute__((target("avx512f"))) void ca_general_avx512(const BGGeneralWorld *
     const __m512i pick4 = _mm512_set_epi64(7, 7, 7, 7, 3, 3, 3, 3);
     for (size_t n = 0; n < count; n++) {
         const size_t i = ca_general_layer(k, positions[n]);
-        const double *L = k->locals + 16 * i;
+        const double *L = k->locals + 16 * (size_t)k->localSlots[i];
         double *G = k->generalWorld + 16 * i;
         const int32_t p = k->parent[i];
         if (p < 0) {

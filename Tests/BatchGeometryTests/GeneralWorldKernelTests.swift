@@ -281,6 +281,26 @@ final class GeneralWorldKernelTests: XCTestCase {
         }
     }
 
+    /// The cached locals are a compact table: with three 3D leaves among 4,000 layers it
+    /// holds an entry for each general layer (the root and the leaves) and nothing for
+    /// the rest; a leaf that turns general in an incremental update gets its entry then,
+    /// holding its exact transform to its superlayer (the invariant check).
+    func testGeneralLocalsHoldAnEntryPerGeneralLayerOnly() throws {
+        var store = makeWideStore(count: 4_000)
+        for layer in [700, 1_500, 3_999] { store.setTransform(.perspective(distance: 400), of: layer) }
+        _ = store.updateWorld(options: .serial(.c))
+        var plan = try XCTUnwrap(store.caches.worldPlan)
+        XCTAssertEqual(store.worldTransforms().generalCount, 4)
+        XCTAssertEqual(plan.generalLocals.count, 4 * 16)
+        XCTAssertEqual(plan.generalLocalSlots.filter { $0 >= 0 }.count, 4)
+        store.setTransform(.perspective(distance: 250), of: 2_000)
+        checkIncremental(&store, "a leaf turned general", round: 1)
+        plan = try XCTUnwrap(store.caches.worldPlan)
+        XCTAssertEqual(plan.generalLocals.count, 5 * 16)
+        XCTAssertGreaterThanOrEqual(plan.generalLocalSlots[2_000], 0)
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
     /// A store that starts planar (no cached locals) and turns general through incremental
     /// updates caches the locals then, and later passes over its plan stay exact.
     func testStoreTurningGeneralIncrementallyCachesLocals() {
@@ -292,7 +312,9 @@ final class GeneralWorldKernelTests: XCTestCase {
             checkIncremental(&store, "turn general \(layer)", round: round)
         }
         XCTAssertEqual(store.caches.worldPlan?.cachesGeneralLocals, true)
+        XCTAssertEqual(store._invariantViolations(), [])
         store.setPosition(Point(x: 1, y: 2), of: 17)  // a general layer below layer 2
         checkIncremental(&store, "position below", round: 0)
+        XCTAssertEqual(store._invariantViolations(), [])
     }
 }

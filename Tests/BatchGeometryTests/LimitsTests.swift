@@ -181,9 +181,11 @@ final class LimitsTests: XCTestCase {
         // 80 + 49 + 1 + 1 + 20 + 1 + 4 + 1.
         XCTAssertEqual(bytes / 1000, 157)
         store.setTransform(.perspective(distance: 500), of: 3)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 157 + 80)  // ten more Doubles each
+        // An Int32 entry slot each, and one entry of ten Doubles (80 bytes) in all.
+        XCTAssertEqual(Self.columnBytes(store), 157_000 + 4000 + 80)
         store.setSublayerTransform(.scale(x: 2, y: 2), of: 4)
-        XCTAssertEqual(Self.columnBytes(store) / 1000, 157 + 80 + 49)
+        // A kind byte and an entry slot each, and one 16-Double entry.
+        XCTAssertEqual(Self.columnBytes(store), 157_000 + 4000 + 80 + 5000 + 128)
     }
 
     /// What the columns hold, element sizes times counts.
@@ -196,7 +198,7 @@ final class LimitsTests: XCTestCase {
         var total = doubles.map(size).reduce(0, +)
         for columns in [store.columns.transforms, store.columns.sublayerTransforms] {
             total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
-            total += size(columns.tx) + size(columns.ty) + size(columns.nonAffine)
+            total += size(columns.tx) + size(columns.ty) + size(columns.entrySlots) + size(columns.entries)
         }
         total +=
             size(store.columns.flags) + size(store.columns.autoresizingMasks) + size(store.hierarchy.parents)

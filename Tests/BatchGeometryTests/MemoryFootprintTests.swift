@@ -13,8 +13,8 @@ final class MemoryFootprintTests: XCTestCase {
 
     /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
     /// columns, the materialized `transforms` (a one-byte `TransformKind` and six
-    /// `Double`s; the unmaterialized `sublayerTransforms` and the empty non-affine entries
-    /// hold nothing), a one-byte `LayerFlags`, a one-byte autoresizing mask, a `Float`
+    /// `Double`s; the unmaterialized `sublayerTransforms` and the empty side table hold
+    /// nothing), a one-byte `LayerFlags`, a one-byte autoresizing mask, a `Float`
     /// opacity and a `Bool` interaction flag: 136 bytes a slot.
     static func columnBytes(_ c: LayerColumns) -> Int {
         let geometry =
@@ -39,7 +39,7 @@ final class MemoryFootprintTests: XCTestCase {
     func testTheCountedTypesHaveTheFieldsTheCountNames() {
         XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 19)
         XCTAssertEqual(Mirror(reflecting: LayerAttributes()).children.count, 2)
-        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, materialized: false)).children.count, 11)
+        XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, denseAffine: false)).children.count, 14)
         // 13 and `growth` (a few integers, no heap storage).
         XCTAssertEqual(Mirror(reflecting: LayerHierarchy()).children.count, 14)
     }
@@ -90,7 +90,14 @@ final class MemoryFootprintTests: XCTestCase {
         let before = store.memoryFootprint.columns
         store.setSublayerTransform(.scale(x: 2, y: 2), of: root)
         let materialized = store.memoryFootprint.columns
-        XCTAssertGreaterThanOrEqual(materialized - before, 64 * (1 + 6 * 8))
+        // Sparse: a kind byte and an entry slot a layer, and one 16-Double entry.
+        let sublayerTransforms = store.columns.sublayerTransforms
+        XCTAssertEqual(
+            materialized - before,
+            Self.bytes(sublayerTransforms.kind, stride: 1) + Self.bytes(sublayerTransforms.entrySlots, stride: 4)
+                + Self.bytes(sublayerTransforms.entries, stride: 8))
+        XCTAssertEqual(sublayerTransforms.entries.count, 16)
+        XCTAssertLessThan(materialized - before, 64 * (1 + 6 * 8))
         store.setScrollView(ScrollViewState(contentSize: Size(width: 10, height: 10)), of: root)
         let entryStride = MemoryLayout<Int32>.stride + MemoryLayout<ScrollViewState>.stride
         XCTAssertEqual(store.memoryFootprint.columns - materialized, store.columns.scrollViews.capacity * entryStride)

@@ -629,7 +629,7 @@ static void test_propagate(void) {
 static void ref_general(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count) {
     for (size_t n = 0; n < count; n++) {
         const size_t i = k->order ? (size_t)k->order[positions[n]] : (size_t)positions[n];
-        const double *L = k->locals + 16 * i;
+        const double *L = k->locals + 16 * (size_t)k->localSlots[i];
         double G[16];
         if (k->parent[i] < 0) {
             memcpy(G, L, sizeof G);
@@ -693,6 +693,7 @@ static void test_general(void) {
         for (size_t r = 0; r < 2; r++) {
             const double rate = r == 0 ? 0.0 : 0.01;
             int32_t *parent = xmalloc(n * sizeof(int32_t)), *order = xmalloc(n * sizeof(int32_t));
+            int32_t *slots = xmalloc(n * sizeof(int32_t));
             uint8_t *modes = xmalloc(n);
             ptrdiff_t *positions = xmalloc(n * sizeof(ptrdiff_t));
             make_forest(parent, n);
@@ -701,6 +702,7 @@ static void test_general(void) {
             size_t count = 0;
             for (size_t i = 0; i < n; i++) {
                 order[i] = (int32_t)i;
+                slots[i] = (int32_t)(n - 1 - i); /* reversed: the kernels must follow the slots */
                 modes[i] = (rnd64() % 2) ? CA_WORLD_MODE_GENERAL : 0;
                 start.present[i] = 0;
                 for (int e = 0; e < 16; e++) {
@@ -711,7 +713,7 @@ static void test_general(void) {
             }
             for (int ordered = 0; ordered < 2; ordered++) {
                 general_state want = general_copy(&start, n);
-                BGGeneralWorld kw = {want.locals, parent, ordered ? order : NULL, modes,
+                BGGeneralWorld kw = {want.locals, slots, parent, ordered ? order : NULL, modes,
                                      affine_view(&want.world), want.general, want.present};
                 ref_general(&kw, positions, count);
                 for (size_t b = 0; b <= N_NAMES; b++) {
@@ -719,7 +721,7 @@ static void test_general(void) {
                     if (b < N_NAMES && t == NULL) continue;
                     const general_fn fn = t ? t->general : BGWorldGeneralPropagate;
                     general_state got = general_copy(&start, n);
-                    BGGeneralWorld kg = {got.locals, parent, ordered ? order : NULL, modes,
+                    BGGeneralWorld kg = {got.locals, slots, parent, ordered ? order : NULL, modes,
                                          affine_view(&got.world), got.general, got.present};
                     fn(&kg, positions, count);
                     check(general_equal(&got, &want, n), ordered ? "general-ordered" : "general",
@@ -729,7 +731,7 @@ static void test_general(void) {
                 general_free(&want);
             }
             general_free(&start);
-            free(parent); free(order); free(modes); free(positions);
+            free(parent); free(order); free(slots); free(modes); free(positions);
         }
     }
 }

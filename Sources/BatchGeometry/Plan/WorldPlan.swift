@@ -55,9 +55,15 @@ struct WorldPlan: Sendable {
     /// a full build; incremental passes only raise it). Empty: no kinds, every pass takes
     /// the affine path.
     var blockKinds: [UInt8] = []
-    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles per layer (layer i at
-    /// `16 * i`), or empty when only roots are general (see `makeGeneralLocals`).
+    /// Each general layer's `transformToSuperlayer(of:)`, 16 doubles an entry (layer i's
+    /// at `16 * generalLocalSlots[i]`), or empty when only roots are general (see
+    /// `makeGeneralLocals`).
     var generalLocals: [Double] = []
+    /// Per layer, its entry in `generalLocals` or -1 (every general layer has one while
+    /// locals are cached); empty when they are not.
+    var generalLocalSlots: [Int32] = []
+    /// The layer of each entry of `generalLocals`.
+    var generalLocalLayers: [Int32] = []
     /// Most layers' superlayers are far apart in the columns (`parentsAreScattered()`),
     /// so index-order passes prefetch the superlayers' worlds (C backend).
     var scatteredParents = false
@@ -79,7 +85,7 @@ extension LayerStore {
     /// level order; the common layer (affine transform under a plain superlayer) is
     /// computed inline from the columns, every other one through `planEntry`.
     /// `reusing` donates the columns of a previous plan of the same size (written over,
-    /// no allocation); with `keepOrder` its level order is kept too (the hierarchy must
+    /// no allocation), and its general locals' storage whatever its size; with `keepOrder` its level order is kept too (the hierarchy must
     /// not have changed since it was made).
     func makeWorldPlan() -> WorldPlan {
         var none: WorldPlan? = nil
@@ -104,11 +110,15 @@ extension LayerStore {
         var subtreeRanges: SubtreeRangeIndex? = nil
         var subtreeRangesBuilt = false
         var blockKinds: [UInt8] = []
-        var donatedLocals: [Double] = []
+        var donatedLocals = GeneralLocalsStorage()
         var keptScatteredParents: Bool? = nil
         var keptChainedParents: Bool? = nil
+        if donor != nil {  // the general locals' storage, whatever the size (resized in place)
+            swap(&donatedLocals.table, &donor!.generalLocals)
+            swap(&donatedLocals.slots, &donor!.generalLocalSlots)
+            swap(&donatedLocals.layers, &donor!.generalLocalLayers)
+        }
         if var old = donor.take(), old.count == n {
-            swap(&donatedLocals, &old.generalLocals)
             (a, b, c, d, tx, ty, modes) = (old.a, old.b, old.c, old.d, old.tx, old.ty, old.modes)
             old.a = []
             old.b = []
@@ -161,7 +171,10 @@ extension LayerStore {
             unpositioned: unpositioned, order: order,
             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
-        plan.generalLocals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        let locals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
+        (plan.generalLocals, plan.generalLocalSlots, plan.generalLocalLayers) = (
+            locals.table, locals.slots, locals.layers
+        )
         plan.scatteredParents = keptScatteredParents ?? parentsAreScattered()
         plan.chainedParents = keptChainedParents ?? parentsAreChained(order: order)
         return plan
@@ -266,7 +279,7 @@ extension LayerStore {
                 a: entry.local.a, b: entry.local.b, c: entry.local.c, d: entry.local.d)
         }
         if entry.mode & WorldMode.general != 0 && plan.cachesGeneralLocals {
-            withRawColumn(&plan.generalLocals) { writeGeneralLocal(layer, to: $0) }
+            plan.storeGeneralLocal(transformToSuperlayer(of: layer), of: layer)
         }
     }
 

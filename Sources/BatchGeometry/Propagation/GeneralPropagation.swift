@@ -81,7 +81,7 @@ struct GeneralPropagation: @unchecked Sendable {
         for position in positions {
             let i = layer(position)
             let p = Int(columns.parent[i])
-            let local = Transform3D(rowMajorAt: locals + 16 * i)
+            let local = Transform3D(rowMajorAt: local(of: i))
             store(p < 0 ? local : local.concatenating(world(of: p)), at: i)
         }
     }
@@ -94,7 +94,7 @@ struct GeneralPropagation: @unchecked Sendable {
         for position in positions {
             let i = layer(position)
             let p = Int(columns.parent[i])
-            let l = locals + 16 * i
+            let l = local(of: i)
             let g = generalWorld + 16 * i
             if p < 0 {
                 for e in 0..<16 { g[e] = l[e] }

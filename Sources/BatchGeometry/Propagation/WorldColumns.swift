@@ -76,8 +76,8 @@ struct IncrementalColumns {
     /// The plan's `blockKinds`; nil when it keeps none.
     let blockKinds: RawColumn<UInt8>?
     let world: AffinePointers
-    /// The cached general locals (16 doubles per layer); nil when not cached.
-    let generalLocals: RawColumn<Double>?
+    /// The cached general locals; nil when not cached.
+    let generalLocals: GeneralLocalTable?
     /// The plan's order; nil for index order.
     let order: RawColumn<Int32>?
 
@@ -105,14 +105,17 @@ func withIncrementalColumns<R>(
 ) -> R {
     var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
     var generalLocals = plan.generalLocals
+    var localSlots = plan.generalLocalSlots
     var unpositioned = plan.unpositioned
     var blockKinds = plan.blockKinds
     plan.generalLocals = []
+    plan.generalLocalSlots = []
     plan.unpositioned = []
     plan.blockKinds = []
     defer {
         reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
         plan.generalLocals = generalLocals
+        plan.generalLocalSlots = localSlots
         plan.unpositioned = unpositioned
         plan.blockKinds = blockKinds
     }
@@ -126,7 +129,7 @@ func withIncrementalColumns<R>(
             withRawColumn(&planColumns.6) { modes in
                 withRawColumn(&unpositioned) { unpositioned in
                     // nil when not cached (empty).
-                    withOptionalRawColumn(&generalLocals) { locals in
+                    withGeneralLocals(&generalLocals, &localSlots) { locals in
                         withBlockKinds(&blockKinds, layerCount: count) { blockKinds in
                             withOptionalRawColumn(reading: plan.order) { order in
                                 let columns = IncrementalColumns(
@@ -183,8 +186,8 @@ struct WorldPassColumns {
     let modes: RawColumn<UInt8>
     /// The plan's `blockKinds`; nil when it keeps none.
     let blockKinds: RawColumn<UInt8>?
-    /// The cached general locals (16 doubles per layer); nil when there are none.
-    let generalLocals: RawColumn<Double>?
+    /// The cached general locals; nil when there are none.
+    let generalLocals: GeneralLocalTable?
     /// The positions of the general layers in the plan's order, ascending.
     let generalPositions: RawList<Int>
     /// The world's general table and presence flags (`GeneralMatrices.withRawColumns`).
@@ -200,7 +203,7 @@ struct WorldPassColumns {
 /// that they and the plan can be opened side by side). `plan` must have layers.
 @inline(__always)
 func withWorldPassColumns<R>(
-    plan: WorldPlan, parents: [Int32], generalLocals: [Double], generalPositions: [Int],
+    plan: WorldPlan, parents: [Int32], generalLocals: GeneralLocalsStorage, generalPositions: [Int],
     world: inout DetachedWorldColumns, general: inout GeneralMatrices, _ body: (WorldPassColumns) -> R
 ) -> R {
     withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
@@ -208,7 +211,7 @@ func withWorldPassColumns<R>(
             withRawColumn(reading: parents) { parents in
                 withRawColumn(reading: plan.modes) { modes in
                     withOptionalRawColumn(reading: plan.blockKinds) { blockKinds in
-                        withOptionalRawColumn(reading: generalLocals) { generalLocals in
+                        withGeneralLocals(reading: generalLocals.table, generalLocals.slots) { generalLocals in
                             withRawList(reading: generalPositions) { generalPositions in
                                 general.withRawColumns { generalWorld, present in
                                     withOptionalRawColumn(reading: plan.order) { order in
@@ -233,17 +236,21 @@ extension GeneralPropagation {
     /// The 4×4 kernel over raw columns (`locals` nil: the caller computes each general
     /// layer from its properties instead).
     init(
-        locals: RawColumn<Double>?, parents: RawColumn<Int32>, order: RawColumn<Int32>?, modes: RawColumn<UInt8>,
+        locals: GeneralLocalTable?, parents: RawColumn<Int32>, order: RawColumn<Int32>?, modes: RawColumn<UInt8>,
         world: AffinePointers, generalWorld: RawColumn<Double>?, present: RawColumn<UInt8>?
     ) {
         self.init(
             columns: BGGeneralWorld(
-                locals: locals?.base, parent: parents.base, order: order?.base, modes: modes.base,
+                locals: locals?.table.base, localSlots: locals?.slots.base, parent: parents.base, order: order?.base,
+                modes: modes.base,
                 world: world.columns, generalWorld: generalWorld?.base, present: present?.base))
     }
 
     /// The cached locals, the general table, superlayers and modes as columns.
-    @inline(__always) var locals: RawColumn<Double> { RawColumn(reading: columns.locals) }
+    /// `layer`'s cached local (its entry of the compact table).
+    @inline(__always) func local(of layer: Int) -> RawColumn<Double> {
+        RawColumn(reading: columns.locals) + 16 * Int(RawColumn(reading: columns.localSlots)[layer])
+    }
     @inline(__always) var generalWorld: RawColumn<Double> { RawColumn(columns.generalWorld) }
     @inline(__always) var parents: RawColumn<Int32> { RawColumn(reading: columns.parent) }
     @inline(__always) var modes: RawColumn<UInt8> { RawColumn(reading: columns.modes) }

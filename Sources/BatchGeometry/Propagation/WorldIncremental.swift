@@ -68,18 +68,22 @@ extension LayerStore {
     /// `SubtreeRecompute.recompute`, over the columns of `withIncrementalColumns`.
     private func recomputeDirtySubtrees(plan: inout WorldPlan, world: inout WorldTransforms) -> Bool {
         let tops = topDirtyLayers()
-        let (allFinite, generalChanged) = withIncrementalColumns(plan: &plan, world: &world) { columns, general in
+        let (allFinite, generalChanged, missingLocals) = withIncrementalColumns(plan: &plan, world: &world) {
+            columns, general in
             withPlanInputs { inputs in
                 withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
                     var stage = SubtreeRecompute(
                         columns: columns, output: columns.planOutput(keepingUnpositioned: false), inputs: inputs,
                         dirtyStates: dirtyStates)
                     let finite = recomputeLevels(from: tops, &stage, &general)
-                    return (finite, stage.generalChanged)
+                    return (finite, stage.generalChanged, stage.missingLocals)
                 }
             }
         }
         if generalChanged { plan.generalPositions = nil }
+        for layer in missingLocals {
+            plan.storeGeneralLocal(transformToSuperlayer(of: Int(layer)), of: Int(layer))
+        }
         return allFinite
     }
 
@@ -117,6 +121,9 @@ struct SubtreeRecompute {
     let dirtyStates: RawColumn<UInt8>
     /// Some layer turned general or planar: the plan's `generalPositions` are stale.
     var generalChanged = false
+    /// Layers that turned general without an entry in the cached locals (their worlds
+    /// were computed from their properties): the caller gives them one.
+    var missingLocals: [Int32] = []
 
     /// Recomputes `layer` (its superlayer is done). False when its world is non-finite.
     mutating func recompute(_ layer: Int, store: borrowing LayerStore, general: inout GeneralMatrices) -> Bool {
@@ -124,8 +131,9 @@ struct SubtreeRecompute {
         let superlayer = Int(inputs.parents[layer])
         let world = columns.world
         guard mode.new & WorldMode.general == 0 else {
+            // (No entry: it turned general in this update; `missingLocals` has it.)
             let local =
-                columns.generalLocals.map { Transform3D(rowMajorAt: $0 + 16 * layer) }
+                columns.generalLocals?.entry(of: layer).map { Transform3D(rowMajorAt: $0) }
                 ?? store.transformToSuperlayer(of: layer)
             let matrix = superlayer < 0 ? local : local.concatenating(superlayerWorld(superlayer, general))
             world.a[layer] = matrix.m11
@@ -169,8 +177,10 @@ struct SubtreeRecompute {
                 let entry = store.planEntry(layer, superlayerMode: superlayer >= 0 ? modes[superlayer] : 0)
                 output.write(entry, at: layer)
             }
-            if modes[layer] & WorldMode.general != 0, let locals = columns.generalLocals {
-                store.writeGeneralLocal(layer, to: locals)
+            if modes[layer] & WorldMode.general != 0, let locals = columns.generalLocals,
+                !store.writeGeneralLocal(layer, to: locals)
+            {
+                missingLocals.append(Int32(truncatingIfNeeded: layer))
             }
             // Sticky until the next full pass: an adjustment just removed must still
             // refresh the sublayers that baked it in.
@@ -181,8 +191,10 @@ struct SubtreeRecompute {
                 (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                 | store.planarMode(superlayerMode: modes[superlayer], superlayerIsRoot: inputs.parents[superlayer] < 0)
             // Turned general under a superlayer that did: its local was not cached.
-            if modes[layer] & ~oldMode & WorldMode.general != 0, let locals = columns.generalLocals {
-                store.writeGeneralLocal(layer, to: locals)
+            if modes[layer] & ~oldMode & WorldMode.general != 0, let locals = columns.generalLocals,
+                !store.writeGeneralLocal(layer, to: locals)
+            {
+                missingLocals.append(Int32(truncatingIfNeeded: layer))
             }
         }
         if (modes[layer] ^ oldMode) & WorldMode.general != 0 { generalChanged = true }

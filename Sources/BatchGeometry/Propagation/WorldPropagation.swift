@@ -57,7 +57,8 @@ extension LayerStore {
         // made by makeWorldPlan or the incremental update; cache them for this pass.)
         let locals =
             computesGenerals && !plan.cachesGeneralLocals
-            ? makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: []) : plan.generalLocals
+            ? makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: GeneralLocalsStorage())
+            : GeneralLocalsStorage(table: plan.generalLocals, slots: plan.generalLocalSlots, layers: [])
         // Move the world columns out so their pointers and the general table can be used
         // side by side (no overlapping access to `world`), then move them back.
         var columns = (world.a, world.b, world.c, world.d, world.tx, world.ty)

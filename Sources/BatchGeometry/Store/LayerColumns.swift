@@ -16,8 +16,8 @@ struct LayerColumns: Sendable {
     var anchorY: [Double] = []
     var zPositions: [Double] = []
     var anchorPointZs: [Double] = []
-    var transforms = TransformColumns(count: 0, materialized: true)
-    var sublayerTransforms = TransformColumns(count: 0, materialized: false)
+    var transforms = TransformColumns(count: 0, denseAffine: true)
+    var sublayerTransforms = TransformColumns(count: 0, denseAffine: false)
     var flags: [LayerFlags] = []
     /// `AutoresizingMask` raw values (the six flags fit a byte).
     var autoresizingMasks: [UInt8] = []

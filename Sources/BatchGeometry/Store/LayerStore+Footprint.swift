@@ -88,10 +88,11 @@ extension LayerColumns {
 }
 
 extension TransformColumns {
-    /// Bytes allocated for the kinds, the six affine columns and the non-affine entries. O(1).
+    /// Bytes allocated for the kinds, the six affine columns, the entry slots and the
+    /// side table's entries. O(1).
     var allocatedByteCount: Int {
         allocatedBytes(kind) + allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
-            + allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(nonAffine)
+            + allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(entrySlots) + allocatedBytes(entries)
     }
 }
 
@@ -105,12 +106,14 @@ extension LayerHierarchy {
 }
 
 extension WorldPlan {
-    /// Bytes allocated for the plan's columns, order, layouts and range index. O(1).
+    /// Bytes allocated for the plan's columns, order, layouts, general locals (table and
+    /// slots) and range index. O(1).
     var allocatedByteCount: Int {
         var bytes = allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
         bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes) + allocatedBytes(unpositioned)
         bytes += allocatedBytes(order) + allocatedBytes(levelStarts) + allocatedBytes(subtreeBlocks)
         bytes += allocatedBytes(generalPositions) + allocatedBytes(blockKinds) + allocatedBytes(generalLocals)
+        bytes += allocatedBytes(generalLocalSlots) + allocatedBytes(generalLocalLayers)
         if let ranges = subtreeRanges {
             bytes += allocatedBytes(ranges.positions) + allocatedBytes(ranges.childStart)
             bytes += allocatedBytes(ranges.walkCosts)

@@ -26,8 +26,36 @@ extension LayerStore {
         let columns = columnViolations()
         if !columns.isEmpty { return columns }
         var violations = slotViolations() + linkViolations() + counterViolations()
-        if violations.isEmpty { violations += cacheViolations() }
+        if violations.isEmpty { violations += cacheViolations() + generalLocalViolations() }
         return violations
+    }
+
+    /// While the world is current and the plan caches general locals, every general layer
+    /// has an entry holding its `transformToSuperlayer(of:)`, bit for bit (the sparse
+    /// table gives a layer that turned general an entry after the update).
+    private func generalLocalViolations() -> [String] {
+        guard !caches.changes.hasChanges, caches.worldCache != nil, let plan = caches.worldPlan,
+            plan.cachesGeneralLocals, plan.count == count
+        else { return [] }
+        if plan.generalLocals.count != 16 * plan.generalLocalLayers.count {
+            return [
+                "the cached general locals have \(plan.generalLocals.count) doubles for "
+                    + "\(plan.generalLocalLayers.count) layers"
+            ]
+        }
+        for (entry, layer) in plan.generalLocalLayers.enumerated()
+        where Int(plan.generalLocalSlots[Int(layer)]) != entry {
+            return ["entry \(entry) of the cached general locals does not belong to layer \(layer)"]
+        }
+        for layer in 0..<count where plan.modes[layer] & WorldMode.general != 0 {
+            let slot = Int(plan.generalLocalSlots[layer])
+            guard slot >= 0 else { return ["general layer \(layer) has no cached local"] }
+            let cached = plan.generalLocals.rowMajorMatrix(at: 16 * slot)
+            if !sameBits(cached.rowMajor, transformToSuperlayer(of: layer).rowMajor) {
+                return ["the cached general local of layer \(layer) is not its transform to its superlayer"]
+            }
+        }
+        return []
     }
 
     private func columnViolations() -> [String] {

@@ -1,39 +1,58 @@
-/// One transform per layer, struct-of-arrays: the affine part in six columns that the
-/// frame and 2D world kernels stream, plus the other ten entries in one interleaved
-/// array that exists only once some layer holds a non-affine transform.
+/// One transform per layer, struct-of-arrays. Two layouts:
+///
+/// - dense affine (`transform`): the affine part in six columns that the frame and 2D
+///   world kernels stream, and the other ten entries in a side table, only for the layers
+///   whose ten entries are not identity's;
+/// - sparse (`sublayerTransform`, rarely set): no affine columns, every matrix that is not
+///   identity in the side table (16 entries).
+///
+/// The side table is indexed through `entrySlots` (one `Int32` a layer, -1: no entry),
+/// made when the first entry is stored: a store with a dozen 3D layers pays 4 bytes a
+/// layer plus a dozen entries, not ten doubles for every layer. A layer keeps its entry
+/// once it has one (identity written into it when it turns affine), so the table never
+/// holds more entries than layers ever needed one.
 ///
 /// A column set that was never written (`isMaterialized == false`) stands for identity
-/// everywhere and costs nothing, which is how `sublayerTransform` (rarely set) stays free
-/// for stores of millions of layers.
+/// everywhere and costs nothing.
 struct TransformColumns: Sendable {
     private(set) var count: Int
     /// The kind of each layer's transform; empty while not materialized.
     private(set) var kind: [TransformKind] = []
+    /// The affine part; empty in the sparse layout.
     private(set) var a: [Double] = [], b: [Double] = [], c: [Double] = [], d: [Double] = []
     private(set) var tx: [Double] = [], ty: [Double] = []
-    /// `m13 m14 m23 m24 m31 m32 m33 m34 m43 m44` of each layer, 10 per layer; empty until
-    /// the first non-affine transform is stored.
-    private(set) var nonAffine: [Double] = []
+    /// Per layer, the index of its entry in `entries` or -1; empty until the first entry.
+    private(set) var entrySlots: [Int32] = []
+    /// `entryStride` doubles an entry: `m13 m14 m23 m24 m31 m32 m33 m34 m43 m44` (dense
+    /// affine) or the whole matrix, row-major (sparse).
+    private(set) var entries: [Double] = []
     /// The largest kind ever stored here (a cheap upper bound that lets a batch skip
     /// work: no layer needs more than this).
     private(set) var maximumKind: TransformKind = .identity
-
-    static let nonAffineStride = 10
-    private static let nonAffineIdentity: [Double] = [0, 0, 0, 0, 0, 0, 1, 0, 0, 1]
-
-    init(count: Int, materialized: Bool) {
-        self.count = count
-        if materialized { materialize() }
-    }
-
+    /// True for the dense affine layout.
+    let denseAffine: Bool
     /// False while every layer is identity and no column has been allocated.
     private(set) var isMaterialized = false
-    var hasNonAffine: Bool { !nonAffine.isEmpty }
+    /// The largest `reserveCapacity(_:)` asked for, kept while not materialized so that
+    /// the columns made later get it too (and do not double within a warmed-up frame).
+    private var reservedCapacity = 0
+
+    private var entryStride: Int { denseAffine ? 10 : 16 }
+    private static let nonAffineIdentity: [Double] = [0, 0, 0, 0, 0, 0, 1, 0, 0, 1]
+
+    /// `count` identity transforms; the dense affine layout is materialized at once.
+    init(count: Int, denseAffine: Bool) {
+        self.count = count
+        self.denseAffine = denseAffine
+        if denseAffine { materialize() }
+    }
 
     private mutating func materialize() {
         guard !isMaterialized else { return }
         isMaterialized = true
-        kind = Array(repeating: .identity, count: count)
+        kind.reserveCapacity(Swift.max(reservedCapacity, count))
+        kind.append(contentsOf: repeatElement(.identity, count: count))
+        guard denseAffine else { return }
         a = Array(repeating: 1, count: count)
         b = Array(repeating: 0, count: count)
         c = Array(repeating: 0, count: count)
@@ -42,36 +61,50 @@ struct TransformColumns: Sendable {
         ty = Array(repeating: 0, count: count)
     }
 
-    private mutating func materializeNonAffine() {
-        guard nonAffine.isEmpty, count > 0 else { return }
-        nonAffine.reserveCapacity(count * Self.nonAffineStride)
-        for _ in 0..<count { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
-    }
-
     func kind(at index: Int) -> TransformKind {
         isMaterialized ? kind[index] : .identity
     }
 
+    /// The entry number of `index` in the side table, or nil. O(1).
+    @inline(__always)
+    private func slot(of index: Int) -> Int? {
+        guard !entrySlots.isEmpty else { return nil }
+        let slot = Int(entrySlots[index])
+        return slot < 0 ? nil : slot
+    }
+
     func affine(at index: Int) -> AffineTransform {
-        if !isMaterialized { return .identity }
-        return AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index])
+        // (The dense layout is materialized from the start; a sparse one that is not has
+        // no slots, so `slot(of:)` says identity.)
+        if denseAffine {
+            return AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index])
+        }
+        guard let slot = slot(of: index) else { return .identity }
+        let base = 16 * slot
+        return AffineTransform(
+            a: entries[base], b: entries[base + 1], c: entries[base + 4], d: entries[base + 5],
+            tx: entries[base + 12], ty: entries[base + 13])
     }
 
     subscript(index: Int) -> Transform3D {
-        if !isMaterialized { return .identity }
-        var result = Transform3D(affine(at: index))
-        if !nonAffine.isEmpty {
-            let base = index * Self.nonAffineStride
-            result.m13 = nonAffine[base]
-            result.m14 = nonAffine[base + 1]
-            result.m23 = nonAffine[base + 2]
-            result.m24 = nonAffine[base + 3]
-            result.m31 = nonAffine[base + 4]
-            result.m32 = nonAffine[base + 5]
-            result.m33 = nonAffine[base + 6]
-            result.m34 = nonAffine[base + 7]
-            result.m43 = nonAffine[base + 8]
-            result.m44 = nonAffine[base + 9]
+        guard denseAffine else {
+            guard let slot = slot(of: index) else { return .identity }
+            return entries.rowMajorMatrix(at: 16 * slot)
+        }
+        var result = Transform3D(
+            AffineTransform(a: a[index], b: b[index], c: c[index], d: d[index], tx: tx[index], ty: ty[index]))
+        if let slot = slot(of: index) {
+            let base = 10 * slot
+            result.m13 = entries[base]
+            result.m14 = entries[base + 1]
+            result.m23 = entries[base + 2]
+            result.m24 = entries[base + 3]
+            result.m31 = entries[base + 4]
+            result.m32 = entries[base + 5]
+            result.m33 = entries[base + 6]
+            result.m34 = entries[base + 7]
+            result.m43 = entries[base + 8]
+            result.m44 = entries[base + 9]
         }
         return result
     }
@@ -84,26 +117,49 @@ struct TransformColumns: Sendable {
         }
         kind[index] = newKind
         if newKind > maximumKind { maximumKind = newKind }
-        a[index] = transform.m11
-        b[index] = transform.m12
-        c[index] = transform.m21
-        d[index] = transform.m22
-        tx[index] = transform.m41
-        ty[index] = transform.m42
-        if newKind > .affine { materializeNonAffine() }
-        if !nonAffine.isEmpty {
-            let base = index * Self.nonAffineStride
-            nonAffine[base] = transform.m13
-            nonAffine[base + 1] = transform.m14
-            nonAffine[base + 2] = transform.m23
-            nonAffine[base + 3] = transform.m24
-            nonAffine[base + 4] = transform.m31
-            nonAffine[base + 5] = transform.m32
-            nonAffine[base + 6] = transform.m33
-            nonAffine[base + 7] = transform.m34
-            nonAffine[base + 8] = transform.m43
-            nonAffine[base + 9] = transform.m44
+        if denseAffine {
+            a[index] = transform.m11
+            b[index] = transform.m12
+            c[index] = transform.m21
+            d[index] = transform.m22
+            tx[index] = transform.m41
+            ty[index] = transform.m42
         }
+        if slot(of: index) == nil {
+            // A larger kind needs an entry; a smaller one too when its bits are not
+            // identity's (a -0 entry reads back as stored).
+            let needsEntry =
+                newKind > (denseAffine ? .affine : .identity)
+                || !(denseAffine ? transform.hasIdentityNonAffineBits : transform.hasIdentityBits)
+            guard needsEntry else { return }
+            addEntry(for: index)
+        }
+        let base = slot(of: index)! * entryStride
+        if denseAffine {
+            entries[base] = transform.m13
+            entries[base + 1] = transform.m14
+            entries[base + 2] = transform.m23
+            entries[base + 3] = transform.m24
+            entries[base + 4] = transform.m31
+            entries[base + 5] = transform.m32
+            entries[base + 6] = transform.m33
+            entries[base + 7] = transform.m34
+            entries[base + 8] = transform.m43
+            entries[base + 9] = transform.m44
+        } else {
+            entries.storeRowMajor(transform, at: base)
+        }
+    }
+
+    /// Gives `index` a new entry (its values written by the caller). O(1) amortized, O(n)
+    /// the first time (the slot column).
+    private mutating func addEntry(for index: Int) {
+        if entrySlots.isEmpty {
+            entrySlots.reserveCapacity(Swift.max(kind.capacity, count))
+            entrySlots.append(contentsOf: repeatElement(-1, count: count))
+        }
+        entrySlots[index] = Int32(truncatingIfNeeded: entries.count / entryStride)
+        entries.append(contentsOf: repeatElement(0, count: entryStride))
     }
 
     /// Appends one identity transform.
@@ -111,18 +167,22 @@ struct TransformColumns: Sendable {
         count += 1
         guard isMaterialized else { return }
         kind.append(.identity)
+        if !entrySlots.isEmpty { entrySlots.append(-1) }
+        guard denseAffine else { return }
         a.append(1)
         b.append(0)
         c.append(0)
         d.append(1)
         tx.append(0)
         ty.append(0)
-        if !nonAffine.isEmpty { nonAffine.append(contentsOf: Self.nonAffineIdentity) }
     }
 
     mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
+        reservedCapacity = Swift.max(reservedCapacity, capacity)
         guard isMaterialized else { return }
         budget.grow(&kind, to: capacity)
+        if !entrySlots.isEmpty { budget.grow(&entrySlots, to: capacity) }
+        guard denseAffine else { return }
         budget.grow(&a, to: capacity)
         budget.grow(&b, to: capacity)
         budget.grow(&c, to: capacity)
@@ -135,9 +195,28 @@ struct TransformColumns: Sendable {
     var kindColumn: [TransformKind] { kind }
 
     /// Read access to the raw affine columns for kernels (valid inside `body` only).
-    /// Valid only when materialized with at least one layer.
+    /// Valid only in the dense affine layout with at least one layer.
     @inline(__always)
     func withAffineColumns<R>(_ body: (AffinePointers) -> R) -> R {
         withAffinePointers(reading: a, b, c, d, tx, ty, body)
+    }
+}
+
+extension Transform3D {
+    /// True when the ten entries outside the affine part have identity's bits exactly.
+    @inline(__always)
+    var hasIdentityNonAffineBits: Bool {
+        let one = Double(1).bitPattern
+        let zeros = m13.bitPattern | m14.bitPattern | m23.bitPattern | m24.bitPattern | m31.bitPattern
+        return zeros | m32.bitPattern | m34.bitPattern | m43.bitPattern | (m33.bitPattern ^ one)
+            | (m44.bitPattern ^ one) == 0
+    }
+
+    /// True when every entry has identity's bits exactly.
+    @inline(__always)
+    var hasIdentityBits: Bool {
+        let one = Double(1).bitPattern
+        let affine = (m11.bitPattern ^ one) | m12.bitPattern | m21.bitPattern | (m22.bitPattern ^ one)
+        return hasIdentityNonAffineBits && affine | m41.bitPattern | m42.bitPattern == 0
     }
 }

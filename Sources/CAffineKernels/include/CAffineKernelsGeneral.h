@@ -23,10 +23,12 @@ extern "C" {
 
 /// What `BGWorldGeneralPropagate` reads and writes. A 4x4 matrix is 16
 /// doubles in row-major order (m11 m12 m13 m14 m21 ... m44, row vectors,
-/// Core Animation's convention); matrix tables hold layer i at 16 * i.
+/// Core Animation's convention); the world table `generalWorld` holds layer i at 16 * i.
 ///
 ///  - `locals` (read): each general layer's transform into its superlayer's
-///    world basis (`Local * Adjust * Flat`, or `Local` for a root);
+///    world basis (`Local * Adjust * Flat`, or `Local` for a root), layer i's at
+///    16 * localSlots[i] (a compact table: only the general layers have an entry);
+///  - `localSlots` (read): each computed layer's entry in `locals`;
 ///  - `parent` (read): superlayer index, negative for a root;
 ///  - `order` (read, may be NULL): the layer at each position (NULL: the
 ///    position is the layer);
@@ -39,6 +41,7 @@ extern "C" {
 ///    superlayers), and `present` (set to 1 for the computed layers).
 typedef struct BGGeneralWorld {
     const double *locals;
+    const int32_t *localSlots;
     const int32_t *parent;
     const int32_t *order;
     const uint8_t *modes;
@@ -50,6 +53,7 @@ typedef struct BGGeneralWorld {
 /// For k = 0, 1, ..., count-1, with i the layer at position positions[k]:
 ///
 ///     G[i] = parent[i] < 0 ? L[i] : L[i] * P,   P = the superlayer's world
+///     (L[i] at locals + 16 * localSlots[i])
 ///
 /// (then world.a[i] = G[i].m11, .b = m12, .c = m21, .d = m22, .tx = m41,
 /// .ty = m42, present[i] = 1), with each entry of the product summed left to
