@@ -170,7 +170,10 @@ final class KernelFixture {
             sink += frameFixture!.sink
             return (timing, detail)
         case .hitTestPoint, .hitTestCulled:
-            return (measureEach(minTime: minTime) { runSinglePoint(kernel, call: $0) }, nil)
+            let before = store.culledHitTestCounts
+            let timing = measureEach(minTime: minTime) { runSinglePoint(kernel, call: $0) }
+            if kernel == .hitTestCulled { reportCulledHitTestCounts(since: before) }
+            return (timing, nil)
         default:
             return (measure(minTime: minTime) { run(kernel, options: options) }, nil)
         }
@@ -235,4 +238,21 @@ final class KernelFixture {
 
     /// Drops the frame kernels' stores (before a soak run measures resident memory).
     func releaseFrameFixture() { frameFixture = nil }
+}
+
+extension KernelFixture {
+    /// Prints the culled hit test's cost per point over the timed calls (layers visited,
+    /// sublayer extents tested) on standard error, so every `--format` stays valid.
+    func reportCulledHitTestCounts(since before: (points: Int, visitedLayers: Int, testedSublayers: Int)) {
+        let now = store.culledHitTestCounts
+        let points = now.points - before.points
+        guard points > 0 else { return }
+        let visited = Double(now.visitedLayers - before.visitedLayers) / Double(points)
+        let tested = Double(now.testedSublayers - before.testedSublayers) / Double(points)
+        printError(
+            "hit-test-culled, \(store.count) layers: a point visits \(rounded(visited)) layers and tests "
+                + "\(rounded(tested)) sublayer extents (\(points) points)")
+    }
+
+    private func rounded(_ value: Double) -> String { String(Double((value * 10).rounded()) / 10) }
 }

@@ -14,6 +14,8 @@ struct WalkScratch: Sendable {
     /// they tested, since the store was made: what a hit test's cost is counted in.
     var visitedLayers = 0
     var testedSublayers = 0
+    /// Culled hit tests run since the store was made (the divisor for the two above).
+    var points = 0
 
     /// The step of the layer on top of `frames` (nil: none kept, or at a root). Not
     /// `steps.last`: the generic getter allocates in unoptimized builds.
@@ -105,6 +107,7 @@ extension LayerStore {
         scratch.frames.removeAll(keepingCapacity: true)
         scratch.steps.removeAll(keepingCapacity: true)
         scratch.candidates.removeAll(keepingCapacity: true)
+        scratch.points += 1
         let skip = skippedSubtreeFlags(rule)
         var root = hierarchy.lastRoot
         while root >= 0 {
@@ -260,6 +263,15 @@ extension LayerStore {
             if frame.margin >= 0, !extent.containsClosed(frame.point, margin: frame.margin) { continue }
             return sublayer
         }
+    }
+}
+
+extension LayerStore {
+    /// The culled hit tests' running counts since the store was made: points asked, layers
+    /// visited (the point unprojected into them) and sublayer extents tested (batchbench's
+    /// cost per point). O(1).
+    package var culledHitTestCounts: (points: Int, visitedLayers: Int, testedSublayers: Int) {
+        (caches.walkScratch.points, caches.walkScratch.visitedLayers, caches.walkScratch.testedSublayers)
     }
 }
 
