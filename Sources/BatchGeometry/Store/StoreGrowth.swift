@@ -53,7 +53,8 @@ struct GrowthSchedule: Sendable {
     var nextCheck = 0
     /// New slots between two steps of the growth under way.
     var interval = 1
-    /// The largest capacity reserved with `reserveCapacity(_:)`: no growth starts below it.
+    /// The largest capacity reserved with `reserveCapacity(_:)`: no growth starts until the
+    /// slots pass it.
     var reserved = 0
 
     /// At most this many steps before the old capacity is reached (the store has 41–48
@@ -77,7 +78,9 @@ extension LayerStore {
         var growth = hierarchy.growth
         if growth.target == 0 {
             let capacity = layerCapacity
-            let start = Swift.max(capacity - capacity / 8, growth.reserved)
+            // Past the reservation, not at it: a store filled to exactly what it reserved
+            // keeps its size.
+            let start = Swift.max(capacity - capacity / 8, growth.reserved + 1)
             guard count >= start else {
                 hierarchy.growth.nextCheck = start
                 return
