@@ -16,7 +16,8 @@ package enum FrameScriptMode: String, Sendable, CaseIterable {
 /// two frames. Frame k (k = 1, 2, 3, … in that order; frame 0 is the built store):
 ///
 /// 1. **Insert:** a new card (`AppLayout.cardSize`, with 5 sublayers: icon, label, badge
-///    as the built cards have, plus a caption and a separator) goes into list `a` at a
+///    as the built cards have, plus a caption and a separator; with `settled`, only the
+///    built cards' 3) goes into list `a` at a
 ///    random position p (`addLayer(superlayer:)`, then `insertSublayer(_:into:at:)`),
 ///    placed where position p of the list is (`cardTop + cardPitch · p`).
 /// 2. **Destroy:** a random card of another list `b` is destroyed (`destroyLayer`, with
@@ -40,13 +41,15 @@ package enum FrameScriptMode: String, Sendable, CaseIterable {
 /// script's seed, and the lists' lengths; so two stores built alike and given the same
 /// frames in the same order end up equal (the same slots are freed and reused). The
 /// store grows by about 2 layers a frame (6 inserted, 4 or 6 destroyed), so it outgrows
-/// the capacity it was built with in frame 1. The script keeps every list's cards in an
+/// the capacity it was built with in frame 1. A `settled` script inserts cards of the
+/// built shape (4 layers), so the layer count stays where it was built (a soak's
+/// resident memory then measures what the store keeps, not a tree that grows). The script keeps every list's cards in an
 /// array with room reserved for 1,024 more, so its own bookkeeping allocates nothing
 /// unless a list grows past that.
 ///
 /// The viewport and the touches are the still script's (`FrameScript`).
 package struct LiveFrameScript: Sendable {
-    /// Sublayers of an inserted card.
+    /// Sublayers of an inserted card (a `settled` script's: the built cards' 3).
     package static let insertedSublayerCount = 5
     /// A panel is detached every `detachPeriod` frames, and re-attached `detachedFrames`
     /// frames later.
@@ -68,6 +71,8 @@ package struct LiveFrameScript: Sendable {
     /// The still script: the viewport and the touches.
     package let still: FrameScript
     package let relayout: Bool
+    /// Inserted cards have the built cards' shape (icon, label, badge), not 5 sublayers.
+    package let settled: Bool
     private let layout: AppLayout
     private let seed: UInt64
     /// The lists and the window, and every list's cards in sublayer order.
@@ -81,11 +86,14 @@ package struct LiveFrameScript: Sendable {
 
     /// The script for `store`, a store just built by `workload.makeStore()` (an `app`
     /// workload with at least one card: `layerCount > AppLayout.firstCardLayer`). O(n).
-    package init(_ workload: Workload, relayout: Bool, store: borrowing LayerStore, seed: UInt64 = 22) {
+    package init(
+        _ workload: Workload, relayout: Bool, settled: Bool = false, store: borrowing LayerStore, seed: UInt64 = 22
+    ) {
         precondition(workload.shape == .app, "the live frame script plays the app workload")
         precondition(workload.layerCount > AppLayout.firstCardLayer, "the live frame script needs cards")
         still = FrameScript(workload)
         self.relayout = relayout
+        self.settled = settled
         self.seed = seed
         let layout = AppLayout(layerCount: workload.layerCount)
         self.layout = layout
@@ -156,11 +164,13 @@ package struct LiveFrameScript: Sendable {
         let center = layout.badgePosition(card: number, frame: frame)
         let badge = sublayer(Rect(x: center.x - 12, y: center.y - 12, width: 24, height: 24))
         store.setHidden(layout.badgeHidden(card: number, frame: frame), of: badge)
-        _ = sublayer(Rect(x: 8, y: 112, width: 72, height: 16))  // caption
-        _ = sublayer(Rect(x: 0, y: 218, width: 88, height: 2))  // separator
+        if !settled {
+            _ = sublayer(Rect(x: 8, y: 112, width: 72, height: 16))  // caption
+            _ = sublayer(Rect(x: 0, y: 218, width: 88, height: 2))  // separator
+        }
         lists[j].insert(Card(number: number, layer: card, icon: icon, label: label, badge: badge), at: position)
         let moved = relayout ? moveCards(ofList: j, from: position + 1, store: &store) : 0
-        return 1 + Self.insertedSublayerCount + moved
+        return 1 + (settled ? AppLayout.layersPerCard - 1 : Self.insertedSublayerCount) + moved
     }
 
     private mutating func destroyCard(list j: Int, random: inout SplitMix64, store: inout LayerStore) -> Int {

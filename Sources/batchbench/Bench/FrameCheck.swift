@@ -10,11 +10,14 @@ struct FramePlayer {
     private var live: LiveFrameScript?
 
     /// The script of `mode` for `store`, just built by `workload.makeStore()`; `live` and
-    /// `relayout` need an `app` workload with cards (`FramePlayer.supports`).
-    init(_ workload: Workload, mode: FrameScriptMode, store: borrowing LayerStore) {
+    /// `relayout` need an `app` workload with cards (`FramePlayer.supports`). `settled`:
+    /// inserted cards have the built cards' shape (`LiveFrameScript.settled`).
+    init(_ workload: Workload, mode: FrameScriptMode, settled: Bool = false, store: borrowing LayerStore) {
         self.mode = mode
         still = FrameScript(workload)
-        live = mode == .still ? nil : LiveFrameScript(workload, relayout: mode == .relayout, store: store)
+        live =
+            mode == .still
+            ? nil : LiveFrameScript(workload, relayout: mode == .relayout, settled: settled, store: store)
     }
 
     /// Whether `mode` can play on `workload`: the live scripts need the app's lists.

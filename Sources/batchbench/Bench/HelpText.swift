@@ -139,8 +139,10 @@ let helpText = """
       --frames N         the frame kernels time exactly N frames (default: at least 9,
                          then until --min-time has passed, at most 1,000)
       --soak N           after each app workload's kernels, N live frames on one store
-                         (new path only), with resident memory (/proc/self/statm) after
-                         the first frame, after 1,000 and at the end; needs --workload app
+                         (new path only; inserted cards have the built cards' 4 layers,
+                         so the layer count settles), with resident memory
+                         (/proc/self/statm) after the first frame, after 1,000 and at
+                         the end; needs --workload app
       --format FORMAT    table (default), json, csv, markdown (the table as Markdown) or
                          svg (charts: bars by kernel and backend, scaling lines)
       --no-baseline      skip the object-graph baseline

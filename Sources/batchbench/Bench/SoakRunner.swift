@@ -2,14 +2,16 @@ import AllocationCounter
 import BatchGeometry
 import BatchGeometryWorkloads
 
-/// `--soak N`: N live frames (`LiveFrameScript`, no relayout) of the app on one store,
-/// the new path only (edits, `visibleLayers(in:into:)`, 5 culled hit tests), with the
-/// process's resident memory after the first frame, after 1,000 frames and at the end.
-/// The last frame is checked against the full passes on the same store.
+/// `--soak N`: N live frames (`LiveFrameScript`, no relayout, `settled`: inserted cards
+/// have the built cards' 4 layers, so the layer count stays where it was built and
+/// resident memory measures what the store keeps) of the app on one store, the new path
+/// only (edits, `visibleLayers(in:into:)`, 5 culled hit tests), with the process's
+/// resident memory after the first frame, after 1,000 frames and at the end. The last
+/// frame is checked against the full passes on the same store.
 enum SoakRunner {
     static func run(_ workload: Workload, frames: Int) -> BenchReport.Soak {
         var store = workload.makeStore()
-        var player = FramePlayer(workload, mode: .live, store: store)
+        var player = FramePlayer(workload, mode: .live, settled: true, store: store)
         store.warmUp()
         let script = FrameScript(workload)
         let layersStart = store.layerCount
@@ -41,7 +43,8 @@ enum SoakRunner {
         let problem = FrameCheck.compare(old, visible, hits: hits, touches: touches)
         if let problem { printError("warning: soak of \(workload), frame \(frames): \(problem)") }
         return BenchReport.Soak(
-            workload: workload.shape.rawValue, layers: workload.layerCount, script: FrameScriptMode.live.rawValue,
+            workload: workload.shape.rawValue, layers: workload.layerCount,
+            script: FrameScriptMode.live.rawValue + "-settled",
             frames: frames, residentBytesStart: resident.start, residentBytesAfter1000: resident.after1000,
             residentBytesEnd: residentEnd, slotsStart: slotsStart, slotsEnd: store.count, layersStart: layersStart,
             layersEnd: store.layerCount, frameTime: FrameReport.distribution(times),
