@@ -44,7 +44,7 @@ final class PresentationRestoreTests: XCTestCase {
                 for k in 0..<values.layers.count {
                     let written = values.touched[k]
                     expected[values.layers[k]] = (
-                        written.contains(.transform) ? values.transformColumn[k] : nil,
+                        written.contains(.transform) ? values.transform(at: k) : nil,
                         written.contains(.sublayerTransform) ? values.sublayerTransformColumn[k] : nil,
                         written.contains(.position) ? values.positionColumn[k] : nil
                     )

@@ -10,6 +10,11 @@ extension AnimationStore {
     /// underneath, or a key path that writes part of a property (`position.x`).
     func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let keyPath = keyPaths[i]
+        let resolved = Int(resolvedEndIndices[i])
+        if resolved >= 0 && !keyPath.isWholeTransform {
+            composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &presentation)
+            return
+        }
         let layer = Int(layerSlots[i])
         let entry = presentation.entry(for: layer)
         let additive = flags[i].contains(.additive)
@@ -25,16 +30,19 @@ extension AnimationStore {
         // A cell not loaded is not read (a transform's is 128 bytes: a cache miss each).
         let transformUnderneath = additive || endsNeedUnderneath
         if keyPath == .transform {
-            let underneath = transformUnderneath ? presentation.transformColumn[entry] : .identity
-            presentation.transformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = transformUnderneath ? presentation.transform(at: entry) : .identity
+            presentation.setTransform(animatedTransform(i, over: underneath, additive: additive), entry: entry)
         } else if keyPath == .sublayerTransform {
             let underneath = transformUnderneath ? presentation.sublayerTransformColumn[entry] : .identity
             presentation.sublayerTransformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
-            let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
-            presentation.transformColumn[entry] =
-                additive ? matrix.concatenating(presentation.transformColumn[entry]) : matrix
+            if additive {
+                let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
+                presentation.setTransform(matrix.concatenating(presentation.transform(at: entry)), entry: entry)
+            } else {
+                presentation.setValueFunction(keyPath, v[0], v[1], entry: entry)
+            }
         } else if additive {
             let underneath = presentation.vector(at: keyPath, entry: entry)
             let v = animatedVector(i, underneath: SIMD4(repeating: 0))
@@ -42,6 +50,44 @@ extension AnimationStore {
         } else {
             let underneath = endsNeedUnderneath ? presentation.vector(at: keyPath, entry: entry) : SIMD4(repeating: 0)
             presentation.setVector(animatedVector(i, underneath: underneath), at: keyPath, entry: entry)
+        }
+    }
+
+    /// `compose` for a basic or spring animation whose ends were resolved at `add` (none
+    /// is the value underneath), on a vector or value-function key path: the common case,
+    /// without the general path's tests of curve, ends and key path. The same operations
+    /// as `animatedVector` and the general path, so the same bits.
+    @inline(__always)
+    private func composeResolved(
+        _ i: Int, keyPath: AnimationKeyPath, ends r: Int, model: borrowing LayerStore,
+        into presentation: inout PresentationValues
+    ) {
+        let layer = Int(layerSlots[i])
+        let has = flags[i]
+        let state = states[i]
+        let delta = resolvedVectors[r + 1]
+        let linear = resolvedVectors[r] + delta * state.progress
+        let v = has.contains(.cumulative) && state.iteration != 0 ? linear + state.iteration * delta : linear
+        let property = keyPath.presentationProperty
+        let (entry, loaded) = presentation.entry(for: layer, writing: property)
+        // Additive, or a partial key path (`position.x`, which keeps the rest): the value
+        // underneath, the model's unless an earlier animation wrote it.
+        let additive = has.contains(.additive)
+        if !loaded && (additive || (!keyPath.writesWholeProperty && !keyPath.isValueFunction)) {
+            presentation.readModel(property, entry: entry, layer: layer, model: model)
+        }
+        if keyPath.isValueFunction {
+            guard additive else {
+                presentation.setValueFunction(keyPath, v[0], v[1], entry: entry)
+                return
+            }
+            let matrix = keyPath.valueFunctionMatrix(v[0], v[1])
+            presentation.setTransform(matrix.concatenating(presentation.transform(at: entry)), entry: entry)
+        } else if additive {
+            let underneath = presentation.vector(at: keyPath, entry: entry)
+            presentation.setVector(underneath + v, at: keyPath, entry: entry)
+        } else {
+            presentation.setVector(v, at: keyPath, entry: entry)
         }
     }
 

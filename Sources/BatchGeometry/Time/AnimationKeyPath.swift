@@ -75,6 +75,7 @@ public enum AnimationKeyPath: String, CaseIterable, Hashable, Sendable {
     }
 
     /// Whether the key path is a whole matrix (`transform`, `sublayerTransform`).
+    @inline(__always)
     public var isWholeTransform: Bool { self == .transform || self == .sublayerTransform }
 
     /// Whether the key path goes through a value function (`transform.rotation`, ...):

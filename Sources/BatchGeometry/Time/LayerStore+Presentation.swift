@@ -49,7 +49,7 @@ extension LayerStore {
             writePresentedAnchorPointZ(presentation.anchorPointZColumn[k], of: layer)
         }
         if written.contains(.opacity) { writePresentedOpacity(presentation.opacityColumn[k], of: layer) }
-        if written.contains(.transform) { writePresentedTransform(presentation.transformColumn[k], of: layer) }
+        if written.contains(.transform) { writePresentedTransform(presentation.transform(at: k), of: layer) }
         if written.contains(.sublayerTransform) {
             writePresentedSublayerTransform(presentation.sublayerTransformColumn[k], of: layer)
         }

@@ -88,6 +88,14 @@ public struct PresentationValues: Sendable {
     var opacityColumn: [Float] = []
     var transformColumn: [Transform3D] = []
     var sublayerTransformColumn: [Transform3D] = []
+    /// Per entry whose transform is written: the value-function key path whose matrix it
+    /// is, made when read from its numbers in `transformArgumentColumn`; nil when
+    /// `transformColumn` holds the matrix. A value function writes 17 bytes, not a 4×4
+    /// (128 bytes, a write-allocated cache line pair per animated layer), and makes no
+    /// matrix the reader may not need; the matrix read is the same function of the same
+    /// numbers, so the same bits.
+    private var transformFunctionColumn: [AnimationKeyPath?] = []
+    private var transformArgumentColumn: [SIMD2<Double>] = []
 
     /// An empty set of values.
     public init() {}
@@ -120,7 +128,7 @@ public struct PresentationValues: Sendable {
         if written.contains(.zPosition) { result.zPosition = zPositionColumn[entry] }
         if written.contains(.anchorPointZ) { result.anchorPointZ = anchorPointZColumn[entry] }
         if written.contains(.opacity) { result.opacity = opacityColumn[entry] }
-        if written.contains(.transform) { result.transform = transformColumn[entry] }
+        if written.contains(.transform) { result.transform = transform(at: entry) }
         if written.contains(.sublayerTransform) { result.sublayerTransform = sublayerTransformColumn[entry] }
         return result
     }
@@ -154,6 +162,27 @@ public struct PresentationValues: Sendable {
         return entry
     }
 
+    /// `entry(for: layer)` with `property` marked written, and whether it was written
+    /// before (its cell holds the value underneath). A new entry's set is appended with
+    /// the property in it: one array write fewer than appending it empty, then inserting.
+    /// O(1) amortized.
+    @inline(__always)
+    mutating func entry(for layer: Int, writing property: PresentationProperties) -> (entry: Int, loaded: Bool) {
+        let existing = entries[layer]
+        if existing >= 0 {
+            let entry = Int(existing)
+            if touched[entry].contains(property) { return (entry, true) }
+            touched[entry].insert(property)
+            return (entry, false)
+        }
+        let entry = layers.count
+        entries[layer] = Int32(entry)
+        layers.append(layer)
+        touched.append(property)
+        if boundsColumn.count <= entry { growColumns() }
+        return (entry, false)
+    }
+
     /// One more cell in every property column (only while a sample has more entries than
     /// any before).
     private mutating func growColumns() {
@@ -165,6 +194,33 @@ public struct PresentationValues: Sendable {
         opacityColumn.append(0)
         transformColumn.append(.identity)
         sublayerTransformColumn.append(.identity)
+        transformFunctionColumn.append(nil)
+        transformArgumentColumn.append(SIMD2(0, 0))
+    }
+
+    /// The transform of `entry` (written): the matrix stored, or the value function's
+    /// matrix made now. O(1).
+    func transform(at e: Int) -> Transform3D {
+        guard let keyPath = transformFunctionColumn[e] else { return transformColumn[e] }
+        let v = transformArgumentColumn[e]
+        return keyPath.valueFunctionMatrix(v[0], v[1])
+    }
+
+    /// Writes the whole transform of `entry`.
+    @inline(__always)
+    mutating func setTransform(_ matrix: Transform3D, entry e: Int) {
+        transformColumn[e] = matrix
+        // Read first: a cell keeps its form from sample to sample, and a read costs no
+        // uniqueness check.
+        if transformFunctionColumn[e] != nil { transformFunctionColumn[e] = nil }
+    }
+
+    /// Writes the transform of `entry` as value function `keyPath`'s matrix for `v` and `w`
+    /// (`AnimationKeyPath.valueFunctionMatrix`), kept as the numbers until read.
+    @inline(__always)
+    mutating func setValueFunction(_ keyPath: AnimationKeyPath, _ v: Double, _ w: Double, entry e: Int) {
+        transformArgumentColumn[e] = SIMD2(v, w)
+        if transformFunctionColumn[e] != keyPath { transformFunctionColumn[e] = keyPath }
     }
 
     /// Marks `property` of `entry` written without reading the model: the caller writes
@@ -182,6 +238,14 @@ public struct PresentationValues: Sendable {
     ) {
         guard !touched[entry].contains(property) else { return }
         touched[entry].insert(property)
+        readModel(property, entry: entry, layer: layer, model: model)
+    }
+
+    /// Writes `model`'s value of `property` of `layer` into the cell of `entry`. O(1).
+    @inline(__always)
+    mutating func readModel(
+        _ property: PresentationProperties, entry: Int, layer: Int, model: borrowing LayerStore
+    ) {
         switch property {
         case .bounds: boundsColumn[entry] = model.bounds(of: layer)
         case .position: positionColumn[entry] = model.position(of: layer)
@@ -189,7 +253,7 @@ public struct PresentationValues: Sendable {
         case .zPosition: zPositionColumn[entry] = model.zPosition(of: layer)
         case .anchorPointZ: anchorPointZColumn[entry] = model.anchorPointZ(of: layer)
         case .opacity: opacityColumn[entry] = model.opacity(of: layer)
-        case .transform: transformColumn[entry] = model.transform(of: layer)
+        case .transform: setTransform(model.transform(of: layer), entry: entry)
         default: sublayerTransformColumn[entry] = model.sublayerTransform(of: layer)
         }
     }

@@ -17,7 +17,8 @@ import Darwin
 /// rotation, and a linear opacity — each repeating forever with its own phase, so every
 /// sample samples every animation. One call is one frame: `sample(at:model:into:)` at the
 /// next 1/60 s into presentation values reused by every frame. Everything follows from the
-/// layer count and the seed.
+/// layer count and the seed. `BATCHBENCH_ANIMATIONS_KIND=k` (0–5, the mix's order) gives
+/// every layer kind k instead, to measure one kind alone (Benchmarks/README.md).
 final class AnimationFixture {
     /// The kinds of the mix, in the order layers take them.
     static let mixCount = 6
@@ -45,6 +46,7 @@ final class AnimationFixture {
         var described: [Animation] = []
         var layers: [LayerHandle] = []
         described.reserveCapacity(model.count)
+        let onlyKind = Self.onlyKind()
         for slot in 0..<model.count {
             guard let layer = model.handle(at: slot) else { continue }
             var timing = AnimationTiming()
@@ -52,7 +54,7 @@ final class AnimationFixture {
             timing.beginTime = -unit() * 2
             timing.repeatCount = .infinity
             timing.autoreverses = slot % 2 == 0
-            let animation = Self.animation(kind: slot % Self.mixCount, timing: timing, unit: unit)
+            let animation = Self.animation(kind: onlyKind ?? slot % Self.mixCount, timing: timing, unit: unit)
             do {
                 try animations.add(animation, to: layer, in: model)
             } catch {
@@ -63,6 +65,14 @@ final class AnimationFixture {
         }
         self.described = described
         self.layers = layers
+    }
+
+    /// The kind `BATCHBENCH_ANIMATIONS_KIND` asks for, or nil (the mix).
+    private static func onlyKind() -> Int? {
+        guard let text = getenv("BATCHBENCH_ANIMATIONS_KIND"), let kind = Int(String(cString: text)),
+            (0..<mixCount).contains(kind)
+        else { return nil }
+        return kind
     }
 
     /// Animation `kind` of the mix with `timing`; `unit` draws numbers in [0, 1).
