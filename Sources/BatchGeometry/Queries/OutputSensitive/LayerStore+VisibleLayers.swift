@@ -81,11 +81,11 @@ extension LayerStore {
     func pushCandidates(
         of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
     ) -> (start: Int32, end: Int32)? {
-        guard caches.subtreeBounds.indexSlot[layer] >= 0 else { return nil }
-        let index = caches.subtreeBounds.index(of: layer)
+        let slot = Int(caches.subtreeBounds.indexSlot[layer])
+        guard slot >= 0 else { return nil }
         let start = candidates.count
-        index.forEachCandidate(accepts) { leaf in
-            candidates.append(UInt64(UInt32(bitPattern: index.sublayers[leaf])))
+        caches.subtreeBounds.indexes[slot].forEachCandidateSublayer(accepts) { sublayer in
+            candidates.append(UInt64(UInt32(bitPattern: sublayer)))
         }
         let labels = caches.subtreeBounds.orderLabel
         if byDrawRank && hierarchy.zOrderInversions > 0 {
