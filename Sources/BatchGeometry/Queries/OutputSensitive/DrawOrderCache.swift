@@ -21,6 +21,8 @@ struct DrawOrderCache: Sendable {
     /// Scratch for re-sorting one list (the list, and the merge sort's space).
     private var siblings: [Int32] = []
     private var sortSpace: [Int32] = []
+    /// `sortByFewKeys`'s distinct keys (at most 4).
+    private var keys: [Double] = []
 
     /// Bytes allocated for the cache's arrays (capacity × stride), and for its re-sorting
     /// scratch, apart. `links` and `previous` start as the hierarchy's own link arrays
@@ -54,6 +56,7 @@ struct DrawOrderCache: Sendable {
         budget.grow(&dirtyLayers, to: capacity)
         budget.grow(&siblings, to: capacity)
         budget.grow(&sortSpace, to: capacity)
+        if keys.capacity < 4 { keys.reserveCapacity(4) }
     }
 
     /// True when `links` is the drawing order of a store with `count` slots.
@@ -118,7 +121,7 @@ struct DrawOrderCache: Sendable {
             siblings.append(current)
             current = nextSiblings[Int(current)]
         }
-        if !sorted {
+        if !sorted && !sortByFewKeys({ drawOrderKey(zPositions[Int($0)]) }) {
             // The same stable merge sort as the scratch path: no allocation once grown.
             stableSort(&siblings, space: &sortSpace) {
                 drawOrderKey(zPositions[Int($0)]) < drawOrderKey(zPositions[Int($1)])
@@ -131,6 +134,53 @@ struct DrawOrderCache: Sendable {
             self.previous[Int(siblings[k])] = k > 0 ? siblings[k - 1] : -1
             k += 1
         }
+    }
+
+    /// Sorts `siblings` by `key`, stably, when they hold at most `fewKeys` distinct keys:
+    /// one pass a key, in increasing key order, each keeping list order, which is what the
+    /// stable merge sort gives (`key` never NaN: `<` is then a strict weak order whose
+    /// ties are the `==` keys). A list an app raises a few cards in has 2 or 3 keys; this
+    /// is O(w · keys) with sequential reads, where the merge sort's comparisons load
+    /// zPositions at random (a re-sort was most of a live frame's extra cost). False,
+    /// nothing done, with more keys. No allocation once the scratch has grown.
+    private mutating func sortByFewKeys(_ key: (Int32) -> Double) -> Bool {
+        let fewKeys = 4
+        keys.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < siblings.count {
+            let value = key(siblings[k])
+            k += 1
+            var known = false
+            var j = 0
+            while j < keys.count && !known {
+                known = keys[j] == value
+                j += 1
+            }
+            guard !known else { continue }
+            guard keys.count < fewKeys else { return false }
+            keys.append(value)
+        }
+        insertionSort(&keys)
+        if sortSpace.count < siblings.count { sortSpace.resize(to: siblings.count, filler: 0) }
+        var placed = 0
+        var j = 0
+        while j < keys.count {
+            k = 0
+            while k < siblings.count {
+                if key(siblings[k]) == keys[j] {
+                    sortSpace[placed] = siblings[k]
+                    placed += 1
+                }
+                k += 1
+            }
+            j += 1
+        }
+        k = 0
+        while k < siblings.count {
+            siblings[k] = sortSpace[k]
+            k += 1
+        }
+        return true
     }
 
     /// Takes `layer` out of `parent`'s cached drawing order, before it leaves the list (or
@@ -181,9 +231,24 @@ extension LayerStore {
     mutating func refreshDrawOrder() {
         guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
         if caches.drawOrderCache.isCurrent(count: count) { return }
-        var cache = caches.drawOrderCache
-        caches.drawOrderCache = DrawOrderCache()  // unshare before writing
+        var cache = DrawOrderCache()
+        swap(&cache, &caches.drawOrderCache)  // moved out, not copied: written in place
         cache.refresh(self)
-        caches.drawOrderCache = cache
+        swap(&cache, &caches.drawOrderCache)
+    }
+}
+
+/// Sorts a few distinct values in place (insertion sort; no allocation).
+private func insertionSort(_ values: inout [Double]) {
+    var k = 1
+    while k < values.count {
+        let value = values[k]
+        var position = k
+        while position > 0 && value < values[position - 1] {
+            values[position] = values[position - 1]
+            position -= 1
+        }
+        values[position] = value
+        k += 1
     }
 }
