@@ -63,7 +63,7 @@ final class DrawOrderTests: XCTestCase {
         XCTAssertEqual(store.drawOrder(), [root] + expected[0] + expected[1] + expected[2])
     }
 
-    /// The cached drawing order (what `visibleLayers` keeps and `drawOrder()` reads when
+    /// The cached drawing order (`refreshDrawOrder()`; `drawOrder()` reads it when
     /// current) re-sorts a list when a zPosition change has no list neighbour with its
     /// key: with at most four distinct keys by a pass a key, with more by the merge sort.
     /// Either way it is the stable sort by key (NaN as 0, -0 equal to 0), computed here
@@ -84,7 +84,9 @@ final class DrawOrderTests: XCTestCase {
                 let z = values[Int(random >> 20) % values.count]
                 zs[k] = z
                 store.setZPosition(z, of: layers[k])
-                _ = store.visibleLayers(in: viewport)  // brings the cache up to date
+                _ = store.visibleLayers(in: viewport)  // leaves the indexed list deferred
+                store.refreshDrawOrder()  // sorts it: drawOrder() then reads the cache
+                XCTAssertTrue(store.caches.drawOrderCache.isCurrent(count: store.count))
                 let keys = zs.map { $0.isNaN ? 0 : $0 }
                 let sorted = layers.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
                 XCTAssertEqual(store.drawOrder(), [root] + sorted.map { layers[$0] })

@@ -63,8 +63,12 @@ struct DrawOrderCache: Sendable {
     func isCurrent(count: Int) -> Bool { isBuilt && dirtyLayers.isEmpty && links.first.count == count }
 
     /// Brings `links` up to date with `store`: O(count log w) the first time, then
-    /// O(w log w) per marked list.
-    mutating func refresh(_ store: borrowing LayerStore) {
+    /// O(w log w) per marked list (O(w · keys) with few keys). `deferringIndexed`: the
+    /// marked lists of layers with an R-tree stay marked (`isDeferred`), unsorted: the
+    /// output-sensitive walks order such a list's sublayers themselves (by key and order
+    /// label), so a frame whose zPosition change lands in a 12k-card list does not walk
+    /// the list; a reader of the whole order sorts it later (`refreshDrawOrder()`).
+    mutating func refresh(_ store: borrowing LayerStore, deferringIndexed: Bool = false) {
         let count = store.count
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
@@ -92,15 +96,26 @@ struct DrawOrderCache: Sendable {
         }
         // Index loops: an unoptimized build allocates in the generic iterator.
         var k = 0
+        var kept = 0
         while k < dirtyLayers.count {
             let layer = Int(dirtyLayers[k])
+            k += 1
+            if deferringIndexed && store.caches.subtreeBounds.hasIndex(layer) {
+                dirtyLayers[kept] = Int32(truncatingIfNeeded: layer)
+                kept += 1
+                continue
+            }
             sortList(of: layer, store)
             dirty[layer] = false
-            k += 1
             sortedListTotal += 1
         }
-        dirtyLayers.removeAll(keepingCapacity: true)
+        dirtyLayers.removeLast(dirtyLayers.count - kept)
     }
+
+    /// Whether `layer`'s list is marked and not sorted: its `links` are stale (after a
+    /// deferring refresh, only an indexed list's). O(1).
+    @inline(__always)
+    func isDeferred(_ layer: Int) -> Bool { layer < dirty.count && dirty[layer] }
 
     /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
     /// as `sortedDrawOrderLinks` (the reference tests compare with) does. O(w) when already in order, else O(w log w).
@@ -228,12 +243,12 @@ struct DrawOrderCache: Sendable {
 extension LayerStore {
     /// Brings the cached drawing order up to date when some sublayer list is out of
     /// zPosition order (or the cache exists). O(marked lists × w log w).
-    mutating func refreshDrawOrder() {
+    mutating func refreshDrawOrder(deferringIndexed: Bool = false) {
         guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
         if caches.drawOrderCache.isCurrent(count: count) { return }
         var cache = DrawOrderCache()
         swap(&cache, &caches.drawOrderCache)  // moved out, not copied: written in place
-        cache.refresh(self)
+        cache.refresh(self, deferringIndexed: deferringIndexed)
         swap(&cache, &caches.drawOrderCache)
     }
 }
