@@ -62,4 +62,37 @@ final class DrawOrderTests: XCTestCase {
         }
         XCTAssertEqual(store.drawOrder(), [root] + expected[0] + expected[1] + expected[2])
     }
+
+    /// The cached drawing order (`refreshDrawOrder()`; `drawOrder()` reads it when
+    /// current) re-sorts a list when a zPosition change has no list neighbour with its
+    /// key: with at most four distinct keys by a pass a key, with more by the merge sort.
+    /// Either way it is the stable sort by key (NaN as 0, -0 equal to 0), computed here
+    /// independently after every change.
+    func testCachedOrderAfterResortsIsTheStableSortByKey() {
+        let fewKeys: [Double] = [0, -0.0, .nan, 1, 2]
+        let manyKeys: [Double] = [0, -3, 1, 2, 5, 8, .nan, -0.0]
+        for values in [fewKeys, manyKeys] {
+            var store = LayerStore()
+            let root = try! store.addLayer()
+            let layers = (0..<150).map { _ in try! store.addLayer(superlayer: root) }
+            var zs = [Double](repeating: 0, count: layers.count)
+            var random: UInt64 = 0x9E37_79B9
+            let viewport = Rect(x: 0, y: 0, width: 10, height: 10)
+            for _ in 0..<80 {
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let k = Int(random >> 33) % layers.count
+                let z = values[Int(random >> 20) % values.count]
+                zs[k] = z
+                store.setZPosition(z, of: layers[k])
+                _ = store.visibleLayers(in: viewport)  // leaves the indexed list deferred
+                store.refreshDrawOrder()  // sorts it: drawOrder() then reads the cache
+                // (No cache while every list is in order: drawOrder() reads the lists then.)
+                let cached = store.caches.drawOrderCache.isCurrent(count: store.count)
+                XCTAssertTrue(store.hierarchy.zOrderInversions == 0 || cached)
+                let keys = zs.map { $0.isNaN ? 0 : $0 }
+                let sorted = layers.indices.sorted { keys[$0] < keys[$1] || (keys[$0] == keys[$1] && $0 < $1) }
+                XCTAssertEqual(store.drawOrder(), [root] + sorted.map { layers[$0] })
+            }
+        }
+    }
 }

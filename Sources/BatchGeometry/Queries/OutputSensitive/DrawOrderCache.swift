@@ -21,6 +21,8 @@ struct DrawOrderCache: Sendable {
     /// Scratch for re-sorting one list (the list, and the merge sort's space).
     private var siblings: [Int32] = []
     private var sortSpace: [Int32] = []
+    /// `sortByFewKeys`'s distinct keys (at most 4).
+    private var keys: [Double] = []
 
     /// Bytes allocated for the cache's arrays (capacity × stride), and for its re-sorting
     /// scratch, apart. `links` and `previous` start as the hierarchy's own link arrays
@@ -54,14 +56,19 @@ struct DrawOrderCache: Sendable {
         budget.grow(&dirtyLayers, to: capacity)
         budget.grow(&siblings, to: capacity)
         budget.grow(&sortSpace, to: capacity)
+        if keys.capacity < 4 { keys.reserveCapacity(4) }
     }
 
     /// True when `links` is the drawing order of a store with `count` slots.
     func isCurrent(count: Int) -> Bool { isBuilt && dirtyLayers.isEmpty && links.first.count == count }
 
     /// Brings `links` up to date with `store`: O(count log w) the first time, then
-    /// O(w log w) per marked list.
-    mutating func refresh(_ store: borrowing LayerStore) {
+    /// O(w log w) per marked list (O(w · keys) with few keys). `deferringIndexed`: the
+    /// marked lists of layers with an R-tree stay marked (`isDeferred`), unsorted: the
+    /// output-sensitive walks order such a list's sublayers themselves (by key and order
+    /// label), so a frame whose zPosition change lands in a 12k-card list does not walk
+    /// the list; a reader of the whole order sorts it later (`refreshDrawOrder()`).
+    mutating func refresh(_ store: borrowing LayerStore, deferringIndexed: Bool = false) {
         let count = store.count
         if !isBuilt {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
@@ -89,15 +96,26 @@ struct DrawOrderCache: Sendable {
         }
         // Index loops: an unoptimized build allocates in the generic iterator.
         var k = 0
+        var kept = 0
         while k < dirtyLayers.count {
             let layer = Int(dirtyLayers[k])
+            k += 1
+            if deferringIndexed && store.caches.subtreeBounds.hasIndex(layer) {
+                dirtyLayers[kept] = Int32(truncatingIfNeeded: layer)
+                kept += 1
+                continue
+            }
             sortList(of: layer, store)
             dirty[layer] = false
-            k += 1
             sortedListTotal += 1
         }
-        dirtyLayers.removeAll(keepingCapacity: true)
+        dirtyLayers.removeLast(dirtyLayers.count - kept)
     }
+
+    /// Whether `layer`'s list is marked and not sorted: its `links` are stale (after a
+    /// deferring refresh, only an indexed list's). O(1).
+    @inline(__always)
+    func isDeferred(_ layer: Int) -> Bool { layer < dirty.count && dirty[layer] }
 
     /// Re-links `layer`'s sublayers in drawing order: stable by zPosition key (NaN as 0),
     /// as `sortedDrawOrderLinks` (the reference tests compare with) does. O(w) when already in order, else O(w log w).
@@ -118,7 +136,7 @@ struct DrawOrderCache: Sendable {
             siblings.append(current)
             current = nextSiblings[Int(current)]
         }
-        if !sorted {
+        if !sorted && !sortByFewKeys({ drawOrderKey(zPositions[Int($0)]) }) {
             // The same stable merge sort as the scratch path: no allocation once grown.
             stableSort(&siblings, space: &sortSpace) {
                 drawOrderKey(zPositions[Int($0)]) < drawOrderKey(zPositions[Int($1)])
@@ -131,6 +149,53 @@ struct DrawOrderCache: Sendable {
             self.previous[Int(siblings[k])] = k > 0 ? siblings[k - 1] : -1
             k += 1
         }
+    }
+
+    /// Sorts `siblings` by `key`, stably, when they hold at most `fewKeys` distinct keys:
+    /// one pass a key, in increasing key order, each keeping list order, which is what the
+    /// stable merge sort gives (`key` never NaN: `<` is then a strict weak order whose
+    /// ties are the `==` keys). A list an app raises a few cards in has 2 or 3 keys; this
+    /// is O(w · keys) with sequential reads, where the merge sort's comparisons load
+    /// zPositions at random (a re-sort was most of a live frame's extra cost). False,
+    /// nothing done, with more keys. No allocation once the scratch has grown.
+    private mutating func sortByFewKeys(_ key: (Int32) -> Double) -> Bool {
+        let fewKeys = 4
+        keys.removeAll(keepingCapacity: true)
+        var k = 0
+        while k < siblings.count {
+            let value = key(siblings[k])
+            k += 1
+            var known = false
+            var j = 0
+            while j < keys.count && !known {
+                known = keys[j] == value
+                j += 1
+            }
+            guard !known else { continue }
+            guard keys.count < fewKeys else { return false }
+            keys.append(value)
+        }
+        insertionSort(&keys)
+        if sortSpace.count < siblings.count { sortSpace.resize(to: siblings.count, filler: 0) }
+        var placed = 0
+        var j = 0
+        while j < keys.count {
+            k = 0
+            while k < siblings.count {
+                if key(siblings[k]) == keys[j] {
+                    sortSpace[placed] = siblings[k]
+                    placed += 1
+                }
+                k += 1
+            }
+            j += 1
+        }
+        k = 0
+        while k < siblings.count {
+            siblings[k] = sortSpace[k]
+            k += 1
+        }
+        return true
     }
 
     /// Takes `layer` out of `parent`'s cached drawing order, before it leaves the list (or
@@ -178,12 +243,27 @@ struct DrawOrderCache: Sendable {
 extension LayerStore {
     /// Brings the cached drawing order up to date when some sublayer list is out of
     /// zPosition order (or the cache exists). O(marked lists × w log w).
-    mutating func refreshDrawOrder() {
+    mutating func refreshDrawOrder(deferringIndexed: Bool = false) {
         guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
         if caches.drawOrderCache.isCurrent(count: count) { return }
-        var cache = caches.drawOrderCache
-        caches.drawOrderCache = DrawOrderCache()  // unshare before writing
-        cache.refresh(self)
-        caches.drawOrderCache = cache
+        var cache = DrawOrderCache()
+        swap(&cache, &caches.drawOrderCache)  // moved out, not copied: written in place
+        cache.refresh(self, deferringIndexed: deferringIndexed)
+        swap(&cache, &caches.drawOrderCache)
+    }
+}
+
+/// Sorts a few distinct values in place (insertion sort; no allocation).
+private func insertionSort(_ values: inout [Double]) {
+    var k = 1
+    while k < values.count {
+        let value = values[k]
+        var position = k
+        while position > 0 && value < values[position - 1] {
+            values[position] = values[position - 1]
+            position -= 1
+        }
+        values[position] = value
+        k += 1
     }
 }

@@ -65,7 +65,7 @@ extension LayerStore {
     /// (plus O(changed × depth) for the edits since the last query; the first call builds
     /// the caches in O(count)). Allocates nothing once warmed up.
     public mutating func hitTest(_ point: Point, rule: HitTestRule = .layer) -> LayerHandle? {
-        refreshDrawOrder()
+        refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
         var scratch = caches.walkScratch
         caches.walkScratch = WalkScratch()
@@ -82,7 +82,7 @@ extension LayerStore {
     /// Complexity: as `hitTest(_:rule:)` per point. Allocates nothing once `results` has
     /// grown to the batch.
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
-        refreshDrawOrder()
+        refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
         var scratch = caches.walkScratch
         caches.walkScratch = WalkScratch()
@@ -214,7 +214,12 @@ extension LayerStore {
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
     /// backwards).
     private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout HitFrame) {
-        let links = drawOrderLinks()
+        if caches.drawOrderCache.isDeferred(layer) {  // its cached order is stale
+            let range = pushListInDrawOrder(of: layer, into: &candidates)
+            (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
+            return
+        }
+        let links = walkOrderLinks()
         let start = candidates.count
         var sublayer = links.first[layer]
         while sublayer >= 0 {

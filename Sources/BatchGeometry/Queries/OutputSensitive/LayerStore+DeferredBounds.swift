@@ -94,12 +94,12 @@ extension LayerStore {
     }
 
     private mutating func redoParkedOnDescent(_ layer: Int) {
-        var bounds = caches.subtreeBounds
-        caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)  // moved out, not copied (see refreshSubtreeBounds)
         let joined = redoParkedSublayers(of: layer, &bounds)
         bounds.lastDeferredVisits += 1  // its union
         updateContent(of: layer, &bounds, list: joined, all: false)
-        caches.subtreeBounds = bounds
+        swap(&bounds, &caches.subtreeBounds)
     }
 
     /// `refreshSubtreeBounds()`, then every parked sublayer redone: every box, union and

@@ -10,10 +10,12 @@ extension LayerStore {
     /// layer (its leaf; a removal freed its leaf when it happened), and O(w log w) for a
     /// wide layer's index that is due for a rebuild (after w/2 edits: O(log w) amortized).
     mutating func refreshSubtreeBounds() {
-        var bounds = caches.subtreeBounds
-        caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        // Moved out and back (a copy would retain and release every column, each frame),
+        // so the columns are unshared and written in place.
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)
         if !bounds.isBuilt || !refresh(&bounds) { build(&bounds) }
-        caches.subtreeBounds = bounds
+        swap(&bounds, &caches.subtreeBounds)
     }
 
     /// Every layer's content and extent, sublayers before superlayers. O(count).
@@ -216,7 +218,7 @@ extension LayerStore {
             keepsIndex = index.count >= SublayerIndex.minimumSublayers && !index.needsRebuild
             if keepsIndex && all { bounds.refitAllLeaves(of: layer) }
         }
-        let content = keepsIndex ? bounds.index(of: layer).bounds : rebuildSublayerIndex(of: layer, &bounds)
+        let content = keepsIndex ? bounds.indexBounds(of: layer) : rebuildSublayerIndex(of: layer, &bounds)
         guard content != bounds.content[layer] else { return false }
         bounds.content[layer] = content
         return true
@@ -266,7 +268,7 @@ extension LayerStore {
         bounds.buildIndex(of: layer)
         bounds.lastRefreshIndexRebuilds += 1
         bounds.lastRefreshIndexedSublayers += sublayerCount
-        return bounds.index(of: layer).bounds
+        return bounds.indexBounds(of: layer)
     }
 
     /// `layer`'s extent from its properties and its (current) content. Null when nothing

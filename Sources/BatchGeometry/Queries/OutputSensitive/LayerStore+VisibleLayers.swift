@@ -23,7 +23,9 @@ extension LayerStore {
             area = area.intersection(view)
             if area.hasPositiveArea { result.append(handle(atSlot: layer), step.matrix, rect, clip, opacity) }
         }
-        let first = links.first[layer]
+        // A deferred list's cached links are stale: its order is made below.
+        let deferred = hierarchy.zOrderInversions > 0 && caches.drawOrderCache.isDeferred(layer)
+        let first = deferred ? hierarchy.firstSublayers[layer] : links.first[layer]
         guard first >= 0 else { return }
         var sublayerClip = clip
         // clipRects(worldRects:)'s expression.
@@ -40,6 +42,11 @@ extension LayerStore {
                 frame.fromCandidates = true
                 (frame.start, frame.next, frame.end) = (range.start, range.start, range.end)
             }
+        }
+        if deferred && !frame.fromCandidates {
+            let range = pushListInDrawOrder(of: layer, into: &result.candidates)
+            frame.fromCandidates = true
+            (frame.start, frame.next, frame.end) = (range.start, range.start, range.end)
         }
         result.frames.append(frame)
     }
@@ -81,11 +88,11 @@ extension LayerStore {
     func pushCandidates(
         of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
     ) -> (start: Int32, end: Int32)? {
-        guard caches.subtreeBounds.indexSlot[layer] >= 0 else { return nil }
-        let index = caches.subtreeBounds.index(of: layer)
+        let slot = Int(caches.subtreeBounds.indexSlot[layer])
+        guard slot >= 0 else { return nil }
         let start = candidates.count
-        index.forEachCandidate(accepts) { leaf in
-            candidates.append(UInt64(UInt32(bitPattern: index.sublayers[leaf])))
+        caches.subtreeBounds.indexes[slot].forEachCandidateSublayer(accepts) { sublayer in
+            candidates.append(UInt64(UInt32(bitPattern: sublayer)))
         }
         let labels = caches.subtreeBounds.orderLabel
         if byDrawRank && hierarchy.zOrderInversions > 0 {
@@ -96,6 +103,45 @@ extension LayerStore {
             }
         } else {
             sortInPlace(&candidates, from: start) { labels[Int($0)] < labels[Int($1)] }
+        }
+        return (Int32(start), Int32(candidates.count))
+    }
+
+    /// The sublayer lists in drawing order for the output-sensitive walks, just after
+    /// `refreshDrawOrder(deferringIndexed: true)`: the cache's links, except for the
+    /// lists it deferred (`DrawOrderCache.isDeferred`), which the walks order themselves
+    /// (`pushListInDrawOrder`, or their R-tree's candidates); the store's own links when
+    /// every list is in zPosition order. O(1), no copy.
+    func walkOrderLinks() -> SiblingLinks {
+        guard hierarchy.zOrderInversions > 0 else {
+            return SiblingLinks(first: hierarchy.firstSublayers, next: hierarchy.nextSiblings)
+        }
+        return caches.drawOrderCache.links
+    }
+
+    /// Appends `layer`'s sublayers to `candidates` in drawing order (by zPosition key,
+    /// list position breaking ties: `drawOrderLinks()`'s order) and returns where they
+    /// lie: for a list whose cached order is deferred. O(w log w); allocates nothing
+    /// once `candidates` has grown.
+    func pushListInDrawOrder(of layer: Int, into candidates: inout [UInt64]) -> (start: Int32, end: Int32) {
+        let start = candidates.count
+        var position: UInt64 = 0
+        var sublayer = hierarchy.firstSublayers[layer]
+        while sublayer >= 0 {
+            candidates.append(position << 32 | UInt64(UInt32(bitPattern: sublayer)))
+            position += 1
+            sublayer = hierarchy.nextSiblings[Int(sublayer)]
+        }
+        let z = columns.zPositions
+        sortInPlace(&candidates, from: start) { a, b in
+            let keyA = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: a))])
+            let keyB = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: b))])
+            return keyA < keyB || (!(keyB < keyA) && a >> 32 < b >> 32)
+        }
+        var k = start
+        while k < candidates.count {  // the sublayers alone, as the other candidates
+            candidates[k] &= 0xFFFF_FFFF
+            k += 1
         }
         return (Int32(start), Int32(candidates.count))
     }

@@ -358,26 +358,44 @@ struct SublayerIndex: Sendable {
     }
 
     /// Calls `body(leaf)` for every leaf whose box `overlaps` accepts, after pruning every
-    /// node whose box it rejects. `overlaps` must accept a node box whenever it accepts a
-    /// box inside it, and reject the null box (a free leaf). O(log n + hits) for a small
-    /// query.
+    /// node whose box it rejects, in leaf order. `overlaps` must accept a node box whenever
+    /// it accepts a box inside it, and reject the null box (a free leaf). O(log n + hits)
+    /// for a small query.
     func forEachCandidate(_ overlaps: (RectEdges) -> Bool, _ body: (Int) -> Void) {
-        guard !boxes.isEmpty else { return }
+        guard !boxes.isEmpty, overlaps(boxes[boxes.count - 1]) else { return }
         visit(level: levelStarts.count - 1, node: 0, overlaps, body)
     }
 
+    /// `forEachCandidate` with each accepted leaf's sublayer, read in place (no copy of
+    /// the index, whose arrays a copy would retain and release).
+    func forEachCandidateSublayer(_ overlaps: (RectEdges) -> Bool, _ body: (Int32) -> Void) {
+        forEachCandidate(overlaps) { body(sublayers[$0]) }
+    }
+
+    /// Visits `node` on `level`, whose box `overlaps` accepted: tests all its children's
+    /// boxes first, then descends into the accepted ones in order. The frame query runs
+    /// just after the app's other work, with these boxes out of cache: testing a child
+    /// just before descending into it (depth first) waits for one miss per child, while
+    /// the children's loads here are independent and overlap.
     private func visit(level: Int, node: Int, _ overlaps: (RectEdges) -> Bool, _ body: (Int) -> Void) {
-        guard overlaps(boxes[levelStarts[level] + node]) else { return }
-        if level == 0 {
-            body(node)
-            return
-        }
-        let childCount = levelStarts[level] - levelStarts[level - 1]
-        var child = node * Self.fanout
-        let end = Swift.min(childCount, child + Self.fanout)
+        guard level > 0 else { return body(node) }
+        let childStart = levelStarts[level - 1]
+        let first = node * Self.fanout
+        let end = Swift.min(levelStarts[level] - childStart, first + Self.fanout)
+        var accepted: UInt32 = 0
+        var child = first
         while child < end {
-            visit(level: level - 1, node: child, overlaps, body)
+            if overlaps(boxes[childStart + child]) { accepted |= 1 << UInt32(child - first) }
             child += 1
+        }
+        while accepted != 0 {
+            let next = first + accepted.trailingZeroBitCount
+            accepted &= accepted - 1
+            if level == 1 {
+                body(next)
+            } else {
+                visit(level: level - 1, node: next, overlaps, body)
+            }
         }
     }
 

@@ -146,6 +146,15 @@ struct SubtreeBounds: Sendable {
     /// The index of `layer`, which must have one. O(1).
     func index(of layer: Int) -> SublayerIndex { indexes[Int(indexSlot[layer])] }
 
+    /// Whether `layer` has an index. O(1).
+    @inline(__always)
+    func hasIndex(_ layer: Int) -> Bool { layer < indexSlot.count && indexSlot[layer] >= 0 }
+
+    /// The union of the sublayers' extents of `layer`, which must have an index, read in
+    /// place (`index(of:)` copies the index: a retain and release of each of its arrays).
+    /// O(1).
+    func indexBounds(of layer: Int) -> RectEdges { indexes[Int(indexSlot[layer])].bounds }
+
     /// Sets leaf `leaf` of `layer`'s index to `box`, its ancestors left for
     /// `refitStaleNodes(of:)` (see `SublayerIndex.setLeafBox`). The index is moved out
     /// and back, so it is updated in place.

@@ -106,7 +106,7 @@ extension LayerStore {
     public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
         let start = result.measuresPhaseTimes ? BGMonotonicNanoseconds() : nil
         let sortedBefore = caches.drawOrderCache.sortedListTotal
-        refreshDrawOrder()
+        refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
         result.removeAll()
         result.cost.noteRefresh(caches, sortedBefore: sortedBefore)
@@ -148,7 +148,7 @@ extension LayerStore {
     private mutating func collectVisible(
         from top: Int, view: RectEdges, _ steps: some WorldStepSource, into result: inout VisibleLayers
     ) {
-        let links = drawOrderLinks()  // current after refreshDrawOrder(): O(1), no copy
+        let links = walkOrderLinks()
         enterVisible(top, under: nil, view: view, steps, links, into: &result)
         while !result.frames.isEmpty {
             let depth = result.frames.count - 1
