@@ -155,7 +155,9 @@ extension SublayerIndex {
 
 extension WalkScratch {
     /// Bytes allocated for the hit walk's stacks and candidates. O(1).
-    var allocatedByteCount: Int { allocatedBytes(frames) + allocatedBytes(steps) + allocatedBytes(candidates) }
+    var allocatedByteCount: Int {
+        allocatedBytes(frames) + allocatedBytes(steps) + allocatedBytes(candidates) + pointOrder.allocatedByteCount
+    }
 }
 
 extension IncrementalScratch {

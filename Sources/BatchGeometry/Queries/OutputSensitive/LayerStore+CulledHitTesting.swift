@@ -10,6 +10,16 @@ struct WalkScratch: Sendable {
     /// its superlayer's (`WorldStepSource.readsSuperlayerStep`); else empty.
     var steps: [WorldStep] = []
     var candidates: [UInt64] = []
+    /// The step the last visit computed (`unprojectThroughStep`): what `enterHit` pushes
+    /// when the walk keeps steps. Not optional, so the planar visit copies no empty step;
+    /// zeros to start with (a literal: no static to load per query).
+    var visitStep = WorldStep(
+        mode: 0,
+        matrix: Transform3D(
+            m11: 0, m12: 0, m13: 0, m14: 0, m21: 0, m22: 0, m23: 0, m24: 0, m31: 0, m32: 0, m33: 0, m34: 0,
+            m41: 0, m42: 0, m43: 0, m44: 0))
+    /// A batch's points in walk order (`hitTest(points:rule:into:)`).
+    var pointOrder = HitPointOrder()
     /// Layers the walks visited (unprojected the point into) and sublayers whose extents
     /// they tested, since the store was made: what a hit test's cost is counted in.
     var visitedLayers = 0
@@ -78,9 +88,12 @@ extension LayerStore {
     }
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
-    /// `points[k]`; resized to `points.count`). The caches are brought up to date once.
-    /// Complexity: as `hitTest(_:rule:)` per point. Allocates nothing once `results` has
-    /// grown to the batch.
+    /// `points[k]`; resized to `points.count`): the same answers. The caches are brought
+    /// up to date once, and a batch of 64 points or more is walked in a Z order of the
+    /// points (near points one after another, so consecutive walks share the subtrees
+    /// they go down and find them in cache).
+    /// Complexity: as `hitTest(_:rule:)` per point, plus O(n) for the order. Allocates
+    /// nothing once `results` and the store's scratch have grown to the batch.
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
         refreshDrawOrder()
         refreshSubtreeBounds()
@@ -88,13 +101,23 @@ extension LayerStore {
         caches.walkScratch = WalkScratch()
         defer { caches.walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
-        let readingCache = worldCacheIsCurrent
         var k = 0
         while k < points.count {  // not `for in`: its iterator allocates unoptimized
-            results.append(
+            results.append(nil)
+            k += 1
+        }
+        let sorted = points.count >= HitPointOrder.smallestSortedBatch
+        if sorted { scratch.pointOrder.sort(points) }
+        let readingCache = worldCacheIsCurrent
+        k = 0
+        while k < points.count {
+            let index = sorted ? Int(scratch.pointOrder.order[k]) : k
+            results[index] =
                 (readingCache
-                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
-                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) })
+                ? culledHitTest(points[index], rule: rule, CachedWorldSteps(), &scratch)
+                : culledHitTest(points[index], rule: rule, ComputedWorldSteps(), &scratch)).map {
+                    handle(atSlot: $0)
+                }
             k += 1
         }
     }
@@ -163,23 +186,14 @@ extension LayerStore {
         scratch.visitedLayers += 1
         // hitTestWalk's answers: the same unprojection (the planar form's shorter
         // expressions give the same values), the same containment.
-        var step: WorldStep?
-        var planar = steps.planarWorld(of: layer, in: self)
-        if planar == nil {
-            let computed = steps.step(of: layer, under: scratch.superlayerStep, in: self)
-            step = computed
-            planar = PlanarWorld(computed.matrix)
-        }
         let local: Point?
         let margin: Double?
-        if let planar, let fast = planar.unprojectInFrontOfEye(point) {
+        let cached = steps.planarWorld(of: layer, in: self)
+        if let cached, let fast = cached.unprojectInFrontOfEye(point) {
             local = fast
-            margin = PlaneMap(planar).unprojectionMargin(of: point, result: fast)
+            margin = PlaneMap(cached).unprojectionMargin(of: point, result: fast)
         } else {
-            let general = step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self)
-            step = general
-            local = general.matrix.unprojectPointInFrontOfEye(point)
-            margin = local.flatMap { PlaneMap(general.matrix).unprojectionMargin(of: point, result: $0) }
+            (local, margin) = unprojectThroughStep(layer, point, triedPlanar: cached != nil, steps, &scratch)
         }
         let inside = local.map { contains(layer, $0) } ?? false
         let entersSublayers = rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
@@ -205,10 +219,28 @@ extension LayerStore {
             return inside ? .hit(layer) : .miss
         }
         scratch.frames.append(frame)
-        if steps.readsSuperlayerStep {
-            scratch.steps.append(step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self))
-        }
+        // A source that reads superlayer steps has no planar columns: the visit went
+        // through `unprojectThroughStep`, which left the layer's step in `visitStep`.
+        if steps.readsSuperlayerStep { scratch.steps.append(scratch.visitStep) }
         return .descend(first)
+    }
+
+    /// The point in `layer`'s plane and its margin (`enterHit`), through the layer's
+    /// world step, which it leaves in `scratch.visitStep`: the planar form's expressions
+    /// when the step has that form (unless the cached planar columns were tried already:
+    /// the same values), else the 4×4 unprojection. Apart from `enterHit` so the planar
+    /// visit carries no 4×4 step.
+    @inline(never)
+    private func unprojectThroughStep(
+        _ layer: Int, _ point: Point, triedPlanar: Bool, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
+    ) -> (Point?, Double?) {
+        let step = steps.step(of: layer, under: scratch.superlayerStep, in: self)
+        scratch.visitStep = step
+        if !triedPlanar, let planar = PlanarWorld(step.matrix), let fast = planar.unprojectInFrontOfEye(point) {
+            return (fast, PlaneMap(planar).unprojectionMargin(of: point, result: fast))
+        }
+        let local = step.matrix.unprojectPointInFrontOfEye(point)
+        return (local, local.flatMap { PlaneMap(step.matrix).unprojectionMargin(of: point, result: $0) })
     }
 
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
