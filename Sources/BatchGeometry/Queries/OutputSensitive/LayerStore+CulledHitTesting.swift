@@ -10,16 +10,6 @@ struct WalkScratch: Sendable {
     /// its superlayer's (`WorldStepSource.readsSuperlayerStep`); else empty.
     var steps: [WorldStep] = []
     var candidates: [UInt64] = []
-    /// The step the last visit computed (`unprojectThroughStep`): what `enterHit` pushes
-    /// when the walk keeps steps. Not optional, so the planar visit copies no empty step;
-    /// zeros to start with (a literal: no static to load per query).
-    var visitStep = WorldStep(
-        mode: 0,
-        matrix: Transform3D(
-            m11: 0, m12: 0, m13: 0, m14: 0, m21: 0, m22: 0, m23: 0, m24: 0, m31: 0, m32: 0, m33: 0, m34: 0,
-            m41: 0, m42: 0, m43: 0, m44: 0))
-    /// A batch's points in walk order (`hitTest(points:rule:into:)`).
-    var pointOrder = HitPointOrder()
     /// Layers the walks visited (unprojected the point into) and sublayers whose extents
     /// they tested, since the store was made: what a hit test's cost is counted in.
     var visitedLayers = 0
@@ -107,11 +97,12 @@ extension LayerStore {
             k += 1
         }
         let sorted = points.count >= HitPointOrder.smallestSortedBatch
-        if sorted { scratch.pointOrder.sort(points) }
+        if sorted { caches.hitPointOrder.sort(points) }
+        let order = caches.hitPointOrder.order  // shared, not copied: nothing writes it below
         let readingCache = worldCacheIsCurrent
         k = 0
         while k < points.count {
-            let index = sorted ? Int(scratch.pointOrder.order[k]) : k
+            let index = sorted ? Int(order[k]) : k
             results[index] =
                 (readingCache
                 ? culledHitTest(points[index], rule: rule, CachedWorldSteps(), &scratch)
@@ -186,14 +177,23 @@ extension LayerStore {
         scratch.visitedLayers += 1
         // hitTestWalk's answers: the same unprojection (the planar form's shorter
         // expressions give the same values), the same containment.
+        var step: WorldStep?
+        var planar = steps.planarWorld(of: layer, in: self)
+        if planar == nil {
+            let computed = steps.step(of: layer, under: scratch.superlayerStep, in: self)
+            step = computed
+            planar = PlanarWorld(computed.matrix)
+        }
         let local: Point?
         let margin: Double?
-        let cached = steps.planarWorld(of: layer, in: self)
-        if let cached, let fast = cached.unprojectInFrontOfEye(point) {
+        if let planar, let fast = planar.unprojectInFrontOfEye(point) {
             local = fast
-            margin = PlaneMap(cached).unprojectionMargin(of: point, result: fast)
+            margin = PlaneMap(planar).unprojectionMargin(of: point, result: fast)
         } else {
-            (local, margin) = unprojectThroughStep(layer, point, triedPlanar: cached != nil, steps, &scratch)
+            let general = step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self)
+            step = general
+            local = general.matrix.unprojectPointInFrontOfEye(point)
+            margin = local.flatMap { PlaneMap(general.matrix).unprojectionMargin(of: point, result: $0) }
         }
         let inside = local.map { contains(layer, $0) } ?? false
         let entersSublayers = rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
@@ -219,28 +219,10 @@ extension LayerStore {
             return inside ? .hit(layer) : .miss
         }
         scratch.frames.append(frame)
-        // A source that reads superlayer steps has no planar columns: the visit went
-        // through `unprojectThroughStep`, which left the layer's step in `visitStep`.
-        if steps.readsSuperlayerStep { scratch.steps.append(scratch.visitStep) }
-        return .descend(first)
-    }
-
-    /// The point in `layer`'s plane and its margin (`enterHit`), through the layer's
-    /// world step, which it leaves in `scratch.visitStep`: the planar form's expressions
-    /// when the step has that form (unless the cached planar columns were tried already:
-    /// the same values), else the 4×4 unprojection. Apart from `enterHit` so the planar
-    /// visit carries no 4×4 step.
-    @inline(never)
-    private func unprojectThroughStep(
-        _ layer: Int, _ point: Point, triedPlanar: Bool, _ steps: some WorldStepSource, _ scratch: inout WalkScratch
-    ) -> (Point?, Double?) {
-        let step = steps.step(of: layer, under: scratch.superlayerStep, in: self)
-        scratch.visitStep = step
-        if !triedPlanar, let planar = PlanarWorld(step.matrix), let fast = planar.unprojectInFrontOfEye(point) {
-            return (fast, PlaneMap(planar).unprojectionMargin(of: point, result: fast))
+        if steps.readsSuperlayerStep {
+            scratch.steps.append(step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self))
         }
-        let local = step.matrix.unprojectPointInFrontOfEye(point)
-        return (local, local.flatMap { PlaneMap(step.matrix).unprojectionMargin(of: point, result: $0) })
+        return .descend(first)
     }
 
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
