@@ -115,7 +115,8 @@ enum RunCommand {
                     baselines += measureObjectGraph(workload, options: options, progress: progress)
                 }
                 let points = options.hitTestPointCount(layers: layers)
-                let fixture = KernelFixture(workload: workload, hitTestPointCount: points)
+                let fixture = KernelFixture(
+                    workload: workload, hitTestPointCount: points, batchPointCount: options.hitTestPoints ?? 10_000)
                 measureKernels(
                     workload, fixture: fixture, options: options, progress: progress, ceiling: ceiling,
                     results: &results, baselines: &baselines)
@@ -249,6 +250,7 @@ enum RunCommand {
         case .convert: return fixture.workload.layerCount
         case .frame, .frameLive, .frameRelayout, .frameAnimated: return FrameScript.touchCount
         case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
+        case .hitTestCulledBatch: return fixture.batchPoints.count
         default: return nil
         }
     }

@@ -262,6 +262,10 @@ final class FrameLoopAllocationTests: XCTestCase {
         var hits: [LayerHandle?] = []
         var opacities: [Double] = []
         let points = [Point(10, 10), Point(200, 450), Point(390, 790)]
+        // A batch large enough to be walked in Z order (`HitPointOrder`): its buffers too.
+        let many: [Point] = (0..<100).map { (k: Int) -> Point in
+            Point(x: Double((k * 37) % 400), y: Double((k * 53) % 800))
+        }
         func frame(_ n: Int) {
             store.setContentOffset(Point(0, Double(n * 37 % 4000)), of: list)
             store.setPosition(Point(200, Double(n * 100 + 45)), of: cards[n % 500])
@@ -273,6 +277,8 @@ final class FrameLoopAllocationTests: XCTestCase {
             store.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
             store.hitTest(points: points, rule: .layer, into: &hits)
             store.hitTest(points: points, rule: .view, into: &hits)
+            store.hitTest(points: many, rule: .layer, into: &hits)
+            store.hitTest(points: many, rule: .view, into: &hits)
             _ = store.hitTest(Point(100, 100), rule: .view)
             store.worldOpacities(into: &opacities)
             _ = store.worldOpacity(of: cards[n % 500])

@@ -25,6 +25,9 @@ struct LayerCaches: Sendable {
     // nothing; never copied (`copy()` leaves it for the copy to grow again).
     /// The culled hit test's stack.
     var walkScratch = WalkScratch()
+    /// The batch hit test's point order (apart from `walkScratch`, which every single
+    /// hit test moves out and back: it stays small).
+    var hitPointOrder = HitPointOrder()
     /// The arrays an incremental `updateWorld()` fills and empties.
     var incrementalScratch = IncrementalScratch()
     /// The slots `destroyLayer` gathers.
@@ -36,6 +39,7 @@ struct LayerCaches: Sendable {
     func copyWithoutScratch() -> LayerCaches {
         var copy = self
         copy.walkScratch = WalkScratch()
+        copy.hitPointOrder = HitPointOrder()
         copy.incrementalScratch = IncrementalScratch()
         copy.structureScratch = []
         return copy

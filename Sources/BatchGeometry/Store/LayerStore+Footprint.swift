@@ -45,6 +45,7 @@ extension LayerStore {
             columns: columns.allocatedByteCount, hierarchy: hierarchy.allocatedByteCount,
             worldCache: worldCacheBytes, queryCaches: bounds.cache + drawOrder.cache,
             scratch: bounds.scratch + drawOrder.scratch + caches.walkScratch.allocatedByteCount
+                + caches.hitPointOrder.allocatedByteCount
                 + caches.incrementalScratch.allocatedByteCount + allocatedBytes(caches.structureScratch))
     }
 
@@ -155,7 +156,9 @@ extension SublayerIndex {
 
 extension WalkScratch {
     /// Bytes allocated for the hit walk's stacks and candidates. O(1).
-    var allocatedByteCount: Int { allocatedBytes(frames) + allocatedBytes(steps) + allocatedBytes(candidates) }
+    var allocatedByteCount: Int {
+        allocatedBytes(frames) + allocatedBytes(steps) + allocatedBytes(candidates)
+    }
 }
 
 extension IncrementalScratch {

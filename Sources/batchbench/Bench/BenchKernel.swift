@@ -51,6 +51,9 @@ enum BenchKernel: String, CaseIterable {
     /// One point per call through the culled `hitTest(_:rule:)` (no snapshot); the
     /// median over points. Opt-in.
     case hitTestCulled = "hit-test-culled"
+    /// The culled `hitTest(points:rule:into:)` of 10,000 world points (`--points` sets
+    /// the count) in one call, into a reused array; the median over calls. Opt-in.
+    case hitTestCulledBatch = "hit-test-culled-batch"
     /// One timing function and one spring per layer sampled through
     /// `TimingFunction.values(of:at:into:)` and `Spring.progress(of:at:into:)` into
     /// reused arrays (`CurveFixture`): issue 23's curve hot paths, no layers involved. One
@@ -74,8 +77,8 @@ enum BenchKernel: String, CaseIterable {
     /// and runs whole frames, and one snapshot walk per point costs as much as a
     /// hit-test call of many points.
     var isOptIn: Bool {
-        frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .curves || self == .visibleLayers
-            || self == .animations
+        frameMode != nil || self == .hitTestPoint || self == .hitTestCulled || self == .hitTestCulledBatch
+            || self == .curves || self == .visibleLayers || self == .animations
     }
 
     /// The frame script a frame kernel plays; nil for the other kernels.
@@ -94,8 +97,8 @@ enum BenchKernel: String, CaseIterable {
     /// thread count asked for. The frame kernel passes them to the old path's calls
     /// (the new path has no options: one thread, Swift).
     var usesKernelOptions: Bool {
-        self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .curves
-            && self != .visibleLayers && self != .animations
+        self != .autoresize && self != .hitTestPoint && self != .hitTestCulled && self != .hitTestCulledBatch
+            && self != .curves && self != .visibleLayers && self != .animations
     }
 
     /// Kernels timed one call at a time (each call is one point), reporting the median
@@ -132,6 +135,9 @@ enum BenchKernel: String, CaseIterable {
         case .hitTestCulled:
             return
                 "hit-test-culled: one point per call, the culled hitTest(_:rule:) (median over points); rate = the store's layers per second, as if each were tested (compare with hit-test-point)"
+        case .hitTestCulledBatch:
+            return
+                "hit-test-culled-batch: the culled hitTest(points:rule:into:) of --points (default 10,000) world points a call; rate = the store's layers per second per point, as hit-test-culled"
         case .curves:
             return
                 "curves: curve samples per second (one timing function and one spring per layer: two samples; one thread whatever --threads says)"
@@ -176,7 +182,7 @@ enum BenchKernel: String, CaseIterable {
             // Read the planar world transform (6 doubles + mode byte) and bounds (4);
             // write RectEdges (4).
             return 6 * double + 1 + 4 * double + 4 * double
-        case .hitTest, .hitTestPoint, .hitTestCulled:
+        case .hitTest, .hitTestPoint, .hitTestCulled, .hitTestCulledBatch:
             // Per layer test: the layer's inverted (x, y, w) homography, made once per
             // batch (9 cofactors + determinant), bounds (4), flags (1 byte),
             // first-sublayer and next-sibling links (2 × Int32). (The single-point

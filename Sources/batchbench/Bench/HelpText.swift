@@ -39,7 +39,7 @@ let helpText = """
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, frame-live,
                          frame-relayout, frame-animated, hit-test-point,
-                         hit-test-culled, curves,
+                         hit-test-culled, hit-test-culled-batch, curves,
                          visible-layers, animations, or all (default: all but the
                          opt-in frame, single-point, curves, visible-layers and
                          animations kernels)
@@ -97,6 +97,10 @@ let helpText = """
                            hit-test-culled    opt-in: one point per call, the culled
                                               hitTest(_:rule:); median over points (both
                                               rates: the store's layers per second)
+                           hit-test-culled-batch
+                                              opt-in: the culled hitTest(points:rule:
+                                              into:) of --points (default 10,000) world
+                                              points a call; µs a point on stderr
                            curves             opt-in: per layer one timing function and one
                                               spring sampled, TimingFunction.values(of:at:
                                               into:) and Spring.progress(of:at:into:) into
@@ -175,7 +179,7 @@ let helpText = """
       Bytes per layer (the least each kernel must read + write): frames 128, world 101
       (117 with 3D transforms), world-rects 113, hit-test 121 per layer test, convert 40
       per point, autoresize 91, curves 96 per sample; frame and visible-layers as world,
-      hit-test-point and hit-test-culled as hit-test, per layer of the store. Progress goes
+      hit-test-point and hit-test-culled(-batch) as hit-test, per layer of the store. Progress goes
       to standard error.
 
     COMPARE

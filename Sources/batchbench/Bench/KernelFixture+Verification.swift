@@ -66,6 +66,8 @@ extension KernelFixture {
             return frameFixture.problem
         case .hitTestPoint, .hitTestCulled:
             return verifySinglePoints(kernel)
+        case .hitTestCulledBatch:
+            return verifyBatchPoints()
         case .curves:
             guard let curveFixture else { return "no curves were sampled" }
             return curveFixture.problem
@@ -180,6 +182,23 @@ extension LayerStore {
             let got = bounds(of: layer(index)).width
             if !close(got, expected) {
                 return "layer \(index) is \(got) wide after the timed calls, not \(expected)"
+            }
+        }
+        return nil
+    }
+}
+
+extension KernelFixture {
+    /// 32 of hit-test-culled-batch's answers, evenly spread, against the snapshot walk
+    /// (`hitTest(_:in:rule:)`) on a fresh snapshot of the store.
+    fileprivate func verifyBatchPoints() -> String? {
+        guard batchHits.count == batchPoints.count, !batchPoints.isEmpty else { return "wrong number of hits" }
+        let world = store.worldTransforms(options: .serial(.scalar))
+        for k in Swift.stride(from: 0, to: batchPoints.count, by: (batchPoints.count + 31) / 32) {
+            let expected = store.hitTest(batchPoints[k], in: world, rule: .layer)
+            if batchHits[k] != expected {
+                return
+                    "point \(batchPoints[k]) hit \(batchHits[k].map { "\($0)" } ?? "nothing"), the reference hits \(expected.map { "\($0)" } ?? "nothing")"
             }
         }
         return nil

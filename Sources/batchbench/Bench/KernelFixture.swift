@@ -40,6 +40,9 @@ final class KernelFixture {
     private(set) var pointWorld: WorldTransforms?
     private(set) var singleHits: [LayerHandle?] = []
     private(set) var singleAnswered: [Bool] = []
+    /// hit-test-culled-batch's points (world points, as hit-test's) and reused answers.
+    let batchPoints: [Point]
+    private(set) var batchHits: [LayerHandle?] = []
     /// The curves kernel's timing functions and springs, built by `prepare`.
     private(set) var curveFixture: CurveFixture?
     /// The animations kernel's animations, built by `prepare`.
@@ -50,7 +53,7 @@ final class KernelFixture {
     /// Folds in one value of every result so no call can be optimized away.
     private(set) var sink = 0.0
 
-    init(workload: Workload, hitTestPointCount: Int) {
+    init(workload: Workload, hitTestPointCount: Int, batchPointCount: Int = 10_000) {
         self.workload = workload
         store = workload.makeStore()
         world = store.referenceWorldTransforms()
@@ -60,6 +63,7 @@ final class KernelFixture {
         _ = store.updateWorld(options: .serial(.scalar))
         let n = store.count
         hitTestPoints = QueryPoints.world(count: hitTestPointCount)
+        batchPoints = QueryPoints.world(count: batchPointCount)
         // Leaf to leaf in the standard tree: the last layer to the middle one.
         convertSource = store.layer(n - 1)
         convertDestination = n > 1 ? store.layer(n / 2) : nil
@@ -78,6 +82,7 @@ final class KernelFixture {
     func units(of kernel: BenchKernel) -> Double {
         switch kernel {
         case .hitTest: return Double(hitTestPoints.count) * Double(store.count)
+        case .hitTestCulledBatch: return Double(batchPoints.count) * Double(store.count)
         case .curves: return 2 * Double(store.count)
         case .animations: return Double(animationFixture?.count ?? store.count)
         // frame: the store's layers per frame; the single-point hit tests: per point.
@@ -135,6 +140,9 @@ final class KernelFixture {
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
+        case .hitTestCulledBatch:
+            store.hitTest(points: batchPoints, rule: .layer, into: &batchHits)
+            sink += Double(batchHits[batchHits.count - 1]?.index ?? -1)
         case .curves:
             curveFixture!.run()
         case .animations:
@@ -172,7 +180,16 @@ final class KernelFixture {
         case .hitTestPoint, .hitTestCulled:
             let before = store.culledHitTestCounts
             let timing = measureEach(minTime: minTime) { runSinglePoint(kernel, call: $0) }
-            if kernel == .hitTestCulled { reportCulledHitTestCounts(since: before) }
+            if kernel == .hitTestCulled { reportCulledHitTestCounts(kernel, since: before) }
+            return (timing, nil)
+        case .hitTestCulledBatch:
+            let before = store.culledHitTestCounts
+            let timing = measure(minTime: minTime) { run(kernel, options: options) }
+            reportCulledHitTestCounts(kernel, since: before)
+            let microseconds = (timing.medianSeconds * 1e9 / Double(batchPoints.count)).rounded() / 1000
+            printError(
+                "hit-test-culled-batch, \(store.count) layers: \(microseconds) µs a point, median "
+                    + "(\(batchPoints.count) points a call)")
             return (timing, nil)
         default:
             return (measure(minTime: minTime) { run(kernel, options: options) }, nil)
@@ -220,6 +237,8 @@ final class KernelFixture {
             } else {
                 sink += Double(store.hitTest(singlePoints[0], rule: .layer)?.index ?? -1)
             }
+        case .hitTestCulledBatch:
+            store.hitTest(points: batchPoints, rule: .layer, into: &batchHits)  // caches and scratch built
         default: break
         }
     }
@@ -243,14 +262,16 @@ final class KernelFixture {
 extension KernelFixture {
     /// Prints the culled hit test's cost per point over the timed calls (layers visited,
     /// sublayer extents tested) on standard error, so every `--format` stays valid.
-    func reportCulledHitTestCounts(since before: (points: Int, visitedLayers: Int, testedSublayers: Int)) {
+    func reportCulledHitTestCounts(
+        _ kernel: BenchKernel, since before: (points: Int, visitedLayers: Int, testedSublayers: Int)
+    ) {
         let now = store.culledHitTestCounts
         let points = now.points - before.points
         guard points > 0 else { return }
         let visited = Double(now.visitedLayers - before.visitedLayers) / Double(points)
         let tested = Double(now.testedSublayers - before.testedSublayers) / Double(points)
         printError(
-            "hit-test-culled, \(store.count) layers: a point visits \(rounded(visited)) layers and tests "
+            "\(kernel.rawValue), \(store.count) layers: a point visits \(rounded(visited)) layers and tests "
                 + "\(rounded(tested)) sublayer extents (\(points) points)")
     }
 

@@ -78,9 +78,12 @@ extension LayerStore {
     }
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
-    /// `points[k]`; resized to `points.count`). The caches are brought up to date once.
-    /// Complexity: as `hitTest(_:rule:)` per point. Allocates nothing once `results` has
-    /// grown to the batch.
+    /// `points[k]`; resized to `points.count`): the same answers. The caches are brought
+    /// up to date once, and a batch of 64 points or more is walked in a Z order of the
+    /// points (near points one after another, so consecutive walks share the subtrees
+    /// they go down and find them in cache).
+    /// Complexity: as `hitTest(_:rule:)` per point, plus O(n) for the order. Allocates
+    /// nothing once `results` and the store's scratch have grown to the batch.
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
         refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
@@ -88,13 +91,24 @@ extension LayerStore {
         caches.walkScratch = WalkScratch()
         defer { caches.walkScratch = scratch }
         results.removeAll(keepingCapacity: true)
-        let readingCache = worldCacheIsCurrent
         var k = 0
         while k < points.count {  // not `for in`: its iterator allocates unoptimized
-            results.append(
+            results.append(nil)
+            k += 1
+        }
+        let sorted = points.count >= HitPointOrder.smallestSortedBatch
+        if sorted { caches.hitPointOrder.sort(points) }
+        let order = caches.hitPointOrder.order  // shared, not copied: nothing writes it below
+        let readingCache = worldCacheIsCurrent
+        k = 0
+        while k < points.count {
+            let index = sorted ? Int(order[k]) : k
+            results[index] =
                 (readingCache
-                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
-                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) })
+                ? culledHitTest(points[index], rule: rule, CachedWorldSteps(), &scratch)
+                : culledHitTest(points[index], rule: rule, ComputedWorldSteps(), &scratch)).map {
+                    handle(atSlot: $0)
+                }
             k += 1
         }
     }
