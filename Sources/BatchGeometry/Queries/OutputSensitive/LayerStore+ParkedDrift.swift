@@ -52,7 +52,7 @@ extension LayerStore {
     @inline(__always)
     mutating func invalidateMoveReference(_ layer: Int) {
         guard caches.subtreeBounds.isBuilt else { return }
-        caches.subtreeBounds.drift.references[layer] = ParkedDrift.invalid
+        caches.subtreeBounds.drift.invalidate(layer)
         raiseParkedDrift(layer)
     }
 
@@ -70,10 +70,9 @@ extension LayerStore {
     @inline(__always)
     mutating func raiseParkedDrift(_ layer: Int) {
         guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.parked != 0 else { return }
-        let superlayer = Int(hierarchy.parents[layer])
-        guard superlayer >= 0 else { return }
-        let slot = Int(caches.subtreeBounds.indexSlot[superlayer])
-        guard slot >= 0 else { return }
+        // The list's position, kept in the reference when the card was parked (reading
+        // `parents` instead was one more cache miss per set).
+        let slot = caches.subtreeBounds.drift.parkedSlot(of: layer)
         let drift = caches.subtreeBounds.drift.drift(of: layer) ?? .infinity
         if drift > caches.subtreeBounds.drift.listBounds[slot] { caches.subtreeBounds.drift.listBounds[slot] = drift }
     }
@@ -100,6 +99,7 @@ extension LayerStore {
     @inline(__always)
     func parkInList(_ layer: Int, _ marks: UInt8, slot: Int, _ bounds: inout SubtreeBounds) {
         typealias Mark = SubtreeBounds.Mark
+        bounds.drift.setParkedSlot(slot, of: layer)
         if marks & Mark.pending == Mark.extent && bounds.indexEntry[layer] >= 0,
             let drift = bounds.drift.drift(of: layer)
         {

@@ -17,7 +17,8 @@ struct ParkedDrift: Sendable {
     /// (its transform's uniform scale then; NaN: not a scale about the anchor), `reach`
     /// (the farthest edge of that box from `x`, `y`), `magnitude` (the size of the terms
     /// that computed it, for the rounding slack), `moved` and `scaled` (the bounds the
-    /// setters computed since; NaN or infinity: unknown). All NaN: no reference.
+    /// setters computed since; NaN or infinity: unknown), and in the last lane the list a
+    /// parked layer waits in (`parkedSlot`). NaN: no reference.
     var references: [SIMD8<Float>] = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
@@ -107,6 +108,26 @@ struct ParkedDrift: Sendable {
         let rounded = Float(value)
         return Double(rounded) >= value ? rounded : rounded.nextUp
     }
+
+    /// No drift known for `layer` until its box is redone; the parked list's position
+    /// (lane 7) is kept. O(1).
+    @inline(__always)
+    mutating func invalidate(_ layer: Int) {
+        let slot = references[layer][7]
+        references[layer] = Self.invalid
+        references[layer][7] = slot
+    }
+
+    /// Lane 7 of a parked layer's reference: the position in `SubtreeBounds.indexes` of
+    /// the list it is parked in (its bits, as a Float). Written when it is parked; a
+    /// parked layer keeps its superlayer, whose index keeps its position, until redone.
+    @inline(__always)
+    mutating func setParkedSlot(_ slot: Int, of layer: Int) {
+        references[layer][7] = Float(bitPattern: UInt32(truncatingIfNeeded: slot))
+    }
+
+    @inline(__always)
+    func parkedSlot(of layer: Int) -> Int { Int(references[layer][7].bitPattern) }
 
     /// A new slot at the end of the store.
     mutating func appendLayer() { references.append(Self.invalid) }
