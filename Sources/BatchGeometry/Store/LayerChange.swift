@@ -36,6 +36,8 @@ struct LayerChange: OptionSet, Sendable, Hashable {
         rawValue: localTransform.rawValue | sublayerAdjustment.rawValue | zOrder.rawValue)
     /// Changes that move the layer's own box.
     static let ownExtent = LayerChange(rawValue: position.rawValue | localTransform.rawValue | extent.rawValue)
+    /// Changes that may move the layer's own box in its superlayer, or its content's.
+    static let boxInputs = LayerChange(rawValue: ~viewHitGate.rawValue)
 }
 
 extension LayerStore {
@@ -48,6 +50,10 @@ extension LayerStore {
             caches.changes.markChanged(layer)
         } else if change.contains(.position) {
             caches.changes.markPositionChanged(layer)
+        }
+        // A parked card's drift (`ParkedDrift`) is known after a move or a transform only.
+        if change != .position && change != .localTransform && !change.isDisjoint(with: .boxInputs) {
+            invalidateMoveReference(layer)
         }
         if !change.isDisjoint(with: .ownExtent) {
             boundsDidChange(layer, adjustInputs: change.contains(.sublayerInputs))
@@ -64,6 +70,7 @@ extension LayerStore {
     /// (`structureDidChange`). O(log w) amortized in a list of w sublayers.
     @inline(__always)
     mutating func noteListChange(_ layer: Int, superlayer: Int32, joined: Bool) {
+        forgetMoveReference(layer)
         sublayerListDidChange(layer, superlayer: superlayer, joined: joined)
     }
 }

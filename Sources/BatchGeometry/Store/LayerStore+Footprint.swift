@@ -134,10 +134,13 @@ extension SubtreeBounds {
         var position = 0
         while position < indexes.count {  // an index loop: an unoptimized build's iterator allocates
             cache += indexes[position].allocatedByteCount + allocatedBytes(parkedSublayers[position])
+            cache += allocatedBytes(drift.lists[position])
             position += 1
         }
         cache += allocatedBytes(parkedSublayers)
+        cache += allocatedBytes(drift.references) + allocatedBytes(drift.lists) + allocatedBytes(drift.listBounds)
         var scratch = allocatedBytes(queue) + allocatedBytes(depths) + allocatedBytes(sortedQueue)
+        scratch += allocatedBytes(drift.candidates)
         scratch += allocatedBytes(levelStarts) + allocatedBytes(carried) + allocatedBytes(carrying)
         scratch += allocatedBytes(buildScratch.sublayers) + allocatedBytes(buildScratch.extents)
         scratch += allocatedBytes(buildScratch.order) + allocatedBytes(buildScratch.space)

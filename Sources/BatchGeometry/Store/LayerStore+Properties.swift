@@ -56,6 +56,7 @@ extension LayerStore {
         columns.positionX[layer] = position.x
         columns.positionY[layer] = position.y
         noteChange(layer, .position)
+        noteMoveDrift(layer, to: position)
     }
 
     /// The anchor point in unit coordinates of the bounds (may lie outside 0…1).
@@ -137,6 +138,7 @@ extension LayerStore {
         checkIndexForUpdate(layer)
         columns.transforms.set(transform, at: layer)
         noteChange(layer, .localTransform)
+        noteTransformDrift(layer, to: transform)
     }
     /// The affine part of the transform (`UIView.transform`).
     public func affineTransform(of layer: LayerHandle) -> AffineTransform {

@@ -198,10 +198,11 @@ extension LayerStore {
         let inside = local.map { contains(layer, $0) } ?? false
         let entersSublayers = rule == .layer ? inside || !columns.flags[layer].contains(.masksToBounds) : inside
         guard entersSublayers, hierarchy.firstSublayers[layer] >= 0 else { return inside ? .hit(layer) : .miss }
-        refreshParkedSublayers(of: layer)  // the boxes read below: current on descent
         // Prune by the point in this layer's plane only when it is accurate, and then
         // with a margin for its rounding.
         let prunePoint = margin == nil ? Point(x: 0, y: 0) : local ?? Point(x: 0, y: 0)
+        // The boxes read below: current on descent, near the point when it prunes.
+        refreshParkedSublayers(of: layer, near: margin.map { RectEdges(around: prunePoint, margin: $0) })
         var frame = HitFrame(
             layer: Int32(layer), next: hierarchy.lastSublayers[layer], point: prunePoint, margin: margin ?? -1,
             inside: inside)

@@ -17,6 +17,7 @@ extension LayerStore {
         typealias Mark = SubtreeBounds.Mark
         if marks & Mark.parked != 0 {  // already in its superlayer's list: new marks wait with the old
             bounds.state[layer] = marks & ~Mark.queued
+            parkAgain(layer, marks, &bounds)
             return true
         }
         guard marks & Mark.pending != 0 else { return false }
@@ -26,17 +27,14 @@ extension LayerStore {
         else { return false }
         bounds.state[layer] = (marks & ~Mark.queued) | Mark.parked
         bounds.state[superlayer] |= Mark.hasParked
-        let slot = Int(bounds.indexSlot[superlayer])
-        var parked: [Int32] = []
-        swap(&parked, &bounds.parkedSublayers[slot])  // moved out and back: appended in place
-        parked.append(Int32(truncatingIfNeeded: layer))
-        swap(&parked, &bounds.parkedSublayers[slot])
+        parkInList(layer, marks, slot: Int(bounds.indexSlot[superlayer]), &bounds)
         return true
     }
 
     /// Before the refresh redoes `layer` for `marks`: when that reads its sublayers'
     /// boxes (its content is redone, or it no longer masks to bounds), redoes its parked
-    /// sublayers first and returns `Mark.content` (its union is then redone too); else 0.
+    /// sublayers first (of a masking list that keeps its index, the parked ones but not
+    /// the drifting ones) and returns `Mark.content` (its union is then redone too); else 0.
     @inline(__always)
     func redoParkedIfRead(_ layer: Int, _ marks: UInt8, _ bounds: inout SubtreeBounds) -> UInt8 {
         typealias Mark = SubtreeBounds.Mark
@@ -44,41 +42,76 @@ extension LayerStore {
             marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
                 || !columns.flags[layer].contains(.masksToBounds)
         else { return 0 }
+        // A list that keeps masking and keeps its index (at least the minimum of leaves
+        // taken) reads only its leaves, which its drifting cards' old boxes still are:
+        // they keep waiting (a row inserted or removed must not redo a whole relayout).
+        let slot = Int(bounds.indexSlot[layer])
+        if slot >= 0, marks & Mark.allSublayers == 0, columns.flags[layer].contains(.masksToBounds),
+            bounds.indexes[slot].count >= SublayerIndex.minimumSublayers
+        {
+            _ = redoParkedList(of: layer, drifting: false, &bounds)
+            if bounds.drift.lists[slot].isEmpty { bounds.state[layer] &= ~Mark.hasParked }
+            return Mark.content
+        }
         redoParkedSublayers(of: layer, &bounds)
         return Mark.content
     }
 
-    /// Redoes the parked sublayers of `layer` (their boxes and leaves in its R-tree, not
-    /// its union) and empties its parked list; an entry that left the list since, or was
-    /// redone, is skipped. Returns whether one took a new leaf (it joined the list: the
-    /// R-tree may be due for a rebuild). O(parked × their own parked work); allocates
+    /// Redoes the parked and drifting sublayers of `layer` (their boxes and leaves in its
+    /// R-tree, not its union) and empties both lists; an entry that left the list since,
+    /// or was redone, is skipped. Returns whether one took a new leaf (it joined the list:
+    /// the R-tree may be due for a rebuild). O(parked × their own parked work); allocates
     /// nothing.
     @discardableResult
     func redoParkedSublayers(of layer: Int, _ bounds: inout SubtreeBounds) -> Bool {
-        typealias Mark = SubtreeBounds.Mark
-        bounds.state[layer] &= ~Mark.hasParked
+        bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked
+        guard bounds.indexSlot[layer] >= 0 else { return false }
+        let joined = redoParkedList(of: layer, drifting: false, &bounds)
+        return redoParkedList(of: layer, drifting: true, &bounds) || joined
+    }
+
+    /// Redoes the entries of one of `layer`'s parked lists (`drifting`: the cards parked
+    /// with a bounded drift, `ParkedDrift`) and empties it. Returns whether one took a
+    /// new leaf.
+    func redoParkedList(of layer: Int, drifting: Bool, _ bounds: inout SubtreeBounds) -> Bool {
         let slot = Int(bounds.indexSlot[layer])
-        guard slot >= 0 else { return false }
         var parked: [Int32] = []
-        swap(&parked, &bounds.parkedSublayers[slot])
+        if drifting {
+            swap(&parked, &bounds.drift.lists[slot])
+        } else {
+            swap(&parked, &bounds.parkedSublayers[slot])
+        }
         var joined = false
         var k = 0
         while k < parked.count {
-            let sublayer = Int(parked[k])
+            joined = redoParked(Int(parked[k]), of: layer, &bounds) || joined
             k += 1
-            let marks = bounds.state[sublayer]
-            guard marks & Mark.parked != 0, hierarchy.parents[sublayer] == Int32(truncatingIfNeeded: layer) else {
-                continue
-            }
-            bounds.state[sublayer] = marks & Mark.kept
-            bounds.lastDeferredVisits += 1
-            joined = joined || bounds.indexEntry[sublayer] < 0
-            // Its own parked sublayers first when its union is redone; its superlayer
-            // (`layer`) is not carried: the caller redoes its union.
-            _ = redoBox(sublayer, marks: marks | redoParkedIfRead(sublayer, marks, &bounds), &bounds)
         }
         parked.removeAll(keepingCapacity: true)
-        swap(&parked, &bounds.parkedSublayers[slot])
+        if drifting {
+            swap(&parked, &bounds.drift.lists[slot])
+            bounds.drift.listBounds[slot] = 0
+        } else {
+            swap(&parked, &bounds.parkedSublayers[slot])
+        }
+        return joined
+    }
+
+    /// Redoes `sublayer` of `layer` when it is still parked there; returns whether it
+    /// took a new leaf.
+    @inline(__always)
+    func redoParked(_ sublayer: Int, of layer: Int, _ bounds: inout SubtreeBounds) -> Bool {
+        typealias Mark = SubtreeBounds.Mark
+        let marks = bounds.state[sublayer]
+        guard marks & Mark.parked != 0, hierarchy.parents[sublayer] == Int32(truncatingIfNeeded: layer) else {
+            return false
+        }
+        bounds.state[sublayer] = marks & Mark.kept
+        bounds.lastDeferredVisits += 1
+        let joined = bounds.indexEntry[sublayer] < 0
+        // Its own parked sublayers first when its union is redone; its superlayer
+        // (`layer`) is not carried: the caller redoes its union.
+        _ = redoBox(sublayer, marks: marks | redoParkedIfRead(sublayer, marks, &bounds), &bounds)
         return joined
     }
 

@@ -28,6 +28,8 @@ extension LayerStore {
         bounds.orderLabel = Array(repeating: 0, count: count)
         bounds.indexes = []
         bounds.parkedSublayers = []
+        bounds.drift = ParkedDrift()
+        bounds.drift.references = Array(repeating: ParkedDrift.invalid, count: count)
         bounds.lastDeferredVisits = 0
         bounds.indexSlot = Array(repeating: -1, count: count)
         bounds.reserveColumns(layerCapacity)
@@ -41,6 +43,9 @@ extension LayerStore {
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
             bounds.extent[layer] = computedExtent(of: layer, bounds)
+        }
+        for layer in 0..<count where bounds.indexSlot[layer] >= 0 {
+            recordMoveReferences(ofSublayersOf: layer, &bounds)
         }
         bounds.isBuilt = true
     }
@@ -175,6 +180,7 @@ extension LayerStore {
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
         let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
+        if indexedSuperlayer { recordMoveReference(of: layer, extent: extent, superlayer: superlayer, &bounds) }
         guard extent != bounds.extent[layer] || needsLeaf else { return nil }
         bounds.extent[layer] = extent
         guard superlayer >= 0 else { return nil }
@@ -211,6 +217,7 @@ extension LayerStore {
                 bounds.extent[Int(sublayer)] = computedExtent(of: Int(sublayer), bounds)
                 sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }
+            if indexed { recordMoveReferences(ofSublayersOf: layer, &bounds) }
         }
         var keepsIndex = indexed && !list && !all
         if indexed && !keepsIndex {
@@ -266,6 +273,7 @@ extension LayerStore {
             }
         }
         bounds.buildIndex(of: layer)
+        recordMoveReferences(ofSublayersOf: layer, &bounds)
         bounds.lastRefreshIndexRebuilds += 1
         bounds.lastRefreshIndexedSublayers += sublayerCount
         return bounds.indexBounds(of: layer)

@@ -32,12 +32,12 @@ extension LayerStore {
         if columns.flags[layer].contains(.masksToBounds) { sublayerClip = clip.map { $0.intersection(rect) } ?? rect }
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
-        refreshParkedSublayers(of: layer)  // the boxes read below: current on descent
+        let indexed = caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0
+        let near = indexed ? planeRegion(of: cull, under: step.matrix) : nil
+        refreshParkedSublayers(of: layer, near: near)  // the boxes read below: current on descent
         var frame = VisitFrame(
             layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, next: first)
-        if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0,
-            let region = planeRegion(of: cull, under: step.matrix)
-        {
+        if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0, let region = near {
             if let range = pushCandidates(of: layer, into: &result.candidates, byDrawRank: true, { $0.meets(region) }) {
                 frame.fromCandidates = true
                 (frame.start, frame.next, frame.end) = (range.start, range.start, range.end)

@@ -39,6 +39,8 @@ struct SubtreeBounds: Sendable {
     /// bounds, whose redo the refresh deferred (`Mark.parked`; LayerStore+DeferredBounds).
     /// An entry whose layer has since left the list, or was redone, is skipped.
     var parkedSublayers: [[Int32]] = []
+    /// The parked sublayers that only moved or scaled, with a bound on how far (`ParkedDrift`).
+    var drift = ParkedDrift()
     /// How many parked layers the queries redid since the last refresh (on descent).
     var lastDeferredVisits = 0
     /// The build's input and sort space, kept so that a rebuild allocates nothing.
@@ -97,6 +99,12 @@ struct SubtreeBounds: Sendable {
     mutating func mark(_ layer: Int, _ bits: UInt8) {
         guard isBuilt else { return }
         let old = state[layer]
+        // A parked layer's new box marks wait with it; its drift was raised in its list
+        // by the setter (`LayerStore.raiseParkedDrift`), so the refresh need not see it.
+        if bits == Mark.extent && old & Mark.parked != 0 {
+            state[layer] = old | bits
+            return
+        }
         state[layer] = old | bits | Mark.queued
         if old & Mark.queued == 0 { queue.append(Int32(truncatingIfNeeded: layer)) }
     }
@@ -123,6 +131,7 @@ struct SubtreeBounds: Sendable {
         indexEntry.append(-1)
         orderLabel.append(0)
         indexSlot.append(-1)
+        drift.appendLayer()
     }
 
     /// Room for `capacity` layers in every per-layer column, once built (the build
@@ -141,6 +150,7 @@ struct SubtreeBounds: Sendable {
         budget.grow(&indexEntry, to: capacity)
         budget.grow(&orderLabel, to: capacity)
         budget.grow(&indexSlot, to: capacity)
+        budget.grow(&drift.references, to: capacity)
     }
 
     /// The index of `layer`, which must have one. O(1).
@@ -241,6 +251,7 @@ struct SubtreeBounds: Sendable {
             guard slot >= 0 else { return }
             indexes[Int(slot)] = SublayerIndex()
             parkedSublayers[Int(slot)].removeAll(keepingCapacity: true)
+            drift.clearList(Int(slot))
             state[layer] &= ~Mark.hasParked
             freeIndexSlots.append(slot)
             indexSlot[layer] = -1
@@ -255,6 +266,7 @@ struct SubtreeBounds: Sendable {
             indexSlot[layer] = Int32(indexes.count)
             indexes.append(index)
             parkedSublayers.append([])
+            drift.appendList()
         }
     }
 }

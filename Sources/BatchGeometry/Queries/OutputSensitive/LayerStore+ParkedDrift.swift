@@ -1,0 +1,205 @@
+// The store's side of `ParkedDrift`: references recorded where a box is computed, drifts
+// the setters note, the choice between the two parked lists, and the frame query's
+// descent that redoes only the parked cards near its region.
+
+extension LayerStore {
+    /// Records `layer`'s reference for the box `extent` just computed (its superlayer is
+    /// indexed): no reference when its map is not a planar one (or a scale whose z part
+    /// the plane does not see) that moves with its position, or its superlayer adjusts
+    /// its sublayers by more than a flip. O(1).
+    @inline(__always)
+    func recordMoveReference(of layer: Int, extent: RectEdges, superlayer: Int, _ bounds: inout SubtreeBounds) {
+        let kind = columns.transforms.kind(at: layer)
+        let scale = kind == .identity ? Point(x: 1, y: 1) : ParkedDrift.planeScale(columns.transforms[layer])
+        guard kind <= .affine || scale != nil, columns.sublayerTransforms.kind(at: superlayer) == .identity,
+            columns.zPositions[layer].isFinite, columns.anchorPointZs[layer].isFinite,
+            !columns.flags[superlayer].contains(.transformLayer), extent != .unbounded
+        else {
+            bounds.drift.references[layer] = ParkedDrift.invalid
+            return
+        }
+        let m = columns.transforms.affine(at: layer)
+        let own = ownBox(of: layer)
+        let content = columns.flags[layer].contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
+        let box = own.union(content)
+        let size = Swift.max(
+            Swift.max(abs(box.minX), abs(box.maxX)), Swift.max(abs(box.minY), abs(box.maxY)))
+        let anchor =
+            abs(columns.anchorX[layer] * columns.boundsWidth[layer])
+            + abs(columns.anchorY[layer] * columns.boundsHeight[layer])
+        let position = Point(x: columns.positionX[layer], y: columns.positionY[layer])
+        let magnitude =
+            (abs(m.a) + abs(m.b) + abs(m.c) + abs(m.d)) * ((box.isNull ? 0 : size) + anchor) + abs(m.tx)
+            + abs(m.ty) + abs(position.x) + abs(position.y)
+        let uniform = scale.flatMap { $0.x == $0.y ? $0.x : nil } ?? .nan
+        bounds.drift.record(layer, position: position, scale: uniform, box: extent, magnitude: magnitude)
+    }
+
+    /// The references of `layer`'s sublayers, after a full build, a redo of them all or
+    /// an index built for them (a parked one keeps its own: its box waits). O(sublayers).
+    func recordMoveReferences(ofSublayersOf layer: Int, _ bounds: inout SubtreeBounds) {
+        var sublayer = hierarchy.firstSublayers[layer]
+        while sublayer >= 0 {
+            if bounds.state[Int(sublayer)] & SubtreeBounds.Mark.parked == 0 {
+                recordMoveReference(of: Int(sublayer), extent: bounds.extent[Int(sublayer)], superlayer: layer, &bounds)
+            }
+            sublayer = hierarchy.nextSiblings[Int(sublayer)]
+        }
+    }
+
+    /// A change other than a move or a transform: `layer`'s drift is unknown until its
+    /// box is redone. O(1).
+    @inline(__always)
+    mutating func invalidateMoveReference(_ layer: Int) {
+        guard caches.subtreeBounds.isBuilt else { return }
+        caches.subtreeBounds.drift.invalidate(layer)
+        raiseParkedDrift(layer)
+    }
+
+    /// `layer` leaves or joins a list: its reference goes (its box is redone in the new
+    /// list; the old list forgets it, so its bound is not raised). O(1).
+    @inline(__always)
+    mutating func forgetMoveReference(_ layer: Int) {
+        guard caches.subtreeBounds.isBuilt else { return }
+        caches.subtreeBounds.drift.references[layer] = ParkedDrift.invalid
+    }
+
+    /// When `layer` is parked: raises its list's bound to its drift (infinity when none
+    /// is known), for the marks that `SubtreeBounds.mark` leaves out of the refresh's
+    /// queue. O(1).
+    @inline(__always)
+    mutating func raiseParkedDrift(_ layer: Int) {
+        guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.parked != 0 else { return }
+        // The list's position, kept in the reference when the card was parked (reading
+        // `parents` instead was one more cache miss per set).
+        let slot = caches.subtreeBounds.drift.parkedSlot(of: layer)
+        let drift = caches.subtreeBounds.drift.drift(of: layer) ?? .infinity
+        if drift > caches.subtreeBounds.drift.listBounds[slot] { caches.subtreeBounds.drift.listBounds[slot] = drift }
+    }
+
+    /// `setPosition`'s note: the bound on `layer`'s anchor's move. O(1).
+    @inline(__always)
+    mutating func noteMoveDrift(_ layer: Int, to position: Point) {
+        guard caches.subtreeBounds.isBuilt else { return }
+        caches.subtreeBounds.drift.noteMove(layer, to: position)
+        raiseParkedDrift(layer)
+    }
+
+    /// `setTransform`'s note: the bound on `layer`'s box's growth about its anchor. O(1).
+    @inline(__always)
+    mutating func noteTransformDrift(_ layer: Int, to transform: Transform3D) {
+        guard caches.subtreeBounds.isBuilt else { return }
+        caches.subtreeBounds.drift.noteTransform(layer, to: transform)
+        raiseParkedDrift(layer)
+    }
+
+    /// Parks `layer` (under the list at index position `slot`) with its `marks`: in the
+    /// list's drifting cards when it only moved or scaled since its leaf was set (it has
+    /// one), else in the list's parked sublayers (redone on any descent). O(1) amortized.
+    @inline(__always)
+    func parkInList(_ layer: Int, _ marks: UInt8, slot: Int, _ bounds: inout SubtreeBounds) {
+        typealias Mark = SubtreeBounds.Mark
+        bounds.drift.setParkedSlot(slot, of: layer)
+        if marks & Mark.pending == Mark.extent && bounds.indexEntry[layer] >= 0,
+            let drift = bounds.drift.drift(of: layer)
+        {
+            bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
+            var parked: [Int32] = []
+            swap(&parked, &bounds.drift.lists[slot])  // moved out and back: appended in place
+            // Room for all the list may hold before a descent redoes it whole, at once.
+            if parked.capacity == parked.count { parked.reserveCapacity(driftingListLimit(bounds.indexes[slot])) }
+            parked.append(Int32(truncatingIfNeeded: layer))
+            swap(&parked, &bounds.drift.lists[slot])
+            return
+        }
+        var parked: [Int32] = []
+        swap(&parked, &bounds.parkedSublayers[slot])
+        parked.append(Int32(truncatingIfNeeded: layer))
+        swap(&parked, &bounds.parkedSublayers[slot])
+    }
+
+    /// `layer`, parked already, got new `marks`: its list's bound grows to its drift, or
+    /// to infinity when it no longer only moved or scaled (it may be in the drifting list,
+    /// which then is redone whole). O(1).
+    @inline(__always)
+    func parkAgain(_ layer: Int, _ marks: UInt8, _ bounds: inout SubtreeBounds) {
+        typealias Mark = SubtreeBounds.Mark
+        let superlayer = Int(hierarchy.parents[layer])
+        guard superlayer >= 0, bounds.indexSlot[superlayer] >= 0 else { return }
+        let slot = Int(bounds.indexSlot[superlayer])
+        let drift = marks & Mark.pending == Mark.extent ? bounds.drift.drift(of: layer) ?? .infinity : .infinity
+        bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
+    }
+
+    /// Before the frame query reads `layer`'s R-tree over `region` (nil: it reads every
+    /// sublayer): redoes its parked sublayers, and of its drifting ones those whose leaf
+    /// meets `region` grown by the list's bound; the rest stay parked. O(1) when nothing
+    /// is parked; else O(parked + drifting near the region × log w), plus a full redo when
+    /// the bound outgrows the list's bounds or the drifting list outgrows the list.
+    mutating func refreshParkedSublayers(of layer: Int, near region: RectEdges?) {
+        guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 else { return }
+        let slot = Int(caches.subtreeBounds.indexSlot[layer])
+        guard let region, slot >= 0 else { return refreshParkedSublayers(of: layer) }
+        let pad = caches.subtreeBounds.drift.listBounds[slot]
+        // Past the list's own size, the bound would take in much of the list: redo it all
+        // (every drift is then 0 again).
+        let limit = Swift.max(abs(columns.boundsWidth[layer]), abs(columns.boundsHeight[layer]))
+        guard pad <= limit,
+            caches.subtreeBounds.drift.lists[slot].count < driftingListLimit(caches.subtreeBounds.indexes[slot])
+        else { return refreshParkedSublayers(of: layer) }
+        var bounds = caches.subtreeBounds
+        caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        var joined = redoParkedList(of: layer, drifting: false, &bounds)
+        if joined {
+            _ = redoParkedList(of: layer, drifting: true, &bounds)  // the index may be rebuilt: all current
+            bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked
+        } else {
+            joined = redoDriftingNear(region, pad: pad, of: layer, slot: slot, &bounds)
+            if bounds.drift.lists[slot].isEmpty { bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked }
+        }
+        bounds.lastDeferredVisits += 1  // its union
+        updateContent(of: layer, &bounds, list: joined, all: false)
+        caches.subtreeBounds = bounds
+    }
+
+    /// Appends the sublayers of `index` whose leaf meets `region` to `candidates`. (Its
+    /// own function: the copy of the index it holds must be gone before the caller writes
+    /// the index, or the write copies its arrays.)
+    private static func collect(_ index: SublayerIndex, meeting region: RectEdges, into candidates: inout [Int32]) {
+        candidates.reserveCapacity(index.count)  // once per size of the widest list
+        index.forEachCandidate({ $0.meets(region) }, { leaf in candidates.append(index.sublayers[leaf]) })
+    }
+
+    /// How many entries a list's drifting list holds before a descent redoes it whole
+    /// (entries redone and parked again repeat): twice the list's length, so the redo
+    /// costs at most half a box per entry appended.
+    func driftingListLimit(_ index: SublayerIndex) -> Int { 2 * index.count + 64 }
+
+    /// Redoes the drifting sublayers of `layer` whose leaf meets `region` grown by `pad`.
+    /// Returns whether one took a new leaf.
+    private func redoDriftingNear(
+        _ region: RectEdges, pad: Double, of layer: Int, slot: Int, _ bounds: inout SubtreeBounds
+    ) -> Bool {
+        bounds.refitStaleNodes(of: layer)  // the parked sublayers just redone moved leaves
+        // Plus a rounding's width: the walks test boxes against the region in their own
+        // forms (a box widened by a margin against a point).
+        let size = Swift.max(
+            Swift.max(abs(region.minX), abs(region.maxX)), Swift.max(abs(region.minY), abs(region.maxY)))
+        let widened = pad + ParkedDrift.roundingSlack * size + Double.leastNormalMagnitude
+        let grown = RectEdges(
+            minX: region.minX - widened, minY: region.minY - widened, maxX: region.maxX + widened,
+            maxY: region.maxY + widened)
+        var candidates: [Int32] = []
+        swap(&candidates, &bounds.drift.candidates)
+        candidates.removeAll(keepingCapacity: true)
+        Self.collect(bounds.indexes[slot], meeting: grown, into: &candidates)
+        var joined = false
+        var k = 0
+        while k < candidates.count {
+            joined = redoParked(Int(candidates[k]), of: layer, &bounds) || joined
+            k += 1
+        }
+        swap(&candidates, &bounds.drift.candidates)
+        return joined
+    }
+}

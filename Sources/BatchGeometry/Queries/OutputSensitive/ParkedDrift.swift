@@ -1,0 +1,154 @@
+// Parked cards outside the window (Box2D's fat leaves, kept lazily): a card parked under a
+// masking list (LayerStore+DeferredBounds.swift) whose only changes since its box was
+// last computed are moves (`setPosition`) and scales about its anchor (`setTransform` to
+// a scale) has a new box within a known distance of its old one, its leaf: its anchor
+// moved by |p − p0| and its box scaled about the anchor by s/s0, so each edge moved at
+// most |p − p0| + |s/s0 − 1| · reach (reach: how far the old box's edges lie from the
+// anchor). The setters compute that bound from values they hold and a reference recorded
+// when the box was computed; the list keeps the largest bound of its drifting cards, and a
+// frame query that descends redoes only the parked cards whose leaves meet its region
+// grown by that bound. The others stay parked: their boxes cannot reach the region.
+
+/// The drift of parked cards: per layer, the reference its box was computed at and how
+/// far its box may have drifted since; per indexed list, the cards parked with a bounded
+/// drift and the largest such bound.
+struct ParkedDrift: Sendable {
+    /// Per layer: `x`, `y` (its position when its box was computed, as Floats), `scale`
+    /// (its transform's uniform scale then; NaN: not a scale about the anchor), `reach`
+    /// (the farthest edge of that box from `x`, `y`), `magnitude` (the size of the terms
+    /// that computed it, for the rounding slack), `moved` and `scaled` (the bounds the
+    /// setters computed since; NaN or infinity: unknown), and in the last lane the list a
+    /// parked layer waits in (`parkedSlot`). NaN: no reference.
+    var references: [SIMD8<Float>] = []
+    /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
+    /// (an entry redone since, or that left the list, is skipped), and the largest bound
+    /// of their drifts (infinity: redo them all on descent).
+    var lists: [[Int32]] = []
+    var listBounds: [Double] = []
+    /// The candidates of a grown query, kept so that a descent allocates nothing.
+    var candidates: [Int32] = []
+
+    static let invalid = SIMD8<Float>(repeating: .nan)
+    /// Relative slack for the rounding of the boxes' computations (a few operations of
+    /// 2^-53 each; this is far wider) and of the Float references (2^-24).
+    static let roundingSlack = 0x1p-30
+    static let floatSlack = 0x1p-22
+
+    /// The bound on how far `layer`'s box may have drifted from its leaf; nil when none is
+    /// known. O(1).
+    @inline(__always)
+    func drift(of layer: Int) -> Double? {
+        let reference = references[layer]
+        let drift = Double(reference[5]) + Double(reference[6])
+        return drift.isFinite ? drift : nil
+    }
+
+    /// Sets `layer`'s reference: its box was just computed with `position`, `scale`
+    /// (NaN: not a uniform scale), `box` and `magnitude`; no drift since. O(1).
+    @inline(__always)
+    mutating func record(_ layer: Int, position: Point, scale: Double, box: RectEdges, magnitude: Double) {
+        guard !box.isNull else {
+            references[layer] = SIMD8(Float(position.x), Float(position.y), Float(scale), 0, 0, 0, 0, 0)
+            return
+        }
+        let reach = Swift.max(
+            Swift.max(abs(box.minX - position.x), abs(box.maxX - position.x)),
+            Swift.max(abs(box.minY - position.y), abs(box.maxY - position.y)))
+        references[layer] = SIMD8(
+            Float(position.x), Float(position.y), Float(scale), Self.roundedUp(reach),
+            Self.roundedUp(magnitude + reach), 0, 0, 0)
+    }
+
+    /// `layer` moved to `position`: the bound on its anchor's move since the reference.
+    @inline(__always)
+    mutating func noteMove(_ layer: Int, to position: Point) {
+        let reference = references[layer]
+        let (x0, y0) = (Double(reference[0]), Double(reference[1]))
+        let moved =
+            Swift.max(abs(position.x - x0), abs(position.y - y0)) + Self.floatSlack * (abs(x0) + abs(y0))
+            + Self.roundingSlack * (Double(reference[4]) + abs(position.x) + abs(position.y))
+        references[layer][5] = Self.roundedUp(moved)
+    }
+
+    /// `layer`'s transform became `transform`: the bound on its box's growth about its
+    /// anchor since the reference (unknown unless both are uniform-or-not scales without
+    /// translation, about a reference scale that was uniform).
+    @inline(__always)
+    mutating func noteTransform(_ layer: Int, to transform: Transform3D) {
+        let reference = references[layer]
+        let s0 = Double(reference[2])
+        guard let scale = Self.planeScale(transform), s0.isFinite, s0 != 0 else {
+            references[layer][6] = .infinity
+            return
+        }
+        let (sx, sy) = (scale.x / s0, scale.y / s0)
+        let ratio = Swift.max(abs(sx - 1), abs(sy - 1)) + Self.floatSlack * Swift.max(abs(sx), abs(sy))
+        let scaled =
+            ratio * Double(reference[3])
+            + Self.roundingSlack * Double(reference[4]) * (1 + Swift.max(abs(sx), abs(sy)))
+        references[layer][6] = Self.roundedUp(scaled)
+    }
+
+    /// The scales along x and y when `transform` maps the layer's plane by a scale about
+    /// the anchor (no rotation, shear, translation or perspective; its z entries, which
+    /// a plane at z = 0 does not see, may be anything: `transform.scale` scales z too);
+    /// else nil.
+    @inline(__always)
+    static func planeScale(_ t: Transform3D) -> Point? {
+        guard t.m12 == 0, t.m21 == 0, t.m41 == 0, t.m42 == 0, t.m13 == 0, t.m23 == 0, t.m31 == 0, t.m32 == 0,
+            t.m14 == 0, t.m24 == 0, t.m34 == 0, t.m44 == 1
+        else { return nil }
+        return Point(x: t.m11, y: t.m22)
+    }
+
+    /// `value` as a Float no smaller than it (infinity when it is not finite).
+    @inline(__always)
+    static func roundedUp(_ value: Double) -> Float {
+        guard value.isFinite else { return .infinity }
+        let rounded = Float(value)
+        return Double(rounded) >= value ? rounded : rounded.nextUp
+    }
+
+    /// No drift known for `layer` until its box is redone; the parked list's position
+    /// (lane 7) is kept. O(1).
+    @inline(__always)
+    mutating func invalidate(_ layer: Int) {
+        let slot = references[layer][7]
+        references[layer] = Self.invalid
+        references[layer][7] = slot
+    }
+
+    /// Lane 7 of a parked layer's reference: the position in `SubtreeBounds.indexes` of
+    /// the list it is parked in (its bits, as a Float). Written when it is parked; a
+    /// parked layer keeps its superlayer, whose index keeps its position, until redone.
+    @inline(__always)
+    mutating func setParkedSlot(_ slot: Int, of layer: Int) {
+        references[layer][7] = Float(bitPattern: UInt32(truncatingIfNeeded: slot))
+    }
+
+    @inline(__always)
+    func parkedSlot(of layer: Int) -> Int { Int(references[layer][7].bitPattern) }
+
+    /// A new slot at the end of the store.
+    mutating func appendLayer() { references.append(Self.invalid) }
+
+    /// A new list position in `SubtreeBounds.indexes`.
+    mutating func appendList() {
+        lists.append([])
+        listBounds.append(0)
+    }
+
+    /// Forgets the drifting cards of list position `slot` (they were redone, or the list
+    /// lost its index).
+    mutating func clearList(_ slot: Int) {
+        lists[slot].removeAll(keepingCapacity: true)
+        listBounds[slot] = 0
+    }
+}
+
+extension RectEdges {
+    /// The box of the points within `margin` of `point` (per axis).
+    init(around point: Point, margin: Double) {
+        self.init(minX: point.x - margin, minY: point.y - margin, maxX: point.x + margin, maxY: point.y + margin)
+    }
+}

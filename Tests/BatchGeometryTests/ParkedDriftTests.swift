@@ -1,0 +1,189 @@
+import XCTest
+
+@_spi(Testing) @testable import BatchGeometry
+
+/// Parked cards outside the window (ParkedDrift.swift): a card under a masking list that
+/// only moved or scaled waits, with a bound on its drift, until a query's region grown by
+/// that bound reaches its old box. Every answer must still be the full passes'.
+final class ParkedDriftTests: XCTestCase {
+    typealias Scene = DeferredBoundsTests.Scene
+
+    /// Every parked card whose drift is bounded lies, as a fresh build computes it, within
+    /// its old box grown by its list's bound: the property the descent relies on.
+    static func assertDriftBounds(
+        _ store: borrowing LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        var fresh = store.copy()
+        fresh.caches.subtreeBounds = SubtreeBounds()
+        fresh.refreshSubtreeBounds()
+        let kept = store.caches.subtreeBounds
+        let built = fresh.caches.subtreeBounds
+        for slot in kept.drift.lists.indices {
+            let bound = kept.drift.listBounds[slot]
+            for entry in kept.drift.lists[slot] {
+                let card = Int(entry)
+                guard kept.state[card] & SubtreeBounds.Mark.parked != 0, bound.isFinite else { continue }
+                let old = kept.extent[card]
+                let new = built.extent[card]
+                if new.isNull { continue }
+                let fitsX: Bool = new.minX >= old.minX - bound && new.maxX <= old.maxX + bound
+                let fitsY: Bool = new.minY >= old.minY - bound && new.maxY <= old.maxY + bound
+                let fits = fitsX && fitsY
+                XCTAssertTrue(
+                    fits, "\(label): card \(card) drifted from \(old) to \(new), bound \(bound)", file: file, line: line
+                )
+            }
+        }
+    }
+
+    /// Hit tests at random points over `viewport` (both rules) equal the full walk's.
+    static func assertHits(_ scene: inout Scene, _ viewport: Rect, _ random: inout SplitMix64, _ label: String) {
+        let world = scene.store.worldTransforms()
+        for _ in 0..<6 {
+            let point = Point(
+                x: viewport.x + random.unit() * viewport.width, y: viewport.y + random.unit() * viewport.height)
+            for rule in HitTestRule.allCases {
+                XCTAssertEqual(
+                    scene.store.hitTest(point, rule: rule), scene.store.hitTest(point, in: world, rule: rule),
+                    "\(label) \(point) \(rule)")
+            }
+        }
+    }
+
+    /// Nudged and scaled cards far below the viewport of an on-screen list stay parked
+    /// frame after frame (the query redoes none of them), and are redone, and shown where
+    /// the full passes show them, once one moves into the window.
+    func testFarCardsStayParkedUntilTheyMoveIntoTheWindow() throws {
+        var scene = try Scene()
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        let far = Array(scene.cards[0][40..<100])  // y ≥ 2,000, the viewport is 800 high
+        for frame in 0..<10 {
+            for (k, card) in far.enumerated() {
+                let nudge = Double((frame + k) % 5) - 2
+                scene.store.setPosition(Point(200 + nudge, 25 + Double(40 + k) * 50 + nudge), of: card)
+                if k % 3 == 0 {
+                    let scale = 1 + 0.05 * Double((frame + k) % 3)
+                    scene.store.setTransform(.scale(x: scale, y: scale), of: card)
+                }
+            }
+            scene.store.visibleLayers(in: scene.viewport, into: &result)
+            FrameQueryTests.assertMatches(
+                result, FrameQueryTests.expectedVisible(scene.store, viewport: scene.viewport), "frame \(frame)")
+            XCTAssertEqual(result.cost.refreshedLayers, 1, "frame \(frame): the list's union; the 60 cards wait")
+            XCTAssertEqual(result.cost.refitIndexLeaves, 0)
+            Self.assertDriftBounds(scene.store, "frame \(frame)")
+        }
+        XCTAssertTrue(scene.hasParked(scene.lists[0]))
+        XCTAssertEqual(scene.store._invariantViolations(), [])
+        // Scrolled to the far cards: the ones the window now shows (and their neighbours
+        // within the drift) are redone, not all 60.
+        scene.store.setContentOffset(Point(0, 2_500), of: scene.lists[0])
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        FrameQueryTests.assertMatches(
+            result, FrameQueryTests.expectedVisible(scene.store, viewport: scene.viewport), "scrolled")
+        XCTAssertTrue(result.layers.contains { $0.index == far[20].index })
+        XCTAssertGreaterThan(result.cost.refreshedLayers, 10)
+        XCTAssertLessThan(result.cost.refreshedLayers, 30, "the cards near the window, not the 60")
+        XCTAssertTrue(scene.hasParked(scene.lists[0]))
+        XCTAssertEqual(scene.store._invariantViolations(), [])
+    }
+
+    /// A list that drops its index (below 64 cards) and gets it back: the cards moved
+    /// meanwhile, unindexed, get references that match their new boxes, so their later
+    /// drifts are bounded from there.
+    func testAListThatLosesAndRegainsItsIndex() throws {
+        var scene = try Scene()
+        var result = VisibleLayers()
+        let list = scene.lists[0]
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        let removed = Array(scene.cards[0][60..<100])
+        for card in removed { try scene.store.removeFromSuperlayer(card) }
+        scene.check(scene.viewport, "60 cards: no index")
+        XCTAssertEqual(scene.store.caches.subtreeBounds.indexSlot[list.index], -1)
+        for (k, card) in scene.cards[0][20..<60].enumerated() {
+            scene.store.setPosition(Point(200, 3_000 + Double(k) * 50), of: card)
+        }
+        scene.check(scene.viewport, "moved while unindexed")
+        for card in removed { try scene.store.insertSublayer(card, into: list, at: nil) }
+        scene.check(scene.viewport, "100 cards: indexed again")
+        for frame in 0..<6 {
+            for (k, card) in scene.cards[0][20..<60].enumerated() {
+                scene.store.setPosition(Point(200, 3_000 + Double(k) * 50 - Double(frame) * 120), of: card)
+            }
+            scene.check(scene.viewport, "frame \(frame)")
+            Self.assertDriftBounds(scene.store, "frame \(frame)")
+        }
+    }
+
+    /// Random frames of an animated list: small nudges and scales (uniform or not) of
+    /// many cards, jumps into and out of the window, rotations (no bound), list scrolls,
+    /// parked cards removed, added back, the list detached and re-attached, lists moved:
+    /// after every frame the frame query (visible layers, drawing order) and hit tests
+    /// equal the full passes, the drift bounds hold, and redone boxes equal a fresh build.
+    func testRandomDriftsMatchTheFullPasses() throws {
+        var parkedFrames = 0
+        for seed in UInt64(0)..<3 {
+            var scene = try Scene()
+            var random = SplitMix64(seed: 2323 + seed)
+            var result = VisibleLayers()
+            scene.store.visibleLayers(in: scene.viewport, into: &result)
+            let window = try XCTUnwrap(scene.store.superlayer(of: scene.lists[0]))
+            for round in 0..<50 {
+                // List 0 detached for three rounds in ten, its cards drifting meanwhile.
+                if round % 10 == 4 { try scene.store.removeFromSuperlayer(scene.lists[0]) }
+                if round % 10 == 7 { try scene.store.insertSublayer(scene.lists[0], into: window, at: 0) }
+                for _ in 0..<(20 + random.below(40)) { try Self.drift(&scene, &random) }
+                for _ in 0..<random.below(3) { try Self.edit(&scene, &random) }
+                let viewport = Rect(random.unit() * 200, random.unit() * 200, 300 + random.unit() * 500, 600)
+                scene.check(viewport, "seed \(seed) round \(round)")
+                Self.assertDriftBounds(scene.store, "seed \(seed) round \(round)")
+                if scene.lists.contains(where: { scene.hasParked($0) }) { parkedFrames += 1 }
+                Self.assertHits(&scene, viewport, &random, "seed \(seed) round \(round)")
+            }
+        }
+        XCTAssertGreaterThan(parkedFrames, 100, "cards stay parked across frames")
+    }
+
+    /// A card's nudge or scale, as an animation writes it; sometimes a jump.
+    private static func drift(_ scene: inout Scene, _ random: inout SplitMix64) throws {
+        let list = scene.lists[random.below(4) == 0 ? 1 + random.below(2) : 0]
+        let sublayers = scene.store.sublayers(of: list)
+        guard !sublayers.isEmpty else { return }
+        let card = sublayers[random.below(sublayers.count)]
+        let position = scene.store.position(of: card)
+        switch random.below(10) {
+        case 0..<5:
+            scene.store.setPosition(
+                Point(position.x + random.unit() * 16 - 8, position.y + random.unit() * 24 - 12), of: card)
+        case 5..<8:
+            let scale = 0.9 + random.unit() * 0.2
+            let other = random.chance(20) ? 0.9 + random.unit() * 0.2 : scale
+            scene.store.setTransform(random.chance(10) ? .identity : .scale(x: scale, y: other), of: card)
+        case 8: scene.store.setPosition(Point(200, random.unit() * 5000), of: card)  // into or out of the window
+        default: scene.store.setTransform(.rotation(radians: random.unit() - 0.5, x: 0, y: 0, z: 1), of: card)
+        }
+    }
+
+    /// A structure or list edit among the drifts.
+    private static func edit(_ scene: inout Scene, _ random: inout SplitMix64) throws {
+        let list = scene.lists[random.below(3)]
+        let sublayers = scene.store.sublayers(of: list)
+        guard let card = sublayers.isEmpty ? nil : sublayers[random.below(sublayers.count)] else { return }
+        switch random.below(8) {
+        case 0: try scene.store.removeFromSuperlayer(card)
+        case 1:
+            try scene.store.insertSublayer(card, into: scene.lists[random.below(3)], at: random.chance(50) ? 0 : nil)
+        case 2: scene.store.setContentOffset(Point(x: 0, y: random.unit() * 3000), of: list)
+        case 3:
+            if let window = scene.store.superlayer(of: list) {
+                try scene.store.removeFromSuperlayer(list)  // and back, last: re-attached
+                try scene.store.insertSublayer(list, into: window, at: nil)
+            }
+        case 4: scene.store.setPosition(Point(200 + Double(random.below(3)) * 500, 400), of: list)
+        case 5: scene.store.setHidden(random.chance(20), of: card)
+        case 6: scene.store.setBounds(Rect(0, 0, 390, 30 + random.unit() * 40), of: card)
+        default: scene.store.setZPosition(Double(random.below(3)) - 1, of: card)
+        }
+    }
+}
