@@ -125,7 +125,7 @@ final class FrameQueryTests: XCTestCase {
             var random = SplitMix64(seed: seed)
             let world = store.worldTransforms()
             var points = pointsOnLayers(store, world, count: 150, &random)
-            points += pointsOnLayerEdges(store, world, count: 100, &random)
+            points += Self.pointsOnLayerEdges(store, world, count: 100, &random)
             points += (0..<50).map { _ in Point(x: random.unit() * 600 - 100, y: random.unit() * 1000 - 100) }
             for cached in [false, true] {
                 if cached { _ = store.updateWorld() }
@@ -147,8 +147,8 @@ final class FrameQueryTests: XCTestCase {
     }
 
     /// Points where a layer's corners and edges land in the world: where containment
-    /// (half-open) turns on the last bit of the unprojected point.
-    func pointsOnLayerEdges(
+    /// (half-open) turns on the last bit of the unprojected point (also `HitTestBatchTests`').
+    static func pointsOnLayerEdges(
         _ store: borrowing LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64
     ) -> [Point] {
         (0..<count).map { _ in

@@ -78,27 +78,10 @@ final class HitTestBatchTests: XCTestCase {
         -> [Point]
     {
         var points = pointsOnLayers(store, world, count: 120, &random)
-        points += pointsOnEdges(store, world, count: 60, &random)
+        points += FrameQueryTests.pointsOnLayerEdges(store, world, count: 60, &random)
         points += (0..<40).map { _ in Point(x: random.unit() * 600 - 100, y: random.unit() * 1000 - 100) }
         points += [Point(x: -1e6, y: 3), Point(x: 2e9, y: -2e9)]
         return points
-    }
-
-    /// Where layer corners and edges land in the world (containment turns on the last bit
-    /// there): as `FrameQueryTests.pointsOnLayerEdges`.
-    static func pointsOnEdges(
-        _ store: borrowing LayerStore, _ world: WorldTransforms, count: Int, _ random: inout SplitMix64
-    ) -> [Point] {
-        (0..<count).map { _ in
-            let layer = random.below(store.count)
-            let bounds = store.bounds(of: layer)
-            let along = random.chance(50) ? random.unit() : Double(random.below(2))
-            let local =
-                random.chance(50)
-                ? Point(x: bounds.x + Double(random.below(2)) * bounds.width, y: bounds.y + along * bounds.height)
-                : Point(x: bounds.x + along * bounds.width, y: bounds.y + Double(random.below(2)) * bounds.height)
-            return world[layer].projectPoint(local)
-        }
     }
 
     /// What the view rule looks at: a random layer's opacity (some below 0.01) or
