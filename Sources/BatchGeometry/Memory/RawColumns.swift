@@ -266,3 +266,15 @@ func sharesStorage<T>(_ first: [T], _ second: [T]) -> Bool {
     guard first.capacity > 0, second.capacity > 0 else { return false }
     return first.withUnsafeBufferPointer { a in second.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
 }
+
+/// Hints that `array[index]` will be read soon (a cache-line prefetch; no effect on
+/// results, nothing for an index outside the array). For loops over scattered layers
+/// whose next elements are known ahead (the presentation's restore and apply). O(1);
+/// no uniqueness check.
+@inline(__always)
+func prefetchElement<T>(_ array: [T], _ index: Int) {
+    array.withUnsafeBufferPointer { buffer in
+        guard index >= 0 && index < buffer.count, let base = buffer.baseAddress else { return }
+        BGPrefetchForRead(base + index)
+    }
+}
