@@ -12,8 +12,9 @@ extension LayerStore {
     /// next `updateWorld()` is incremental. Only properties that differ are written.
     ///
     /// Call it on a copy of the model (`copy()`), or on a presentation store kept across
-    /// frames after `restoreModelValues(of:from:)` undid the previous sample. O(animated layers); allocates nothing. A slot that is
-    /// not live in this store is skipped.
+    /// frames after `restoreModelValues(of:from:)` undid the previous sample (or use
+    /// `updatePresentation(from:to:model:)`, both in one pass). O(animated layers);
+    /// allocates nothing. A slot that is not live in this store is skipped.
     public mutating func applyPresentation(_ presentation: PresentationValues) {
         let layers = presentation.layers
         for k in 0..<layers.count {
@@ -46,7 +47,8 @@ extension LayerStore {
 
     /// Moves this presentation store from sample `previous` to sample `next` of `model`:
     /// the result of `restoreModelValues(of: previous, from: model)` then
-    /// `applyPresentation(next)` (the same columns, frame-query and hit-test answers),
+    /// `applyPresentation(next)` (the same column values by `==`, frame-query and hit-test
+    /// answers),
     /// in one pass that writes each property once. A property both samples wrote gets
     /// `next`'s value, written only when it differs from the store's; a property only
     /// `previous` wrote gets `model`'s value back (when the slot is live in both stores);
@@ -62,7 +64,8 @@ extension LayerStore {
     /// sublayers by the change of size) gives another result on a layer whose bounds
     /// `previous` wrote, so for that edit restore and apply instead.
     ///
-    /// O(entries of both samples); allocates nothing.
+    /// A slot not live in this store is skipped, as by the two calls. O(entries of both
+    /// samples); allocates nothing.
     public mutating func updatePresentation(
         from previous: PresentationValues, to next: PresentationValues, model: borrowing LayerStore
     ) {
