@@ -142,12 +142,14 @@ extension AnimationSceneTests {
         let moving = try animations.add(move, to: card, in: model)
 
         var values = PresentationValues()
+        var previous = PresentationValues()  // the sample the presentation tree holds
         var screen = model.copy()  // the presentation tree, kept across frames
         var frames = 0
         for frame in 0...40 {
-            screen.restoreModelValues(of: values, from: model)  // undo the previous frame's sample
+            // The host's edits go to `model` and `screen` alike, here.
+            swap(&previous, &values)
             try animations.sample(at: Double(frame) / 60, model: model, into: &values)
-            screen.applyPresentation(values)
+            screen.updatePresentation(from: previous, to: values, model: model)  // undo the old, apply the new
             let world = screen.updateWorld()  // incremental: only the animated layers changed
             _ = world[card]
             frames += 1

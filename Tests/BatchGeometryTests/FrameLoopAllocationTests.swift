@@ -300,7 +300,13 @@ final class FrameLoopAllocationTests: XCTestCase {
     /// function, spring, keyframes, opacity, whole transform), `applyPresentation`, then
     /// `visibleLayers(in:into:)` and culled hit tests on the presentation store: nothing
     /// is allocated once warmed up.
-    func testAnimatedFrameLoopAllocatesNothing() throws {
+    func testAnimatedFrameLoopAllocatesNothing() throws { try animatedFrameLoop(fused: false) }
+
+    /// The same loop with the previous sample kept and `updatePresentation(from:to:model:)`
+    /// in place of the restore and the apply: nothing is allocated once warmed up.
+    func testFusedAnimatedFrameLoopAllocatesNothing() throws { try animatedFrameLoop(fused: true) }
+
+    private func animatedFrameLoop(fused: Bool) throws {
         try Self.requireAllocationCounter()
         var model = LayerStore()
         let (list, cards) = try Self.addCardList(to: &model)
@@ -308,6 +314,7 @@ final class FrameLoopAllocationTests: XCTestCase {
         for k in 0..<100 { try animations.add(Self.repeatingAnimation(k), to: cards[k * 3], in: model) }
         var screen = model.copy()
         var values = PresentationValues()
+        var previous = PresentationValues()
         var visible = VisibleLayers()
         var hits: [LayerHandle?] = []
         let points = [Point(10, 10), Point(200, 450), Point(390, 790)]
@@ -320,7 +327,7 @@ final class FrameLoopAllocationTests: XCTestCase {
                 tally[step] += now - last
                 last = now
             }
-            screen.restoreModelValues(of: values, from: model)
+            if fused { swap(&previous, &values) } else { screen.restoreModelValues(of: values, from: model) }
             mark(0)
             // The scroll repeats every 20 frames, so warm-up sees every visible list.
             let offset = Point(0, Double(n % 20 * 197))
@@ -329,7 +336,11 @@ final class FrameLoopAllocationTests: XCTestCase {
             mark(1)
             try animations.sample(at: Double(n) / 60, model: model, into: &values)
             mark(2)
-            screen.applyPresentation(values)
+            if fused {
+                screen.updatePresentation(from: previous, to: values, model: model)
+            } else {
+                screen.applyPresentation(values)
+            }
             mark(3)
             screen.visibleLayers(in: Rect(0, 0, 400, 800), into: &visible)
             screen.hitTest(points: points, rule: .layer, into: &hits)

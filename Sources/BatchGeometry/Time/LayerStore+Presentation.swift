@@ -12,14 +12,14 @@ extension LayerStore {
     /// next `updateWorld()` is incremental. Only properties that differ are written.
     ///
     /// Call it on a copy of the model (`copy()`), or on a presentation store kept across
-    /// frames after `restoreModelValues(of:from:)` undid the previous sample. O(animated layers); allocates nothing. A slot that is
-    /// not live in this store is skipped.
+    /// frames after `restoreModelValues(of:from:)` undid the previous sample (or use
+    /// `updatePresentation(from:to:model:)`, both in one pass). O(animated layers);
+    /// allocates nothing. A slot that is not live in this store is skipped.
     public mutating func applyPresentation(_ presentation: PresentationValues) {
         let layers = presentation.layers
         for k in 0..<layers.count {
-            if k + Self.presentationLookahead < layers.count {
-                prefetchPresentedColumns(of: layers[k + Self.presentationLookahead])
-            }
+            let ahead = k + Self.presentationLookahead
+            if ahead < layers.count { prefetchPresentedColumns(of: layers[ahead], presentation.touched[ahead]) }
             let layer = layers[k]
             guard isLiveSlot(layer) else { continue }
             applyPresentationEntry(k, of: presentation, at: layer)
@@ -34,15 +34,77 @@ extension LayerStore {
     public mutating func restoreModelValues(of presentation: PresentationValues, from model: borrowing LayerStore) {
         let layers = presentation.layers
         for k in 0..<layers.count {
-            if k + Self.presentationLookahead < layers.count {
-                let ahead = layers[k + Self.presentationLookahead]
-                prefetchPresentedColumns(of: ahead)
-                model.prefetchPresentedColumns(of: ahead)
+            let ahead = k + Self.presentationLookahead
+            if ahead < layers.count {
+                prefetchPresentedColumns(of: layers[ahead], presentation.touched[ahead])
+                model.prefetchModelColumns(of: layers[ahead], presentation.touched[ahead])
             }
             let layer = layers[k]
             guard isLiveSlot(layer) && model.isLiveSlot(layer) else { continue }
             restoreModelEntry(presentation.touched[k], from: model, at: layer)
         }
+    }
+
+    /// Moves this presentation store from sample `previous` to sample `next` of `model`:
+    /// the result of `restoreModelValues(of: previous, from: model)` then
+    /// `applyPresentation(next)` (the same column values by `==`, frame-query and hit-test
+    /// answers),
+    /// in one pass that writes each property once. A property both samples wrote gets
+    /// `next`'s value, written only when it differs from the store's; a property only
+    /// `previous` wrote gets `model`'s value back (when the slot is live in both stores);
+    /// the others are left as they are.
+    ///
+    /// The frame loop keeps two `PresentationValues`, swaps them, samples into one and
+    /// calls this with both (docs/ANIMATION.md section 10). Between frames the host gives
+    /// this store the model's edits too, as the same setter calls, before or after them
+    /// on the model: an edit of a property that a sample wrote is overwritten here (by
+    /// `next`'s value, or the model's), so it counts only where no sample writes it.
+    /// Unlike after a restore, such an edit lands on the previous sample's value: a
+    /// setter whose effect depends on the value it replaces (`setBounds` autoresizes the
+    /// sublayers by the change of size) gives another result on a layer whose bounds
+    /// `previous` wrote, so for that edit restore and apply instead.
+    ///
+    /// A slot not live in this store is skipped, as by the two calls. O(entries of both
+    /// samples); allocates nothing.
+    public mutating func updatePresentation(
+        from previous: PresentationValues, to next: PresentationValues, model: borrowing LayerStore
+    ) {
+        restoreModelValues(of: previous, notIn: next, from: model)
+        applyPresentation(next)
+    }
+
+    /// Restores from `model` the properties `previous` wrote and `next` does not.
+    private mutating func restoreModelValues(
+        of previous: PresentationValues, notIn next: PresentationValues, from model: borrowing LayerStore
+    ) {
+        let layers = previous.layers
+        for k in 0..<layers.count {
+            let ahead = k + Self.presentationLookahead
+            if ahead < layers.count {
+                let gone = Self.propertiesGone(at: ahead, of: previous, in: next)
+                if !gone.isEmpty {
+                    prefetchPresentedColumns(of: layers[ahead], gone)
+                    model.prefetchModelColumns(of: layers[ahead], gone)
+                }
+            }
+            let gone = Self.propertiesGone(at: k, of: previous, in: next)
+            let layer = layers[k]
+            guard !gone.isEmpty && isLiveSlot(layer) && model.isLiveSlot(layer) else { continue }
+            restoreModelEntry(gone, from: model, at: layer)
+        }
+    }
+
+    /// The properties entry `k` of `previous` wrote that `next` does not write on its
+    /// layer. O(1): a frame's entries mostly come in the previous one's order, so the
+    /// same entry of `next` is tried before its slot map (a cache miss per layer).
+    @inline(__always)
+    private static func propertiesGone(
+        at k: Int, of previous: PresentationValues, in next: PresentationValues
+    ) -> PresentationProperties {
+        let layer = previous.layers[k]
+        let written = previous.touched[k]
+        if k < next.layers.count && next.layers[k] == layer { return written.subtracting(next.touched[k]) }
+        return written.subtracting(next.properties(ofLayerAt: layer))
     }
 
     // The animated layers are scattered (a card every hundred slots), and one entry's
@@ -51,20 +113,39 @@ extension LayerStore {
     // ahead overlaps their misses. Hints only: no effect on what is written.
     static let presentationLookahead = 8
 
-    /// Hints the lines a restore or an apply of `layer` reads first: its slot's
-    /// generation, position, transform kind and scale, change marks, box state and drift
-    /// reference. O(1).
+    /// Hints the lines of this store that writing `properties` of `layer` reads first:
+    /// its slot's generation, the properties' columns (position; transform kind and
+    /// scale; opacity with the view rule's inputs) and, for a geometric one, the caches
+    /// the setters note changes in (change marks, box state, drift reference). O(1).
     @inline(__always)
-    func prefetchPresentedColumns(of layer: Int) {
-        prefetchElement(hierarchy.generations, layer)
-        prefetchElement(columns.positionX, layer)
-        prefetchElement(columns.positionY, layer)
-        prefetchElement(columns.transforms.kind, layer)
-        prefetchElement(columns.transforms.a, layer)
-        prefetchElement(columns.transforms.d, layer)
+    func prefetchPresentedColumns(of layer: Int, _ properties: PresentationProperties) {
+        prefetchModelColumns(of: layer, properties)
+        if properties.contains(.opacity) {
+            prefetchElement(columns.attributes.interactionEnabled, layer)
+            prefetchElement(columns.flags, layer)
+        }
+        guard properties != .opacity else { return }
         prefetchElement(caches.changes.dirtyStates, layer)
         prefetchElement(caches.subtreeBounds.state, layer)
         prefetchElement(caches.subtreeBounds.drift.references, layer)
+    }
+
+    /// Hints the lines of this store that reading `properties` of `layer` reads first:
+    /// its slot's generation and the properties' columns (no cache: a model is only read).
+    /// O(1).
+    @inline(__always)
+    func prefetchModelColumns(of layer: Int, _ properties: PresentationProperties) {
+        prefetchElement(hierarchy.generations, layer)
+        if properties.contains(.position) {
+            prefetchElement(columns.positionX, layer)
+            prefetchElement(columns.positionY, layer)
+        }
+        if properties.contains(.transform) {
+            prefetchElement(columns.transforms.kind, layer)
+            prefetchElement(columns.transforms.a, layer)
+            prefetchElement(columns.transforms.d, layer)
+        }
+        if properties.contains(.opacity) { prefetchElement(columns.attributes.opacities, layer) }
     }
 
     // Both directions read and write only the properties written (a `PresentationLayer`

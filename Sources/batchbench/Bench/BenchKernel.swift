@@ -128,7 +128,7 @@ enum BenchKernel: String, CaseIterable {
                 "\(rawValue): as frame, on the app's live tree (rows inserted and destroyed every frame\(self == .frameRelayout ? ", the cards below each edit moved" : "")); frame = the script's edits + the queries"
         case .frameAnimated:
             return
-                "frame-animated: as frame, with 10,000 cards animating (restore the previous sample, edits, sample + applyPresentation, then the queries); frame = all of it"
+                "frame-animated: as frame, with 10,000 cards animating (keep the previous sample, edits, sample + updatePresentation, then the queries); frame = all of it"
         case .hitTestPoint:
             return
                 "hit-test-point: one point per call, hitTest(_:in:rule:) on a snapshot (median over points); rate = the store's layers per second"

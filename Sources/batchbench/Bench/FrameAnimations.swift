@@ -9,13 +9,17 @@ import BatchGeometryWorkloads
 /// animation numbers are never reused; see docs/DEBTS.md.)
 ///
 /// It keeps the model store (the script's edits, never a presentation value) and plays
-/// the frame loop of Animations.md on the queried store, the presentation tree: undo the
-/// previous sample (`restoreModelValues`), edit, sample at the frame's time, apply.
+/// the frame loop of Animations.md on the queried store, the presentation tree: keep the
+/// previous sample, edit both stores, sample at the frame's time, then move the store from
+/// the previous sample to the new one (`updatePresentation(from:to:model:)`: the result of
+/// restoring the previous sample, then applying the new one, each property written once).
 final class FrameAnimations {
     static let defaultCardCount = 10_000
 
     private var animations = AnimationStore()
     private(set) var values = PresentationValues()
+    /// The sample before `values` (what the presentation store holds until the update).
+    private var previous = PresentationValues()
     /// The model: the script's edits only.
     private(set) var model: LayerStore
     private var player: FramePlayer
@@ -67,10 +71,11 @@ final class FrameAnimations {
         }
     }
 
-    /// Puts the model values back into `screen` for the layers the previous sample
-    /// touched (before the frame's edits, which both stores then get).
+    /// Keeps the sample `screen` holds as the previous one (its storage is reused by the
+    /// next sample): nothing is written to `screen` before the frame's edits, which both
+    /// stores get and which the update overwrites where a sample writes.
     func restore(_ screen: inout LayerStore) {
-        screen.restoreModelValues(of: values, from: model)
+        swap(&previous, &values)
     }
 
     /// The frame's edits to the model (the caller gives the screen the same edits).
@@ -85,8 +90,8 @@ final class FrameAnimations {
         }
     }
 
-    /// Writes the last sample into `screen`.
-    func apply(to screen: inout LayerStore) { screen.applyPresentation(values) }
+    /// Moves `screen` from the previous sample to the last one.
+    func apply(to screen: inout LayerStore) { screen.updatePresentation(from: previous, to: values, model: model) }
 
     /// Nil when every animation showed at the last sample; else what went wrong.
     var problem: String? {

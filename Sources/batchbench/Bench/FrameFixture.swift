@@ -45,10 +45,11 @@ final class FrameFixture {
         var drawOrder = 0.0
         /// The new path: the script's edits, the frame query, the culled hit tests.
         var edits = 0.0
-        /// frame-animated: restoring the previous sample, sampling, applying (and the
-        /// model's copy of the edits); 0 otherwise.
+        /// frame-animated: keeping the previous sample, sampling, updating the
+        /// presentation (and the model's copy of the edits); 0 otherwise.
         var animation = 0.0
-        /// Its parts: restoreModelValues, the model's edits, sample, applyPresentation.
+        /// Its parts: keeping the previous sample (a swap), the model's edits, sample,
+        /// updatePresentation (the restore and the apply in one pass).
         var restore = 0.0
         var modelEdits = 0.0
         var sample = 0.0

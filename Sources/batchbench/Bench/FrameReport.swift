@@ -88,7 +88,7 @@ enum FrameReport {
         if !animated.isEmpty {
             out +=
                 "\n" + bullet
-                + "Frames with animations (frame-animated, issue 23): animation = restore the previous sample + the model's edits + sample + applyPresentation; ratio = its frame time over frame's, same run:\n"
+                + "Frames with animations (frame-animated, issue 23): animation = keep the previous sample (restore: a swap) + the model's edits + sample + updatePresentation(from:to:model:) (apply: the restore and the apply in one pass); ratio = its frame time over frame's, same run:\n"
             for line in animated { out += (markdown ? "  - " : "  ") + line + "\n" }
         }
         let soaks = soakLines(report)

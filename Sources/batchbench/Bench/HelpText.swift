@@ -82,9 +82,10 @@ let helpText = """
                                               below each insert or removal move
                            frame-animated     opt-in, app only: frame with 10,000 cards
                                               animating (position, spring scale, opacity;
-                                              repeating): per frame restoreModelValues,
-                                              the edits (model and presentation store),
-                                              sample, applyPresentation, then the
+                                              repeating): per frame the edits (model
+                                              and presentation store), sample,
+                                              updatePresentation (restore and apply in
+                                              one pass), then the
                                               queries on the presentation store; reports
                                               each part and the ratio of its frame time
                                               to frame's in the same run (--kernels

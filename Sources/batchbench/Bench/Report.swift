@@ -133,8 +133,8 @@ struct BenchReport: Codable {
         /// same workload and size in the same run.
         var animations: Int? = nil
         var animationTime: Distribution? = nil
-        /// frame-animated: the medians of its parts (restoreModelValues, the model's
-        /// edits, sample, applyPresentation), in seconds.
+        /// frame-animated: the medians of its parts (keeping the previous sample, the
+        /// model's edits, sample, updatePresentation), in seconds.
         var animationParts: [String: Double]? = nil
         var ratioToStill: StillRatio? = nil
         var allocations: Allocations? = nil
