@@ -40,9 +40,23 @@ extension AnimationStore {
     /// loop: calling a non-mutating method per animation from the mutating `sample` made
     /// the optimizer copy the store (every column retained) per call.
     private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
-        // Index loops: an array's iterator allocates per element in unoptimized builds.
-        for k in 0..<live.count where states[Int(live[k])].isShowing {
-            compose(Int(live[k]), model: model, into: &presentation)
+        guard !live.isEmpty else { return }
+        // The live list and the states opened raw (read only) around the loop, and the
+        // short path called straight from it: `compose`'s dispatch (a call, its reads
+        // with their bounds checks) was ~40 instructions a sample.
+        withRawColumn(reading: live) { liveColumn in
+            withRawColumn(reading: states) { st in
+                for k in 0..<live.count where st[Int(liveColumn[k])].isShowing {
+                    let i = Int(liveColumn[k])
+                    let keyPath = keyPaths[i]
+                    let resolved = Int(resolvedEndIndices[i])
+                    if resolved >= 0 && !keyPath.isWholeTransform {
+                        composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &presentation)
+                    } else {
+                        compose(i, model: model, into: &presentation)
+                    }
+                }
+            }
         }
     }
 
