@@ -13,43 +13,61 @@ final class AnimationSamplerReferenceTests: XCTestCase {
     func testBatchSamplerEqualsTheScalarReferenceOnRandomAnimations() throws {
         var compared = 0
         for seed: UInt64 in [1, 2, 3, 4, 5, 6] {
-            var random = SplitMix64(seed: seed &* 0x5EED_2323)
-            var model = LayerStore()
-            let layers = try Self.randomTree(&random, model: &model)
-            var store = AnimationStore()
-            var reference = ReferenceSampler()
-            for layer in layers where random.below(4) == 0 {
-                let timing = LayerTiming(
-                    beginTime: random.value(in: -1...1), speed: [1, 2, 0.5, 0, -1][random.below(5)],
-                    timeOffset: random.value(in: -0.5...0.5))
-                try store.setTiming(timing, of: layer, in: model)
-                reference.layerTimings[layer.index] = timing
-            }
-            while reference.animations.count < 80 {
-                let animation = Self.randomAnimation(&random)
-                guard animation.problem() == nil else { continue }
-                let layer = layers[random.below(layers.count)]
-                XCTAssertEqual(try store.add(animation, to: layer, in: model), reference.animations.count)
-                reference.animations.append((animation, layer.index))
-            }
-            var values = PresentationValues()
-            var time = -1.0
-            while time < 5 {
-                try store.sample(at: time, model: model, into: &values)
-                let expected = reference.sample(at: time, model: model)
-                XCTAssertEqual(store.finished, reference.finished, "seed \(seed) at \(time)")
-                XCTAssertEqual(Set(values.layers), Set(expected.keys), "seed \(seed) at \(time)")
-                for (slot, layer) in expected {
-                    compared += 1
-                    let got = values.values(ofLayerAt: slot, model: model)
-                    XCTAssertTrue(
-                        got.map { Self.sameBits($0, layer) } ?? false,
-                        "seed \(seed) at \(time), layer \(slot): \(String(describing: got)) != \(layer)")
-                }
-                time += 0.0625 + random.unit() * 0.1
-            }
+            compared += try compareOnRandomAnimations(seed: seed, layerTimings: true)
         }
         XCTAssertGreaterThan(compared, 1000, "too few animated layers compared: the random cases are too quiet")
+    }
+
+    /// Without layer timings the sampler takes its steady timing pass (raw columns, the
+    /// scene time for every layer) from the second sample on: the same bits.
+    func testSteadyTimingPassEqualsTheScalarReference() throws {
+        var compared = 0
+        for seed: UInt64 in [7, 8, 9, 10, 11, 12] {
+            compared += try compareOnRandomAnimations(seed: seed, layerTimings: false)
+        }
+        XCTAssertGreaterThan(compared, 1000, "too few animated layers compared: the random cases are too quiet")
+    }
+
+    /// Samples 80 random animations on a random tree from −1 to 5 s and compares each
+    /// sample with the reference; returns the number of layers compared.
+    func compareOnRandomAnimations(seed: UInt64, layerTimings: Bool) throws -> Int {
+        var compared = 0
+        var random = SplitMix64(seed: seed &* 0x5EED_2323)
+        var model = LayerStore()
+        let layers = try Self.randomTree(&random, model: &model)
+        var store = AnimationStore()
+        var reference = ReferenceSampler()
+        for layer in layers where layerTimings && random.below(4) == 0 {
+            let timing = LayerTiming(
+                beginTime: random.value(in: -1...1), speed: [1, 2, 0.5, 0, -1][random.below(5)],
+                timeOffset: random.value(in: -0.5...0.5))
+            try store.setTiming(timing, of: layer, in: model)
+            reference.layerTimings[layer.index] = timing
+        }
+        while reference.animations.count < 80 {
+            let animation = Self.randomAnimation(&random)
+            guard animation.problem() == nil else { continue }
+            let layer = layers[random.below(layers.count)]
+            XCTAssertEqual(try store.add(animation, to: layer, in: model), reference.animations.count)
+            reference.animations.append((animation, layer.index))
+        }
+        var values = PresentationValues()
+        var time = -1.0
+        while time < 5 {
+            try store.sample(at: time, model: model, into: &values)
+            let expected = reference.sample(at: time, model: model)
+            XCTAssertEqual(store.finished, reference.finished, "seed \(seed) at \(time)")
+            XCTAssertEqual(Set(values.layers), Set(expected.keys), "seed \(seed) at \(time)")
+            for (slot, layer) in expected {
+                compared += 1
+                let got = values.values(ofLayerAt: slot, model: model)
+                XCTAssertTrue(
+                    got.map { Self.sameBits($0, layer) } ?? false,
+                    "seed \(seed) at \(time), layer \(slot): \(String(describing: got)) != \(layer)")
+            }
+            time += 0.0625 + random.unit() * 0.1
+        }
+        return compared
     }
 
     /// Bit equality (== would let 0 and −0 pass).

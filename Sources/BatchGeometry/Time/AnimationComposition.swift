@@ -58,7 +58,7 @@ extension AnimationStore {
     /// without the general path's tests of curve, ends and key path. The same operations
     /// as `animatedVector` and the general path, so the same bits.
     @inline(__always)
-    private func composeResolved(
+    func composeResolved(
         _ i: Int, keyPath: AnimationKeyPath, ends r: Int, model: borrowing LayerStore,
         into presentation: inout PresentationValues
     ) {

@@ -40,9 +40,23 @@ extension AnimationStore {
     /// loop: calling a non-mutating method per animation from the mutating `sample` made
     /// the optimizer copy the store (every column retained) per call.
     private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
-        // Index loops: an array's iterator allocates per element in unoptimized builds.
-        for k in 0..<live.count where states[Int(live[k])].isShowing {
-            compose(Int(live[k]), model: model, into: &presentation)
+        guard !live.isEmpty else { return }
+        // The live list and the states opened raw (read only) around the loop, and the
+        // short path called straight from it: `compose`'s dispatch (a call, its reads
+        // with their bounds checks) was ~40 instructions a sample.
+        withRawColumn(reading: live) { liveColumn in
+            withRawColumn(reading: states) { st in
+                for k in 0..<live.count where st[Int(liveColumn[k])].isShowing {
+                    let i = Int(liveColumn[k])
+                    let keyPath = keyPaths[i]
+                    let resolved = Int(resolvedEndIndices[i])
+                    if resolved >= 0 && !keyPath.isWholeTransform {
+                        composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &presentation)
+                    } else {
+                        compose(i, model: model, into: &presentation)
+                    }
+                }
+            }
         }
     }
 
@@ -51,10 +65,11 @@ extension AnimationStore {
     /// columns: per curve group, the loops strode through the shared columns (a cache
     /// miss per animation and column at 100k animations); the curve is a switch.
     mutating func runTimingPass(time: Double, model: borrowing LayerStore) -> Bool {
-        var removedAny = false
-        let noLayerTimings = layerTimings.isEmpty
         // No layer can have died while the model's structure is the one last verified.
         let checkLayers = verifiedStructure != model.hierarchy.structureVersion
+        if !checkLayers && layerTimings.isEmpty && !live.isEmpty { return runSteadyTimingPass(time: time) }
+        var removedAny = false
+        let noLayerTimings = layerTimings.isEmpty
         for k in 0..<live.count {
             let i = Int(live[k])
             let slot = Int(layerSlots[i])
@@ -64,31 +79,68 @@ extension AnimationStore {
                 removedAny = true
                 continue
             }
-            let timing = timings[i]
             let parentTime = noLayerTimings ? time : layerTime(of: slot, at: time, model: model)
-            if timing.isAfterEnd(parentTime) {
-                if !flags[i].contains(.finished) {
-                    flags[i].insert(.finished)
-                    finished.append(i)
-                }
-                if timing.removedOnCompletion {
-                    flags[i].insert(.removed)
-                    states[i].isShowing = false
-                    removedAny = true
-                    continue
-                }
-            }
-            switch timing.phase(parentTime) {
-            case .silent: states[i].isShowing = false
-            case .showing(let local, let iteration):
-                // nil: a solve queued, which writes the progress (after this store).
-                let (f, segment) = progress(i, local: local, duration: timing.duration)
-                states[i] = SampledState(progress: f ?? 0, iteration: iteration, isShowing: true, segment: segment)
-                if f == nil && solveQueue.count == 8 { flushSolves() }
-            }
+            states[i] = timingStep(i, timings[i], at: parentTime, removedAny: &removedAny)
+            if solveQueue.count == 8 { flushSolves() }
         }
         flushSolves()
         return removedAny
+    }
+
+    /// `runTimingPass` in the steady state (every frame once the layers are verified, no
+    /// layer with its own timing): the scene time is every layer's, and the live list,
+    /// the timings and the states are opened raw around the whole loop (an array's bounds
+    /// and uniqueness checks per animation were a third of the pass). The same steps in
+    /// the same order, so the same bits.
+    private mutating func runSteadyTimingPass(time: Double) -> Bool {
+        var removedAny = false
+        // Moved out while open (no copy: the store's reference is dropped), so that the
+        // steps may mutate the store; nothing in a step reads `states`.
+        var states = self.states
+        self.states = []
+        let (live, timings) = (self.live, self.timings)
+        withRawColumn(&states) { st in
+            withRawColumn(reading: live) { liveColumn in
+                withRawColumn(reading: timings) { tm in
+                    for k in 0..<live.count {
+                        let i = Int(liveColumn[k])
+                        st[i] = timingStep(i, tm[i], at: time, removedAny: &removedAny)
+                        if solveQueue.count == 8 { flushSolves(into: st) }
+                    }
+                }
+            }
+            flushSolves(into: st)
+        }
+        self.states = states
+        return removedAny
+    }
+
+    /// One animation's state at layer time `parentTime` (section 2.3): after its end it
+    /// is marked finished (and removed on completion: not showing, `removedAny` set),
+    /// then its phase, and its progress when it shows (0 while a solve is queued: the
+    /// caller flushes the queue when it is full, after writing this state).
+    @inline(__always)
+    private mutating func timingStep(
+        _ i: Int, _ timing: ResolvedTiming, at parentTime: Double, removedAny: inout Bool
+    ) -> SampledState {
+        if timing.isAfterEnd(parentTime) {
+            if !flags[i].contains(.finished) {
+                flags[i].insert(.finished)
+                finished.append(i)
+            }
+            if timing.removedOnCompletion {
+                flags[i].insert(.removed)
+                removedAny = true
+                return SampledState()
+            }
+        }
+        switch timing.phase(parentTime) {
+        case .silent: return SampledState()
+        case .showing(let local, let iteration):
+            // nil: a solve queued, which writes the progress (after this state).
+            let (f, segment) = progress(i, local: local, duration: timing.duration)
+            return SampledState(progress: f ?? 0, iteration: iteration, isShowing: true, segment: segment)
+        }
     }
 
     /// Progress f (section 2.5): the timing function of u = λ / d (or u itself) for
@@ -145,24 +197,34 @@ extension AnimationStore {
     /// Makes the queued solves (eight in SIMD lanes, fewer one at a time), writes each
     /// animation's progress and the memo, in the order queued. O(1), no allocation.
     mutating func flushSolves() {
+        guard solveQueue.count > 0 else { return }
+        var states = self.states
+        self.states = []
+        withRawColumn(&states) { flushSolves(into: $0) }
+        self.states = states
+    }
+
+    /// `flushSolves()` with the states opened by the caller (`st`: `states`' elements).
+    private mutating func flushSolves(into st: RawColumn<SampledState>) {
         let q = solveQueue
         solveQueue.count = 0
         if q.count == 8 {
             let v = TimingFunction.values(timingFunctions, q.functions, at: q.inputs)
-            for lane in 0..<8 { finishSolve(q, lane: lane, value: v[lane]) }
+            for lane in 0..<8 { finishSolve(q, lane: lane, value: v[lane], into: st) }
         } else {
             for lane in 0..<q.count {
-                finishSolve(q, lane: lane, value: timingFunctions[Int(q.functions[lane])].value(at: q.inputs[lane]))
+                let value = timingFunctions[Int(q.functions[lane])].value(at: q.inputs[lane])
+                finishSolve(q, lane: lane, value: value, into: st)
             }
         }
     }
 
     @inline(__always)
-    private mutating func finishSolve(_ q: SolveQueue, lane: Int, value: Float) {
+    private mutating func finishSolve(_ q: SolveQueue, lane: Int, value: Float, into st: RawColumn<SampledState>) {
         let function = Int(q.functions[lane])
         lastSolvedInputs[function] = q.inputs[lane].bitPattern
         lastSolvedValues[function] = value
-        states[Int(q.animations[lane])].progress = Double(value)
+        st[Int(q.animations[lane])].progress = Double(value)
     }
 
     /// The time of layer `slot` for scene time `time` (section 2.1): each ancestor's
