@@ -96,20 +96,40 @@ extension LayerStore {
             results.append(nil)
             k += 1
         }
-        let sorted = points.count >= HitPointOrder.smallestSortedBatch
-        if sorted { caches.hitPointOrder.sort(points) }
+        guard points.count >= HitPointOrder.smallestSortedBatch else {
+            let readingCache = worldCacheIsCurrent
+            k = 0
+            while k < points.count {
+                results[k] =
+                    (readingCache
+                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
+                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) }
+                k += 1
+            }
+            return
+        }
+        caches.hitPointOrder.sort(points)
+        var packet = caches.hitPackets
+        caches.hitPackets = HitPacket()
+        defer { caches.hitPackets = packet }
+        if worldCacheIsCurrent {
+            packetHitTests(points, rule, CachedWorldSteps(), &scratch, &packet, into: &results)
+        } else {
+            packetHitTests(points, rule, ComputedWorldSteps(), &scratch, &packet, into: &results)
+        }
+    }
+
+    /// The sorted batch, packet after packet of `HitPacket.width` points in Z order.
+    private mutating func packetHitTests(
+        _ points: [Point], _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch,
+        _ packet: inout HitPacket, into results: inout [LayerHandle?]
+    ) {
         let order = caches.hitPointOrder.order  // shared, not copied: nothing writes it below
-        let readingCache = worldCacheIsCurrent
-        k = 0
+        var k = 0
         while k < points.count {
-            let index = sorted ? Int(order[k]) : k
-            results[index] =
-                (readingCache
-                ? culledHitTest(points[index], rule: rule, CachedWorldSteps(), &scratch)
-                : culledHitTest(points[index], rule: rule, ComputedWorldSteps(), &scratch)).map {
-                    handle(atSlot: $0)
-                }
-            k += 1
+            let count = Swift.min(HitPacket.width, points.count - k)
+            packetHitTest(points, order, from: k, count: count, rule: rule, steps, &scratch, &packet, into: &results)
+            k += count
         }
     }
 
@@ -213,7 +233,8 @@ extension LayerStore {
         {
             (frame.fromCandidates, frame.start, frame.next, frame.end) = (true, range.start, range.end, range.end)
         } else if rule == .layer && hierarchy.zOrderInversions > 0 {
-            pushDrawOrderList(of: layer, into: &scratch.candidates, frame: &frame)
+            let range = pushDrawOrderList(of: layer, into: &scratch.candidates)
+            (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
         }
         guard let first = nextHitCandidate(&frame, scratch.candidates, skip, &scratch.testedSublayers) else {
             if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
@@ -227,12 +248,10 @@ extension LayerStore {
     }
 
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
-    /// backwards).
-    private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout HitFrame) {
+    /// backwards) and returns where they lie.
+    func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64]) -> (start: Int32, end: Int32) {
         if caches.drawOrderCache.isDeferred(layer) {  // its cached order is stale
-            let range = pushListInDrawOrder(of: layer, into: &candidates)
-            (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
-            return
+            return pushListInDrawOrder(of: layer, into: &candidates)
         }
         let links = walkOrderLinks()
         let start = candidates.count
@@ -241,10 +260,7 @@ extension LayerStore {
             candidates.append(UInt64(UInt32(sublayer)))
             sublayer = links.next[Int(sublayer)]
         }
-        frame.fromCandidates = true
-        frame.start = Int32(start)
-        frame.end = Int32(candidates.count)
-        frame.next = frame.end
+        return (Int32(start), Int32(candidates.count))
     }
 
     /// The flags that make `rule` skip a layer with its subtree: hidden (a detached root
@@ -252,7 +268,7 @@ extension LayerStore {
     /// disabled (`LayerFlags.skippedByViewRule`), so the walk prunes those subtrees
     /// without computing a world transform in them.
     @inline(__always)
-    private func skippedSubtreeFlags(_ rule: HitTestRule) -> LayerFlags {
+    func skippedSubtreeFlags(_ rule: HitTestRule) -> LayerFlags {
         rule == .layer ? .hiddenOrDetached : .hiddenDetachedOrSkippedByViewRule
     }
 
