@@ -71,8 +71,8 @@ final class HitTestBatchTests: XCTestCase {
     }
 
     /// A packet of one point repeated walks what that point's single walk walks: two
-    /// packets of 32 copies visit twice the single walk's layers and test twice its
-    /// sublayer extents (the walk is shared, not repeated per point).
+    /// packets of `HitPacket.width` copies visit twice the single walk's layers (the walk
+    /// is shared, not repeated per point).
     func testAPacketOfOnePointSharesItsWalk() {
         var store = FrameQueryTests.makeStore(seed: 9200)
         let world = store.worldTransforms()

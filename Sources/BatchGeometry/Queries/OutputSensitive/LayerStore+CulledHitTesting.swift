@@ -79,11 +79,13 @@ extension LayerStore {
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
     /// `points[k]`; resized to `points.count`): the same answers. The caches are brought
-    /// up to date once, and a batch of 64 points or more is walked in a Z order of the
-    /// points (near points one after another, so consecutive walks share the subtrees
-    /// they go down and find them in cache).
-    /// Complexity: as `hitTest(_:rule:)` per point, plus O(n) for the order. Allocates
-    /// nothing once `results` and the store's scratch have grown to the batch.
+    /// up to date once; a batch of 64 points or more is put in a Z order of the points and
+    /// walked in packets of 64 consecutive points (`HitPacket`): a packet goes down the
+    /// tree once, each layer it reaches read and its extent tested once for all its
+    /// points, and only the points the packet's box leaves in doubt tested one by one.
+    /// Complexity: at most as `hitTest(_:rule:)` per point, plus O(n) for the order; near
+    /// points share their visits. Allocates nothing once `results` and the store's
+    /// scratch have grown to the batch.
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
         refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
