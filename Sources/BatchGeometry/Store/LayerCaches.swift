@@ -28,6 +28,8 @@ struct LayerCaches: Sendable {
     /// The batch hit test's point order (apart from `walkScratch`, which every single
     /// hit test moves out and back: it stays small).
     var hitPointOrder = HitPointOrder()
+    /// The batch hit test's packet walk.
+    var hitPackets = HitPacket()
     /// The arrays an incremental `updateWorld()` fills and empties.
     var incrementalScratch = IncrementalScratch()
     /// The slots `destroyLayer` gathers.
@@ -40,6 +42,7 @@ struct LayerCaches: Sendable {
         var copy = self
         copy.walkScratch = WalkScratch()
         copy.hitPointOrder = HitPointOrder()
+        copy.hitPackets = HitPacket()
         copy.incrementalScratch = IncrementalScratch()
         copy.structureScratch = []
         return copy

@@ -45,7 +45,7 @@ extension LayerStore {
             columns: columns.allocatedByteCount, hierarchy: hierarchy.allocatedByteCount,
             worldCache: worldCacheBytes, queryCaches: bounds.cache + drawOrder.cache,
             scratch: bounds.scratch + drawOrder.scratch + caches.walkScratch.allocatedByteCount
-                + caches.hitPointOrder.allocatedByteCount
+                + caches.hitPointOrder.allocatedByteCount + caches.hitPackets.allocatedByteCount
                 + caches.incrementalScratch.allocatedByteCount + allocatedBytes(caches.structureScratch))
     }
 

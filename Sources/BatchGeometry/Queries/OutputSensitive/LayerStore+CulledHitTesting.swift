@@ -79,11 +79,13 @@ extension LayerStore {
 
     /// `hitTest(_:rule:)` for each of `points`, written into `results` (entry k for
     /// `points[k]`; resized to `points.count`): the same answers. The caches are brought
-    /// up to date once, and a batch of 64 points or more is walked in a Z order of the
-    /// points (near points one after another, so consecutive walks share the subtrees
-    /// they go down and find them in cache).
-    /// Complexity: as `hitTest(_:rule:)` per point, plus O(n) for the order. Allocates
-    /// nothing once `results` and the store's scratch have grown to the batch.
+    /// up to date once; a batch of 64 points or more is put in a Z order of the points and
+    /// walked in packets of 64 consecutive points (`HitPacket`): a packet goes down the
+    /// tree once, each layer it reaches read and its extent tested once for all its
+    /// points, and only the points the packet's box leaves in doubt tested one by one.
+    /// Complexity: at most as `hitTest(_:rule:)` per point, plus O(n) for the order; near
+    /// points share their visits. Allocates nothing once `results` and the store's
+    /// scratch have grown to the batch.
     public mutating func hitTest(points: [Point], rule: HitTestRule = .layer, into results: inout [LayerHandle?]) {
         refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
@@ -96,20 +98,40 @@ extension LayerStore {
             results.append(nil)
             k += 1
         }
-        let sorted = points.count >= HitPointOrder.smallestSortedBatch
-        if sorted { caches.hitPointOrder.sort(points) }
+        guard points.count >= HitPointOrder.smallestSortedBatch else {
+            let readingCache = worldCacheIsCurrent
+            k = 0
+            while k < points.count {
+                results[k] =
+                    (readingCache
+                    ? culledHitTest(points[k], rule: rule, CachedWorldSteps(), &scratch)
+                    : culledHitTest(points[k], rule: rule, ComputedWorldSteps(), &scratch)).map { handle(atSlot: $0) }
+                k += 1
+            }
+            return
+        }
+        caches.hitPointOrder.sort(points)
+        var packet = caches.hitPackets
+        caches.hitPackets = HitPacket()
+        defer { caches.hitPackets = packet }
+        if worldCacheIsCurrent {
+            packetHitTests(points, rule, CachedWorldSteps(), &scratch, &packet, into: &results)
+        } else {
+            packetHitTests(points, rule, ComputedWorldSteps(), &scratch, &packet, into: &results)
+        }
+    }
+
+    /// The sorted batch, packet after packet of `HitPacket.width` points in Z order.
+    private mutating func packetHitTests(
+        _ points: [Point], _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch,
+        _ packet: inout HitPacket, into results: inout [LayerHandle?]
+    ) {
         let order = caches.hitPointOrder.order  // shared, not copied: nothing writes it below
-        let readingCache = worldCacheIsCurrent
-        k = 0
+        var k = 0
         while k < points.count {
-            let index = sorted ? Int(order[k]) : k
-            results[index] =
-                (readingCache
-                ? culledHitTest(points[index], rule: rule, CachedWorldSteps(), &scratch)
-                : culledHitTest(points[index], rule: rule, ComputedWorldSteps(), &scratch)).map {
-                    handle(atSlot: $0)
-                }
-            k += 1
+            let count = Swift.min(HitPacket.width, points.count - k)
+            packetHitTest(points, order, from: k, count: count, rule: rule, steps, &scratch, &packet, into: &results)
+            k += count
         }
     }
 
@@ -213,7 +235,8 @@ extension LayerStore {
         {
             (frame.fromCandidates, frame.start, frame.next, frame.end) = (true, range.start, range.end, range.end)
         } else if rule == .layer && hierarchy.zOrderInversions > 0 {
-            pushDrawOrderList(of: layer, into: &scratch.candidates, frame: &frame)
+            let range = pushDrawOrderList(of: layer, into: &scratch.candidates)
+            (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
         }
         guard let first = nextHitCandidate(&frame, scratch.candidates, skip, &scratch.testedSublayers) else {
             if frame.fromCandidates { scratch.candidates.removeLast(Int(frame.end - frame.start)) }
@@ -227,12 +250,10 @@ extension LayerStore {
     }
 
     /// Puts `layer`'s sublayers, in drawing order, on the candidate list (to be walked
-    /// backwards).
-    private func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64], frame: inout HitFrame) {
+    /// backwards) and returns where they lie.
+    func pushDrawOrderList(of layer: Int, into candidates: inout [UInt64]) -> (start: Int32, end: Int32) {
         if caches.drawOrderCache.isDeferred(layer) {  // its cached order is stale
-            let range = pushListInDrawOrder(of: layer, into: &candidates)
-            (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
-            return
+            return pushListInDrawOrder(of: layer, into: &candidates)
         }
         let links = walkOrderLinks()
         let start = candidates.count
@@ -241,10 +262,7 @@ extension LayerStore {
             candidates.append(UInt64(UInt32(sublayer)))
             sublayer = links.next[Int(sublayer)]
         }
-        frame.fromCandidates = true
-        frame.start = Int32(start)
-        frame.end = Int32(candidates.count)
-        frame.next = frame.end
+        return (Int32(start), Int32(candidates.count))
     }
 
     /// The flags that make `rule` skip a layer with its subtree: hidden (a detached root
@@ -252,7 +270,7 @@ extension LayerStore {
     /// disabled (`LayerFlags.skippedByViewRule`), so the walk prunes those subtrees
     /// without computing a world transform in them.
     @inline(__always)
-    private func skippedSubtreeFlags(_ rule: HitTestRule) -> LayerFlags {
+    func skippedSubtreeFlags(_ rule: HitTestRule) -> LayerFlags {
         rule == .layer ? .hiddenOrDetached : .hiddenDetachedOrSkippedByViewRule
     }
 
