@@ -1,13 +1,17 @@
 // The kernel fuzzer's animations (issue 23: "the fuzzers gain animations"): random
 // animations on a random store, sampled at increasing times, put into a copy of the model
-// (`applyPresentation`) and taken out again (`restoreModelValues`).
+// (`applyPresentation`) and taken out again (`restoreModelValues`); a second copy follows
+// the same samples by `updatePresentation(from:to:model:)` alone (two samples, swapped).
 //
 // Oracles:
 // - a malformed animation (or a NaN or backward time) throws and changes nothing;
 // - after `applyPresentation`, every property the sample wrote reads back as the sample's
 //   value and every other one as the model's; the store's invariants hold, and the
 //   output-sensitive queries on the presentation tree equal its full passes;
-// - after `restoreModelValues`, every animatable property equals the model's again.
+// - after `restoreModelValues`, every animatable property equals the model's again;
+// - after each `updatePresentation`, the second copy's animatable properties equal the
+//   first's after `applyPresentation` (its definition: restore the previous sample, apply
+//   the next), and its invariants hold.
 
 import FuzzSupport
 
@@ -33,10 +37,13 @@ func checkAnimations(_ model: borrowing LayerStore, _ input: inout FuzzInput) {
         }
     }
     var values = PresentationValues()
+    var previous = PresentationValues()
     var screen = model.copy()
+    var fused = model.copy()
     var time = -0.5
     for round in 0..<3 {
         time += Double(input.int(below: 40)) / 40
+        swap(&previous, &values)
         do {
             try animations.sample(at: time, model: model, into: &values)
         } catch {
@@ -48,6 +55,8 @@ func checkAnimations(_ model: borrowing LayerStore, _ input: inout FuzzInput) {
         screen.applyPresentation(values)
         checkPresented(screen, values, model, round: round)
         checkOutputSensitiveQueries(screen, &input)
+        fused.updatePresentation(from: previous, to: values, model: model)
+        checkFused(fused, screen, model, round: round)
         screen.restoreModelValues(of: values, from: model)
         checkRestored(screen, model, round: round)
     }
@@ -141,6 +150,19 @@ func checkRestored(_ screen: borrowing LayerStore, _ model: borrowing LayerStore
     where model.isLiveSlot(slot) && animatableBits(screen, slot) != animatableBits(model, slot) {
         fuzzFailure("round \(round): layer \(slot) after restoreModelValues differs from the model")
     }
+}
+
+/// After `updatePresentation`: every layer reads as `screen` after restore then apply
+/// (zeros' signs folded: the fused call may keep a 0 where the two wrote a −0).
+func checkFused(
+    _ fused: borrowing LayerStore, _ screen: borrowing LayerStore, _ model: borrowing LayerStore, round: Int
+) {
+    for slot in 0..<model.count
+    where model.isLiveSlot(slot) && animatableBits(fused, slot) != animatableBits(screen, slot) {
+        fuzzFailure("round \(round): layer \(slot) after updatePresentation differs from restore then apply")
+    }
+    let violations = fused._invariantViolations()
+    if !violations.isEmpty { fuzzFailure("round \(round) updated: \(violations.joined(separator: "; "))") }
 }
 
 /// `value`'s bits with every NaN one NaN and −0 as +0.

@@ -104,13 +104,23 @@ public func bgAnimationsSetLayerTiming(
     }
 }
 
-/// `bg_animations_sample`: `sample(at:model:into:)` into the set's presentation values.
+/// `bg_animations_sample`: `sample(at:model:into:)` into the set's older presentation
+/// values, which then become the latest (the latest become the previous); on an error the
+/// two are swapped back, so nothing changed.
 @_cdecl("bg_animations_sample")
 public func bgAnimationsSample(_ animations: OpaquePointer?, _ store: OpaquePointer?, _ time: Double) -> Int32 {
     cCall("bg_animations_sample") {
         let set = try CAnimations.from(animations)
         let box = try CStore.from(store)
-        try reportingAnimationErrors { try set.animations.sample(at: time, model: box.store, into: &set.presentation) }
+        swap(&set.previous, &set.presentation)
+        do {
+            try reportingAnimationErrors {
+                try set.animations.sample(at: time, model: box.store, into: &set.presentation)
+            }
+        } catch {
+            swap(&set.previous, &set.presentation)
+            throw error
+        }
     }
 }
 
@@ -204,9 +214,7 @@ public func bgStoreApplyPresentation(_ store: OpaquePointer?, _ animations: Opaq
     }
 }
 
-/// `bg_store_restore_model_values`: `restoreModelValues(of:from:)`. The model is a second
-/// store: it is read without taking its debug-build lock (`CStore.from` takes one store
-/// per call), after a check that it is not `store` itself.
+/// `bg_store_restore_model_values`: `restoreModelValues(of:from:)`.
 @_cdecl("bg_store_restore_model_values")
 public func bgStoreRestoreModelValues(
     _ store: OpaquePointer?, _ animations: OpaquePointer?, _ model: OpaquePointer?
@@ -214,15 +222,39 @@ public func bgStoreRestoreModelValues(
     cCall("bg_store_restore_model_values") {
         let box = try CStore.from(store)
         let set = try CAnimations.from(animations)
-        guard let model else { throw CFailure.null("model") }
-        guard model != store else {
-            throw CFailure.invalid("model is store: the model values come from another store (the one sampled)")
-        }
-        let modelBox = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(model)).takeUnretainedValue()
-        #if DEBUG
-        if modelBox.destroyed { throw CFailure.invalid("model \(model) was destroyed by bg_store_destroy") }
-        #endif
+        let modelBox = try modelStore(model, of: store)
         let presentation = set.presentation
         box.mutate { $0.restoreModelValues(of: presentation, from: modelBox.store) }
     }
+}
+
+/// `bg_store_update_presentation`: `updatePresentation(from:to:model:)` from the sample
+/// before the latest to the latest.
+@_cdecl("bg_store_update_presentation")
+public func bgStoreUpdatePresentation(
+    _ store: OpaquePointer?, _ animations: OpaquePointer?, _ model: OpaquePointer?
+) -> Int32 {
+    cCall("bg_store_update_presentation") {
+        let box = try CStore.from(store)
+        let set = try CAnimations.from(animations)
+        let modelBox = try modelStore(model, of: store)
+        let previous = set.previous
+        let next = set.presentation
+        box.mutate { $0.updatePresentation(from: previous, to: next, model: modelBox.store) }
+    }
+}
+
+/// The model store of a presentation call: a second store, read without taking its
+/// debug-build lock (`CStore.from` takes one store per call), after a check that it is not
+/// `store` itself.
+private func modelStore(_ model: OpaquePointer?, of store: OpaquePointer?) throws(CFailure) -> CStore {
+    guard let model else { throw CFailure.null("model") }
+    guard model != store else {
+        throw CFailure.invalid("model is store: the model values come from another store (the one sampled)")
+    }
+    let modelBox = Unmanaged<CStore>.fromOpaque(UnsafeRawPointer(model)).takeUnretainedValue()
+    #if DEBUG
+    if modelBox.destroyed { throw CFailure.invalid("model \(model) was destroyed by bg_store_destroy") }
+    #endif
+    return modelBox
 }

@@ -8,12 +8,15 @@ import CBatchGeometry
 
 /// The object behind a `bg_animations *` (retained by `bg_animations_create`, released by
 /// `bg_animations_destroy`): the animations and the presentation values of the latest
-/// sample, reused by every sample so that a warm frame loop allocates nothing.
+/// sample and of the one before it (swapped by every sample, so that a warm frame loop
+/// allocates nothing), which `bg_store_update_presentation` moves a store between.
 final class CAnimations {
     /// The animations (Swift: `AnimationStore`).
     var animations = AnimationStore()
     /// The latest sample's presentation values.
     var presentation = PresentationValues()
+    /// The presentation values of the sample before the latest (empty before the second).
+    var previous = PresentationValues()
 
     /// The set behind `pointer`; a NULL pointer is `.null(name)`.
     @inline(__always)

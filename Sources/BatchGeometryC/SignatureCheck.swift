@@ -189,4 +189,5 @@ func checkSignaturesAnimations() {
     same(CBatchGeometry.bg_animations_get_finished, bgAnimationsGetFinished)
     same(CBatchGeometry.bg_store_apply_presentation, bgStoreApplyPresentation)
     same(CBatchGeometry.bg_store_restore_model_values, bgStoreRestoreModelValues)
+    same(CBatchGeometry.bg_store_update_presentation, bgStoreUpdatePresentation)
 }

@@ -161,8 +161,13 @@ final class AnimationInterfaceTests: XCTestCase {
         XCTAssertEqual(bgAnimationsSetLayerTiming(set, store, layers[2], &cTiming), 0)
         try swift.setTiming(slow, of: LayerHandle(rawValue: layers[2]), in: model)
         var tree: OpaquePointer?
+        var fusedTree: OpaquePointer?  // moved by bg_store_update_presentation alone
         XCTAssertEqual(bgStoreCopy(store, &tree), 0)
-        defer { bgStoreDestroy(tree) }
+        XCTAssertEqual(bgStoreCopy(store, &fusedTree), 0)
+        defer {
+            bgStoreDestroy(tree)
+            bgStoreDestroy(fusedTree)
+        }
         var swiftTree = model.copy()
         var mostAnimated = 0
         for time in stride(from: -0.1, through: 4.5, by: 0.05) {
@@ -185,18 +190,32 @@ final class AnimationInterfaceTests: XCTestCase {
             XCTAssertEqual(bgAnimationsGetFinished(set, &finished, 8, &count), 0)
             XCTAssertEqual(Array(finished[0..<count]), swift.finished, "at \(time)")
             XCTAssertEqual(bgStoreApplyPresentation(tree, set), 0)
+            XCTAssertEqual(bgStoreUpdatePresentation(fusedTree, set, store), 0)
             swiftTree.applyPresentation(presentation)
-            let box = try CStore.from(tree)
-            for slot in 0..<model.count {
-                let handle = model.handle(at: slot)!
-                XCTAssertEqual(box.store.position(of: handle), swiftTree.position(of: handle))
-                XCTAssertEqual(box.store.bounds(of: handle), swiftTree.bounds(of: handle))
-                XCTAssertEqual(box.store.transform(of: handle), swiftTree.transform(of: handle))
-                XCTAssertEqual(box.store.opacity(of: handle).bitPattern, swiftTree.opacity(of: handle).bitPattern)
-            }
+            try assertSameValues(tree, swiftTree, model, "at \(time)")
+            try assertSameValues(fusedTree, swiftTree, model, "fused, at \(time)")
         }
         XCTAssertEqual(mostAnimated, 5, "at some time every layer is animated")
         XCTAssertFalse(swift.finished.isEmpty, "the mix ends some animations within the times sampled")
+    }
+
+    /// The presentation store behind `tree` has `swiftTree`'s values, to the bit, for every
+    /// property an animation of the mix writes.
+    private func assertSameValues(
+        _ tree: OpaquePointer?, _ swiftTree: borrowing LayerStore, _ model: borrowing LayerStore, _ context: String
+    ) throws {
+        let box = try CStore.from(tree)
+        #if DEBUG
+        defer { StoreOwnership.leave() }  // as a C call ends: the next may take another store
+        #endif
+        for slot in 0..<model.count {
+            let handle = model.handle(at: slot)!
+            XCTAssertEqual(box.store.position(of: handle), swiftTree.position(of: handle), context)
+            XCTAssertEqual(box.store.bounds(of: handle), swiftTree.bounds(of: handle), context)
+            XCTAssertEqual(box.store.transform(of: handle), swiftTree.transform(of: handle), context)
+            XCTAssertEqual(
+                box.store.opacity(of: handle).bitPattern, swiftTree.opacity(of: handle).bitPattern, context)
+        }
     }
 
     /// A deceleration added through C (bg_animations_add_deceleration) and through

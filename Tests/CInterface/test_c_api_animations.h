@@ -247,6 +247,15 @@ static void test_animation_bad_input(void) {
            "sampled)");
     EXPECT(bg_store_restore_model_values(store, animations, NULL), BG_ERROR_NULL_ARGUMENT,
            "bg_store_restore_model_values: model is NULL");
+    EXPECT(bg_store_update_presentation(NULL, animations, store), BG_ERROR_NULL_ARGUMENT,
+           "bg_store_update_presentation: store is NULL");
+    EXPECT(bg_store_update_presentation(store, NULL, store), BG_ERROR_NULL_ARGUMENT,
+           "bg_store_update_presentation: animations is NULL");
+    EXPECT(bg_store_update_presentation(store, animations, NULL), BG_ERROR_NULL_ARGUMENT,
+           "bg_store_update_presentation: model is NULL");
+    EXPECT(bg_store_update_presentation(store, animations, store), BG_ERROR_INVALID_ARGUMENT,
+           "bg_store_update_presentation: model is store: the model values come from another store (the one "
+           "sampled)");
     bg_animations_destroy(NULL);
     bg_animations_destroy(animations);
     bg_store_destroy(store);
@@ -426,11 +435,71 @@ static void test_animation_deceleration_bad_input(void) {
     bg_store_destroy(store);
 }
 
-/* A warmed-up presentation-tree frame loop (restore, sample, read, apply) allocates
- * nothing, as the header says of bg_animations_sample and the presentation calls. */
+/* bg_store_update_presentation against its definition: one tree moved by the fused call,
+ * another by restore before each sample and apply after it, equal to the bit at every
+ * frame. Besides the case's two, the card's bounds animate for 0.25 s, so the card keeps
+ * an entry whose bounds only the previous sample wrote; at 0.75 s every animation has
+ * been removed (entries only in the previous sample). A failed sample in the middle must
+ * leave the two samples as they were. */
+static void test_animation_update_presentation(void) {
+    bg_layer layers[3];
+    bg_store *store = animation_scene(layers), *fused = NULL, *split = NULL;
+    bg_animations *animations = NULL;
+    bg_animation animation;
+    const double small[4] = {0, 0, 100, 60}, large[4] = {0, 0, 200, 120};
+    double position[2];
+    bg_presentation before[4], after[4];
+    size_t number = 0, count = 0;
+    memset(before, 0, sizeof before);
+    memset(after, 0, sizeof after);
+    EXPECT_OK(bg_animations_create(&animations));
+    add_case_animations(animations, store, layers);
+    EXPECT_OK(bg_animation_init(&animation));
+    animation.key_path = "bounds";
+    animation.value_count = 4;
+    animation.from_value = small;
+    animation.to_value = large;
+    animation.timing.duration = 0.25;
+    EXPECT_OK(bg_animations_add(animations, store, layers[1], &animation, &number));
+    EXPECT_OK(bg_store_copy(store, &fused));
+    EXPECT_OK(bg_store_copy(store, &split));
+    unsigned long long model = fingerprint(store);
+    for (int frame = 0; frame <= 6; frame++) {
+        EXPECT_OK(bg_store_restore_model_values(split, animations, store));
+        EXPECT_OK(bg_animations_sample(animations, store, frame * 0.125));
+        if (frame == 3) {
+            EXPECT_OK(bg_animations_get_presentations(animations, store, before, 4, &count));
+            EXPECT(bg_animations_sample(animations, store, 0.25), BG_ERROR_INVALID_ARGUMENT, NULL);
+            EXPECT_OK(bg_animations_get_presentations(animations, store, after, 4, &count));
+            CHECK(count == 2 && memcmp(before, after, sizeof before) == 0);
+        }
+        EXPECT_OK(bg_store_apply_presentation(split, animations));
+        EXPECT_OK(bg_store_update_presentation(fused, animations, store));
+        CHECK(fingerprint(fused) == fingerprint(split));
+        if (frame >= 1 && frame <= 3) CHECK(fingerprint(fused) != model);
+    }
+    CHECK(fingerprint(fused) == model);
+    /* Once more from a fresh copy at 0.125 s: the conformance case's card position. */
+    bg_animations_destroy(animations);
+    EXPECT_OK(bg_animations_create(&animations));
+    add_case_animations(animations, store, layers);
+    bg_store_destroy(fused);
+    EXPECT_OK(bg_store_copy(store, &fused));
+    EXPECT_OK(bg_animations_sample(animations, store, 0.125));
+    EXPECT_OK(bg_store_update_presentation(fused, animations, store));
+    EXPECT_OK(bg_layer_get_position(fused, layers[1], position));
+    EXPECT_DOUBLES(position, 2, 95.83238184452057, 121.66476368904114);
+    bg_store_destroy(split);
+    bg_store_destroy(fused);
+    bg_animations_destroy(animations);
+    bg_store_destroy(store);
+}
+
+/* A warmed-up presentation-tree frame loop (restore, sample, read, apply; and the fused
+ * update on a second tree) allocates nothing, as the header says of bg_animations_sample and the presentation calls. */
 static void test_animation_frame_loop_allocations(void) {
     bg_layer layers[3];
-    bg_store *store = animation_scene(layers), *tree = NULL;
+    bg_store *store = animation_scene(layers), *tree = NULL, *fused = NULL;
     bg_animations *animations = NULL;
     bg_animation animation;
     bg_presentation values[4];
@@ -447,6 +516,7 @@ static void test_animation_frame_loop_allocations(void) {
     animation.kind = BG_ANIMATION_SPRING;
     EXPECT_OK(bg_animations_add(animations, store, layers[2], &animation, &number));
     EXPECT_OK(bg_store_copy(store, &tree));
+    EXPECT_OK(bg_store_copy(store, &fused));
     int ok = 1;
     long long before = 0;
     for (int frame = 0; frame < 200; frame++) {
@@ -455,9 +525,12 @@ static void test_animation_frame_loop_allocations(void) {
         ok &= bg_animations_sample(animations, store, frame / 60.0) == BG_OK;
         ok &= bg_animations_get_presentations(animations, store, values, 4, &count) == BG_OK && count == 2;
         ok &= bg_store_apply_presentation(tree, animations) == BG_OK;
+        ok &= bg_store_update_presentation(fused, animations, store) == BG_OK;
     }
     CHECK(ok);
     if (BG_TEST_COUNTS_ALLOCATIONS) CHECK(allocations() == before);
+    CHECK(fingerprint(fused) == fingerprint(tree));
+    bg_store_destroy(fused);
     bg_store_destroy(tree);
     bg_animations_destroy(animations);
     bg_store_destroy(store);
@@ -466,6 +539,7 @@ static void test_animation_frame_loop_allocations(void) {
 static void test_animations(void) {
     test_animation_conformance_case();
     test_animation_frame_loop_allocations();
+    test_animation_update_presentation();
     test_animation_layer_timing_and_kinds();
     test_animation_bad_input();
     test_animation_deceleration();

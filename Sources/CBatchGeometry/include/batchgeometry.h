@@ -1105,18 +1105,22 @@ bg_status bg_rubber_band_offset(double overscroll, double dimension, double cons
 
 /* What a device draws at time t is the presentation tree: the model values plus every
  * running animation (ANIMATION.md section 10). A bg_animations holds the animations
- * (Swift: AnimationStore) and the presentation values of its latest sample (Swift:
- * PresentationValues); it reads a bg_store (the model) and never writes it. A frame loop:
- * bg_animations_sample(animations, model, t), then read the values
- * (bg_animations_get_presentations) or put them into a second store that stands for the
- * presentation tree (bg_store_copy once, then each frame bg_store_restore_model_values,
- * sample, bg_store_apply_presentation) and run any query on it. Animations are numbered
+ * (Swift: AnimationStore) and the presentation values of its latest sample and of the one
+ * before it (Swift: two PresentationValues, swapped by each sample); it reads a bg_store
+ * (the model) and never writes it. A frame loop: bg_animations_sample(animations, model,
+ * t), then read the values (bg_animations_get_presentations) or put them into a second
+ * store that stands for the presentation tree (bg_store_copy once, then each frame sample
+ * and bg_store_update_presentation, which moves it from the previous sample to the latest
+ * in one pass; or bg_store_restore_model_values before the sample and
+ * bg_store_apply_presentation after it, the same result) and run any query on it. The
+ * host's edits between frames go to both stores, as the same calls (ANIMATION.md section
+ * 10 has the rule and its one exception). Animations are numbered
  * 0, 1, 2, ... in the order added; a number is never reused. Errors name the argument
  * and field (for a malformed animation, the Core Animation property: "animation.keyTimes[2]:
  * must be 1") and change nothing. A bg_animations is used by one thread at a time, as a
  * store is (debug builds check the stores' locks, not the animations'). */
 
-/** An opaque set of animations and the presentation values of its latest sample. */
+/** An opaque set of animations and the presentation values of its latest two samples. */
 typedef struct bg_animations bg_animations;
 
 /** What an animation interpolates (Swift: Animation.Content). */
@@ -1321,8 +1325,9 @@ bg_status bg_animations_set_layer_timing(bg_animations *animations, const bg_sto
                                          const bg_layer_timing *timing);
 
 /** Samples every live animation at `time` (seconds of the scene's clock) against the
- *  model `store` and keeps the presentation values of the layers they touch, replacing
- *  the previous sample's (Swift: sample(at:model:into:)); afterwards the finished list
+ *  model `store` and keeps the presentation values of the layers they touch; the previous
+ *  latest sample's become the one before (for bg_store_update_presentation), and the one
+ *  before that is dropped (Swift: sample(at:model:into:)); afterwards the finished list
  *  names every animation that has been after its end, and animations with
  *  removed_on_completion leave the set. The model is only read. Errors: NULL_ARGUMENT;
  *  INVALID_ARGUMENT (a NaN time, or one before the previous sample's). O(live
@@ -1369,6 +1374,18 @@ bg_status bg_store_apply_presentation(bg_store *store, const bg_animations *anim
  *  NULL_ARGUMENT; INVALID_ARGUMENT (`model` is `store`). O(animated layers); allocates
  *  nothing. */
 bg_status bg_store_restore_model_values(bg_store *store, const bg_animations *animations, const bg_store *model);
+
+/** Moves `store`, a presentation tree kept across frames, from the sample before the
+ *  latest to the latest: the result of bg_store_restore_model_values before the latest
+ *  sample then bg_store_apply_presentation after it, in one pass that writes each property
+ *  once (Swift: LayerStore.updatePresentation(from:to:model:); ANIMATION.md section 10).
+ *  A property both samples wrote gets the latest value, written only when it differs; one
+ *  only the previous sample wrote gets `model`'s value back; a slot not live in `store` is
+ *  skipped. Before the second sample the previous one is empty (the call applies the
+ *  latest); on a fresh bg_store_copy of the model it gives what the apply gives. Errors:
+ *  NULL_ARGUMENT; INVALID_ARGUMENT (`model` is `store`). O(animated layers of both
+ *  samples); allocates nothing. */
+bg_status bg_store_update_presentation(bg_store *store, const bg_animations *animations, const bg_store *model);
 
 #ifdef __cplusplus
 } /* extern "C" */
