@@ -31,17 +31,24 @@ struct GrowthBudget {
     /// an array that has the room already. O(n) when it reallocates, O(1) otherwise.
     @inline(__always)
     mutating func grow<Element>(_ array: inout [Element], to capacity: Int) {
+        growColumn(capacity: array.capacity, to: capacity) { array.reserveCapacity(capacity) }
+    }
+
+    /// Calls `reserve` if the budget reaches a column of `current` capacity that should
+    /// hold `capacity`; an unlimited budget always calls it (to make the column unique).
+    @inline(__always)
+    mutating func growColumn(capacity current: Int, to capacity: Int, _ reserve: () -> Void) {
         if arraysLeft == .max {
-            array.reserveCapacity(capacity)
+            reserve()
             return
         }
-        guard array.capacity < capacity else { return }
+        guard current < capacity else { return }
         guard arraysLeft > 0 else {
             leftSomeShort = true
             return
         }
         arraysLeft -= 1
-        array.reserveCapacity(capacity)
+        reserve()
     }
 }
 
