@@ -10,6 +10,7 @@ final class MemoryFootprintTests: XCTestCase {
     /// The bytes of one column: its capacity (the allocator may round a reservation up,
     /// by an amount that depends on what it reuses) × its element's stride, written by hand.
     static func bytes<T>(_ column: [T], stride: Int) -> Int { column.capacity * stride }
+    static func bytes<T>(_ column: RemappedColumn<T>, stride: Int) -> Int { column.capacity * stride }
 
     /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
     /// columns, the materialized `transforms` (a one-byte `TransformKind` and six

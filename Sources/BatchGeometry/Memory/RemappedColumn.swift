@@ -144,6 +144,26 @@ struct RemappedColumn<Element: BitwiseCopyable> {
         block.unsafelyUnwrapped.count = 0
     }
 
+    /// Replaces the elements with `source`'s, keeping the room (a frame's scratch copy of
+    /// a column). O(n); allocates only when `source` is longer than the room.
+    mutating func overwrite(with source: RemappedColumn) {
+        let count = source.count
+        if count > capacity || !isKnownUniquelyReferenced(&block) { reallocate(minimumCapacity: count) }
+        guard let block, let from = source.block else {
+            block?.count = 0
+            return
+        }
+        block.base.update(from: from.base, count: count)
+        block.count = count
+    }
+
+    /// The standard library's fast path for contiguous elements (`Array(column)`,
+    /// `append(contentsOf:)`). O(1) plus `body`.
+    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
+        guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try withExtendedLifetime(block) { try body(UnsafeBufferPointer(start: block.base, count: block.count)) }
+    }
+
     /// Whether the two columns hold one block (one was assigned from the other and
     /// neither has been written since). O(1).
     func sharesBlock(with other: RemappedColumn) -> Bool {
@@ -228,18 +248,24 @@ extension RemappedColumn {
     }
 }
 
-/// Calls `body` with the address of `column`'s elements for writing. `column` must not
-/// be empty.
+/// Calls `body` with the address of `column`'s elements for writing (`RawColumn.empty`
+/// when it has none).
 @inline(__always)
 func withRawColumn<T, R>(_ column: inout RemappedColumn<T>, _ body: (RawColumn<T>) -> R) -> R {
-    column.withMutableBaseAddress { body($0!) }
+    column.withMutableBaseAddress { body($0 ?? .empty) }
 }
 
-/// Calls `body` with the address of `column`'s elements for reading. `column` must not
-/// be empty.
+/// Calls `body` with the address of `column`'s elements for reading (`RawColumn.empty`
+/// when it has none).
 @inline(__always)
 func withRawColumn<T, R>(reading column: RemappedColumn<T>, _ body: (RawColumn<T>) -> R) -> R {
-    column.withBaseAddress(reading: { body($0!) })
+    column.withBaseAddress(reading: { body($0 ?? .empty) })
+}
+
+extension RawColumn {
+    /// An empty column's address, as an empty Array's is: valid, aligned, not to be read
+    /// (the kernels given one read nothing).
+    static var empty: RawColumn { RawColumn(UnsafeMutablePointer(bitPattern: MemoryLayout<Element>.alignment)!) }
 }
 
 /// Calls `body` with the address of `column`'s elements for writing, or nil when empty.
@@ -286,3 +312,7 @@ extension GrowthBudget {
         growColumn(capacity: column.capacity, to: capacity) { column.reserveCapacity(capacity) }
     }
 }
+
+/// `sharesStorage(_:_:)` for remapped columns: the same block (the footprint counts a
+/// cache's column still shared with the hierarchy's once). O(1).
+func sharesStorage<T>(_ first: RemappedColumn<T>, _ second: RemappedColumn<T>) -> Bool { first.sharesBlock(with: second) }

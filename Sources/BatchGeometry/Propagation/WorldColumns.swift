@@ -203,7 +203,7 @@ struct WorldPassColumns {
 /// that they and the plan can be opened side by side). `plan` must have layers.
 @inline(__always)
 func withWorldPassColumns<R>(
-    plan: WorldPlan, parents: [Int32], generalLocals: GeneralLocalsStorage, generalPositions: [Int],
+    plan: WorldPlan, parents: RemappedColumn<Int32>, generalLocals: GeneralLocalsStorage, generalPositions: [Int],
     world: inout DetachedWorldColumns, general: inout GeneralMatrices, _ body: (WorldPassColumns) -> R
 ) -> R {
     withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in
