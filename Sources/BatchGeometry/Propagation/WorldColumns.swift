@@ -52,6 +52,26 @@ func withAffinePointers<R>(
     }
 }
 
+/// `withAffinePointers(reading:…)` for remapped columns (the store's local transforms).
+@inline(__always)
+func withAffinePointers<R>(
+    reading a: RemappedColumn<Double>, _ b: RemappedColumn<Double>, _ c: RemappedColumn<Double>,
+    _ d: RemappedColumn<Double>, _ tx: RemappedColumn<Double>, _ ty: RemappedColumn<Double>,
+    _ body: (AffinePointers) -> R
+) -> R {
+    withRawColumn(reading: a) { a in
+        withRawColumn(reading: b) { b in
+            withRawColumn(reading: c) { c in
+                withRawColumn(reading: d) { d in
+                    withRawColumn(reading: tx) { tx in
+                        withRawColumn(reading: ty) { ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension PlanarPropagation {
     /// The planar kernel over cached locals `local` and world columns `world`.
     init(
