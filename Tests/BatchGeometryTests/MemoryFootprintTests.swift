@@ -23,9 +23,12 @@ final class MemoryFootprintTests: XCTestCase {
             + [c.anchorX, c.anchorY, c.zPositions, c.anchorPointZs]
         let t = c.transforms
         let affine: [RemappedColumn<Double>] = [t.a, t.b, t.c, t.d, t.tx, t.ty]
-        let doubles = geometry.map { bytes($0, stride: 8) }.reduce(0, +) + affine.map { bytes($0, stride: 8) }.reduce(0, +)
-        let bytesOfFlags: Int = bytes(t.kind, stride: 1) + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
-        let attributes: Int = bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
+        let doubles =
+            geometry.map { bytes($0, stride: 8) }.reduce(0, +) + affine.map { bytes($0, stride: 8) }.reduce(0, +)
+        let bytesOfFlags: Int =
+            bytes(t.kind, stride: 1) + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
+        let attributes: Int =
+            bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
         return doubles + bytesOfFlags + attributes
     }
 

@@ -40,7 +40,8 @@ final class RemappedColumnTests: XCTestCase {
         // Linux with glibc and no sanitizer (where the allocation counter runs) is where
         // columns are mapped: 2 MiB and 4 MiB blocks, so one map and at least one remap.
         if BGAllocationCounterIsActive() != 0 {
-            XCTAssertGreaterThanOrEqual(BGColumnMappingCount() - mappingsBefore, 2, "the growth went through mmap and mremap")
+            XCTAssertGreaterThanOrEqual(
+                BGColumnMappingCount() - mappingsBefore, 2, "the growth went through mmap and mremap")
         }
     }
 

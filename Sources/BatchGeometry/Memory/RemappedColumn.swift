@@ -315,4 +315,6 @@ extension GrowthBudget {
 
 /// `sharesStorage(_:_:)` for remapped columns: the same block (the footprint counts a
 /// cache's column still shared with the hierarchy's once). O(1).
-func sharesStorage<T>(_ first: RemappedColumn<T>, _ second: RemappedColumn<T>) -> Bool { first.sharesBlock(with: second) }
+func sharesStorage<T>(_ first: RemappedColumn<T>, _ second: RemappedColumn<T>) -> Bool {
+    first.sharesBlock(with: second)
+}

@@ -64,7 +64,8 @@ func withAffinePointers<R>(
             withRawColumn(reading: c) { c in
                 withRawColumn(reading: d) { d in
                     withRawColumn(reading: tx) { tx in
-                        withRawColumn(reading: ty) { ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty)) }
+                        withRawColumn(reading: ty) { ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty))
+                        }
                     }
                 }
             }

@@ -1,5 +1,7 @@
-// Growth ahead of need (issue 22 item 3). The columns and per-layer caches are Swift
-// arrays: one that runs out of room copies itself whole, and they all run out with the
+// Growth ahead of need (issue 22 item 3). Most columns and per-layer caches are now
+// `RemappedColumn`s (Memory/RemappedColumn.swift), whose growth from 2 MiB on is an
+// `mremap` (no copy); the geometry columns, flags, masks and transform kinds are still Swift
+// arrays. An array that runs out of room copies itself whole, and they all run out with the
 // same `addLayer`, which then copied every one of them at once (60–90 ms at a million
 // layers). Instead, once the slots pass 7/8 of the capacity, `addLayer` grows one array
 // to twice the capacity every `interval` new slots, spaced so that the 41–48 arrays are
