@@ -51,7 +51,7 @@ final class GrowthEquivalenceTests: XCTestCase {
         XCTAssertEqual(reserved.layerCapacity, Self.layerCount, "the reserved store did not grow")
 
         let (a, b) = (grown.visibleLayers(in: viewport), reserved.visibleLayers(in: viewport))
-        XCTAssertGreaterThan(a.layers.count, 100)
+        XCTAssertGreaterThan(a.layers.count, 50, "the viewport shows part of the scene")
         XCTAssertEqual(a.layers, b.layers)
         XCTAssertEqual(a.worldRects, b.worldRects)
         XCTAssertEqual(a.worldTransforms, b.worldTransforms)
