@@ -164,6 +164,13 @@ struct RemappedColumn<Element: BitwiseCopyable> {
         return try withExtendedLifetime(block) { try body(UnsafeBufferPointer(start: block.base, count: block.count)) }
     }
 
+    /// Hints that element `index` will be read soon (nothing outside the column). O(1).
+    @inline(__always)
+    func prefetchForRead(_ index: Int) {
+        guard let block, UInt(bitPattern: index) < UInt(bitPattern: block.count) else { return }
+        BGPrefetchForRead(block.base + index)
+    }
+
     /// Whether the two columns hold one block (one was assigned from the other and
     /// neither has been written since). O(1).
     func sharesBlock(with other: RemappedColumn) -> Bool {
@@ -300,10 +307,7 @@ func allocatedBytes<T>(_ column: RemappedColumn<T>) -> Int { column.capacity * M
 
 /// Hints that `column[index]` will be read soon (nothing for an index outside it). O(1).
 @inline(__always)
-func prefetchElement<T>(_ column: RemappedColumn<T>, _ index: Int) {
-    guard index >= 0 && index < column.count else { return }
-    column.withBaseAddress(reading: { $0?.prefetchForRead(index) })
-}
+func prefetchElement<T>(_ column: RemappedColumn<T>, _ index: Int) { column.prefetchForRead(index) }
 
 extension GrowthBudget {
     /// `grow(_:to:)` for a remapped column: the same budget, a remap instead of a copy.
