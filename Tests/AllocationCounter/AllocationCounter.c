@@ -1,6 +1,8 @@
 // See include/AllocationCounter.h.
 #include "AllocationCounter.h"
 
+#include "CAffineKernels.h"
+
 #include <stddef.h>
 #include <stdlib.h>  // defines __GLIBC__ on glibc
 
@@ -102,7 +104,11 @@ int BGAllocationCounterIsActive(void) { return 1; }
 
 const char *BGAllocationCounterInactiveReason(void) { return NULL; }
 
-long long BGAllocationCount(void) { return atomic_load_explicit(&allocationCount, memory_order_relaxed); }
+// Plus the column blocks mapped or remapped past malloc (CAffineKernels' column_memory.c):
+// each mmap or mremap of a column counts as one allocation, as its realloc would.
+long long BGAllocationCount(void) {
+    return atomic_load_explicit(&allocationCount, memory_order_relaxed) + (long long)BGColumnMappingCount();
+}
 
 void BGAllocationTraceSetEnabled(int enabled) {
     if (enabled) {

@@ -191,6 +191,7 @@ final class LimitsTests: XCTestCase {
     /// What the columns hold, element sizes times counts.
     static func columnBytes(_ store: borrowing LayerStore) -> Int {
         func size<T>(_ column: [T]) -> Int { MemoryLayout<T>.stride * column.count }
+        func size<T>(_ column: RemappedColumn<T>) -> Int { MemoryLayout<T>.stride * column.count }
         let doubles = [
             store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,
             store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs,

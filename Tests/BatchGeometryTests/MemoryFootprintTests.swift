@@ -10,6 +10,7 @@ final class MemoryFootprintTests: XCTestCase {
     /// The bytes of one column: its capacity (the allocator may round a reservation up,
     /// by an amount that depends on what it reuses) × its element's stride, written by hand.
     static func bytes<T>(_ column: [T], stride: Int) -> Int { column.capacity * stride }
+    static func bytes<T>(_ column: RemappedColumn<T>, stride: Int) -> Int { column.capacity * stride }
 
     /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
     /// columns, the materialized `transforms` (a one-byte `TransformKind` and six
@@ -21,10 +22,14 @@ final class MemoryFootprintTests: XCTestCase {
             [c.boundsX, c.boundsY, c.boundsWidth, c.boundsHeight, c.positionX, c.positionY]
             + [c.anchorX, c.anchorY, c.zPositions, c.anchorPointZs]
         let t = c.transforms
-        let affine = [t.a, t.b, t.c, t.d, t.tx, t.ty]
-        return (geometry + affine).map { bytes($0, stride: 8) }.reduce(0, +) + bytes(t.kind, stride: 1)
-            + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
-            + bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
+        let affine: [RemappedColumn<Double>] = [t.a, t.b, t.c, t.d, t.tx, t.ty]
+        let doubles =
+            geometry.map { bytes($0, stride: 8) }.reduce(0, +) + affine.map { bytes($0, stride: 8) }.reduce(0, +)
+        let bytesOfFlags: Int =
+            bytes(t.kind, stride: 1) + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
+        let attributes: Int =
+            bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
+        return doubles + bytesOfFlags + attributes
     }
 
     /// From `LayerHierarchy`: a `UInt32` generation and five `Int32` links (parent, first

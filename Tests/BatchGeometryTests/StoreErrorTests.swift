@@ -36,7 +36,7 @@ struct StoreSnapshot: Equatable {
         parents = layers.map { store.superlayer(of: $0) }
         sublayers = layers.map { store.sublayers(of: $0) }
         roots = store.rootIndices
-        generations = store.hierarchy.generations
+        generations = Array(store.hierarchy.generations)
         freeSlots = store.hierarchy.freeSlots
         scrollViews = layers.map { store.scrollView(of: $0) }
     }

@@ -4,8 +4,9 @@ import CAffineKernels
 // keeps a deque's buffer behind `_UnsafeDequeHandle`). The kernels read and write
 // struct-of-arrays columns through raw addresses, to skip the bounds checks and the
 // copy-on-write checks of `Array` in their inner loops and to hand the columns to the C
-// kernels. Only this file names Swift's unsafe pointer types or calls `withUnsafe…`
-// (ARCHITECTURE.md, "Where raw memory lives"); every other file takes a `RawColumn` or a
+// kernels. Only the files of `Memory/` name Swift's unsafe pointer types or call
+// `withUnsafe…`: this one, and `RemappedColumn.swift` (the columns that grow by remapping,
+// with their openers) (ARCHITECTURE.md, "Where raw memory lives"); every other file takes a `RawColumn` or a
 // `RawList`, or a bundle of them (`AffinePointers`, `IncrementalColumns`,
 // `WorldPassColumns`, `PlanInputs`, `PlanOutput`, `FrameKernelColumns`, …).
 //

@@ -107,7 +107,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 /// A rect kept as its four edges, so that half-infinite rects (a layer crossing the
 /// eye plane reaches to infinity on one side) survive arithmetic: `-inf ... 5` has no
 /// meaningful `(x, width)` form, but its edges are exact.
-public struct RectEdges: Hashable, Sendable, CustomStringConvertible {
+public struct RectEdges: Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
     public var minX: Double
     public var minY: Double
     public var maxX: Double

@@ -52,6 +52,27 @@ func withAffinePointers<R>(
     }
 }
 
+/// `withAffinePointers(reading:…)` for remapped columns (the store's local transforms).
+@inline(__always)
+func withAffinePointers<R>(
+    reading a: RemappedColumn<Double>, _ b: RemappedColumn<Double>, _ c: RemappedColumn<Double>,
+    _ d: RemappedColumn<Double>, _ tx: RemappedColumn<Double>, _ ty: RemappedColumn<Double>,
+    _ body: (AffinePointers) -> R
+) -> R {
+    withRawColumn(reading: a) { a in
+        withRawColumn(reading: b) { b in
+            withRawColumn(reading: c) { c in
+                withRawColumn(reading: d) { d in
+                    withRawColumn(reading: tx) { tx in
+                        withRawColumn(reading: ty) { ty in body(AffinePointers(a: a, b: b, c: c, d: d, tx: tx, ty: ty))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 extension PlanarPropagation {
     /// The planar kernel over cached locals `local` and world columns `world`.
     init(
@@ -203,7 +224,7 @@ struct WorldPassColumns {
 /// that they and the plan can be opened side by side). `plan` must have layers.
 @inline(__always)
 func withWorldPassColumns<R>(
-    plan: WorldPlan, parents: [Int32], generalLocals: GeneralLocalsStorage, generalPositions: [Int],
+    plan: WorldPlan, parents: RemappedColumn<Int32>, generalLocals: GeneralLocalsStorage, generalPositions: [Int],
     world: inout DetachedWorldColumns, general: inout GeneralMatrices, _ body: (WorldPassColumns) -> R
 ) -> R {
     withAffinePointers(reading: plan.a, plan.b, plan.c, plan.d, plan.tx, plan.ty) { local in

@@ -4,8 +4,8 @@
 /// Sublayer lists as linked lists: `first[layer]` is the first sublayer to draw,
 /// `next[layer]` the sibling drawn after `layer` (-1 = none). Roots keep their list order.
 struct SiblingLinks {
-    var first: [Int32]
-    var next: [Int32]
+    var first: RemappedColumn<Int32>
+    var next: RemappedColumn<Int32>
 }
 
 extension LayerStore {

@@ -19,8 +19,8 @@ public struct QueryScratch: Sendable {
     /// Each layer's `Homography` of its world matrix, for hit tests of 4 or more points.
     var unprojections: [Homography] = []
     /// The sublayer lists in drawing order (`SiblingLinks`), while some list is unsorted.
-    var first: [Int32] = []
-    var next: [Int32] = []
+    var first: RemappedColumn<Int32> = []
+    var next: RemappedColumn<Int32> = []
     /// The superlayers whose lists are out of order, one unsorted list's sublayers, and
     /// the merge space of `stableSort`.
     var unsortedParents: [Int32] = []

@@ -11,7 +11,7 @@ struct ChangeTracker: Sendable {
     private(set) var dirtyLayers: [Int32] = []
     /// Per layer: `clean`, `positionOnly` (only `position` changed, so the cached local
     /// needs just its translation redone) or `changed`.
-    private(set) var dirtyStates: [UInt8] = []
+    private(set) var dirtyStates: RemappedColumn<UInt8> = []
     static let clean: UInt8 = 0, positionOnly: UInt8 = 1, changed: UInt8 = 2
 
     var hasChanges: Bool { needsFullUpdate || !dirtyLayers.isEmpty }

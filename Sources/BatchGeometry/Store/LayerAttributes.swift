@@ -10,9 +10,9 @@
 /// columns of `LayerStore`. A free slot holds the defaults (`resetToDefaults(at:)`).
 struct LayerAttributes: Sendable {
     /// `opacity`, stored as CALayer stores it: a 32-bit float. Default 1.
-    var opacities: [Float] = []
+    var opacities: RemappedColumn<Float> = []
     /// `userInteractionEnabled`. Default true.
-    var interactionEnabled: [Bool] = []
+    var interactionEnabled: RemappedColumn<Bool> = []
 
     mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
         budget.grow(&opacities, to: capacity)

@@ -8,17 +8,17 @@ struct LayerHierarchy: Sendable {
     /// Per slot: its generation, even while a layer lives in it, odd while it is free
     /// (`destroyLayer` and `addLayer` each add one). A handle is live while its
     /// (even) generation equals its slot's: one load checks it.
-    var generations: [UInt32] = []
+    var generations: RemappedColumn<UInt32> = []
     /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
     /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
     /// is a detached root with Core Animation's defaults and an odd generation, so every
     /// pass covers it and no query reports it.
     var freeSlots: [Int32] = []
-    var parents: [Int32] = []
-    var firstSublayers: [Int32] = []
-    var lastSublayers: [Int32] = []
-    var nextSiblings: [Int32] = []
-    var previousSiblings: [Int32] = []
+    var parents: RemappedColumn<Int32> = []
+    var firstSublayers: RemappedColumn<Int32> = []
+    var lastSublayers: RemappedColumn<Int32> = []
+    var nextSiblings: RemappedColumn<Int32> = []
+    var previousSiblings: RemappedColumn<Int32> = []
     var firstRoot: Int32 = -1
     var lastRoot: Int32 = -1
     /// Names the store's current structure (its layers and their hierarchy): a new,

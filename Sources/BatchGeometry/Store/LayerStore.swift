@@ -97,12 +97,15 @@ public struct LayerStore: ~Copyable, Sendable {
     /// reallocates (about 15–120 ms at a million layers with every cache built);
     /// allocates at most once per column and cache.
     ///
-    /// Growth policy: the columns are arrays, and each per-layer cache reserves the
-    /// columns' capacity when it is built. Once the slots pass 7/8 of the capacity (and
+    /// Growth policy: most columns and caches are remapped columns (on Linux, from 2 MiB
+    /// on, a mapping that `mremap` grows without a copy: microseconds, not milliseconds;
+    /// README "Growing the store"), the geometry columns, flags, masks and transform kinds
+    /// are arrays (a copy), and each per-layer cache reserves the columns' capacity when
+    /// it is built. Once the slots pass 7/8 of the capacity (and
     /// the largest capacity reserved here, which is honoured: nothing grows ahead below
     /// it), `addLayer` grows ahead: one array at a time, every 1/64 of the remaining
     /// headroom in new slots, to twice the capacity, so that the copies (one array each,
-    /// 0.4–42 ms at a million layers) fall in different frames and every array has grown
+    /// 0.4–42 ms at a million layers) and remaps fall in different frames and every array has grown
     /// before the old capacity is reached. Growth is amortized O(1) a layer. Where the
     /// headroom is too small for every step (a store reserved for exactly its layers and
     /// then grown past them, or a burst of adds in one frame), the arrays left grow by

@@ -1,5 +1,7 @@
-// Growth ahead of need (issue 22 item 3). The columns and per-layer caches are Swift
-// arrays: one that runs out of room copies itself whole, and they all run out with the
+// Growth ahead of need (issue 22 item 3). Most columns and per-layer caches are now
+// `RemappedColumn`s (Memory/RemappedColumn.swift), whose growth from 2 MiB on is an
+// `mremap` (no copy); the geometry columns, flags, masks and transform kinds are still Swift
+// arrays. An array that runs out of room copies itself whole, and they all run out with the
 // same `addLayer`, which then copied every one of them at once (60–90 ms at a million
 // layers). Instead, once the slots pass 7/8 of the capacity, `addLayer` grows one array
 // to twice the capacity every `interval` new slots, spaced so that the 41–48 arrays are
@@ -31,17 +33,24 @@ struct GrowthBudget {
     /// an array that has the room already. O(n) when it reallocates, O(1) otherwise.
     @inline(__always)
     mutating func grow<Element>(_ array: inout [Element], to capacity: Int) {
+        growColumn(capacity: array.capacity, to: capacity) { array.reserveCapacity(capacity) }
+    }
+
+    /// Calls `reserve` if the budget reaches a column of `current` capacity that should
+    /// hold `capacity`; an unlimited budget always calls it (to make the column unique).
+    @inline(__always)
+    mutating func growColumn(capacity current: Int, to capacity: Int, _ reserve: () -> Void) {
         if arraysLeft == .max {
-            array.reserveCapacity(capacity)
+            reserve()
             return
         }
-        guard array.capacity < capacity else { return }
+        guard current < capacity else { return }
         guard arraysLeft > 0 else {
             leftSomeShort = true
             return
         }
         arraysLeft -= 1
-        array.reserveCapacity(capacity)
+        reserve()
     }
 }
 

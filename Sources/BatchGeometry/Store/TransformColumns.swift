@@ -19,10 +19,11 @@ struct TransformColumns: Sendable {
     /// The kind of each layer's transform; empty while not materialized.
     private(set) var kind: [TransformKind] = []
     /// The affine part; empty in the sparse layout.
-    private(set) var a: [Double] = [], b: [Double] = [], c: [Double] = [], d: [Double] = []
-    private(set) var tx: [Double] = [], ty: [Double] = []
+    private(set) var a: RemappedColumn<Double> = [], b: RemappedColumn<Double> = []
+    private(set) var c: RemappedColumn<Double> = [], d: RemappedColumn<Double> = []
+    private(set) var tx: RemappedColumn<Double> = [], ty: RemappedColumn<Double> = []
     /// Per layer, the index of its entry in `entries` or -1; empty until the first entry.
-    private(set) var entrySlots: [Int32] = []
+    private(set) var entrySlots: RemappedColumn<Int32> = []
     /// `entryStride` doubles an entry: `m13 m14 m23 m24 m31 m32 m33 m34 m43 m44` (dense
     /// affine) or the whole matrix, row-major (sparse).
     private(set) var entries: [Double] = []
@@ -53,12 +54,12 @@ struct TransformColumns: Sendable {
         kind.reserveCapacity(Swift.max(reservedCapacity, count))
         kind.append(contentsOf: repeatElement(.identity, count: count))
         guard denseAffine else { return }
-        a = Array(repeating: 1, count: count)
-        b = Array(repeating: 0, count: count)
-        c = Array(repeating: 0, count: count)
-        d = Array(repeating: 1, count: count)
-        tx = Array(repeating: 0, count: count)
-        ty = Array(repeating: 0, count: count)
+        a = RemappedColumn(repeating: 1, count: count)
+        b = RemappedColumn(repeating: 0, count: count)
+        c = RemappedColumn(repeating: 0, count: count)
+        d = RemappedColumn(repeating: 1, count: count)
+        tx = RemappedColumn(repeating: 0, count: count)
+        ty = RemappedColumn(repeating: 0, count: count)
     }
 
     func kind(at index: Int) -> TransformKind {

@@ -42,6 +42,33 @@ uint64_t BGNextStructureVersion(void);
 uint64_t BGMonotonicNanoseconds(void);
 
 /* ------------------------------------------------------------------------ */
+/* Column memory (column_memory.c): the blocks behind the store's columns     */
+
+/// A new block of at least `bytes` bytes (uninitialized), for a column that grows with
+/// `BGColumnGrow` and is freed with `BGColumnFree` given the same size it was last
+/// allocated or grown to. On Linux a block of 2 MiB or more is an anonymous mapping
+/// (rounded up to whole 2 MiB pages, transparent huge pages asked for), smaller ones and
+/// other systems or sanitizer builds use malloc. Never NULL: out of memory writes a
+/// message to standard error and aborts. O(1) (pages are touched when written).
+void *BGColumnAllocate(size_t bytes);
+
+/// `block` (of `oldBytes`, from `BGColumnAllocate` or `BGColumnGrow`) grown to
+/// `newBytes` (>= `oldBytes`), its first `oldBytes` kept; the old address is invalid
+/// afterwards. A mapping grows with mremap (no copy: O(pages) page-table moves), a
+/// heap block with realloc, and a heap block that passes 2 MiB is copied once into a
+/// mapping. Never NULL: out of memory aborts with a message.
+void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes);
+
+/// Frees `block`, whose size is `bytes` as last allocated or grown; NULL is ignored.
+void BGColumnFree(void *block, size_t bytes);
+
+/// How many mappings `BGColumnAllocate` and `BGColumnGrow` made or moved since the
+/// process started (mmap and mremap calls; every thread; relaxed read). Those calls
+/// bypass malloc, so the tests' allocation counter adds this count to the mallocs it
+/// sees.
+uint64_t BGColumnMappingCount(void);
+
+/* ------------------------------------------------------------------------ */
 /* Kernel 1: layer frames (the CALayer `frame` getter)                       */
 /* ------------------------------------------------------------------------ */
 

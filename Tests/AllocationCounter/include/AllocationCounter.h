@@ -23,7 +23,9 @@ int BGAllocationCounterIsActive(void);
 /// when they are.
 const char *BGAllocationCounterInactiveReason(void);
 
-/// The number of allocation calls (every thread) since the process started. Relaxed
+/// The number of allocation calls (every thread) since the process started: the
+/// interposed malloc family's calls plus the store's column blocks that CAffineKernels
+/// mapped or remapped (`BGColumnMappingCount`: mmap and mremap bypass malloc). Relaxed
 /// atomic read: take it on the thread that did the work, after joining any others.
 long long BGAllocationCount(void);
 

@@ -14,9 +14,9 @@ struct DrawOrderCache: Sendable {
     /// How many lists `refresh` has sorted, in all (the frame query reports the difference).
     private(set) var sortedListTotal = 0
     /// Per layer: its predecessor in its list's drawing order (-1: first), for `unlink`.
-    private(set) var previous: [Int32] = []
+    private(set) var previous: RemappedColumn<Int32> = []
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
-    private var dirty: [Bool] = []
+    private var dirty: RemappedColumn<Bool> = []
     private var dirtyLayers: [Int32] = []
     /// Scratch for re-sorting one list (the list, and the merge sort's space).
     private var siblings: [Int32] = []
@@ -74,7 +74,7 @@ struct DrawOrderCache: Sendable {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
             links = SiblingLinks(first: store.hierarchy.firstSublayers, next: store.hierarchy.nextSiblings)
             previous = store.hierarchy.previousSiblings
-            dirty = Array(repeating: false, count: count)
+            dirty = RemappedColumn(repeating: false, count: count)
             dirtyLayers.removeAll()
             // Room for the worst case now (4 bytes a layer each), so that no later frame
             // allocates: any number of lists may change, each up to every layer long; and

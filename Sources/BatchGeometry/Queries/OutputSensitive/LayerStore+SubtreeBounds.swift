@@ -21,17 +21,17 @@ extension LayerStore {
     /// Every layer's content and extent, sublayers before superlayers. O(count).
     private func build(_ bounds: inout SubtreeBounds) {
         let count = self.count
-        bounds.content = Array(repeating: .null, count: count)
-        bounds.extent = Array(repeating: .null, count: count)
-        bounds.state = Array(repeating: 0, count: count)
-        bounds.indexEntry = Array(repeating: -1, count: count)
-        bounds.orderLabel = Array(repeating: 0, count: count)
+        bounds.content = RemappedColumn(repeating: .null, count: count)
+        bounds.extent = RemappedColumn(repeating: .null, count: count)
+        bounds.state = RemappedColumn(repeating: 0, count: count)
+        bounds.indexEntry = RemappedColumn(repeating: -1, count: count)
+        bounds.orderLabel = RemappedColumn(repeating: 0, count: count)
         bounds.indexes = []
         bounds.parkedSublayers = []
         bounds.drift = ParkedDrift()
-        bounds.drift.references = Array(repeating: ParkedDrift.invalid, count: count)
+        bounds.drift.references = RemappedColumn(repeating: ParkedDrift.invalid, count: count)
         bounds.lastDeferredVisits = 0
-        bounds.indexSlot = Array(repeating: -1, count: count)
+        bounds.indexSlot = RemappedColumn(repeating: -1, count: count)
         bounds.reserveColumns(layerCapacity)
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()

@@ -68,7 +68,7 @@ extension LayerStore {
 
     /// The next sublayer in the frame's order (its list, or its candidates), or nil.
     @inline(__always)
-    func nextSublayer(_ frame: inout VisitFrame, _ candidates: [UInt64], _ next: [Int32]) -> Int? {
+    func nextSublayer(_ frame: inout VisitFrame, _ candidates: [UInt64], _ next: RemappedColumn<Int32>) -> Int? {
         if frame.fromCandidates {
             guard frame.next < frame.end else { return nil }
             defer { frame.next += 1 }

@@ -19,7 +19,7 @@ struct ParkedDrift: Sendable {
     /// that computed it, for the rounding slack), `moved` and `scaled` (the bounds the
     /// setters computed since; NaN or infinity: unknown), and in the last lane the list a
     /// parked layer waits in (`parkedSlot`). NaN: no reference.
-    var references: [SIMD8<Float>] = []
+    var references: RemappedColumn<SIMD8<Float>> = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
     /// of their drifts (infinity: redo them all on descent).

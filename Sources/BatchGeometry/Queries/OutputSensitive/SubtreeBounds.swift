@@ -10,29 +10,29 @@
 struct SubtreeBounds: Sendable {
     /// Per layer, in its bounds space: the union of its sublayers' `extents` (null: no
     /// sublayer can draw).
-    var content: [RectEdges] = []
+    var content: RemappedColumn<RectEdges> = []
     /// Per layer, in its superlayer's bounds space (the world for a root): its own bounds
     /// when they have a positive area, plus `content` unless it masks to bounds, mapped by
     /// `transformToSuperlayer`. Null when the layer is hidden, a detached root or draws
     /// nothing; `.unbounded` when its subtree cannot be bounded in a plane.
-    var extent: [RectEdges] = []
+    var extent: RemappedColumn<RectEdges> = []
     /// Per layer: the `Mark` bits waiting for the next refresh, plus `indexed`.
-    var state: [UInt8] = []
+    var state: RemappedColumn<UInt8> = []
     /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none; a sublayer
     /// linked into an indexed list since the last refresh gets its leaf there).
-    var indexEntry: [Int32] = []
+    var indexEntry: RemappedColumn<Int32> = []
     /// Per layer: its order label in its superlayer's list, when the superlayer is
     /// indexed: strictly increasing along the list (`LayerStore.labelJoiningSublayer`),
     /// so that sorting candidates by label puts them in list order, and by (zPosition key,
     /// label) in drawing order, without ranks to renumber on an insert.
-    var orderLabel: [UInt64] = []
+    var orderLabel: RemappedColumn<UInt64> = []
     /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
     /// sublayers, by layer.
     /// (An array with a slot per indexed layer, not a dictionary: a dictionary's in-place
     /// update allocates in unoptimized builds, on every refit.)
     var indexes: [SublayerIndex] = []
     /// Per layer: its index's position in `indexes` (-1: none).
-    var indexSlot: [Int32] = []
+    var indexSlot: RemappedColumn<Int32> = []
     /// Positions in `indexes` that no layer uses.
     var freeIndexSlots: [Int32] = []
     /// Per position in `indexes`: the sublayers of that indexed layer, which masks to

@@ -1,0 +1,143 @@
+import AllocationCounter
+import CAffineKernels
+import XCTest
+
+@testable import BatchGeometry
+
+/// `RemappedColumn`: Array's value semantics over a block that grows by remapping
+/// (CAffineKernels' column_memory.c). Each expectation is checked against an Array
+/// built by the same operations.
+final class RemappedColumnTests: XCTestCase {
+    /// A recognizable value for index `i` (not the index itself, so a shift shows).
+    private static func value(_ i: Int) -> Double { Double(i) * 1.5 + 0.25 }
+
+    func testEmptyColumnHoldsNothingAndAllocatesNothing() {
+        let column = RemappedColumn<Double>()
+        XCTAssertTrue(column.isEmpty)
+        XCTAssertEqual(column.count, 0)
+        XCTAssertEqual(column.capacity, 0)
+        XCTAssertEqual(Array(column), [])
+        let literal: RemappedColumn<Int32> = []
+        XCTAssertEqual(literal.capacity, 0)
+        XCTAssertEqual(withRawList(reading: literal) { $0.count }, 0)
+    }
+
+    func testContentIsKeptAcrossGrowthPastTheMappedSize() {
+        // 600,000 doubles = 4.8 MB: from the heap into a mapping (2 MiB) and then remapped
+        // several times (each doubling).
+        let mappingsBefore = BGColumnMappingCount()
+        var column = RemappedColumn<Double>()
+        var capacities: Set<Int> = []
+        for i in 0..<600_000 {
+            column.append(Self.value(i))
+            capacities.insert(column.capacity)
+        }
+        XCTAssertEqual(column.count, 600_000)
+        XCTAssertGreaterThan(capacities.count, 10, "the column grew step by step")
+        for i in stride(from: 0, to: 600_000, by: 997) { XCTAssertEqual(column[i], Self.value(i), "element \(i)") }
+        XCTAssertEqual(column[599_999], Self.value(599_999))
+        XCTAssertEqual(column.reduce(0, +), (0..<600_000).reduce(0) { $0 + Self.value($1) })
+        // Linux with glibc and no sanitizer (where the allocation counter runs) is where
+        // columns are mapped: 2 MiB and 4 MiB blocks, so one map and at least one remap.
+        if BGAllocationCounterIsActive() != 0 {
+            XCTAssertGreaterThanOrEqual(
+                BGColumnMappingCount() - mappingsBefore, 2, "the growth went through mmap and mremap")
+        }
+    }
+
+    /// A unique column's growth is one realloc or remap: no copy into a new block (which
+    /// would count a block object and its memory).
+    func testGrowingAUniqueColumnReallocatesInPlace() throws {
+        try FrameLoopAllocationTests.requireAllocationCounter()
+        for _ in 0..<2 {  // the first growth of each element type instantiates generic metadata
+            var warm = RemappedColumn<Int32>(repeating: 0, count: 4)
+            warm.reserveCapacity(8)
+            var warmBytes = RemappedColumn<UInt8>(repeating: 0, count: 4)
+            warmBytes.reserveCapacity(8)
+        }
+        var column = RemappedColumn<UInt8>(repeating: 7, count: 3 << 20)  // a mapping
+        column[5] = 8
+        let before = BGAllocationCount()
+        column.reserveCapacity(6 << 20)
+        XCTAssertEqual(BGAllocationCount() - before, 1, "one mremap")
+        var small = RemappedColumn<Int32>(repeating: 1, count: 1_000)
+        let beforeSmall = BGAllocationCount()
+        small.reserveCapacity(4_000)
+        XCTAssertEqual(BGAllocationCount() - beforeSmall, 1, "one realloc")
+        XCTAssertEqual(column[5], 8)
+        XCTAssertEqual(column[(3 << 20) - 1], 7)
+        XCTAssertEqual(small[999], 1)
+    }
+
+    func testWriteToACopyLeavesTheOriginalAndViceVersa() {
+        var original = RemappedColumn<Int32>((0..<1_000).map { Int32($0) })
+        var copy = original
+        XCTAssertTrue(copy.sharesBlock(with: original), "assignment shares the block")
+        copy[10] = -1
+        XCTAssertFalse(copy.sharesBlock(with: original), "a write copies")
+        XCTAssertEqual(original[10], 10)
+        XCTAssertEqual(copy[10], -1)
+        let second = original
+        original[20] = -2
+        XCTAssertEqual(second[20], 20, "the copy is unchanged by a write to the original")
+        XCTAssertEqual(original[20], -2)
+        var appended = second
+        appended.append(7)
+        XCTAssertEqual(second.count, 1_000)
+        XCTAssertEqual(appended.count, 1_001)
+        var removed = second
+        removed.removeLast()
+        XCTAssertEqual(second.last, 999)
+        XCTAssertEqual(removed.last, 998)
+        var reserved = second
+        reserved.reserveCapacity(10)
+        XCTAssertFalse(reserved.sharesBlock(with: second), "reserveCapacity makes the block unique, as Array's does")
+        XCTAssertEqual(Array(reserved), Array(second))
+    }
+
+    func testCopyOfAMappedColumnIsIndependent() {
+        var big = RemappedColumn<Double>(repeating: 3, count: 400_000)  // 3.2 MB: a mapping
+        let snapshot = big
+        big[399_999] = 4
+        big.append(5)
+        XCTAssertEqual(snapshot[399_999], 3)
+        XCTAssertEqual(snapshot.count, 400_000)
+        XCTAssertEqual(big[399_999], 4)
+        XCTAssertEqual(big[400_000], 5)
+    }
+
+    func testReserveKeepsContentAndAppendsWithinItDoNotGrow() {
+        var column = RemappedColumn<UInt64>([1, 2, 3])
+        column.reserveCapacity(500_000)  // 4 MB
+        XCTAssertGreaterThanOrEqual(column.capacity, 500_000)
+        XCTAssertEqual(Array(column), [1, 2, 3])
+        let capacity = column.capacity
+        for i in 3..<500_000 { column.append(UInt64(i + 1)) }
+        XCTAssertEqual(column.capacity, capacity, "no growth within the reserved room")
+        XCTAssertEqual(column[499_999], 500_000)
+        column.reserveCapacity(10)
+        XCTAssertEqual(column.capacity, capacity, "a smaller reserve keeps the room")
+    }
+
+    func testRemoveAllAndCollectionEditsMatchArray() {
+        var column = RemappedColumn<Int>(0..<100)
+        var array = Array(0..<100)
+        column.replaceSubrange(10..<20, with: [-1, -2, -3])
+        array.replaceSubrange(10..<20, with: [-1, -2, -3])
+        XCTAssertEqual(Array(column), array)
+        column.insert(42, at: 0)
+        array.insert(42, at: 0)
+        column.swapAt(1, 50)
+        array.swapAt(1, 50)
+        XCTAssertEqual(Array(column), array)
+        let kept = column.capacity
+        column.removeAll(keepingCapacity: true)
+        XCTAssertTrue(column.isEmpty)
+        XCTAssertEqual(column.capacity, kept)
+        column.append(1)
+        XCTAssertEqual(Array(column), [1])
+        column.removeAll()
+        XCTAssertEqual(column.capacity, 0)
+        XCTAssertEqual(RemappedColumn<Int>(repeating: 9, count: 4), [9, 9, 9, 9])
+    }
+}
