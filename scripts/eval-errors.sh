@@ -44,6 +44,7 @@ expect_error "stdin" sh -c "'$BIN' eval - < '$MALFORMED/parent-cycle.scene.json'
 # A BATCHGEOMETRY_* value the library cannot use is a usage error, not a silent fallback.
 expect_error "BATCHGEOMETRY_BACKEND=gpu" env BATCHGEOMETRY_BACKEND=gpu "$BIN" eval "$GOOD"
 expect_error "BATCHGEOMETRY_THREADS=0" env BATCHGEOMETRY_THREADS=0 "$BIN" eval "$GOOD"
+expect_error "BATCHGEOMETRY_SPLIT=spread" env BATCHGEOMETRY_SPLIT=spread "$BIN" eval "$GOOD"
 expect_error "BATCHGEOMETRY_C_KERNEL=avx9" env BATCHGEOMETRY_C_KERNEL=avx9 "$BIN" eval "$GOOD"
 
 # render: the same errors, and -o must not create its file.

@@ -29,6 +29,13 @@ final class EnvironmentTests: XCTestCase {
         }
     }
 
+    func testSplitValues() {
+        for good in [nil, "", "claim", "Blocks"] { XCTAssertNil(SplitSchedule.environmentProblem(good)) }
+        XCTAssertEqual(
+            SplitSchedule.environmentProblem("spread"),
+            "BATCHGEOMETRY_SPLIT=spread is not a split schedule (expected blocks or claim)")
+    }
+
     func testCKernelValues() {
         defer { unsetenv("BATCHGEOMETRY_C_KERNEL") }
         for good in ["portable", "auto", "", KernelOptions.cInstructionSet] {

@@ -37,16 +37,19 @@ final class ParallelSplitTests: XCTestCase {
         }
     }
 
-    /// `forEachTask` runs each task once, over any number of threads.
+    /// `forEachTask` runs each task once, over any number of threads, on every
+    /// schedule (blocks of uneven sizes, more threads than tasks).
     func testEveryTaskRunsOnce() {
-        for tasks in [1, 2, 7, 128] {
-            for threads in [1, 2, 16] {
-                let runs = UnsafeMutableBufferPointer<Int>.allocate(capacity: tasks)
-                runs.initialize(repeating: 0)
-                let pointer = SendablePointer(runs.baseAddress!)
-                forEachTask(tasks, threads: threads) { pointer.pointer[$0] += 1 }
-                XCTAssertTrue(runs.allSatisfy { $0 == 1 }, "\(tasks) tasks, \(threads) threads")
-                runs.deallocate()
+        for schedule in [SplitSchedule.claim, .blocks] {
+            for tasks in [1, 2, 7, 128, 1_001] {
+                for threads in [1, 2, 3, 16] {
+                    let runs = UnsafeMutableBufferPointer<Int>.allocate(capacity: tasks)
+                    runs.initialize(repeating: 0)
+                    let pointer = SendablePointer(runs.baseAddress!)
+                    forEachTask(tasks, threads: threads, schedule: schedule) { pointer.pointer[$0] += 1 }
+                    XCTAssertTrue(runs.allSatisfy { $0 == 1 }, "\(schedule): \(tasks) tasks, \(threads) threads")
+                    runs.deallocate()
+                }
             }
         }
     }

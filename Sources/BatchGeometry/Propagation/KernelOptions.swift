@@ -73,7 +73,9 @@ enum BackendKernel: CaseIterable {
 /// `KernelOptions.default` reads `BATCHGEOMETRY_BACKEND` (`scalar`, `simd` or `c` force
 /// that backend for every kernel; `auto`, empty or unset: each kernel on its measured
 /// best) and `BATCHGEOMETRY_THREADS` (a positive count; the active processor count when
-/// unset) once, so any result can be reproduced on any backend without recompiling. A
+/// unset) once, so any result can be reproduced on any backend without recompiling.
+/// `BATCHGEOMETRY_SPLIT` (`blocks`, the default, or `claim`) picks how a split's threads
+/// share its tasks (a many-core measurement knob; same results). A
 /// value it cannot use (an unknown backend, a thread count that is not a positive
 /// integer, a `BATCHGEOMETRY_C_KERNEL` this build or CPU cannot run) stops the program
 /// with a message naming the variable, rather than silently running something else;
@@ -127,6 +129,7 @@ public struct KernelOptions: Sendable, Hashable {
         environmentProblem(
             backend: environmentValue("BATCHGEOMETRY_BACKEND"),
             threads: environmentValue("BATCHGEOMETRY_THREADS"))
+            ?? SplitSchedule.environmentProblem(environmentValue("BATCHGEOMETRY_SPLIT"))
             ?? BGKernelEnvironmentProblem().map { String(cString: $0) }
     }
 

@@ -196,7 +196,8 @@ let helpText = """
     ENVIRONMENT
       BATCHGEOMETRY_C_KERNEL=portable|avx2|avx512|neon forces the C backend's instruction
       set; BATCHGEOMETRY_BACKEND (scalar, simd, c, auto) and BATCHGEOMETRY_THREADS set the
-      defaults of eval. A value that cannot be used is a usage error (exit status 2).
+      defaults of eval; BATCHGEOMETRY_SPLIT=blocks|claim sets how the threads of a
+      split share its tasks. A value that cannot be used is a usage error (exit status 2).
 
     EXAMPLES
       swift run -c release batchbench
