@@ -176,8 +176,9 @@ enum {
     /** A malformed scene file; the message is `<path>: <problem>`, as batchbench eval
      *  prints it after `error: `. */
     BG_ERROR_SCENE = 11,
-    /** A BATCHGEOMETRY_BACKEND, BATCHGEOMETRY_THREADS or BATCHGEOMETRY_C_KERNEL value this
-     *  process cannot use; the message names the variable. */
+    /** A BATCHGEOMETRY_BACKEND, BATCHGEOMETRY_THREADS, BATCHGEOMETRY_SPLIT or
+     *  BATCHGEOMETRY_C_KERNEL value this process cannot use; the message names the
+     *  variable. */
     BG_ERROR_ENVIRONMENT = 12
 };
 
