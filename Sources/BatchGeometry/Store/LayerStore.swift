@@ -112,17 +112,18 @@ public struct LayerStore: ~Copyable, Sendable {
     /// Growth policy: every per-layer column and cache is a remapped column (on Linux, from
     /// 2 MiB on, an anonymous mapping that `mremap` grows by moving page-table entries:
     /// no element is copied and no old page touched; README "Growing the store"). A
-    /// column doubles when an append finds it full, in that `addLayer`; the caches
-    /// reserve the columns' capacity when they are built, so they grow in the same
-    /// `addLayer`, every one by a remap: tens of microseconds in all at a million layers,
-    /// not the 60–490 ms that copying arrays cost (Benchmarks/KERNELS.md, "Growth (fifth
-    /// session)"). The new room costs nothing until it is written: each page is faulted
-    /// in (and zeroed by the kernel) by the append that first reaches it, 4 KiB at a time,
-    /// so the growth is spread over the frames that fill it. Growth is amortized O(1) a
-    /// layer. Reserving ahead (here or with `init(minimumCapacity:)`) still saves the
-    /// remaps, and the one copy of each column's life, from the heap into a mapping at
-    /// 2 MiB. Not covered: the world transforms cache, which a full world pass (after any
-    /// new slot) writes anew at `count` entries.
+    /// column doubles when an append finds it full, in that `addLayer`; the caches reserve
+    /// the columns' capacity when they are built, so they grow in the same `addLayer`,
+    /// every one by a remap, not by the copies that cost 60–490 ms at a million layers
+    /// (Benchmarks/KERNELS.md, "Growth (fifth session)"). Growth is amortized O(1) a
+    /// layer. The new room costs nothing until written: each page is faulted in (zeroed by
+    /// the kernel) by the append that first reaches it, with transparent huge pages 2 MiB
+    /// at once, and the columns of one element size reach a new 2 MiB page in the same
+    /// `addLayer` (every 262,144 layers for the `Double` columns): the growth cost a frame
+    /// can still pay (docs/DEBTS.md). Reserving ahead (here or with
+    /// `init(minimumCapacity:)`) saves the remaps and each column's one copy from the heap
+    /// into a mapping at 2 MiB, not those page faults. Not covered: the world transforms
+    /// cache, which a full world pass (after any new slot) writes anew at `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
         columns.reserveCapacity(capacity)
         hierarchy.reserveCapacity(capacity)
