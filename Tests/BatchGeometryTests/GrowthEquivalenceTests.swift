@@ -69,5 +69,37 @@ final class GrowthEquivalenceTests: XCTestCase {
             XCTAssertEqual(grown.worldTransform(of: layer), reserved.worldTransform(of: layer))
         }
         XCTAssertEqual(grown._invariantViolations(), [])
+        // Every geometry column grew by remapping (no array left): equal through the public
+        // views, value for value.
+        XCTAssertGreaterThanOrEqual(grown.columns.zPositions.capacity, Self.layerCount)
+        for (name, column) in Self.geometryColumns {
+            XCTAssertEqual(column(grown).count, Self.layerCount, name)
+            XCTAssertTrue(column(grown).elementsEqual(column(reserved)), name)
+        }
+    }
+
+    /// The public geometry columns, by name.
+    private static let geometryColumns: [(String, @Sendable (borrowing LayerStore) -> GeometryColumn)] = [
+        ("boundsX", { $0.boundsX }), ("boundsY", { $0.boundsY }), ("boundsWidth", { $0.boundsWidth }),
+        ("boundsHeight", { $0.boundsHeight }), ("positionX", { $0.positionX }), ("positionY", { $0.positionY }),
+        ("anchorX", { $0.anchorX }), ("anchorY", { $0.anchorY }), ("zPositions", { $0.zPositions }),
+        ("anchorPointZs", { $0.anchorPointZs }),
+    ]
+
+    /// A `GeometryColumn` is the column when it was taken (copy-on-write, as the arrays
+    /// these getters returned were): a later edit leaves it as it was and shows in a new
+    /// view.
+    func testAGeometryColumnKeepsTheValuesItWasTakenWith() throws {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        let layer = try store.addLayer(superlayer: root)
+        store.setPosition(Point(3, 4), of: layer)
+        let before = store.positionX
+        XCTAssertEqual(Array(before), [0, 3])
+        store.setPosition(Point(7, 8), of: layer)
+        XCTAssertEqual(Array(before), [0, 3], "the view kept its values")
+        XCTAssertEqual(Array(store.positionX), [0, 7])
+        XCTAssertEqual(store.positionY[layer.index], 8)
+        XCTAssertEqual(store.anchorX.indices, 0..<2)
     }
 }

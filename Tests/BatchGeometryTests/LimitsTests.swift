@@ -192,11 +192,11 @@ final class LimitsTests: XCTestCase {
     static func columnBytes(_ store: borrowing LayerStore) -> Int {
         func size<T>(_ column: [T]) -> Int { MemoryLayout<T>.stride * column.count }
         func size<T>(_ column: RemappedColumn<T>) -> Int { MemoryLayout<T>.stride * column.count }
-        let doubles = [
+        let doubles: [GeometryColumn] = [
             store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight, store.positionX,
             store.positionY, store.anchorX, store.anchorY, store.zPositions, store.anchorPointZs,
         ]
-        var total = doubles.map(size).reduce(0, +)
+        var total = doubles.map { 8 * $0.count }.reduce(0, +)
         for columns in [store.columns.transforms, store.columns.sublayerTransforms] {
             total += size(columns.kind) + size(columns.a) + size(columns.b) + size(columns.c) + size(columns.d)
             total += size(columns.tx) + size(columns.ty) + size(columns.entrySlots) + size(columns.entries)

@@ -21,7 +21,7 @@ struct StoreSnapshot: Equatable {
     init(_ store: borrowing LayerStore) {
         count = store.count
         let layers = 0..<store.count
-        let columns: [[Double]] = [
+        let columns: [GeometryColumn] = [
             store.boundsX, store.boundsY, store.boundsWidth, store.boundsHeight,
             store.positionX, store.positionY, store.anchorX, store.anchorY,
             store.zPositions, store.anchorPointZs,

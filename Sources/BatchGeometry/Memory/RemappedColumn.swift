@@ -309,16 +309,36 @@ func allocatedBytes<T>(_ column: RemappedColumn<T>) -> Int { column.capacity * M
 @inline(__always)
 func prefetchElement<T>(_ column: RemappedColumn<T>, _ index: Int) { column.prefetchForRead(index) }
 
-extension GrowthBudget {
-    /// `grow(_:to:)` for a remapped column: the same budget, a remap instead of a copy.
-    @inline(__always)
-    mutating func grow<Element>(_ column: inout RemappedColumn<Element>, to capacity: Int) {
-        growColumn(capacity: column.capacity, to: capacity) { column.reserveCapacity(capacity) }
-    }
-}
-
 /// `sharesStorage(_:_:)` for remapped columns: the same block (the footprint counts a
 /// cache's column still shared with the hierarchy's once). O(1).
 func sharesStorage<T>(_ first: RemappedColumn<T>, _ second: RemappedColumn<T>) -> Bool {
     first.sharesBlock(with: second)
+}
+
+/// Calls `body` with the addresses of two columns for reading (neither empty).
+@inline(__always)
+func withRawColumns<T, R>(
+    reading a: RemappedColumn<T>, _ b: RemappedColumn<T>, _ body: (RawColumn<T>, RawColumn<T>) -> R
+) -> R {
+    withRawColumn(reading: a) { a in withRawColumn(reading: b) { b in body(a, b) } }
+}
+
+/// Calls `body` with the addresses of four columns for writing (none empty).
+@inline(__always)
+func withRawColumns<T, R>(
+    _ a: inout RemappedColumn<T>, _ b: inout RemappedColumn<T>, _ c: inout RemappedColumn<T>,
+    _ d: inout RemappedColumn<T>, _ body: (RawColumn<T>, RawColumn<T>, RawColumn<T>, RawColumn<T>) -> R
+) -> R {
+    withRawColumn(&a) { a in
+        withRawColumn(&b) { b in withRawColumn(&c) { c in withRawColumn(&d) { d in body(a, b, c, d) } } }
+    }
+}
+
+/// Calls `body` with the addresses of four columns for reading (none empty).
+@inline(__always)
+func withRawColumns<T, R>(
+    reading a: RemappedColumn<T>, _ b: RemappedColumn<T>, _ c: RemappedColumn<T>, _ d: RemappedColumn<T>,
+    _ body: (RawColumn<T>, RawColumn<T>, RawColumn<T>, RawColumn<T>) -> R
+) -> R {
+    withRawColumns(reading: a, b) { a, b in withRawColumns(reading: c, d) { c, d in body(a, b, c, d) } }
 }

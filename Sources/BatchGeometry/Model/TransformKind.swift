@@ -6,7 +6,7 @@
 /// and everything else is identity, `scale` adds a non-unit diagonal `m11/m22`,
 /// `affine` any 2D affine map (rotation, skew), `threeDimensional` anything without
 /// perspective (`m14 = m24 = m34 = 0, m44 = 1`), and `perspective` the rest.
-public enum TransformKind: UInt8, Comparable, Sendable, CaseIterable {
+public enum TransformKind: UInt8, Comparable, Sendable, CaseIterable, BitwiseCopyable {
     case identity = 0
     case translate = 1
     case scale = 2

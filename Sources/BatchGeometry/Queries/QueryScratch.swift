@@ -31,6 +31,19 @@ public struct QueryScratch: Sendable {
     public init() {}
 }
 
+extension RemappedColumn {
+    /// `Array.resize(to:filler:)` for a remapped column: `newCount` long, the room kept.
+    /// No allocation when the capacity suffices and the block is not shared.
+    mutating func resize(to newCount: Int, filler: Element) {
+        if count > newCount {
+            while count > newCount { removeLast() }
+        } else if count < newCount {
+            reserveCapacity(newCount)
+            for _ in count..<newCount { append(filler) }
+        }
+    }
+}
+
 extension Array {
     /// Makes the array `newCount` long, keeping its storage: drops entries from the end,
     /// or appends copies of `filler` (an empty array without the capacity gets new
@@ -139,48 +152,69 @@ func stableSort(
     guard n > 1 else { return }
     if space.count < n { space.resize(to: n, filler: 0) }
     withRawColumn(&values) { valuesBase in
-        withRawColumn(&space) { spaceBase in
-            var source = valuesBase
-            var target = spaceBase
-            let run = 16
-            var start = 0
-            while start < n {
-                let end = Swift.min(start + run, n)
-                for i in (start + 1)..<end {
-                    let value = source[i]
-                    var j = i
-                    while j > start && areInIncreasingOrder(value, source[j - 1]) {
-                        source[j] = source[j - 1]
-                        j -= 1
-                    }
-                    source[j] = value
-                }
-                start = end
-            }
-            var width = run
-            while width < n {
-                var low = 0
-                while low < n {
-                    let middle = Swift.min(low + width, n)
-                    let high = Swift.min(low + 2 * width, n)
-                    var i = low
-                    var j = middle
-                    for k in low..<high {
-                        // The left run wins ties: stable.
-                        if j < high && (i >= middle || areInIncreasingOrder(source[j], source[i])) {
-                            target[k] = source[j]
-                            j += 1
-                        } else {
-                            target[k] = source[i]
-                            i += 1
-                        }
-                    }
-                    low = high
-                }
-                swap(&source, &target)
-                width *= 2
-            }
-            if source != valuesBase { valuesBase.copy(from: source, count: n) }
-        }
+        withRawColumn(&space) { spaceBase in stableSort(valuesBase, n, space: spaceBase, by: areInIncreasingOrder) }
     }
+}
+
+/// `stableSort(_:space:by:)` for remapped columns (the drawing-order cache's scratch).
+func stableSort(
+    _ values: inout RemappedColumn<Int32>, space: inout RemappedColumn<Int32>,
+    by areInIncreasingOrder: (Int32, Int32) -> Bool
+) {
+    let n = values.count
+    guard n > 1 else { return }
+    if space.count < n { space.resize(to: n, filler: 0) }
+    withRawColumn(&values) { valuesBase in
+        withRawColumn(&space) { spaceBase in stableSort(valuesBase, n, space: spaceBase, by: areInIncreasingOrder) }
+    }
+}
+
+/// The merge sort behind both `stableSort` overloads, on the first `n` elements at
+/// `valuesBase`, with `spaceBase` (room for `n`) as the merge space.
+@inline(__always)
+private func stableSort(
+    _ valuesBase: RawColumn<Int32>, _ n: Int, space spaceBase: RawColumn<Int32>,
+    by areInIncreasingOrder: (Int32, Int32) -> Bool
+) {
+    var source = valuesBase
+    var target = spaceBase
+    let run = 16
+    var start = 0
+    while start < n {
+        let end = Swift.min(start + run, n)
+        for i in (start + 1)..<end {
+            let value = source[i]
+            var j = i
+            while j > start && areInIncreasingOrder(value, source[j - 1]) {
+                source[j] = source[j - 1]
+                j -= 1
+            }
+            source[j] = value
+        }
+        start = end
+    }
+    var width = run
+    while width < n {
+        var low = 0
+        while low < n {
+            let middle = Swift.min(low + width, n)
+            let high = Swift.min(low + 2 * width, n)
+            var i = low
+            var j = middle
+            for k in low..<high {
+                // The left run wins ties: stable.
+                if j < high && (i >= middle || areInIncreasingOrder(source[j], source[i])) {
+                    target[k] = source[j]
+                    j += 1
+                } else {
+                    target[k] = source[i]
+                    i += 1
+                }
+            }
+            low = high
+        }
+        swap(&source, &target)
+        width *= 2
+    }
+    if source != valuesBase { valuesBase.copy(from: source, count: n) }
 }

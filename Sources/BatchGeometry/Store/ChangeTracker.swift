@@ -16,8 +16,8 @@ struct ChangeTracker: Sendable {
 
     var hasChanges: Bool { needsFullUpdate || !dirtyLayers.isEmpty }
 
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
-        budget.grow(&dirtyStates, to: capacity)
+    mutating func reserveCapacity(_ capacity: Int) {
+        dirtyStates.reserveCapacity(capacity)
     }
 
     mutating func appendLayer() {

@@ -14,9 +14,9 @@ struct LayerAttributes: Sendable {
     /// `userInteractionEnabled`. Default true.
     var interactionEnabled: RemappedColumn<Bool> = []
 
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
-        budget.grow(&opacities, to: capacity)
-        budget.grow(&interactionEnabled, to: capacity)
+    mutating func reserveCapacity(_ capacity: Int) {
+        opacities.reserveCapacity(capacity)
+        interactionEnabled.reserveCapacity(capacity)
     }
 
     /// A new slot, with every property at its default.

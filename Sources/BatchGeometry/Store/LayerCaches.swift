@@ -49,13 +49,13 @@ struct LayerCaches: Sendable {
     }
 
     /// Reserves room for `capacity` layers in the per-layer caches that are built (the
-    /// others reserve the store's capacity when they are built) and the budget reaches.
-    /// O(n) for each array that reallocates. The world cache and its plan are not
+    /// others reserve the store's capacity when they are built).
+    /// O(1) a column (a remap; below 2 MiB a realloc). The world cache and its plan are not
     /// covered: a store that gained slots needs a full world pass, which writes a new
     /// snapshot of `count` entries whatever was reserved.
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
-        changes.reserveCapacity(capacity, budget: &budget)
-        subtreeBounds.reserveCapacity(capacity, budget: &budget)
-        drawOrderCache.reserveCapacity(capacity, budget: &budget)
+    mutating func reserveCapacity(_ capacity: Int) {
+        changes.reserveCapacity(capacity)
+        subtreeBounds.reserveCapacity(capacity)
+        drawOrderCache.reserveCapacity(capacity)
     }
 }

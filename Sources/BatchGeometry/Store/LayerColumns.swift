@@ -1,26 +1,26 @@
-/// The store's per-layer data: one array per property (struct of arrays), one entry per
-/// slot, plus the few store-wide values and counters derived from them.
+/// The store's per-layer data: one remapped column per property (struct of arrays), one
+/// entry per slot, plus the few store-wide values and counters derived from them.
 ///
 /// A plain copyable value held whole by `LayerStore.columns`, so that `copy()` assigns it
 /// in one statement and a property added here cannot be left out of a copy. The public
 /// read-only columns (`LayerStore.boundsX`, …) forward to it.
 struct LayerColumns: Sendable {
     // Geometry columns (section 2 of GEOMETRY.md), one entry per layer.
-    var boundsX: [Double] = []
-    var boundsY: [Double] = []
-    var boundsWidth: [Double] = []
-    var boundsHeight: [Double] = []
-    var positionX: [Double] = []
-    var positionY: [Double] = []
-    var anchorX: [Double] = []
-    var anchorY: [Double] = []
-    var zPositions: [Double] = []
-    var anchorPointZs: [Double] = []
+    var boundsX: RemappedColumn<Double> = []
+    var boundsY: RemappedColumn<Double> = []
+    var boundsWidth: RemappedColumn<Double> = []
+    var boundsHeight: RemappedColumn<Double> = []
+    var positionX: RemappedColumn<Double> = []
+    var positionY: RemappedColumn<Double> = []
+    var anchorX: RemappedColumn<Double> = []
+    var anchorY: RemappedColumn<Double> = []
+    var zPositions: RemappedColumn<Double> = []
+    var anchorPointZs: RemappedColumn<Double> = []
     var transforms = TransformColumns(count: 0, denseAffine: true)
     var sublayerTransforms = TransformColumns(count: 0, denseAffine: false)
-    var flags: [LayerFlags] = []
+    var flags: RemappedColumn<LayerFlags> = []
     /// `AutoresizingMask` raw values (the six flags fit a byte).
-    var autoresizingMasks: [UInt8] = []
+    var autoresizingMasks: RemappedColumn<UInt8> = []
     /// The columns of the table-driven properties (opacity, userInteractionEnabled):
     /// `LayerAttributes.swift`.
     var attributes = LayerAttributes()
@@ -36,23 +36,23 @@ struct LayerColumns: Sendable {
     /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
     var scrollViews: [Int32: ScrollViewState] = [:]
 
-    /// Reserves room for `capacity` layers in every per-layer column the budget reaches
-    /// (`StoreGrowth.swift`). O(n) for each column that reallocates.
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
-        budget.grow(&boundsX, to: capacity)
-        budget.grow(&boundsY, to: capacity)
-        budget.grow(&boundsWidth, to: capacity)
-        budget.grow(&boundsHeight, to: capacity)
-        budget.grow(&positionX, to: capacity)
-        budget.grow(&positionY, to: capacity)
-        budget.grow(&anchorX, to: capacity)
-        budget.grow(&anchorY, to: capacity)
-        budget.grow(&zPositions, to: capacity)
-        budget.grow(&anchorPointZs, to: capacity)
-        transforms.reserveCapacity(capacity, budget: &budget)
-        sublayerTransforms.reserveCapacity(capacity, budget: &budget)
-        budget.grow(&flags, to: capacity)
-        budget.grow(&autoresizingMasks, to: capacity)
-        attributes.reserveCapacity(capacity, budget: &budget)
+    /// Reserves room for `capacity` layers in every per-layer column: a remap from 2 MiB
+    /// on, a realloc below (`LayerStore.reserveCapacity(_:)`).
+    mutating func reserveCapacity(_ capacity: Int) {
+        boundsX.reserveCapacity(capacity)
+        boundsY.reserveCapacity(capacity)
+        boundsWidth.reserveCapacity(capacity)
+        boundsHeight.reserveCapacity(capacity)
+        positionX.reserveCapacity(capacity)
+        positionY.reserveCapacity(capacity)
+        anchorX.reserveCapacity(capacity)
+        anchorY.reserveCapacity(capacity)
+        zPositions.reserveCapacity(capacity)
+        anchorPointZs.reserveCapacity(capacity)
+        transforms.reserveCapacity(capacity)
+        sublayerTransforms.reserveCapacity(capacity)
+        flags.reserveCapacity(capacity)
+        autoresizingMasks.reserveCapacity(capacity)
+        attributes.reserveCapacity(capacity)
     }
 }

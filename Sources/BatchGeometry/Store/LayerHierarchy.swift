@@ -37,17 +37,15 @@ struct LayerHierarchy: Sendable {
     /// The limit `addLayer` enforces: `LayerStore.maximumLayerCount`, lowered only by
     /// tests so that the `.tooManyLayers` path can be exercised without two billion layers.
     var layerLimit = LayerStore.maximumLayerCount
-    /// The growth ahead of need under way, if any (`StoreGrowth.swift`).
-    var growth = GrowthSchedule()
 
-    /// Reserves room for `capacity` layers in every per-layer link column the budget
-    /// reaches. O(n) for each column that reallocates.
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
-        budget.grow(&generations, to: capacity)
-        budget.grow(&parents, to: capacity)
-        budget.grow(&firstSublayers, to: capacity)
-        budget.grow(&lastSublayers, to: capacity)
-        budget.grow(&nextSiblings, to: capacity)
-        budget.grow(&previousSiblings, to: capacity)
+    /// Reserves room for `capacity` layers in every per-layer link column. O(1) a
+    /// column from 2 MiB on (a remap); below, a realloc.
+    mutating func reserveCapacity(_ capacity: Int) {
+        generations.reserveCapacity(capacity)
+        parents.reserveCapacity(capacity)
+        firstSublayers.reserveCapacity(capacity)
+        lastSublayers.reserveCapacity(capacity)
+        nextSiblings.reserveCapacity(capacity)
+        previousSiblings.reserveCapacity(capacity)
     }
 }

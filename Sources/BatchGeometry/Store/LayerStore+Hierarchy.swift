@@ -73,7 +73,6 @@ extension LayerStore {
         }
         let layer = count
         appendDefaultLayer()
-        if count >= hierarchy.growth.nextCheck { growAhead() }
         structureDidChange()
         linkAsLast(layer, under: superlayer.map { Int32($0) } ?? -1)
         // A new layer always comes after its superlayer, so the order property holds.

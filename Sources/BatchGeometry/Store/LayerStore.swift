@@ -31,16 +31,28 @@ public struct LayerStore: ~Copyable, Sendable {
     var caches = LayerCaches()
 
     // MARK: The geometry columns, read-only (section 2 of GEOMETRY.md), one entry per slot.
-    public var boundsX: [Double] { columns.boundsX }
-    public var boundsY: [Double] { columns.boundsY }
-    public var boundsWidth: [Double] { columns.boundsWidth }
-    public var boundsHeight: [Double] { columns.boundsHeight }
-    public var positionX: [Double] { columns.positionX }
-    public var positionY: [Double] { columns.positionY }
-    public var anchorX: [Double] { columns.anchorX }
-    public var anchorY: [Double] { columns.anchorY }
-    public var zPositions: [Double] { columns.zPositions }
-    public var anchorPointZs: [Double] { columns.anchorPointZs }
+    // Each getter is O(1) and allocates nothing: a `GeometryColumn` view shares the column
+    // (copy-on-write; see its doc comment for what holding one costs an edit).
+    /// Every slot's `bounds.origin.x`, in points.
+    public var boundsX: GeometryColumn { GeometryColumn(columns.boundsX) }
+    /// Every slot's `bounds.origin.y`, in points.
+    public var boundsY: GeometryColumn { GeometryColumn(columns.boundsY) }
+    /// Every slot's `bounds.size.width`, in points.
+    public var boundsWidth: GeometryColumn { GeometryColumn(columns.boundsWidth) }
+    /// Every slot's `bounds.size.height`, in points.
+    public var boundsHeight: GeometryColumn { GeometryColumn(columns.boundsHeight) }
+    /// Every slot's `position.x`, in the superlayer's points.
+    public var positionX: GeometryColumn { GeometryColumn(columns.positionX) }
+    /// Every slot's `position.y`, in the superlayer's points.
+    public var positionY: GeometryColumn { GeometryColumn(columns.positionY) }
+    /// Every slot's `anchorPoint.x`, in unit coordinates of the bounds.
+    public var anchorX: GeometryColumn { GeometryColumn(columns.anchorX) }
+    /// Every slot's `anchorPoint.y`, in unit coordinates of the bounds.
+    public var anchorY: GeometryColumn { GeometryColumn(columns.anchorY) }
+    /// Every slot's `zPosition`, in points.
+    public var zPositions: GeometryColumn { GeometryColumn(columns.zPositions) }
+    /// Every slot's `anchorPointZ`, in points.
+    public var anchorPointZs: GeometryColumn { GeometryColumn(columns.anchorPointZs) }
     /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to.
     public var displayScale: Double { columns.displayScale }
 
@@ -93,35 +105,29 @@ public struct LayerStore: ~Copyable, Sendable {
     public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
-    /// or not, so that adding layers up to `capacity` reallocates nothing. O(n) when it
-    /// reallocates (about 15–120 ms at a million layers with every cache built);
-    /// allocates at most once per column and cache.
+    /// or not, so that adding layers up to `capacity` reallocates nothing. O(columns):
+    /// a column of 2 MiB or more grows by a remap (no copy), a smaller one by a realloc
+    /// (at most 2 MiB copied); allocates at most once per column and cache.
     ///
-    /// Growth policy: most columns and caches are remapped columns (on Linux, from 2 MiB
-    /// on, a mapping that `mremap` grows without a copy: microseconds, not milliseconds;
-    /// README "Growing the store"), the geometry columns, flags, masks and transform kinds
-    /// are arrays (a copy), and each per-layer cache reserves the columns' capacity when
-    /// it is built. Once the slots pass 7/8 of the capacity (and
-    /// the largest capacity reserved here, which is honoured: nothing grows ahead below
-    /// it), `addLayer` grows ahead: one array at a time, every 1/64 of the remaining
-    /// headroom in new slots, to twice the capacity, so that the copies (one array each,
-    /// 0.4–42 ms at a million layers) and remaps fall in different frames and every array has grown
-    /// before the old capacity is reached. Growth is amortized O(1) a layer. Where the
-    /// headroom is too small for every step (a store reserved for exactly its layers and
-    /// then grown past them, or a burst of adds in one frame), the arrays left grow by
-    /// themselves, doubling, in the `addLayer` that fills them: that frame copies them all
-    /// at once (60–490 ms at a million layers, Benchmarks/KERNELS.md "Growth past the
-    /// capacity"). An engine that must not pay even one array's copy in a frame reserves
-    /// here, or with `init(minimumCapacity:)`, for the most layers it expects, or calls
-    /// this at a moment it chooses (a loading screen); one that may outgrow any estimate
-    /// grows smoothest reserving nothing (every growth then runs ahead of need). Not
-    /// covered: the world transforms cache, which a full world pass (after any new slot)
-    /// writes anew at `count` entries.
+    /// Growth policy: every per-layer column and cache is a remapped column (on Linux, from
+    /// 2 MiB on, an anonymous mapping that `mremap` grows by moving page-table entries:
+    /// no element is copied and no old page touched; README "Growing the store"). A
+    /// column doubles when an append finds it full, in that `addLayer`; the caches reserve
+    /// the columns' capacity when they are built, so they grow in the same `addLayer`,
+    /// every one by a remap, not by the copies that cost 60–490 ms at a million layers
+    /// (Benchmarks/KERNELS.md, "Growth (fifth session)"). Growth is amortized O(1) a
+    /// layer. The new room costs nothing until written: each page is faulted in (zeroed by
+    /// the kernel) by the append that first reaches it, with transparent huge pages 2 MiB
+    /// at once, and the columns of one element size reach a new 2 MiB page in the same
+    /// `addLayer` (every 262,144 layers for the `Double` columns): the growth cost a frame
+    /// can still pay (docs/DEBTS.md). Reserving ahead (here or with
+    /// `init(minimumCapacity:)`) saves the remaps and each column's one copy from the heap
+    /// into a mapping at 2 MiB, not those page faults. Not covered: the world transforms
+    /// cache, which a full world pass (after any new slot) writes anew at `count` entries.
     public mutating func reserveCapacity(_ capacity: Int) {
-        var budget = GrowthBudget.unlimited
-        reserveCapacity(capacity, budget: &budget)
-        // The capacity may have changed: the next add looks at it anew.
-        hierarchy.growth = GrowthSchedule(reserved: Swift.max(hierarchy.growth.reserved, capacity))
+        columns.reserveCapacity(capacity)
+        hierarchy.reserveCapacity(capacity)
+        caches.reserveCapacity(capacity)
     }
 
     /// How many slots the columns hold without reallocating (at least `count`): what a

@@ -17,7 +17,7 @@
 struct TransformColumns: Sendable {
     private(set) var count: Int
     /// The kind of each layer's transform; empty while not materialized.
-    private(set) var kind: [TransformKind] = []
+    private(set) var kind: RemappedColumn<TransformKind> = []
     /// The affine part; empty in the sparse layout.
     private(set) var a: RemappedColumn<Double> = [], b: RemappedColumn<Double> = []
     private(set) var c: RemappedColumn<Double> = [], d: RemappedColumn<Double> = []
@@ -178,22 +178,22 @@ struct TransformColumns: Sendable {
         ty.append(0)
     }
 
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
+    mutating func reserveCapacity(_ capacity: Int) {
         reservedCapacity = Swift.max(reservedCapacity, capacity)
         guard isMaterialized else { return }
-        budget.grow(&kind, to: capacity)
-        if !entrySlots.isEmpty { budget.grow(&entrySlots, to: capacity) }
+        kind.reserveCapacity(capacity)
+        if !entrySlots.isEmpty { entrySlots.reserveCapacity(capacity) }
         guard denseAffine else { return }
-        budget.grow(&a, to: capacity)
-        budget.grow(&b, to: capacity)
-        budget.grow(&c, to: capacity)
-        budget.grow(&d, to: capacity)
-        budget.grow(&tx, to: capacity)
-        budget.grow(&ty, to: capacity)
+        a.reserveCapacity(capacity)
+        b.reserveCapacity(capacity)
+        c.reserveCapacity(capacity)
+        d.reserveCapacity(capacity)
+        tx.reserveCapacity(capacity)
+        ty.reserveCapacity(capacity)
     }
 
     /// The kind of every layer's transform (empty while not materialized).
-    var kindColumn: [TransformKind] { kind }
+    var kindColumn: RemappedColumn<TransformKind> { kind }
 
     /// Read access to the raw affine columns for kernels (valid inside `body` only).
     /// Valid only in the dense affine layout with at least one layer.

@@ -17,10 +17,10 @@ struct DrawOrderCache: Sendable {
     private(set) var previous: RemappedColumn<Int32> = []
     /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
     private var dirty: RemappedColumn<Bool> = []
-    private var dirtyLayers: [Int32] = []
+    private var dirtyLayers: RemappedColumn<Int32> = []
     /// Scratch for re-sorting one list (the list, and the merge sort's space).
-    private var siblings: [Int32] = []
-    private var sortSpace: [Int32] = []
+    private var siblings: RemappedColumn<Int32> = []
+    private var sortSpace: RemappedColumn<Int32> = []
     /// `sortByFewKeys`'s distinct keys (at most 4).
     private var keys: [Double] = []
 
@@ -45,17 +45,17 @@ struct DrawOrderCache: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
-    /// Room for `capacity` layers in every per-layer array, once built. O(n) when it
-    /// reallocates.
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
+    /// Room for `capacity` layers in every per-layer column, once built. O(1) a column (a
+    /// remap; below 2 MiB a realloc), O(n) for a column still shared with the hierarchy.
+    mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
-        budget.grow(&links.first, to: capacity)
-        budget.grow(&links.next, to: capacity)
-        budget.grow(&previous, to: capacity)
-        budget.grow(&dirty, to: capacity)
-        budget.grow(&dirtyLayers, to: capacity)
-        budget.grow(&siblings, to: capacity)
-        budget.grow(&sortSpace, to: capacity)
+        links.first.reserveCapacity(capacity)
+        links.next.reserveCapacity(capacity)
+        previous.reserveCapacity(capacity)
+        dirty.reserveCapacity(capacity)
+        dirtyLayers.reserveCapacity(capacity)
+        siblings.reserveCapacity(capacity)
+        sortSpace.reserveCapacity(capacity)
         if keys.capacity < 4 { keys.reserveCapacity(4) }
     }
 
@@ -242,9 +242,11 @@ struct DrawOrderCache: Sendable {
 
 extension LayerStore {
     /// Brings the cached drawing order up to date when some sublayer list is out of
-    /// zPosition order (or the cache exists). O(marked lists × w log w).
-    mutating func refreshDrawOrder(deferringIndexed: Bool = false) {
-        guard hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
+    /// zPosition order (or the cache exists, or `building`: `warmUp`, so that the first
+    /// zPosition inversion of a live tree does not build it, O(n), in a frame).
+    /// O(marked lists × w log w).
+    mutating func refreshDrawOrder(deferringIndexed: Bool = false, building: Bool = false) {
+        guard building || hierarchy.zOrderInversions > 0 || caches.drawOrderCache.isBuilt else { return }
         if caches.drawOrderCache.isCurrent(count: count) { return }
         var cache = DrawOrderCache()
         swap(&cache, &caches.drawOrderCache)  // moved out, not copied: written in place

@@ -135,22 +135,22 @@ struct SubtreeBounds: Sendable {
     }
 
     /// Room for `capacity` layers in every per-layer column, once built (the build
-    /// reserves the store's capacity itself). O(n) when it reallocates.
-    mutating func reserveCapacity(_ capacity: Int, budget: inout GrowthBudget) {
+    /// reserves the store's capacity itself). O(1) a column (a remap; below 2 MiB a realloc).
+    mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
-        reserveColumns(capacity, budget: &budget)
+        reserveColumns(capacity)
     }
 
     /// `reserveCapacity(_:)` whether built or not: the build calls it with the store's
     /// capacity, so the columns grow with the store's, not to exactly `count`.
-    mutating func reserveColumns(_ capacity: Int, budget: inout GrowthBudget) {
-        budget.grow(&content, to: capacity)
-        budget.grow(&extent, to: capacity)
-        budget.grow(&state, to: capacity)
-        budget.grow(&indexEntry, to: capacity)
-        budget.grow(&orderLabel, to: capacity)
-        budget.grow(&indexSlot, to: capacity)
-        budget.grow(&drift.references, to: capacity)
+    mutating func reserveColumns(_ capacity: Int) {
+        content.reserveCapacity(capacity)
+        extent.reserveCapacity(capacity)
+        state.reserveCapacity(capacity)
+        indexEntry.reserveCapacity(capacity)
+        orderLabel.reserveCapacity(capacity)
+        indexSlot.reserveCapacity(capacity)
+        drift.references.reserveCapacity(capacity)
     }
 
     /// The index of `layer`, which must have one. O(1).
