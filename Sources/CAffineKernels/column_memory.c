@@ -6,7 +6,13 @@
  * 2 MiB or more is an anonymous mapping instead, grown with mremap(MREMAP_MAYMOVE): the
  * kernel moves the page-table entries, copies nothing and faults in no old page. Such a
  * block asks for transparent huge pages (madvise(MADV_HUGEPAGE); the systems measured
- * have THP set to "madvise"), which take TLB misses off the kernels' streaming passes.
+ * have THP set to "madvise"), which take TLB misses off the kernels' streaming passes,
+ * but only where the block is already filled: the first touch of a huge page can stall
+ * for milliseconds (zeroing 2 MiB, or compacting memory to find them: up to 17 ms a page
+ * measured on the development VM), and every column of a grown store touches its next
+ * page in the same addLayer, so a grown tail gets small pages (MADV_NOHUGEPAGE) until the
+ * next growth, when the block, then full, asks for huge pages again and the kernel's
+ * khugepaged collapses it in the background.
  * Smaller blocks, other systems, and sanitizer builds (whose runtime must see every
  * block to check the columns' accesses) use malloc and realloc.
  */
@@ -86,6 +92,15 @@ static void *ca_map(size_t bytes) {
     return block;
 }
 
+/* mremap's fallback (it refuses a range that is not one mapping): a new mapping, a
+ * copy and the old one unmapped. */
+static void *ca_grow_by_copy(void *block, size_t oldLength, size_t newBytes) {
+    void *mapped = ca_map(newBytes);
+    memcpy(mapped, block, oldLength);
+    (void)munmap(block, oldLength);
+    return mapped;
+}
+
 void *BGColumnAllocate(size_t bytes) {
     if (ca_is_mapped(bytes)) return ca_map(bytes);
     void *block = malloc(bytes == 0 ? 1 : bytes);
@@ -100,17 +115,22 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
         return grown;
     }
     if (!ca_is_mapped(oldBytes)) {
-        /* The move from the heap to a mapping: the one copy of a column's life. */
+        /* The move from the heap to a mapping: the one copy of a column's life. Small
+         * pages: the copy and the adds after it would fault huge ones in this call. */
         void *mapped = ca_map(newBytes);
+        (void)madvise(mapped, ca_mapped_length(newBytes), MADV_NOHUGEPAGE);
         memcpy(mapped, block, oldBytes);
         free(block);
         return mapped;
     }
     size_t oldLength = ca_mapped_length(oldBytes), newLength = ca_mapped_length(newBytes);
     if (newLength == oldLength) return block;
+    /* The block is full: huge pages for all of it (this also merges a small-page tail
+     * back into one mapping, which mremap needs); small ones for the new tail. */
+    (void)madvise(block, oldLength, MADV_HUGEPAGE);
     void *grown = mremap(block, oldLength, newLength, MREMAP_MAYMOVE);
-    if (grown == MAP_FAILED) ca_out_of_memory(newBytes);
-    (void)madvise(grown, newLength, MADV_HUGEPAGE);
+    if (grown == MAP_FAILED) grown = ca_grow_by_copy(block, oldLength, newBytes);
+    (void)madvise((char *)grown + oldLength, newLength - oldLength, MADV_NOHUGEPAGE);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return grown;
 }

@@ -5,8 +5,8 @@ import CAffineKernels
 // old one into it: at a million layers one column's growth cost 0.4–42 ms, mostly the
 // first touch of the new block's pages. This column keeps its elements in a block from
 // `BGColumnAllocate` (CAffineKernels/column_memory.c): on Linux, from 2 MiB on, an
-// anonymous mapping with transparent huge pages that `mremap` grows by moving page-table
-// entries. Copy-on-write like Array (a store's `copy()` and snapshots share blocks until
+// anonymous mapping that `mremap` grows by moving page-table entries (transparent huge
+// pages for its filled part, small pages for a grown tail until it fills). Copy-on-write like Array (a store's `copy()` and snapshots share blocks until
 // one side writes); trivial elements only, so a block is plain bytes: no element is
 // ever initialized or deinitialized, only copied.
 //

@@ -117,10 +117,9 @@ public struct LayerStore: ~Copyable, Sendable {
     /// every one by a remap, not by the copies that cost 60–490 ms at a million layers
     /// (Benchmarks/KERNELS.md, "Growth (fifth session)"). Growth is amortized O(1) a
     /// layer. The new room costs nothing until written: each page is faulted in (zeroed by
-    /// the kernel) by the append that first reaches it, with transparent huge pages 2 MiB
-    /// at once, and the columns of one element size reach a new 2 MiB page in the same
-    /// `addLayer` (every 262,144 layers for the `Double` columns): the growth cost a frame
-    /// can still pay (docs/DEBTS.md). Reserving ahead (here or with
+    /// the kernel) by the append that first reaches it, as a small page (a grown tail asks
+    /// for huge pages only at the next growth, when full, so no append faults 2 MiB at
+    /// once; docs/DEBTS.md). Reserving ahead (here or with
     /// `init(minimumCapacity:)`) saves the remaps and each column's one copy from the heap
     /// into a mapping at 2 MiB, not those page faults. Not covered: the world transforms
     /// cache, which a full world pass (after any new slot) writes anew at `count` entries.
