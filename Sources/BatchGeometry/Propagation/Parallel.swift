@@ -78,7 +78,7 @@ func forEachTask(_ tasks: Int, threads: Int, schedule: SplitSchedule = .current,
 /// Who takes which task of a split, read once from `BATCHGEOMETRY_SPLIT` (default
 /// `blocks`). Both run each task exactly once and give the same results; they differ
 /// only in speed, which only a many-core machine shows. On 16 cores `blocks` ran the
-/// world pass 15–30% faster at 30k–100k layers than `claim`, frames the same
+/// world pass 15–30% faster at 10k–100k layers than `claim`, frames the same
 /// (Benchmarks/README.md, "Results: 16 cores").
 enum SplitSchedule: String, Sendable {
     /// One shared counter: each thread claims the next task.
