@@ -37,6 +37,19 @@ final class ParallelSplitTests: XCTestCase {
         }
     }
 
+    /// A minimum below which the work is not split: one chunk on the calling thread under
+    /// it, the grain's chunks from it on (the frames kernel's `framesSplitMinimum`).
+    func testMinimumKeepsSmallWorkInOneChunk() {
+        XCTAssertEqual(chunkCount(count: 10_000, grain: 4_096), 3)
+        XCTAssertEqual(chunkCount(count: 10_000, grain: 4_096, splittingFrom: 16_384), 1)
+        XCTAssertEqual(chunkCount(count: 16_383, grain: 4_096, splittingFrom: 16_384), 1)
+        XCTAssertEqual(chunkCount(count: 16_384, grain: 4_096, splittingFrom: 16_384), 4)
+        XCTAssertEqual(chunkCount(count: 0, grain: 4_096, splittingFrom: 16_384), 0)
+        var ranges: [Range<Int>] = []
+        forEachChunk(count: 10_000, threads: 16, grain: 4_096, splittingFrom: 16_384) { ranges.append($0) }
+        XCTAssertEqual(ranges, [0..<10_000])
+    }
+
     /// `forEachTask` runs each task once, over any number of threads, on every
     /// schedule (blocks of uneven sizes, more threads than tasks).
     func testEveryTaskRunsOnce() {

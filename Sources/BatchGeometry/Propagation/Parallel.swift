@@ -11,12 +11,13 @@ import Dispatch
 // for it. Each index is processed by exactly one chunk and chunk boundaries do not
 // depend on the thread count or on scheduling, so results do not either.
 
-/// The number of chunks `forEachChunk(count:threads:grain:_:)` cuts `count` items into
-/// when it splits them: `count / grain` rounded up, each chunk `chunkLength(count:grain:)`
-/// long but the last. 1 when `count < 2 * grain` (the work is too small to repay a
-/// hand-off, and runs as one chunk on the calling thread).
-func chunkCount(count: Int, grain: Int) -> Int {
-    guard count >= 2 * Swift.max(1, grain) else { return count > 0 ? 1 : 0 }
+/// The number of chunks `forEachChunk(count:threads:grain:splittingFrom:_:)` cuts `count`
+/// items into when it splits them: `count / grain` rounded up, each chunk
+/// `chunkLength(count:grain:)` long but the last. 1 when `count < 2 * grain` or `count <
+/// minimum` (the work is too small to repay a hand-off, and runs as one chunk on the
+/// calling thread).
+func chunkCount(count: Int, grain: Int, splittingFrom minimum: Int = 0) -> Int {
+    guard count >= 2 * Swift.max(1, grain), count >= minimum else { return count > 0 ? 1 : 0 }
     let length = chunkLength(count: count, grain: grain)
     return (count + length - 1) / length
 }
@@ -28,20 +29,28 @@ private func chunkLength(count: Int, grain: Int) -> Int {
     count >= 2 * Swift.max(1, grain) ? (Swift.max(1, grain) + 7) & ~7 : count
 }
 
-/// Runs `body` on `0 ..< count` cut into chunks (see `chunkCount(count:grain:)`) over up
-/// to `threads` threads with `DispatchQueue.concurrentPerform`; serially, in one call,
-/// when the work is too small (`count < 2 * grain`) or `threads` is 1.
+/// Runs `body` on `0 ..< count` cut into chunks (see `chunkCount(count:grain:splittingFrom:)`)
+/// over up to `threads` threads with `DispatchQueue.concurrentPerform`; serially, in one
+/// call, when the work is too small (`count < 2 * grain` or `count < minimum`) or
+/// `threads` is 1. `minimum` is for kernels so cheap a layer that a split's fixed cost
+/// (waking and joining workers, ~45 µs on a 16-core VM) outweighs several chunks.
 @inline(__always)
-func forEachChunk(count: Int, threads: Int, grain: Int = 16_384, _ body: (Range<Int>) -> Void) {
-    forEachIndexedChunk(count: count, threads: threads, grain: grain) { _, range in body(range) }
+func forEachChunk(
+    count: Int, threads: Int, grain: Int = 16_384, splittingFrom minimum: Int = 0, _ body: (Range<Int>) -> Void
+) {
+    forEachIndexedChunk(count: count, threads: threads, grain: grain, splittingFrom: minimum) { _, range in
+        body(range)
+    }
 }
 
 /// `forEachChunk`, also passing each chunk's number (`0 ..< chunkCount(count:grain:)`),
 /// so a chunk can write its own result slot. One thread (or a small `count`) runs the
 /// chunks in order on the calling thread, still one call per chunk.
 @inline(__always)
-func forEachIndexedChunk(count: Int, threads: Int, grain: Int = 16_384, _ body: (Int, Range<Int>) -> Void) {
-    let chunks = chunkCount(count: count, grain: grain)
+func forEachIndexedChunk(
+    count: Int, threads: Int, grain: Int = 16_384, splittingFrom minimum: Int = 0, _ body: (Int, Range<Int>) -> Void
+) {
+    let chunks = chunkCount(count: count, grain: grain, splittingFrom: minimum)
     guard chunks > 1 else {
         if count > 0 { body(0, 0..<count) }
         return

@@ -20,6 +20,12 @@ extension LayerStore {
     /// per-layer kernel, long enough that claiming a chunk costs nothing in comparison,
     /// short enough that 16 threads share a 100k-layer pass evenly.
     static let parallelGrain = 4_096
+    /// The fewest layers `computeFrames` splits over threads. A frame is a few ns a layer,
+    /// so below this the split's fixed cost (~45–50 µs to wake and join workers on a
+    /// 16-core VM) is more than the threads save. Measured there: 10k layers 33–42 µs on
+    /// one thread, 48–61 µs split; 16k about even; 24k 146–196 µs on one, 63–78 µs split
+    /// (Benchmarks/README.md, "Results: 16 cores", sixth session).
+    static let framesSplitMinimum = 16_384
     /// Tasks per thread of `runSubtreeRuns`: enough that threads which start late or run
     /// slower still end together.
     static let tasksPerThread = 8

@@ -17,7 +17,7 @@ extension LayerStore {
     /// Computes the frames of all layers into `frames`, reusing its storage (resized to
     /// `count` if needed). Allocates nothing when `frames` has `count` entries and does not
     /// share its storage, and `options.threads` is 1 (over more threads, a store of
-    /// 8,192 layers or more is split, and `DispatchQueue.concurrentPerform` then
+    /// 16,384 layers or more is split, and `DispatchQueue.concurrentPerform` then
     /// allocates a few blocks per call).
     public func computeFrames(into frames: inout FrameColumns, options: KernelOptions = .default) {
         if frames.count != count { frames = FrameColumns(count: count) }
@@ -33,7 +33,10 @@ extension LayerStore {
                             width: w, height: h, anchorX: ax, anchorY: ay, a: m.a, b: m.b, c: m.c, d: m.d, tx: m.tx,
                             ty: m.ty, positionX: px, positionY: py, frameX: fx, frameY: fy, frameWidth: fw,
                             frameHeight: fh)
-                        forEachChunk(count: n, threads: options.threads, grain: Self.parallelGrain) { range in
+                        forEachChunk(
+                            count: n, threads: options.threads, grain: Self.parallelGrain,
+                            splittingFrom: Self.framesSplitMinimum
+                        ) { range in
                             switch backend {
                             case .scalar: columns.computeScalar(range)
                             case .simd: columns.computeSIMD(range)
