@@ -210,7 +210,8 @@ enum RunCommand {
     ) -> Measured {
         fixture.prepare(kernel, options: options)
         let (timing, frameDetail) = fixture.time(
-            kernel, options: options, minTime: runOptions.minTime, frameCount: runOptions.frameCount)
+            kernel, options: options, minTime: runOptions.minTime, frameCount: runOptions.frameCount,
+            checkEvery: runOptions.checkEvery)
         let problem = fixture.verify(kernel, options: options)
         if let line = fixture.frameFixture?.takeMemoryLine() {
             printError("\(fixture.workload.shape) \(kernel.rawValue) \(line)")

@@ -23,6 +23,9 @@ final class FrameFixture {
     private var newHits: [LayerHandle?] = []
     /// The next frame of the script to run (frame 0 is the built state).
     private var nextFrame = 1
+    /// The old path runs, and the new path is checked against it, on the first frame and
+    /// every `checkEvery`th after it (`--check-every`); the others only edit the old store.
+    var checkEvery = 1
     /// The first wrong answer found (nil while every frame agreed).
     private(set) var problem: String?
     private(set) var sink = 0.0
@@ -39,6 +42,8 @@ final class FrameFixture {
     /// One frame's step times in seconds, its allocations and what the frame query saw.
     struct Times {
         var frame = 0
+        /// Whether the old path ran (and checked the new one) this frame.
+        var checked = false
         var updateWorld = 0.0
         var rectsClipsVisibility = 0.0
         var hitTest = 0.0
@@ -122,6 +127,11 @@ final class FrameFixture {
         times.frame = frame
         runNewPath(frame: frame, touches: touches, &times)
         if footprintAfterFirstFrame == nil { footprintAfterFirstFrame = newStore.memoryFootprint }
+        guard (frame - 1) % checkEvery == 0 else {
+            oldPlayer.apply(frame: frame, to: &oldStore)
+            return times
+        }
+        times.checked = true
         let old = runOldPath(frame: frame, touches: touches, options: options, &times)
         sink += Double(visible.count + old.order.count) + (old.rects.last?.minX ?? 0)
         if problem == nil, let wrong = animations?.problem { problem = "frame \(frame): \(wrong)" }

@@ -9,9 +9,13 @@ enum FrameReport {
     {
         func median(_ value: (FrameFixture.Times) -> Double) -> Double { medianOf(frames.map(value)) }
         func medianCount(_ value: (FrameFixture.Times) -> Int) -> Int { Int(median { Double(value($0)) }) }
+        // The old path's steps over the frames it ran on (`--check-every`).
+        let checked = frames.filter(\.checked)
+        func oldMedian(_ value: (FrameFixture.Times) -> Double) -> Double { medianOf(checked.map(value)) }
         let old = BenchReport.FrameDetail.OldPath(
-            updateWorldSeconds: median(\.updateWorld), rectsClipsVisibilitySeconds: median(\.rectsClipsVisibility),
-            hitTestSeconds: median(\.hitTest), drawOrderSeconds: median(\.drawOrder), totalSeconds: median(\.oldTotal))
+            updateWorldSeconds: oldMedian(\.updateWorld),
+            rectsClipsVisibilitySeconds: oldMedian(\.rectsClipsVisibility), hitTestSeconds: oldMedian(\.hitTest),
+            drawOrderSeconds: oldMedian(\.drawOrder), totalSeconds: oldMedian(\.oldTotal))
         let new = BenchReport.FrameDetail.NewPath(
             visibleLayersSeconds: median(\.visibleLayers), hitTestSeconds: median(\.culledHitTests),
             totalSeconds: median(\.newTotal))
@@ -20,6 +24,7 @@ enum FrameReport {
             touches: FrameScript.touchCount, changedLayers: medianCount(\.changed),
             visibleLayers: medianCount(\.visible), visitedLayers: medianCount(\.visited),
             old: old, new: new, speedup: old.totalSeconds / new.totalSeconds)
+        detail.checkedFrames = checked.count
         detail.script = animations == nil ? mode.rawValue : "\(mode.rawValue)+animations"
         if let animations {
             detail.animations = animations

@@ -169,11 +169,12 @@ final class KernelFixture {
 
     /// Times `kernel`: `measure` (samples of many calls), one call at a time for the
     /// single-point hit tests, and frame by frame (with every step's times) for frame.
-    func time(_ kernel: BenchKernel, options: KernelOptions, minTime: Double, frameCount: Int? = nil) -> (
-        Timing, BenchReport.FrameDetail?
-    ) {
+    func time(
+        _ kernel: BenchKernel, options: KernelOptions, minTime: Double, frameCount: Int? = nil, checkEvery: Int = 1
+    ) -> (Timing, BenchReport.FrameDetail?) {
         switch kernel {
         case .frame, .frameLive, .frameRelayout, .frameAnimated:
+            frameFixture!.checkEvery = checkEvery
             let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime, frameCount: frameCount)
             sink += frameFixture!.sink
             return (timing, detail)

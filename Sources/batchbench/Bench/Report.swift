@@ -101,6 +101,10 @@ struct BenchReport: Codable {
     struct FrameDetail: Codable {
         /// Frames timed (after the warm-up frames, which build the caches).
         var frames: Int
+        /// Frames on which the old path ran and checked the new one (`--check-every`; absent
+        /// in reports from before it, where every frame was checked). `old`'s medians are
+        /// over these.
+        var checkedFrames: Int? = nil
         /// The viewport asked for, x, y, width, height.
         var viewport: [Double]
         /// Touches hit-tested per frame.

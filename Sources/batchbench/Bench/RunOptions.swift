@@ -20,6 +20,9 @@ struct RunOptions {
     var frameCount: Int?
     /// `--soak N`: N live frames of each app workload after its kernels (0: none).
     var soakFrames = 0
+    /// `--check-every N`: the frame kernels run the old path (full passes) and check the
+    /// new path against it on every Nth frame only (1: every frame, the default).
+    var checkEvery = 1
     var format = OutputFormat.table
     var measureBaseline = true
     var showProgress = true
@@ -41,6 +44,7 @@ struct RunOptions {
     static let optionNames = [
         "--kernels", "--backends", "--layers", "--threads", "--workload", "--min-time",
         "--points", "--seed", "--format", "--no-baseline", "--quiet", "--help", "--frames", "--soak",
+        "--check-every",
     ]
 
     /// Parses `arguments`; the error text names the option and the bad value.
@@ -100,6 +104,8 @@ struct RunOptions {
                 options.frameCount = try parseCount(try value(), name, minimum: 1, example: "400 or 1k")
             case "--soak":
                 options.soakFrames = try parseCount(try value(), name, minimum: 1, example: "1000 or 100k")
+            case "--check-every":
+                options.checkEvery = try parseCount(try value(), name, minimum: 1, example: "1 or 100")
             case "--no-baseline":
                 options.measureBaseline = false
             case "--quiet", "-q":

@@ -145,6 +145,7 @@ enum TableFormatter {
                 + "\(duration(n.visibleLayersSeconds)), \(f.touches) hitTests \(duration(n.hitTestSeconds))); "
                 + "\(ratioText(f.speedup)) faster; "
                 + "\(f.visibleLayers) visible, \(f.visitedLayers) visited, \(f.changedLayers) changed a frame, \(f.frames) frames"
+                + (f.checkedFrames.map { $0 < f.frames ? " (\($0) checked)" : "" } ?? "")
         }
     }
 
