@@ -353,6 +353,40 @@ final class IncrementalTests: XCTestCase {
         XCTAssertEqual(store.caches.lastWorldUpdatePath, .rangeWalk)
     }
 
+    /// Over several threads a level of the range walk is split into tasks (here from one
+    /// layer, in tasks of 7, so every list and long run is cut unevenly): the moved layers'
+    /// translations, the short runs' list and the long runs' pieces, each on any thread,
+    /// give a full pass's bits; a NaN in one task still makes the whole update the full
+    /// pass's (non-finite: the caches are rebuilt).
+    func testRangeWalkLevelsSplitOverThreadsMatchFullPass() {
+        var store = makeWideStore(count: 20_000)
+        _ = store.updateWorld(options: .serial(.c))
+        var nudge = 0.0
+        for backend in backendChoices {
+            for threads in [2, 3, 4] {
+                var options = KernelOptions(backend: backend, threads: threads)
+                options.levelSplitMinimum = 1
+                options.levelSplitGrain = 7
+                nudge += 1
+                for layer in stride(from: 50, to: 20_000, by: 100) {
+                    store.setPosition(Point(x: nudge, y: Double(layer % 31)), of: layer)
+                }
+                store.setPosition(Point(x: 3, y: nudge), of: 9)  // a subtree of ~2,600: runs of 64 and 512
+                let world = store.updateWorld(options: options)
+                let label = "\(backend.label), \(threads) threads"
+                XCTAssertEqual(store.caches.lastWorldUpdatePath, .rangeWalk, label)
+                XCTAssertTrue(worldsBitIdentical(world, fullPass(store)), label)
+            }
+        }
+        var options = KernelOptions(backend: .c, threads: 4)
+        options.levelSplitMinimum = 1
+        options.levelSplitGrain = 7
+        store.setPosition(Point(x: .nan, y: 1), of: 9 * 8 + 3)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: options), fullPass(store)), "NaN")
+        store.setPosition(Point(x: 1, y: 1), of: 9 * 8 + 3)
+        XCTAssertTrue(worldsBitIdentical(store.updateWorld(options: options), fullPass(store)), "finite again")
+    }
+
     /// A dirty subtree larger than an eighth of the tree (a layer near the top of a chain,
     /// or the root of a big tree) is not walked: the dirty layers' plan entries are
     /// updated, then the full pass over the cached plan runs, with the same bits. A

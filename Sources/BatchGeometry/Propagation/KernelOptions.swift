@@ -96,6 +96,11 @@ public struct KernelOptions: Sendable, Hashable {
     /// blocks whose locals allow them (same bits either way); false forces the affine
     /// kernel, which tests compare against.
     var transformKindPaths = true
+    /// The incremental range walk splits a level over `threads` when it has at least
+    /// `levelSplitMinimum` layers to compute, in tasks of at most `levelSplitGrain`
+    /// (`RangeWalk.finishLevel`); tests lower them to split small trees.
+    var levelSplitMinimum = LayerStore.incrementalLevelSplitMinimum
+    var levelSplitGrain = LayerStore.parallelGrain
 
     public init(backend: Backend? = KernelOptions.default.backend, threads: Int = KernelOptions.default.threads) {
         self.backend = backend

@@ -33,6 +33,7 @@ struct IncrementalScratch: Sendable {
     var levelLayers: [Int32] = []
     var levelGeneralSlots: [Range<Int>] = []
     var levelMovedLayers: [Int32] = []
+    var levelRuns: [Int32] = []
     var runs: [Int32] = []
     var nextRuns: [Int32] = []
 }
@@ -67,6 +68,10 @@ extension LayerStore {
     /// The walk's work units beyond one per layer: per run of positions (a kernel call or
     /// a list entry's share of one), and per level (its bookkeeping).
     static let runWorkCost = 4, levelWorkCost = 16
+    /// The fewest layers of one level (its runs and lists) that the range walk splits over
+    /// threads: below it a split's fixed cost (~45 µs on a 16-core VM) outweighs the
+    /// work (scattered layers, ~10–20 ns each).
+    static let incrementalLevelSplitMinimum = 16_384
 
     /// The range index of `plan`, or nil when its order does not group sublayers by
     /// superlayer (the subtree layout, or a layout made before the hierarchy changed).
@@ -358,6 +363,9 @@ struct RangeWalk {
     var levelLayers: [Int32] = []
     var levelGeneralSlots: [Range<Int>] = []
     var levelMovedLayers: [Int32] = []
+    /// Over several threads: the level's long runs ((low, high) position pairs), kept for
+    /// `finishLevel` to split with the lists; then the same runs cut to tasks.
+    var levelRuns: [Int32] = []
     /// This level's and the next level's runs: flattened (low, high) pairs.
     var runs: [Int32] = []
     var nextRuns: [Int32] = []
@@ -386,6 +394,7 @@ struct RangeWalk {
         levelLayers.removeAll(keepingCapacity: true)
         levelGeneralSlots.removeAll(keepingCapacity: true)
         levelMovedLayers.removeAll(keepingCapacity: true)
+        levelRuns.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
         nextRuns.removeAll(keepingCapacity: true)
     }
@@ -397,6 +406,7 @@ struct RangeWalk {
         swap(&levelLayers, &scratch.levelLayers)
         swap(&levelGeneralSlots, &scratch.levelGeneralSlots)
         swap(&levelMovedLayers, &scratch.levelMovedLayers)
+        swap(&levelRuns, &scratch.levelRuns)
         swap(&runs, &scratch.runs)
         swap(&nextRuns, &scratch.nextRuns)
     }
@@ -513,7 +523,12 @@ struct RangeWalk {
     private mutating func addPlanar(_ low: Int, _ high: Int) {
         guard low < high else { return }
         if high - low >= LayerStore.directRunLength {
-            if !kernel.run(inputs.options.backend(for: .worldLevel), low..<high) { allFinite = false }
+            if inputs.options.threads > 1 {
+                levelRuns.append(Int32(truncatingIfNeeded: low))
+                levelRuns.append(Int32(truncatingIfNeeded: high))
+            } else if !kernel.run(inputs.options.backend(for: .worldLevel), low..<high) {
+                allFinite = false
+            }
             return
         }
         for position in low..<high { levelLayers.append(Int32(truncatingIfNeeded: inputs.columns.layer(position))) }
@@ -522,6 +537,7 @@ struct RangeWalk {
     /// Computes what the level's runs queued.
     private mutating func finishLevel(store: borrowing LayerStore) {
         let backend = inputs.options.backend(for: .worldList)
+        if !levelRuns.isEmpty || inputs.options.threads > 1 { runLevelOverThreads() }
         if !levelMovedLayers.isEmpty {
             let finite = withRawList(reading: levelMovedLayers) { kernel.runTranslations(backend, $0) }
             if !finite { allFinite = false }
@@ -538,5 +554,75 @@ struct RangeWalk {
                 backend: inputs.options.backend(for: .worldGeneral))
         }
         levelGeneralSlots.removeAll(keepingCapacity: true)
+    }
+
+    /// Over several threads: the level's deferred runs, and when the level has at least
+    /// `levelSplitMinimum` layers, its lists too, as tasks of at most `levelSplitGrain`
+    /// layers over `threads` (a level's planar layers are independent: each reads only
+    /// its superlayer's world, computed a level before, and writes its own). Else the
+    /// runs here, the lists after as on one thread. The same kernels on the same layers,
+    /// so the same bits.
+    private mutating func runLevelOverThreads() {
+        var work = levelMovedLayers.count + levelLayers.count
+        for k in stride(from: 0, to: levelRuns.count, by: 2) { work += Int(levelRuns[k + 1] - levelRuns[k]) }
+        guard work >= inputs.options.levelSplitMinimum else {
+            for k in stride(from: 0, to: levelRuns.count, by: 2)
+            where !kernel.run(inputs.options.backend(for: .worldLevel), Int(levelRuns[k])..<Int(levelRuns[k + 1])) {
+                allFinite = false
+            }
+            levelRuns.removeAll(keepingCapacity: true)
+            return
+        }
+        let grain = Swift.max(1, inputs.options.levelSplitGrain)
+        // The runs cut to pieces of at most `grain`, after the runs themselves.
+        let runEnd = levelRuns.count
+        for k in stride(from: 0, to: runEnd, by: 2) {
+            var low = levelRuns[k]
+            while low < levelRuns[k + 1] {
+                let high = Swift.min(levelRuns[k + 1], low &+ Int32(truncatingIfNeeded: grain))
+                levelRuns.append(low)
+                levelRuns.append(high)
+                low = high
+            }
+        }
+        if !runLevelTasks(pieces: runEnd..<levelRuns.count, grain: grain) { allFinite = false }
+        levelRuns.removeAll(keepingCapacity: true)
+        levelMovedLayers.removeAll(keepingCapacity: true)
+        levelLayers.removeAll(keepingCapacity: true)
+    }
+
+    /// One split over threads: the moved layers' translations, the short runs' list, and
+    /// the run pieces at `levelRuns[pieces]`, in tasks of at most `grain` layers. True
+    /// when every value written is finite.
+    private func runLevelTasks(pieces: Range<Int>, grain: Int) -> Bool {
+        let options = inputs.options
+        let kernel = kernel
+        let movedTasks = (levelMovedLayers.count + grain - 1) / grain
+        let listTasks = (levelLayers.count + grain - 1) / grain
+        let tasks = movedTasks + listTasks + pieces.count / 2
+        return withRawList(reading: levelMovedLayers) { moved in
+            withRawList(reading: levelLayers) { list in
+                withRawList(reading: levelRuns) { runs in
+                    withTemporaryColumn(of: UInt8.self, capacity: tasks) { finite in
+                        forEachTask(tasks, threads: options.threads) { task in
+                            let done: Bool
+                            if task < movedTasks {
+                                let part = moved.slice(task * grain..<Swift.min(moved.count, (task + 1) * grain))
+                                done = kernel.runTranslations(options.backend(for: .worldList), part)
+                            } else if task < movedTasks + listTasks {
+                                let first = (task - movedTasks) * grain
+                                let part = list.slice(first..<Swift.min(list.count, first + grain))
+                                done = kernel.runList(options.backend(for: .worldList), part)
+                            } else {
+                                let k = pieces.lowerBound + 2 * (task - movedTasks - listTasks)
+                                done = kernel.run(options.backend(for: .worldLevel), Int(runs[k])..<Int(runs[k + 1]))
+                            }
+                            finite[task] = done ? 1 : 0
+                        }
+                        return (0..<tasks).allSatisfy { finite[$0] != 0 }
+                    }
+                }
+            }
+        }
     }
 }
