@@ -89,7 +89,9 @@ extension LayerStore {
     /// sublayerTransform, a transform layer), or the store has 65,536 layers or more and
     /// no level of 32,768 (the subtree layout). A full pass (the first update, a
     /// structural edit, `invalidateWorld()`, more than a quarter of the layers changed)
-    /// allocates.
+    /// allocates. Over several threads, an incremental update splits each level of 16,384
+    /// layers or more of its walk over them (`DispatchQueue.concurrentPerform` then
+    /// allocates a few blocks); the rest of it runs on the calling thread.
     ///
     /// Complexity: O(size of the dirty subtrees + dirty layers × depth), or O(count) for a
     /// full pass.
