@@ -179,3 +179,64 @@ struct CornerImage {
         box.maxY = Swift.max(box.maxY, py)
     }
 }
+
+/// The largest `Float` at or below `x` (+inf stays +inf, a value past `Float`'s range
+/// goes to its largest finite or to -inf): an outward lower edge.
+@inline(__always)
+func floatAtOrBelow(_ x: Double) -> Float {
+    let f = Float(x)
+    return Double(f) > x ? f.nextDown : f
+}
+
+/// The smallest `Float` at or above `x`: an outward upper edge.
+@inline(__always)
+func floatAtOrAbove(_ x: Double) -> Float {
+    let f = Float(x)
+    return Double(f) < x ? f.nextUp : f
+}
+
+extension RectEdges {
+    /// The smallest box of `Float` edges holding this one (the null rect and infinite
+    /// edges unchanged): what `BoxColumn` stores, exactly. The subtree bounds round every
+    /// extent so before comparing or storing it; a box only grows, so culling by it stays
+    /// conservative.
+    @inline(__always)
+    var roundedOutwardToFloat: RectEdges {
+        RectEdges(
+            minX: Double(floatAtOrBelow(minX)), minY: Double(floatAtOrBelow(minY)),
+            maxX: Double(floatAtOrAbove(maxX)), maxY: Double(floatAtOrAbove(maxY)))
+    }
+}
+
+/// A column of conservative boxes in `Float` edges (16 bytes a layer, not 32: issue 22's
+/// bytes-a-layer target), read back as `RectEdges`. Storing rounds outward
+/// (`roundedOutwardToFloat`), so a box read back holds the box stored; a box that was
+/// already rounded reads back bit for bit. O(1) a read or a write.
+struct BoxColumn: Sendable, ExpressibleByArrayLiteral {
+    private(set) var storage: RemappedColumn<SIMD4<Float>> = []
+
+    init() {}
+    init(arrayLiteral elements: RectEdges...) { for box in elements { append(box) } }
+    init(repeating box: RectEdges, count: Int) { storage = RemappedColumn(repeating: Self.packed(box), count: count) }
+
+    var count: Int { storage.count }
+    var capacity: Int { storage.capacity }
+
+    @inline(__always)
+    static func packed(_ box: RectEdges) -> SIMD4<Float> {
+        SIMD4(floatAtOrBelow(box.minX), floatAtOrBelow(box.minY), floatAtOrAbove(box.maxX), floatAtOrAbove(box.maxY))
+    }
+
+    subscript(index: Int) -> RectEdges {
+        @inline(__always) get {
+            let v = storage[index]
+            return RectEdges(minX: Double(v[0]), minY: Double(v[1]), maxX: Double(v[2]), maxY: Double(v[3]))
+        }
+        @inline(__always) set { storage[index] = Self.packed(newValue) }
+    }
+
+    mutating func append(_ box: RectEdges) { storage.append(Self.packed(box)) }
+
+    /// Room for `capacity` boxes (`RemappedColumn.reserveCapacity`).
+    mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
+}
