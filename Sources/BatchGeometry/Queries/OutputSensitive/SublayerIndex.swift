@@ -43,11 +43,7 @@ struct IndexBuildScratch: Sendable {
         while k < n {  // index loops: an unoptimized build's iterators allocate
             let box = extents[k]
             let finite = !box.isNull && box.minX.isFinite && box.maxX.isFinite && box.minY.isFinite && box.maxY.isFinite
-            // To `Float` precision: the stored extents are rounded outward to `Float`, by a
-            // step that depends on each edge's own pad, so the centres of a list's cards
-            // (one x) differ below a `Float` step; unrounded, the x sort would group them
-            // by pad, not keep list order, and give slices of scattered rows.
-            centerX.append(finite ? Double(Float((box.minX + box.maxX) / 2)) : 0)
+            centerX.append(finite ? (box.minX + box.maxX) / 2 : 0)
             centerY.append(finite ? (box.minY + box.maxY) / 2 : 0)
             order.append(Int32(truncatingIfNeeded: k))
             k += 1
