@@ -111,7 +111,7 @@ final class FloatBoxTests: XCTestCase {
                 sublayer = store.hierarchy.nextSiblings[Int(sublayer)]
             }
             content[layer] = union
-            extent[layer] = store.exactExtent(of: layer, content: union, extent)
+            extent[layer] = store.exactExtent(of: layer, content: union) { extent[$0] }
         }
         return (content, extent)
     }

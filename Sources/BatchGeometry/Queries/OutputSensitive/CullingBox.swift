@@ -240,12 +240,3 @@ struct BoxColumn: Sendable, ExpressibleByArrayLiteral {
     /// Room for `capacity` boxes (`RemappedColumn.reserveCapacity`).
     mutating func reserveCapacity(_ capacity: Int) { storage.reserveCapacity(capacity) }
 }
-
-/// Boxes by layer: what `LayerStore.exactExtent` reads its sublayers' extents from (the
-/// store's `BoxColumn`, or a test's unrounded array).
-protocol SublayerExtents: ~Copyable {
-    subscript(index: Int) -> RectEdges { get }
-}
-
-extension BoxColumn: SublayerExtents {}
-extension Array: SublayerExtents where Element == RectEdges {}

@@ -285,16 +285,13 @@ extension LayerStore {
     /// or a detached root.
     @inline(__always)
     func computedExtent(of layer: Int, _ bounds: SubtreeBounds) -> RectEdges {
-        exactExtent(of: layer, content: bounds.content[layer], bounds.extent).roundedOutwardToFloat
+        exactExtent(of: layer, content: bounds.content[layer]) { bounds.extent[$0] }.roundedOutwardToFloat
     }
 
     /// `computedExtent` before the rounding, from `layer`'s content and its sublayers'
     /// extents as given (the tests give it unrounded ones: the boxes a `Double` cache
-    /// would hold). Generic, not a closure: a closure over `bounds` copied the whole
-    /// struct (a retain and release of each of its arrays) per call.
-    func exactExtent(
-        of layer: Int, content: RectEdges, _ sublayerExtents: borrowing some SublayerExtents
-    ) -> RectEdges {
+    /// would hold).
+    func exactExtent(of layer: Int, content: RectEdges, sublayerExtent: (Int) -> RectEdges) -> RectEdges {
         let layerFlags = columns.flags[layer]
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
@@ -311,7 +308,7 @@ extension LayerStore {
             map = PlaneMap(transformToSuperlayer(of: layer))
         }
         if !content.isNull, map.isRotatingAffine,
-            let tight = sublayerWiseExtent(of: layer, own: own, map, sublayerExtents)
+            let tight = sublayerWiseExtent(of: layer, own: own, map, sublayerExtent)
         {
             return tight
         }
@@ -325,7 +322,7 @@ extension LayerStore {
     /// test enter subtrees it could not hit. Nil when the layer has more than
     /// `sublayerWiseLimit` sublayers (one box for the whole content then). O(sublayers).
     private func sublayerWiseExtent(
-        of layer: Int, own: RectEdges, _ map: PlaneMap, _ sublayerExtents: borrowing some SublayerExtents
+        of layer: Int, own: RectEdges, _ map: PlaneMap, _ sublayerExtent: (Int) -> RectEdges
     ) -> RectEdges? {
         var box = mappedBox(own, through: map)
         var sublayer = hierarchy.firstSublayers[layer]
@@ -333,7 +330,7 @@ extension LayerStore {
         while sublayer >= 0 {
             count += 1
             guard count <= sublayerWiseLimit else { return nil }
-            box = box.union(mappedBox(sublayerExtents[Int(sublayer)], through: map))
+            box = box.union(mappedBox(sublayerExtent(Int(sublayer)), through: map))
             sublayer = hierarchy.nextSiblings[Int(sublayer)]
         }
         return box
