@@ -128,7 +128,7 @@ extension SubtreeBounds {
     /// arrays and list of parked sublayers), and for the refresh's and builds' working
     /// arrays, apart. O(number of indexes).
     var allocatedByteCounts: (cache: Int, scratch: Int) {
-        var cache = allocatedBytes(content.storage) + allocatedBytes(extent.storage) + allocatedBytes(state)
+        var cache = allocatedBytes(content) + allocatedBytes(extent) + allocatedBytes(state)
         cache += allocatedBytes(indexEntry) + allocatedBytes(orderLabel) + allocatedBytes(indexes)
         cache += allocatedBytes(indexSlot) + allocatedBytes(freeIndexSlots)
         var position = 0

@@ -21,8 +21,8 @@ extension LayerStore {
     /// Every layer's content and extent, sublayers before superlayers. O(count).
     private func build(_ bounds: inout SubtreeBounds) {
         let count = self.count
-        bounds.content = BoxColumn(repeating: .null, count: count)
-        bounds.extent = BoxColumn(repeating: .null, count: count)
+        bounds.content = RemappedColumn(repeating: .null, count: count)
+        bounds.extent = RemappedColumn(repeating: .null, count: count)
         bounds.state = RemappedColumn(repeating: 0, count: count)
         bounds.indexEntry = RemappedColumn(repeating: -1, count: count)
         bounds.orderLabel = RemappedColumn(repeating: 0, count: count)
@@ -279,24 +279,14 @@ extension LayerStore {
         return bounds.indexBounds(of: layer)
     }
 
-    /// `layer`'s extent from its properties and its (current) content, rounded outward to
-    /// `Float` edges (`BoxColumn` stores it exactly, so comparing with the stored box says
-    /// whether it changed). Null when nothing of its subtree can draw or be hit: hidden,
-    /// or a detached root.
-    @inline(__always)
+    /// `layer`'s extent from its properties and its (current) content. Null when nothing
+    /// of its subtree can draw or be hit: hidden, or a detached root.
     func computedExtent(of layer: Int, _ bounds: SubtreeBounds) -> RectEdges {
-        exactExtent(of: layer, content: bounds.content[layer]) { bounds.extent[$0] }.roundedOutwardToFloat
-    }
-
-    /// `computedExtent` before the rounding, from `layer`'s content and its sublayers'
-    /// extents as given (the tests give it unrounded ones: the boxes a `Double` cache
-    /// would hold).
-    func exactExtent(of layer: Int, content: RectEdges, sublayerExtent: (Int) -> RectEdges) -> RectEdges {
         let layerFlags = columns.flags[layer]
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
         let own = ownBox(of: layer)
-        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : content
+        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
         let box = own.union(content)
         if box.isNull { return .null }
         // Under a transform layer the subtree keeps its depth: no plane to bound it in.
@@ -307,9 +297,7 @@ extension LayerStore {
         } else {
             map = PlaneMap(transformToSuperlayer(of: layer))
         }
-        if !content.isNull, map.isRotatingAffine,
-            let tight = sublayerWiseExtent(of: layer, own: own, map, sublayerExtent)
-        {
+        if !content.isNull, map.isRotatingAffine, let tight = sublayerWiseExtent(of: layer, own: own, map, bounds) {
             return tight
         }
         return mappedBox(box, through: map)
@@ -322,7 +310,7 @@ extension LayerStore {
     /// test enter subtrees it could not hit. Nil when the layer has more than
     /// `sublayerWiseLimit` sublayers (one box for the whole content then). O(sublayers).
     private func sublayerWiseExtent(
-        of layer: Int, own: RectEdges, _ map: PlaneMap, _ sublayerExtent: (Int) -> RectEdges
+        of layer: Int, own: RectEdges, _ map: PlaneMap, _ bounds: SubtreeBounds
     ) -> RectEdges? {
         var box = mappedBox(own, through: map)
         var sublayer = hierarchy.firstSublayers[layer]
@@ -330,7 +318,7 @@ extension LayerStore {
         while sublayer >= 0 {
             count += 1
             guard count <= sublayerWiseLimit else { return nil }
-            box = box.union(mappedBox(sublayerExtent(Int(sublayer)), through: map))
+            box = box.union(mappedBox(bounds.extent[Int(sublayer)], through: map))
             sublayer = hierarchy.nextSiblings[Int(sublayer)]
         }
         return box

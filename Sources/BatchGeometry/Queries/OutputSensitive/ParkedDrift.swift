@@ -30,10 +30,8 @@ struct ParkedDrift: Sendable {
 
     static let invalid = SIMD8<Float>(repeating: .nan)
     /// Relative slack for the rounding of the boxes' computations (a few operations of
-    /// 2^-53 each) and of the boxes themselves, stored with `Float` edges rounded outward
-    /// (`BoxColumn`: up to an ulp, 2^-23 of an edge, which the magnitude bounds): wider
-    /// than both. The Float references' rounding is `floatSlack`'s.
-    static let roundingSlack = 0x1p-21
+    /// 2^-53 each; this is far wider) and of the Float references (2^-24).
+    static let roundingSlack = 0x1p-30
     static let floatSlack = 0x1p-22
 
     /// The bound on how far `layer`'s box may have drifted from its leaf; nil when none is

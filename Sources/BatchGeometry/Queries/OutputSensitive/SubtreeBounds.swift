@@ -10,12 +10,12 @@
 struct SubtreeBounds: Sendable {
     /// Per layer, in its bounds space: the union of its sublayers' `extents` (null: no
     /// sublayer can draw).
-    var content: BoxColumn = []
+    var content: RemappedColumn<RectEdges> = []
     /// Per layer, in its superlayer's bounds space (the world for a root): its own bounds
     /// when they have a positive area, plus `content` unless it masks to bounds, mapped by
     /// `transformToSuperlayer`. Null when the layer is hidden, a detached root or draws
     /// nothing; `.unbounded` when its subtree cannot be bounded in a plane.
-    var extent: BoxColumn = []
+    var extent: RemappedColumn<RectEdges> = []
     /// Per layer: the `Mark` bits waiting for the next refresh, plus `indexed`.
     var state: RemappedColumn<UInt8> = []
     /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none; a sublayer
