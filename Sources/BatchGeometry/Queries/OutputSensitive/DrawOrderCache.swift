@@ -47,16 +47,38 @@ struct DrawOrderCache: Sendable {
 
     /// Room for `capacity` layers in every per-layer column, once built. O(1) a column (a
     /// remap; below 2 MiB a realloc), O(n) for a column still shared with the hierarchy.
+    /// The re-sorting scratch is not per layer: `reserveScratch` sizes it.
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
         links.first.reserveCapacity(capacity)
         links.next.reserveCapacity(capacity)
         previous.reserveCapacity(capacity)
         dirty.reserveCapacity(capacity)
-        dirtyLayers.reserveCapacity(capacity)
-        siblings.reserveCapacity(capacity)
-        sortSpace.reserveCapacity(capacity)
         if keys.capacity < 4 { keys.reserveCapacity(4) }
+    }
+
+    /// Room in the re-sorting scratch for what the store's lists need: a mark for every
+    /// list (`dirtyLayers`) and the longest list twice (`siblings`, `sortSpace`). Sized to
+    /// the lists, not to the store's capacity (12 bytes a layer at 1M): a later frame
+    /// that marks more lists, or sorts a longer list, than any before grows them once
+    /// (doubling). O(count).
+    private mutating func reserveScratch(_ store: borrowing LayerStore) {
+        let (firstSublayers, nextSiblings) = (store.hierarchy.firstSublayers, store.hierarchy.nextSiblings)
+        var (lists, longest, layer) = (0, 0, 0)
+        while layer < firstSublayers.count {
+            var current = firstSublayers[layer]
+            var length = 0
+            while current >= 0 {
+                length += 1
+                current = nextSiblings[Int(current)]
+            }
+            if length > 0 { lists += 1 }
+            longest = Swift.max(longest, length)
+            layer += 1
+        }
+        dirtyLayers.reserveCapacity(Swift.max(lists, 16))
+        siblings.reserveCapacity(Swift.max(longest, 16))
+        sortSpace.reserveCapacity(Swift.max(longest, 16))
     }
 
     /// True when `links` is the drawing order of a store with `count` slots.
@@ -76,11 +98,11 @@ struct DrawOrderCache: Sendable {
             previous = store.hierarchy.previousSiblings
             dirty = RemappedColumn(repeating: false, count: count)
             dirtyLayers.removeAll()
-            // Room for the worst case now (4 bytes a layer each), so that no later frame
-            // allocates: any number of lists may change, each up to every layer long; and
-            // for the store's capacity, so that these grow when the columns do.
+            // The per-layer columns for the store's capacity, so that they grow when the
+            // columns do; the scratch for the lists there are.
             isBuilt = true
             reserveCapacity(store.layerCapacity)
+            reserveScratch(store)
             for layer in 0..<count where store.hierarchy.parents[layer] >= 0 {
                 if store.zInversion(store.hierarchy.previousSiblings[layer], Int32(layer)) == 1 {
                     markDirty(Int(store.hierarchy.parents[layer]))
