@@ -28,9 +28,20 @@ final class AnimationSamplerReferenceTests: XCTestCase {
         XCTAssertGreaterThan(compared, 1000, "too few animated layers compared: the random cases are too quiet")
     }
 
-    /// Samples 80 random animations on a random tree from −1 to 5 s and compares each
-    /// sample with the reference; returns the number of layers compared.
-    func compareOnRandomAnimations(seed: UInt64, layerTimings: Bool) throws -> Int {
+    /// More animations than the composition loop opens the presentation values for at
+    /// once (4,096), on twelve layers: later chunks find the entries earlier ones made,
+    /// and the stack order per layer runs across the chunks' seams.
+    func testCompositionAcrossChunksEqualsTheScalarReference() throws {
+        let compared = try compareOnRandomAnimations(seed: 13, layerTimings: false, animations: 9000, step: 1.1)
+        XCTAssertGreaterThan(compared, 30, "too few animated layers compared")
+    }
+
+    /// Samples `animations` random animations on a random tree from −1 to 5 s (steps of
+    /// `step` to `step` + 0.1 s) and compares each sample with the reference; returns the
+    /// number of layers compared.
+    func compareOnRandomAnimations(
+        seed: UInt64, layerTimings: Bool, animations: Int = 80, step: Double = 0.0625
+    ) throws -> Int {
         var compared = 0
         var random = SplitMix64(seed: seed &* 0x5EED_2323)
         var model = LayerStore()
@@ -44,7 +55,7 @@ final class AnimationSamplerReferenceTests: XCTestCase {
             try store.setTiming(timing, of: layer, in: model)
             reference.layerTimings[layer.index] = timing
         }
-        while reference.animations.count < 80 {
+        while reference.animations.count < animations {
             let animation = Self.randomAnimation(&random)
             guard animation.problem() == nil else { continue }
             let layer = layers[random.below(layers.count)]
@@ -65,7 +76,7 @@ final class AnimationSamplerReferenceTests: XCTestCase {
                     got.map { Self.sameBits($0, layer) } ?? false,
                     "seed \(seed) at \(time), layer \(slot): \(String(describing: got)) != \(layer)")
             }
-            time += 0.0625 + random.unit() * 0.1
+            time += step + random.unit() * 0.1
         }
         return compared
     }

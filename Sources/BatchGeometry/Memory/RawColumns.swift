@@ -279,3 +279,50 @@ func prefetchElement<T>(_ array: [T], _ index: Int) {
         BGPrefetchForRead(base + index)
     }
 }
+
+/// Calls `body` with `values`' arrays by address (`PresentationCells`), its entries
+/// counted without the `room` placeholders `reserveCells(room:)` just added, then keeps
+/// the entries `body` added and drops the rest of the room. The slot map must cover the
+/// model's slots (`reset(slotCount:)`).
+func withPresentationCells<R>(
+    _ values: inout PresentationValues, room: Int, _ body: (inout PresentationCells) -> R
+) -> R {
+    var count = values.layers.count - room
+    let result = withRawColumn(&values.entries) { e in
+        withRawColumn(&values.layers) { l in
+            withRawColumn(&values.touched) { t in
+                withRawColumn(&values.boundsColumn) { b in
+                    withRawColumn(&values.positionColumn) { p in
+                        withRawColumn(&values.anchorPointColumn) { a in
+                            withRawColumns(&values.zPositionColumn, &values.anchorPointZColumn) { z, az in
+                                withRawColumn(&values.opacityColumn) { o in
+                                    withRawColumns(&values.transformColumn, &values.sublayerTransformColumn) { m, s in
+                                        withRawColumn(&values.transformFunctionColumn) { f in
+                                            withRawColumn(&values.transformArgumentColumn) { g in
+                                                var cells = PresentationCells(
+                                                    entries: e, layers: l, touched: t, bounds: b, position: p,
+                                                    anchorPoint: a, zPosition: z, anchorPointZ: az, opacity: o,
+                                                    transform: m, sublayerTransform: s, transformFunction: f,
+                                                    transformArgument: g, count: count)
+                                                defer { count = cells.count }
+                                                return body(&cells)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    values.finishCells(count: count)
+    return result
+}
+
+/// Calls `body` with the addresses of two columns for writing (neither empty).
+@inline(__always)
+func withRawColumns<T, R>(_ a: inout [T], _ b: inout [T], _ body: (RawColumn<T>, RawColumn<T>) -> R) -> R {
+    withRawColumn(&a) { a in withRawColumn(&b) { b in body(a, b) } }
+}

@@ -8,7 +8,7 @@ extension AnimationStore {
     /// retained, once per animation). Reads the model only for the value underneath,
     /// and only when the animation uses it: additive, an end that is the value
     /// underneath, or a key path that writes part of a property (`position.x`).
-    func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationValues) {
+    func compose(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationCells) {
         let keyPath = keyPaths[i]
         let resolved = Int(resolvedEndIndices[i])
         if resolved >= 0 && !keyPath.isWholeTransform {
@@ -33,8 +33,8 @@ extension AnimationStore {
             let underneath = transformUnderneath ? presentation.transform(at: entry) : .identity
             presentation.setTransform(animatedTransform(i, over: underneath, additive: additive), entry: entry)
         } else if keyPath == .sublayerTransform {
-            let underneath = transformUnderneath ? presentation.sublayerTransformColumn[entry] : .identity
-            presentation.sublayerTransformColumn[entry] = animatedTransform(i, over: underneath, additive: additive)
+            let underneath = transformUnderneath ? presentation.sublayerTransform[entry] : .identity
+            presentation.sublayerTransform[entry] = animatedTransform(i, over: underneath, additive: additive)
         } else if keyPath.isValueFunction {
             let v = animatedVector(i, underneath: SIMD4(repeating: keyPath.valueFunctionIdentity))
             if additive {
@@ -60,7 +60,7 @@ extension AnimationStore {
     @inline(__always)
     func composeResolved(
         _ i: Int, keyPath: AnimationKeyPath, ends r: Int, model: borrowing LayerStore,
-        into presentation: inout PresentationValues
+        into presentation: inout PresentationCells
     ) {
         let layer = Int(layerSlots[i])
         let has = flags[i]

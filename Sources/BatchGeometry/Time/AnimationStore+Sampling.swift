@@ -38,15 +38,33 @@ extension AnimationStore {
 
     /// The composition loop, in the order added. One non-mutating call for the whole
     /// loop: calling a non-mutating method per animation from the mutating `sample` made
-    /// the optimizer copy the store (every column retained) per call.
+    /// the optimizer copy the store (every column retained) per call. The values are
+    /// opened raw (`withPresentationCells`) a chunk of the live list at a time, with room
+    /// for as many new entries as the chunk has animations: the room stays small however
+    /// few layers the animations share.
     private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
-        guard !live.isEmpty else { return }
-        // The live list and the states opened raw (read only) around the loop, and the
-        // short path called straight from it: `compose`'s dispatch (a call, its reads
-        // with their bounds checks) was ~40 instructions a sample.
+        let chunk = 4096
+        var start = 0
+        while start < live.count {
+            let end = min(start + chunk, live.count)
+            presentation.reserveCells(room: end - start)
+            withPresentationCells(&presentation, room: end - start) { cells in
+                composeShowing(start..<end, model: model, into: &cells)
+            }
+            start = end
+        }
+    }
+
+    /// The composition loop over `range` of the live list. The live list and the states
+    /// opened raw (read only) around the loop, and the short path called straight from
+    /// it: `compose`'s dispatch (a call, its reads with their bounds checks) was ~40
+    /// instructions a sample.
+    private func composeShowing(
+        _ range: Range<Int>, model: borrowing LayerStore, into presentation: inout PresentationCells
+    ) {
         withRawColumn(reading: live) { liveColumn in
             withRawColumn(reading: states) { st in
-                for k in 0..<live.count where st[Int(liveColumn[k])].isShowing {
+                for k in range where st[Int(liveColumn[k])].isShowing {
                     let i = Int(liveColumn[k])
                     let keyPath = keyPaths[i]
                     let resolved = Int(resolvedEndIndices[i])

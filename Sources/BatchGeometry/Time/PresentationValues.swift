@@ -72,11 +72,11 @@ public struct PresentationProperties: OptionSet, Hashable, Sendable {
 /// `values(of:model:)` (the model fills in what no animation wrote).
 public struct PresentationValues: Sendable {
     /// The slots of the animated layers (`LayerHandle.index`), first-touched first.
-    public private(set) var layers: [Int] = []
+    public internal(set) var layers: [Int] = []
     /// Per entry (parallel to `layers`), the properties written.
-    private(set) var touched: [PresentationProperties] = []
+    var touched: [PresentationProperties] = []
     /// Per layer slot, its entry in `layers`, or −1; grown to the model's slot count.
-    private var entries: [Int32] = []
+    var entries: [Int32] = []
     // Per entry, one column per property: a cell holds a value only while its property
     // is in the entry's `touched` set. The columns only grow (to the most entries any
     // sample had), so a new entry writes nothing but its `touched` set.
@@ -94,8 +94,11 @@ public struct PresentationValues: Sendable {
     /// (128 bytes, a write-allocated cache line pair per animated layer), and makes no
     /// matrix the reader may not need; the matrix read is the same function of the same
     /// numbers, so the same bits.
-    private var transformFunctionColumn: [AnimationKeyPath?] = []
-    private var transformArgumentColumn: [SIMD2<Double>] = []
+    var transformFunctionColumn: [AnimationKeyPath?] = []
+    var transformArgumentColumn: [SIMD2<Double>] = []
+    /// What `reserveCells` appends as the room for new entries (grown to the largest room).
+    private var placeholderLayers: [Int] = []
+    private var placeholderTouched: [PresentationProperties] = []
 
     /// An empty set of values.
     public init() {}
@@ -148,54 +151,41 @@ public struct PresentationValues: Sendable {
         }
     }
 
-    /// The entry of `layer`, new (nothing written) when the layer is new to this sample.
-    /// O(1) amortized.
-    @inline(__always)
-    mutating func entry(for layer: Int) -> Int {
-        let existing = entries[layer]
-        if existing >= 0 { return Int(existing) }
-        let entry = layers.count
-        entries[layer] = Int32(entry)
-        layers.append(layer)
-        touched.append([])
-        if boundsColumn.count <= entry { growColumns() }
-        return entry
-    }
-
-    /// `entry(for: layer)` with `property` marked written, and whether it was written
-    /// before (its cell holds the value underneath). A new entry's set is appended with
-    /// the property in it: one array write fewer than appending it empty, then inserting.
-    /// O(1) amortized.
-    @inline(__always)
-    mutating func entry(for layer: Int, writing property: PresentationProperties) -> (entry: Int, loaded: Bool) {
-        let existing = entries[layer]
-        if existing >= 0 {
-            let entry = Int(existing)
-            if touched[entry].contains(property) { return (entry, true) }
-            touched[entry].insert(property)
-            return (entry, false)
+    /// Makes room for `room` new entries before the composition loop opens the values raw
+    /// (`withPresentationCells`): `layers` and `touched` get `room` placeholder elements
+    /// past the entries (within reserved capacity once warm), the property columns at
+    /// least `count + room` cells. `finishCells` cuts the placeholders off. O(room).
+    mutating func reserveCells(room: Int) {
+        let entryCount = layers.count
+        // Copied from slices of placeholder arrays (a copy of contiguous memory): one by
+        // one cost ~40 instructions a sample, and `repeatElement` read each element through
+        // a coroutine that the debug build allocates.
+        if placeholderLayers.count < room {
+            placeholderLayers = Array(repeating: 0, count: room)
+            placeholderTouched = Array(repeating: [], count: room)
         }
-        let entry = layers.count
-        entries[layer] = Int32(entry)
-        layers.append(layer)
-        touched.append(property)
-        if boundsColumn.count <= entry { growColumns() }
-        return (entry, false)
+        layers.append(contentsOf: placeholderLayers[0..<room])
+        touched.append(contentsOf: placeholderTouched[0..<room])
+        let needed = entryCount + room
+        guard boundsColumn.count < needed else { return }
+        let more = needed - boundsColumn.count
+        boundsColumn.append(contentsOf: repeatElement(Rect(x: 0, y: 0, width: 0, height: 0), count: more))
+        positionColumn.append(contentsOf: repeatElement(Point(x: 0, y: 0), count: more))
+        anchorPointColumn.append(contentsOf: repeatElement(Point(x: 0, y: 0), count: more))
+        zPositionColumn.append(contentsOf: repeatElement(0, count: more))
+        anchorPointZColumn.append(contentsOf: repeatElement(0, count: more))
+        opacityColumn.append(contentsOf: repeatElement(0, count: more))
+        transformColumn.append(contentsOf: repeatElement(.identity, count: more))
+        sublayerTransformColumn.append(contentsOf: repeatElement(.identity, count: more))
+        transformFunctionColumn.append(contentsOf: repeatElement(nil, count: more))
+        transformArgumentColumn.append(contentsOf: repeatElement(SIMD2(0, 0), count: more))
     }
 
-    /// One more cell in every property column (only while a sample has more entries than
-    /// any before).
-    private mutating func growColumns() {
-        boundsColumn.append(Rect(x: 0, y: 0, width: 0, height: 0))
-        positionColumn.append(Point(x: 0, y: 0))
-        anchorPointColumn.append(Point(x: 0, y: 0))
-        zPositionColumn.append(0)
-        anchorPointZColumn.append(0)
-        opacityColumn.append(0)
-        transformColumn.append(.identity)
-        sublayerTransformColumn.append(.identity)
-        transformFunctionColumn.append(nil)
-        transformArgumentColumn.append(SIMD2(0, 0))
+    /// Keeps the first `count` entries of `layers` and `touched` (those the loop wrote)
+    /// and drops the placeholders `reserveCells` added. O(placeholders), no allocation.
+    mutating func finishCells(count: Int) {
+        layers.removeLast(layers.count - count)
+        touched.removeLast(touched.count - count)
     }
 
     /// The transform of `entry` (written): the matrix stored, or the value function's
@@ -204,97 +194,6 @@ public struct PresentationValues: Sendable {
         guard let keyPath = transformFunctionColumn[e] else { return transformColumn[e] }
         let v = transformArgumentColumn[e]
         return keyPath.valueFunctionMatrix(v[0], v[1])
-    }
-
-    /// Writes the whole transform of `entry`.
-    @inline(__always)
-    mutating func setTransform(_ matrix: Transform3D, entry e: Int) {
-        transformColumn[e] = matrix
-        // Read first: a cell keeps its form from sample to sample, and a read costs no
-        // uniqueness check.
-        if transformFunctionColumn[e] != nil { transformFunctionColumn[e] = nil }
-    }
-
-    /// Writes the transform of `entry` as value function `keyPath`'s matrix for `v` and `w`
-    /// (`AnimationKeyPath.valueFunctionMatrix`), kept as the numbers until read.
-    @inline(__always)
-    mutating func setValueFunction(_ keyPath: AnimationKeyPath, _ v: Double, _ w: Double, entry e: Int) {
-        transformArgumentColumn[e] = SIMD2(v, w)
-        if transformFunctionColumn[e] != keyPath { transformFunctionColumn[e] = keyPath }
-    }
-
-    /// Marks `property` of `entry` written without reading the model: the caller writes
-    /// the whole property next.
-    @inline(__always)
-    mutating func willOverwrite(_ property: PresentationProperties, entry: Int) {
-        touched[entry].insert(property)
-    }
-
-    /// Makes `property` of `entry` hold the value underneath the next animation: what an
-    /// earlier animation wrote, else the model's value of `layer` (read now). O(1).
-    @inline(__always)
-    mutating func load(
-        _ property: PresentationProperties, entry: Int, layer: Int, model: borrowing LayerStore
-    ) {
-        guard !touched[entry].contains(property) else { return }
-        touched[entry].insert(property)
-        readModel(property, entry: entry, layer: layer, model: model)
-    }
-
-    /// Writes `model`'s value of `property` of `layer` into the cell of `entry`. O(1).
-    @inline(__always)
-    mutating func readModel(
-        _ property: PresentationProperties, entry: Int, layer: Int, model: borrowing LayerStore
-    ) {
-        switch property {
-        case .bounds: boundsColumn[entry] = model.bounds(of: layer)
-        case .position: positionColumn[entry] = model.position(of: layer)
-        case .anchorPoint: anchorPointColumn[entry] = model.anchorPoint(of: layer)
-        case .zPosition: zPositionColumn[entry] = model.zPosition(of: layer)
-        case .anchorPointZ: anchorPointZColumn[entry] = model.anchorPointZ(of: layer)
-        case .opacity: opacityColumn[entry] = model.opacity(of: layer)
-        case .transform: setTransform(model.transform(of: layer), entry: entry)
-        default: sublayerTransformColumn[entry] = model.sublayerTransform(of: layer)
-        }
-    }
-
-    /// The 1, 2 or 4 numbers of a vector key path of `entry` (loaded), in the low lanes.
-    /// Mutating only so that a caller holding the values `inout` passes them in place (a
-    /// non-mutating call copied the whole struct to the stack).
-    mutating func vector(at keyPath: AnimationKeyPath, entry e: Int) -> SIMD4<Double> {
-        switch keyPath {
-        case .position: return SIMD4(positionColumn[e].x, positionColumn[e].y, 0, 0)
-        case .positionX: return SIMD4(positionColumn[e].x, 0, 0, 0)
-        case .positionY: return SIMD4(positionColumn[e].y, 0, 0, 0)
-        case .bounds:
-            let b = boundsColumn[e]
-            return SIMD4(b.x, b.y, b.width, b.height)
-        case .boundsOrigin: return SIMD4(boundsColumn[e].x, boundsColumn[e].y, 0, 0)
-        case .boundsSize: return SIMD4(boundsColumn[e].width, boundsColumn[e].height, 0, 0)
-        case .anchorPoint: return SIMD4(anchorPointColumn[e].x, anchorPointColumn[e].y, 0, 0)
-        case .zPosition: return SIMD4(zPositionColumn[e], 0, 0, 0)
-        case .anchorPointZ: return SIMD4(anchorPointZColumn[e], 0, 0, 0)
-        case .opacity: return SIMD4(Double(opacityColumn[e]), 0, 0, 0)
-        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
-        }
-    }
-
-    /// Writes the numbers of a vector key path of `entry` (loaded, or wholly overwritten;
-    /// opacity rounded to a float).
-    mutating func setVector(_ v: SIMD4<Double>, at keyPath: AnimationKeyPath, entry e: Int) {
-        switch keyPath {
-        case .position: positionColumn[e] = Point(x: v[0], y: v[1])
-        case .positionX: positionColumn[e].x = v[0]
-        case .positionY: positionColumn[e].y = v[0]
-        case .bounds: boundsColumn[e] = Rect(x: v[0], y: v[1], width: v[2], height: v[3])
-        case .boundsOrigin: boundsColumn[e].origin = Point(x: v[0], y: v[1])
-        case .boundsSize: boundsColumn[e].size = Size(width: v[0], height: v[1])
-        case .anchorPoint: anchorPointColumn[e] = Point(x: v[0], y: v[1])
-        case .zPosition: zPositionColumn[e] = v[0]
-        case .anchorPointZ: anchorPointZColumn[e] = v[0]
-        case .opacity: opacityColumn[e] = Float(v[0])
-        default: preconditionFailure("\(keyPath.rawValue) is not a vector key path")
-        }
     }
 }
 
