@@ -110,7 +110,12 @@ struct TransformColumns: Sendable {
         return result
     }
 
-    mutating func set(_ transform: Transform3D, at index: Int) {
+    mutating func set(_ transform: Transform3D, at index: Int) { store(transform, at: index) }
+
+    /// `set(_:at:)` inlined, for a caller that makes the matrix in place (the apply of a
+    /// presentation sample): a call with a 4×4 argument copied it twice (`memcpy`).
+    @inline(__always)
+    mutating func store(_ transform: Transform3D, at index: Int) {
         let newKind = transform.kind
         if !isMaterialized {
             if newKind == .identity { return }

@@ -162,7 +162,7 @@ extension LayerStore {
             writePresentedAnchorPointZ(presentation.anchorPointZColumn[k], of: layer)
         }
         if written.contains(.opacity) { writePresentedOpacity(presentation.opacityColumn[k], of: layer) }
-        if written.contains(.transform) { writePresentedTransform(presentation.transform(at: k), of: layer) }
+        if written.contains(.transform) { writePresentedTransform(entry: k, of: presentation, at: layer) }
         if written.contains(.sublayerTransform) {
             writePresentedSublayerTransform(presentation.sublayerTransformColumn[k], of: layer)
         }
@@ -188,7 +188,12 @@ extension LayerStore {
 
     /// Bounds without the setter's autoresizing (a model-side effect), when they differ.
     private mutating func writePresentedBounds(_ value: Rect, of layer: Int) {
-        guard value != bounds(of: layer) else { return }
+        guard
+            value
+                != Rect(
+                    x: columns.boundsX[layer], y: columns.boundsY[layer], width: columns.boundsWidth[layer],
+                    height: columns.boundsHeight[layer])
+        else { return }
         columns.boundsX[layer] = value.x
         columns.boundsY[layer] = value.y
         columns.boundsWidth[layer] = value.width
@@ -196,28 +201,46 @@ extension LayerStore {
         noteChange(layer, .geometry)
     }
 
+    // The writers read this store's columns, not its getters: a non-mutating getter
+    // called from a mutating method copied the whole store (1,240 bytes, a `memcpy` of
+    // ~150 instructions) for each position and opacity entry.
+
     private mutating func writePresentedPosition(_ value: Point, of layer: Int) {
-        if value != position(of: layer) { setPosition(value, of: layer) }
+        if value != Point(x: columns.positionX[layer], y: columns.positionY[layer]) { setPosition(value, of: layer) }
     }
 
     private mutating func writePresentedAnchorPoint(_ value: Point, of layer: Int) {
-        if value != anchorPoint(of: layer) { setAnchorPoint(value, of: layer) }
+        if value != Point(x: columns.anchorX[layer], y: columns.anchorY[layer]) { setAnchorPoint(value, of: layer) }
     }
 
     private mutating func writePresentedZPosition(_ value: Double, of layer: Int) {
-        if value != zPosition(of: layer) { setZPosition(value, of: layer) }
+        if value != columns.zPositions[layer] { setZPosition(value, of: layer) }
     }
 
     private mutating func writePresentedAnchorPointZ(_ value: Double, of layer: Int) {
-        if value != anchorPointZ(of: layer) { setAnchorPointZ(value, of: layer) }
+        if value != columns.anchorPointZs[layer] { setAnchorPointZ(value, of: layer) }
     }
 
     private mutating func writePresentedOpacity(_ value: Float, of layer: Int) {
-        if value != opacity(of: layer) { setOpacity(value, of: layer) }
+        if value != columns.attributes.opacities[layer] { setOpacity(value, of: layer) }
     }
 
     private mutating func writePresentedTransform(_ value: Transform3D, of layer: Int) {
         if !Self.holds(value, columns.transforms, at: layer) { setTransform(value, of: layer) }
+    }
+
+    /// `writePresentedTransform(presentation.transform(at: k), of: layer)` with the
+    /// setter's steps inlined (`setTransform`'s own, in its order, so the same bits and
+    /// marks): the matrix, made here from a value function's numbers or read from the
+    /// sample, stays in this frame instead of being passed down three calls.
+    @inline(never)
+    private mutating func writePresentedTransform(entry k: Int, of presentation: PresentationValues, at layer: Int) {
+        let value = presentation.transform(at: k)
+        guard !Self.holds(value, columns.transforms, at: layer) else { return }
+        checkIndexForUpdate(layer)
+        columns.transforms.store(value, at: layer)
+        noteChange(layer, .localTransform)
+        noteTransformDrift(layer, to: value)
     }
 
     private mutating func writePresentedSublayerTransform(_ value: Transform3D, of layer: Int) {

@@ -189,7 +189,8 @@ public struct PresentationValues: Sendable {
     }
 
     /// The transform of `entry` (written): the matrix stored, or the value function's
-    /// matrix made now. O(1).
+    /// matrix made now. O(1). Inlined: the apply keeps the matrix in its frame.
+    @inline(__always)
     func transform(at e: Int) -> Transform3D {
         guard let keyPath = transformFunctionColumn[e] else { return transformColumn[e] }
         let v = transformArgumentColumn[e]

@@ -89,7 +89,14 @@ extension LayerStore {
     @inline(__always)
     mutating func noteTransformDrift(_ layer: Int, to transform: Transform3D) {
         guard caches.subtreeBounds.isBuilt else { return }
-        caches.subtreeBounds.drift.noteTransform(layer, to: transform)
+        // The plane scale, two numbers, crosses the call, not the 4×4.
+        noteTransformDrift(layer, planeScale: ParkedDrift.planeScale(transform))
+    }
+
+    /// `noteTransformDrift(_:to:)` with the transform's `ParkedDrift.planeScale` (nil:
+    /// not a plane scale). O(1).
+    mutating func noteTransformDrift(_ layer: Int, planeScale: Point?) {
+        caches.subtreeBounds.drift.noteTransform(layer, planeScale: planeScale)
         raiseParkedDrift(layer)
     }
 

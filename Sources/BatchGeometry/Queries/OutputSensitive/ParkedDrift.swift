@@ -70,14 +70,15 @@ struct ParkedDrift: Sendable {
         references[layer][5] = Self.roundedUp(moved)
     }
 
-    /// `layer`'s transform became `transform`: the bound on its box's growth about its
-    /// anchor since the reference (unknown unless both are uniform-or-not scales without
-    /// translation, about a reference scale that was uniform).
+    /// `layer`'s transform became one of `planeScale(_:)` `planeScale` (nil: not a plane
+    /// scale): the bound on its box's growth about its anchor since the reference (unknown
+    /// unless both are uniform-or-not scales without translation, about a reference scale
+    /// that was uniform). Takes the two numbers, not the 4×4 (a copy per call).
     @inline(__always)
-    mutating func noteTransform(_ layer: Int, to transform: Transform3D) {
+    mutating func noteTransform(_ layer: Int, planeScale: Point?) {
         let reference = references[layer]
         let s0 = Double(reference[2])
-        guard let scale = Self.planeScale(transform), s0.isFinite, s0 != 0 else {
+        guard let scale = planeScale, s0.isFinite, s0 != 0 else {
             references[layer][6] = .infinity
             return
         }
