@@ -42,7 +42,7 @@ extension LayerStore {
         bounds.lastRefreshIndexInserts = 0
         for layer in preorderIndices().reversed() {
             updateContent(of: layer, &bounds, list: true, all: false)
-            bounds.extent[layer] = computedExtent(of: layer, bounds)
+            bounds.extent[layer] = computedExtent(of: layer, &bounds)
         }
         for layer in 0..<count where bounds.indexSlot[layer] >= 0 {
             recordMoveReferences(ofSublayersOf: layer, &bounds)
@@ -176,7 +176,7 @@ extension LayerStore {
         let sublayerChanged = marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
         guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content[layer].isNull)
         else { return nil }
-        let extent = computedExtent(of: layer, bounds)
+        let extent = computedExtent(of: layer, &bounds)
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
         let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
@@ -214,7 +214,7 @@ extension LayerStore {
         if all {
             var sublayer = hierarchy.firstSublayers[layer]
             while sublayer >= 0 {
-                bounds.extent[Int(sublayer)] = computedExtent(of: Int(sublayer), bounds)
+                bounds.extent[Int(sublayer)] = computedExtent(of: Int(sublayer), &bounds)
                 sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }
             if indexed { recordMoveReferences(ofSublayersOf: layer, &bounds) }
@@ -280,8 +280,10 @@ extension LayerStore {
     }
 
     /// `layer`'s extent from its properties and its (current) content. Null when nothing
-    /// of its subtree can draw or be hit: hidden, or a detached root.
-    func computedExtent(of layer: Int, _ bounds: SubtreeBounds) -> RectEdges {
+    /// of its subtree can draw or be hit: hidden, or a detached root. (`bounds` is inout,
+    /// though only read, so that callers holding it inout pass its address: by value, each
+    /// call copied the whole struct, 264 bytes.)
+    func computedExtent(of layer: Int, _ bounds: inout SubtreeBounds) -> RectEdges {
         let layerFlags = columns.flags[layer]
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
@@ -297,7 +299,7 @@ extension LayerStore {
         } else {
             map = PlaneMap(transformToSuperlayer(of: layer))
         }
-        if !content.isNull, map.isRotatingAffine, let tight = sublayerWiseExtent(of: layer, own: own, map, bounds) {
+        if !content.isNull, map.isRotatingAffine, let tight = sublayerWiseExtent(of: layer, own: own, map, &bounds) {
             return tight
         }
         return mappedBox(box, through: map)
@@ -310,7 +312,7 @@ extension LayerStore {
     /// test enter subtrees it could not hit. Nil when the layer has more than
     /// `sublayerWiseLimit` sublayers (one box for the whole content then). O(sublayers).
     private func sublayerWiseExtent(
-        of layer: Int, own: RectEdges, _ map: PlaneMap, _ bounds: SubtreeBounds
+        of layer: Int, own: RectEdges, _ map: PlaneMap, _ bounds: inout SubtreeBounds
     ) -> RectEdges? {
         var box = mappedBox(own, through: map)
         var sublayer = hierarchy.firstSublayers[layer]

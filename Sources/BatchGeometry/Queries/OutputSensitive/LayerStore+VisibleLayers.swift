@@ -52,7 +52,9 @@ extension LayerStore {
     }
 
     /// The next sublayer of `frame`'s layer whose extent, mapped to the world, reaches
-    /// into the frame's cull rect; nil when none is left.
+    /// into the frame's cull rect; nil when none is left. Inlined: called out of line from
+    /// the mutating walk, it was passed a copy of the whole store (1,248 bytes) per call.
+    @inline(__always)
     func nextCandidate(
         _ frame: inout VisitFrame, _ candidates: [UInt64], tested: inout Int, _ links: SiblingLinks
     ) -> Int? {
