@@ -73,7 +73,10 @@ enum FrameReport {
 
     private static func stalls(_ frames: [FrameFixture.Times], median: Double) -> [BenchReport.FrameDetail.Stall] {
         frames.filter { $0.frameTotal > 3 * median }.sorted { $0.frameTotal > $1.frameTotal }.prefix(20).map {
-            .init(frame: $0.frame, seconds: $0.frameTotal, allocations: $0.allocations, slots: $0.slots)
+            .init(
+                frame: $0.frame, seconds: $0.frameTotal, allocations: $0.allocations, slots: $0.slots,
+                editSeconds: $0.edits, querySeconds: $0.newTotal, refreshedLayers: $0.refreshed,
+                rebuiltIndexes: $0.rebuiltIndexes, rebuiltIndexEntries: $0.rebuiltIndexEntries)
         }
     }
 

@@ -175,8 +175,9 @@ let helpText = """
       queriesMeanAfterFirst, framesWithAllocations}, frame-animated only: animations,
       animationTime, animationParts {restore, modelEdits, sample, apply}, ratioToStill
       {median, p99, max}; testedSublayers, refreshedLayers, rebuiltIndexes,
-      rebuiltIndexEntries, slotsFirst, slotsLast, stalls: [{frame, seconds, allocations,
-      slots}]})}], soak (with --soak): [{workload, layers, script, frames,
+      rebuiltIndexEntries, slotsFirst, slotsLast, checkedFrames, stalls: [{frame, seconds,
+      allocations, slots, editSeconds, querySeconds, refreshedLayers, rebuiltIndexes,
+      rebuiltIndexEntries}]})}], soak (with --soak): [{workload, layers, script, frames,
       residentBytesStart, residentBytesAfter1000, residentBytesEnd, slotsStart, slotsEnd,
       layersStart, layersEnd, frameTime, allocationsMeanPerFrame, verified}],
       baselines: [{workload, kernel, layers, medianSeconds, layersPerSecond, verified

@@ -193,6 +193,13 @@ struct BenchReport: Codable {
             var seconds: Double
             var allocations: Int
             var slots: Int
+            /// Where the frame went (absent in reports from before them): the script's
+            /// edits, the queries, and the query's cost counters of that frame.
+            var editSeconds: Double? = nil
+            var querySeconds: Double? = nil
+            var refreshedLayers: Int? = nil
+            var rebuiltIndexes: Int? = nil
+            var rebuiltIndexEntries: Int? = nil
         }
 
         /// updateWorld, then worldRects + clipRects + visibility, hitTest(points:in:rule:)
