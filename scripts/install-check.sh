@@ -202,7 +202,8 @@ run_clean "static: the executable alone" "$work/ship-static/ui_tree"
 # The Swift runtime installs its crash handlers (SIGSEGV, SIGABRT, ... and an alternate
 # signal stack) at load time only when it finds the swift-backtrace program beside its
 # toolchain, or SWIFT_BACKTRACE names one: the shipped files must leave the host's
-# signals alone.
+# signals alone. A handler counts when it is a function: SIG_IGN is inherited from the
+# shell (a background job ignores SIGINT and SIGQUIT), never installed by the runtime.
 cat >"$work/signals.c" <<'EOF'
 #include "batchgeometry.h"
 #include <signal.h>
@@ -214,7 +215,7 @@ int main(void) {
     int taken = 0;
     for (unsigned k = 0; k < sizeof signals / sizeof signals[0]; k++) {
         sigaction(signals[k], NULL, &action);
-        taken += action.sa_handler != SIG_DFL;
+        taken += action.sa_handler != SIG_DFL && action.sa_handler != SIG_IGN;
     }
     sigaltstack(NULL, &stack);
     printf("ABI %u: %d crash handlers, alternate stack %s\n", bg_abi_version(), taken,
