@@ -6,29 +6,45 @@
 #   scripts/targets.sh [path/to/batchbench]     (default .build/release/batchbench)
 # FRAMES (default 300; issue 22's p99/max target is over 1,000) and LAYERS (default 1M)
 # override the frame runs. Takes ~5 minutes at the defaults on the 2-core dev machine.
+# On a machine without python3 (the lent 16-core one): TARGETS_DIR=$OUT keeps the reports
+# there and, without python3, skips the table; `scripts/targets.sh --summarise DIR` prints
+# it later from the kept reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="${1:-.build/release/batchbench}"
-frames="${FRAMES:-300}"
-layers="${LAYERS:-1M}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-
 frame_run() {  # $1: output name, then extra options
   local name="$1"; shift
   "$bin" run --kernels frame,frame-live,frame-relayout,frame-animated --workload app --layers "$layers" \
     --threads 1 --backends c --frames "$frames" -q --format json "$@" > "$work/$name.json" 2> "$work/$name.err"
 }
-echo "targets: frame kernels, every frame checked (cold caches), $frames frames at $layers" >&2
-frame_run cold
-echo "targets: frame kernels, every 100th frame checked (warm caches)" >&2
-frame_run warm --check-every 100
-echo "targets: culled batch hit tests and the world pass (standard, $layers)" >&2
-"$bin" run --kernels hit-test-culled-batch,world --workload standard --layers "$layers" --threads 1 --backends c \
-  -q --no-baseline --min-time 0.5 --format json > "$work/hits.json"
-echo "targets: animations (app, 100k and 1M) with the object-graph baseline" >&2
-"$bin" run --kernels animations --workload app --layers 100k,1M --threads 1 --backends auto -q \
-  --format json > "$work/animations.json"
+measure() {
+  echo "targets: frame kernels, every frame checked (cold caches), $frames frames at $layers" >&2
+  frame_run cold
+  echo "targets: frame kernels, every 100th frame checked (warm caches)" >&2
+  frame_run warm --check-every 100
+  echo "targets: culled batch hit tests and the world pass (standard, $layers)" >&2
+  "$bin" run --kernels hit-test-culled-batch,world --workload standard --layers "$layers" --threads 1 \
+    --backends c -q --no-baseline --min-time 0.5 --format json > "$work/hits.json"
+  echo "targets: animations (app, 100k and 1M) with the object-graph baseline" >&2
+  "$bin" run --kernels animations --workload app --layers 100k,1M --threads 1 --backends auto -q \
+    --format json > "$work/animations.json"
+}
+
+if [ "${1:-}" = "--summarise" ]; then
+  work="$2"
+else
+  bin="${1:-.build/release/batchbench}"
+  frames="${FRAMES:-300}"
+  layers="${LAYERS:-1M}"
+  if [ -n "${TARGETS_DIR:-}" ]; then
+    work="$TARGETS_DIR"
+    mkdir -p "$work"
+  else
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+  fi
+  measure
+fi
+command -v python3 > /dev/null || { echo "targets: no python3; reports kept in $work" >&2; exit 0; }
 
 python3 - "$work" <<'EOF'
 import json, re, sys
