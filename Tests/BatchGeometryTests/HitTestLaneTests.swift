@@ -38,4 +38,46 @@ final class HitTestLaneTests: XCTestCase {
             XCTAssertGreaterThan(batch.prefix(63).filter { $0.map(cards.contains) ?? false }.count, 40)
         }
     }
+
+    /// The planar visit (a solvable planar world map, read from the world cache) and the
+    /// general one (the map computed, or singular: `scale(0, 1)`, masked and not) in one
+    /// batch, over cards with sublayers (the visit that stores lanes and their box) and
+    /// leaves (containment only): every answer is the single walk's and the snapshot
+    /// walk's, with the world cache current and stale, under both rules.
+    func testPlanarSingularAndLeafVisitsAnswerAsTheSingleWalk() {
+        var store = LayerStore()
+        let root = store.addViewWithFrame(Rect(0, 0, 800, 800))
+        var random = SplitMix64(seed: 23)
+        for k in 0..<40 {
+            let card = store.addViewWithFrame(Rect(Double(k % 8) * 100, Double(k / 8) * 150, 90, 140), parent: root)
+            switch k % 5 {
+            case 1: store.setAffineTransform(.rotation(radians: Double(k) * 0.1), of: card)
+            case 2: store.setAffineTransform(.scale(x: 0, y: 1), of: card)  // singular
+            case 3:
+                store.setAffineTransform(.scale(x: 1, y: 0), of: card)
+                store.setMasksToBounds(true, of: card)
+            default: break
+            }
+            for j in 0..<3 {
+                _ = store.addViewWithFrame(Rect(Double(j) * 30, Double(j) * 40, 40, 50), parent: card)
+            }
+        }
+        let points = (0..<300).map { _ in Point(x: random.unit() * 820 - 10, y: random.unit() * 920 - 10) }
+        var batch: [LayerHandle?] = []
+        var hits = 0
+        for cached in [false, true] {
+            if cached { _ = store.updateWorld() }
+            let world = store.worldTransforms()
+            for rule in HitTestRule.allCases {
+                store.hitTest(points: points, rule: rule, into: &batch)
+                for (k, point) in points.enumerated() {
+                    let expected = store.hitTest(point, in: world, rule: rule)
+                    XCTAssertEqual(batch[k], expected, "cached \(cached) \(rule) point \(k) \(point)")
+                    XCTAssertEqual(store.hitTest(point, rule: rule), expected, "single walk, \(rule) point \(k)")
+                    if let expected, expected != root { hits += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(hits, 200, "many points hit a card or a sublayer")
+    }
 }

@@ -19,6 +19,10 @@ struct HitPacket: Sendable {
     /// Per frame, from its `base`: each lane's point in the layer's plane and its margin.
     var locals: [Point] = []
     var margins: [Double] = []
+    /// The world step of the layer being entered, when the walk computes steps
+    /// (`WorldStepSource.readsSuperlayerStep`): a field, not a `WorldStep?` passed and
+    /// returned by value through every visit (137 bytes copied a visit).
+    var step = WorldStep(mode: 0, matrix: .identity)
 
     /// Bytes allocated for the stacks and lanes. O(1).
     var allocatedByteCount: Int {
@@ -137,6 +141,13 @@ struct PlanarSolver {
     @inline(__always)
     func unproject(_ point: Point) -> Point? {
         guard solves, point.x.isFinite, point.y.isFinite else { return nil }
+        return solve(point)
+    }
+
+    /// `unproject(point)` when `solves` is true and `point` is finite (every packet lane's
+    /// is): the same expressions without the checks.
+    @inline(__always)
+    func solve(_ point: Point) -> Point {
         let x = (point.x * world.d + point.y * -world.c) + c31
         let y = (point.x * -world.b + point.y * world.a) + c32
         return Point(x: x / det, y: y / det)
@@ -296,12 +307,15 @@ extension LayerStore {
 }
 
 /// What a packet's visit of a layer found: the lanes that go on to its sublayers, of them
-/// those inside it and those with a margin, and its world step when one was computed.
+/// those inside it and those with a margin, the box of those with a margin (gathered as
+/// their points are stored, not in a second pass over the lanes), and whether it left the
+/// layer's world step in `HitPacket.step`.
 struct PacketVisit {
     var entering: UInt64 = 0
     var inside: UInt64 = 0
     var prunable: UInt64 = 0
-    var step: WorldStep?
+    var box = LaneBox()
+    var computedStep = false
 }
 
 extension LayerStore {
@@ -315,13 +329,19 @@ extension LayerStore {
     ) {
         scratch.visitedLayers += 1
         let base = packet.nextBase()
-        let visit = unprojectPacket(layer, lanes, rule, steps, base: base, scratch.superlayerStep, &packet, &open)
+        let visit: PacketVisit
+        if let planar = steps.planarWorld(of: layer, in: self), case let solver = PlanarSolver(planar), solver.solves {
+            visit = unprojectPlanarPacket(layer, lanes, solver, rule, base: base, &packet, &open)
+        } else {
+            visit = unprojectPacket(layer, lanes, rule, steps, base: base, scratch.superlayerStep, &packet, &open)
+        }
         guard visit.entering != 0 else { return }
-        let step =
-            steps.readsSuperlayerStep
-            ? visit.step ?? steps.step(of: layer, under: scratch.superlayerStep, in: self) : nil
+        if steps.readsSuperlayerStep && !visit.computedStep {
+            packet.step = steps.step(of: layer, under: scratch.superlayerStep, in: self)
+        }
+        // The lanes with a margin are all entering ones, and `visit.box` is their box.
         let prunes = visit.entering & visit.prunable
-        let region = prunes == visit.entering ? packet.box(of: prunes, base: base).region : nil
+        let region = prunes == visit.entering ? visit.box.region : nil
         refreshParkedSublayers(of: layer, near: region)
         let indexed =
             caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0
@@ -329,19 +349,19 @@ extension LayerStore {
         let candidateLanes = indexed ? prunes : 0
         let listLanes = visit.entering & ~candidateLanes
         if listLanes != 0 {
+            // Its prunable lanes: none when the candidates frame takes them, else `prunes`.
             var frame = PacketFrame(
                 layer: Int32(layer), next: hierarchy.lastSublayers[layer], base: Int32(base), lanes: listLanes,
-                inside: visit.inside, prunable: visit.prunable,
-                box: packet.box(of: listLanes & visit.prunable, base: base))
+                inside: visit.inside, prunable: visit.prunable, box: candidateLanes == 0 ? visit.box : LaneBox())
             if rule == .layer && hierarchy.zOrderInversions > 0 {
                 let range = pushDrawOrderList(of: layer, into: &scratch.candidates)
                 (frame.fromCandidates, frame.start, frame.end, frame.next) = (true, range.start, range.end, range.end)
             }
             packet.frames.append(frame)
-            if let step { scratch.steps.append(step) }
+            if steps.readsSuperlayerStep { scratch.steps.append(packet.step) }
         }
         guard candidateLanes != 0 else { return }
-        let box = packet.box(of: candidateLanes, base: base)
+        let box = visit.box
         let range = pushCandidates(of: layer, into: &scratch.candidates, byDrawRank: rule == .layer) {
             Self.anyLane(candidateLanes, packet.locals, packet.margins, base: base, box: box, in: $0)
         }
@@ -350,7 +370,7 @@ extension LayerStore {
             PacketFrame(
                 layer: Int32(layer), next: range.end, start: range.start, end: range.end, fromCandidates: true,
                 base: Int32(base), lanes: candidateLanes, inside: visit.inside, prunable: visit.prunable, box: box))
-        if let step { scratch.steps.append(step) }
+        if steps.readsSuperlayerStep { scratch.steps.append(packet.step) }
     }
 
     /// Some lane's point lies in the R-tree box `node` widened by its margin: the union of
@@ -364,18 +384,69 @@ extension LayerStore {
         return Self.lanes(lanes, locals, margins, base: base, in: node) != 0
     }
 
+    /// `unprojectPacket` for a layer whose world map is planar and solvable, the common
+    /// visit: every lane's point is finite, so each solve succeeds, and no 4×4 matrix or
+    /// world step is touched. A leaf's lanes only test containment (no margin); the box of
+    /// the lanes with a margin is gathered as their points are stored. The same
+    /// expressions, so the same bits.
+    @inline(__always)
+    private func unprojectPlanarPacket(
+        _ layer: Int, _ lanes: UInt64, _ solver: PlanarSolver, _ rule: HitTestRule, base: Int,
+        _ packet: inout HitPacket, _ open: inout UInt64
+    ) -> PacketVisit {
+        // `contains(layer, _)`'s terms, read once.
+        let (minX, minY) = (columns.boundsX[layer], columns.boundsY[layer])
+        let (maxX, maxY) = (minX + columns.boundsWidth[layer], minY + columns.boundsHeight[layer])
+        var visit = PacketVisit()
+        var rest = lanes
+        guard hierarchy.firstSublayers[layer] >= 0 else {  // a leaf: its lanes end here
+            var hits: UInt64 = 0
+            while rest != 0 {
+                let lane = rest.trailingZeroBitCount
+                rest &= rest - 1
+                let q = solver.solve(packet.world[lane])
+                if minX <= q.x && q.x < maxX && minY <= q.y && q.y < maxY { hits |= 1 << UInt64(lane) }
+            }
+            answer(hits, with: layer, &packet, &open)
+            return visit
+        }
+        let unmasked = rule == .layer && !columns.flags[layer].contains(.masksToBounds)
+        while rest != 0 {
+            let lane = rest.trailingZeroBitCount
+            rest &= rest - 1
+            let point = packet.world[lane]
+            let q = solver.solve(point)
+            let inside = minX <= q.x && q.x < maxX && minY <= q.y && q.y < maxY
+            guard inside || unmasked else { continue }
+            let bit: UInt64 = 1 << UInt64(lane)
+            visit.entering |= bit
+            if inside { visit.inside |= bit }
+            if let margin = solver.margin(of: point, result: q) {
+                visit.prunable |= bit
+                (packet.locals[base + lane], packet.margins[base + lane]) = (q, margin)
+                visit.box.add(q, margin: margin)
+            }
+        }
+        return visit
+    }
+
     /// Unprojects each lane's point into `layer`'s plane and tests it (`enterHit`'s
     /// expressions, the layer's terms computed once); stores the points and margins of the
-    /// lanes that go on at `base`, and answers those that end here.
+    /// lanes that go on at `base`, and answers those that end here. The path for a world
+    /// map that is not planar or not solvable, and for a walk that computes world steps
+    /// (the step it computes is left in `packet.step`); out of line, so that the planar
+    /// visit passes no `WorldStep?`.
+    @inline(never)
     private mutating func unprojectPacket(
         _ layer: Int, _ lanes: UInt64, _ rule: HitTestRule, _ steps: some WorldStepSource, base: Int,
         _ superlayerStep: WorldStep?, _ packet: inout HitPacket, _ open: inout UInt64
     ) -> PacketVisit {
         var visit = PacketVisit()
+        var step: WorldStep?
         var planar = steps.planarWorld(of: layer, in: self)
         if planar == nil {
             let computed = steps.step(of: layer, under: superlayerStep, in: self)
-            visit.step = computed
+            step = computed
             planar = PlanarWorld(computed.matrix)
         }
         let solver = planar.map(PlanarSolver.init)
@@ -394,8 +465,8 @@ extension LayerStore {
             if let solver, let fast = solver.unproject(point) {
                 (local, margin) = (fast, solver.margin(of: point, result: fast))
             } else {
-                let general = visit.step ?? steps.step(of: layer, under: superlayerStep, in: self)
-                visit.step = general
+                let general = step ?? steps.step(of: layer, under: superlayerStep, in: self)
+                step = general
                 local = general.matrix.unprojectPointInFrontOfEye(point)
                 margin = local.flatMap { PlaneMap(general.matrix).unprojectionMargin(of: point, result: $0) }
             }
@@ -411,6 +482,10 @@ extension LayerStore {
                 visit.prunable |= bit
                 (packet.locals[base + lane], packet.margins[base + lane]) = (local, margin)
             }
+        }
+        visit.box = packet.box(of: visit.prunable, base: base)
+        if let step {
+            (packet.step, visit.computedStep) = (step, true)
         }
         return visit
     }
