@@ -9,7 +9,9 @@ final class ParkedDriftTests: XCTestCase {
     typealias Scene = DeferredBoundsTests.Scene
 
     /// Every parked card whose drift is bounded lies, as a fresh build computes it, within
-    /// its old box grown by its list's bound: the property the descent relies on.
+    /// its old box grown by its list's bound, and every parked card of a drifting list
+    /// whose drift is unknown waits in the list's parked sublayers (which every descent
+    /// redoes): the properties the descent relies on.
     static func assertDriftBounds(
         _ store: borrowing LayerStore, _ label: String, file: StaticString = #filePath, line: UInt = #line
     ) {
@@ -23,6 +25,13 @@ final class ParkedDriftTests: XCTestCase {
             for entry in kept.drift.lists[slot] {
                 let card = Int(entry)
                 guard kept.state[card] & SubtreeBounds.Mark.parked != 0, bound.isFinite else { continue }
+                guard kept.drift.drift(of: card) != nil else {
+                    XCTAssertTrue(
+                        kept.parkedSublayers[kept.drift.parkedSlot(of: card)].contains(entry),
+                        "\(label): card \(card) lost its drift but is not in its list's parked sublayers", file: file,
+                        line: line)
+                    continue
+                }
                 let old = kept.extent[card]
                 let new = built.extent[card]
                 if new.isNull { continue }
@@ -87,6 +96,32 @@ final class ParkedDriftTests: XCTestCase {
         XCTAssertLessThan(result.cost.refreshedLayers, 30, "the cards near the window, not the 60")
         XCTAssertTrue(scene.hasParked(scene.lists[0]))
         XCTAssertEqual(scene.store._invariantViolations(), [])
+    }
+
+    /// A relayout: every frame the cards below row 20 move down two rows more, so their
+    /// drift passes the list's own height (800) by frame 9, and at frame 6 a far card gets
+    /// a zPosition (its drift unknown). Each query redoes only the cards whose leaves lie
+    /// near the window grown by the bound, and that card; never the whole list (a bound
+    /// past the list's size, or an unknown one, redid all 80: issue 22's relayout stall).
+    func testADriftPastTheListsHeightRedoesOnlyTheCardsNearTheWindow() throws {
+        var scene = try Scene()
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        for frame in 1...10 {
+            for n in 20..<100 {
+                scene.store.setPosition(Point(200, 22 + Double(n + 2 * frame) * 50), of: scene.cards[0][n])
+            }
+            if frame == 6 { scene.store.setZPosition(1, of: scene.cards[0][90]) }
+            scene.store.visibleLayers(in: scene.viewport, into: &result)
+            FrameQueryTests.assertMatches(
+                result, FrameQueryTests.expectedVisible(scene.store, viewport: scene.viewport), "frame \(frame)")
+            XCTAssertLessThan(result.cost.refreshedLayers, 40, "frame \(frame): cards near the window, not all 80")
+            Self.assertDriftBounds(scene.store, "frame \(frame)")
+            XCTAssertEqual(scene.store._invariantViolations(), [], "frame \(frame)")
+        }
+        XCTAssertTrue(scene.hasParked(scene.lists[0]), "the far cards still wait")
+        let slot = Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+        XCTAssertGreaterThan(scene.store.caches.subtreeBounds.drift.listBounds[slot], 800, "past the list's height")
     }
 
     /// A list that drops its index (below 64 cards) and gets it back: the cards moved

@@ -52,8 +52,9 @@ extension LayerStore {
     @inline(__always)
     mutating func invalidateMoveReference(_ layer: Int) {
         guard caches.subtreeBounds.isBuilt else { return }
+        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
         caches.subtreeBounds.drift.invalidate(layer)
-        raiseParkedDrift(layer)
+        raiseParkedDrift(layer, hadDrift: hadDrift)
     }
 
     /// `layer` leaves or joins a list: its reference goes (its box is redone in the new
@@ -64,16 +65,23 @@ extension LayerStore {
         caches.subtreeBounds.drift.references[layer] = ParkedDrift.invalid
     }
 
-    /// When `layer` is parked: raises its list's bound to its drift (infinity when none
-    /// is known), for the marks that `SubtreeBounds.mark` leaves out of the refresh's
-    /// queue. O(1).
+    /// When `layer` is parked: raises its list's bound to its drift, for the marks that
+    /// `SubtreeBounds.mark` leaves out of the refresh's queue. When its drift just became
+    /// unknown (`hadDrift`), it joins the list's parked sublayers instead, which any
+    /// descent redoes: the bound, and the rest of the drifting list, stay (a zPosition
+    /// set on one far card of a relayout used to redo the whole list). O(1) amortized.
     @inline(__always)
-    mutating func raiseParkedDrift(_ layer: Int) {
+    mutating func raiseParkedDrift(_ layer: Int, hadDrift: Bool) {
         guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.parked != 0 else { return }
         // The list's position, kept in the reference when the card was parked (reading
         // `parents` instead was one more cache miss per set).
         let slot = caches.subtreeBounds.drift.parkedSlot(of: layer)
-        let drift = caches.subtreeBounds.drift.drift(of: layer) ?? .infinity
+        guard let drift = caches.subtreeBounds.drift.drift(of: layer) else {
+            // Without a drift it is in the parked sublayers already: parked there, or
+            // moved there when its drift went (here or in `parkAgain`).
+            if hadDrift { caches.subtreeBounds.parkWithoutDrift(layer, slot: slot) }
+            return
+        }
         if drift > caches.subtreeBounds.drift.listBounds[slot] { caches.subtreeBounds.drift.listBounds[slot] = drift }
     }
 
@@ -81,8 +89,9 @@ extension LayerStore {
     @inline(__always)
     mutating func noteMoveDrift(_ layer: Int, to position: Point) {
         guard caches.subtreeBounds.isBuilt else { return }
+        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
         caches.subtreeBounds.drift.noteMove(layer, to: position)
-        raiseParkedDrift(layer)
+        raiseParkedDrift(layer, hadDrift: hadDrift)
     }
 
     /// `setTransform`'s note: the bound on `layer`'s box's growth about its anchor. O(1).
@@ -96,8 +105,9 @@ extension LayerStore {
     /// `noteTransformDrift(_:to:)` with the transform's `ParkedDrift.planeScale` (nil:
     /// not a plane scale). O(1).
     mutating func noteTransformDrift(_ layer: Int, planeScale: Point?) {
+        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
         caches.subtreeBounds.drift.noteTransform(layer, planeScale: planeScale)
-        raiseParkedDrift(layer)
+        raiseParkedDrift(layer, hadDrift: hadDrift)
     }
 
     /// Parks `layer` (under the list at index position `slot`) with its `marks`: in the
@@ -125,43 +135,59 @@ extension LayerStore {
         swap(&parked, &bounds.parkedSublayers[slot])
     }
 
-    /// `layer`, parked already, got new `marks`: its list's bound grows to its drift, or
-    /// to infinity when it no longer only moved or scaled (it may be in the drifting list,
-    /// which then is redone whole). O(1).
+    /// `layer`, parked already, got new `marks`: its list's bound grows to its drift; when
+    /// it no longer only moved or scaled, its drift is forgotten and it joins the list's
+    /// parked sublayers (once: those with no drift are there already), which any descent
+    /// redoes, rather than sending the bound to infinity and the whole drifting list with
+    /// it. O(1) amortized.
     @inline(__always)
     func parkAgain(_ layer: Int, _ marks: UInt8, _ bounds: inout SubtreeBounds) {
         typealias Mark = SubtreeBounds.Mark
         let superlayer = Int(hierarchy.parents[layer])
         guard superlayer >= 0, bounds.indexSlot[superlayer] >= 0 else { return }
         let slot = Int(bounds.indexSlot[superlayer])
-        let drift = marks & Mark.pending == Mark.extent ? bounds.drift.drift(of: layer) ?? .infinity : .infinity
-        bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
+        guard let drift = bounds.drift.drift(of: layer) else { return }  // in the parked sublayers
+        if marks & Mark.pending == Mark.extent {
+            bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
+        } else {
+            bounds.drift.invalidate(layer)
+            bounds.parkWithoutDrift(layer, slot: slot)
+        }
     }
 
     /// Before the frame query reads `layer`'s R-tree over `region` (nil: it reads every
     /// sublayer): redoes its parked sublayers, and of its drifting ones those whose leaf
     /// meets `region` grown by the list's bound; the rest stay parked. O(1) when nothing
-    /// is parked; else O(parked + drifting near the region × log w), plus a full redo when
-    /// the bound outgrows the list's bounds or the drifting list outgrows the list.
+    /// is parked; else O(parked + drifting near the region × log w). The whole drifting
+    /// list is redone (every drift 0 again) only when the bound is unknown or the grown
+    /// region took in half the list anyway (at most twice what the region cost), so no
+    /// frame pays for a relayout's far cards at once; a drifting list past its limit is
+    /// compacted, O(its entries), not redone.
     mutating func refreshParkedSublayers(of layer: Int, near region: RectEdges?) {
         guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 else { return }
         let slot = Int(caches.subtreeBounds.indexSlot[layer])
         guard let region, slot >= 0 else { return refreshParkedSublayers(of: layer) }
         let pad = caches.subtreeBounds.drift.listBounds[slot]
-        // Past the list's own size, the bound would take in much of the list: redo it all
-        // (every drift is then 0 again).
-        let limit = Swift.max(abs(columns.boundsWidth[layer]), abs(columns.boundsHeight[layer]))
-        guard pad <= limit,
-            caches.subtreeBounds.drift.lists[slot].count < driftingListLimit(caches.subtreeBounds.indexes[slot])
-        else { return refreshParkedSublayers(of: layer) }
+        // A bound past the list's own size used to redo it all here: a scrolling list's
+        // content is thousands of its heights long, so that was a relayout's whole list
+        // (34,812 layers in one frame) for a region that meets a few cards more.
+        guard pad.isFinite else { return refreshParkedSublayers(of: layer) }
         var bounds = caches.subtreeBounds
         caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        if bounds.drift.lists[slot].count >= driftingListLimit(bounds.indexes[slot]) {
+            compactDriftingList(of: layer, slot: slot, &bounds)
+        }
         var joined = redoParkedList(of: layer, drifting: false, &bounds)
         if joined {
             _ = redoParkedList(of: layer, drifting: true, &bounds)  // the index may be rebuilt: all current
             bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked
         } else {
             joined = redoDriftingNear(region, pad: pad, of: layer, slot: slot, &bounds)
+            // The grown region took in half the list: the rest costs no more, and the
+            // bound starts again from 0.
+            if 2 * bounds.drift.candidates.count >= bounds.indexes[slot].count {
+                joined = redoParkedList(of: layer, drifting: true, &bounds) || joined
+            }
             if bounds.drift.lists[slot].isEmpty { bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked }
         }
         bounds.lastDeferredVisits += 1  // its union
@@ -177,10 +203,40 @@ extension LayerStore {
         index.forEachCandidate({ $0.meets(region) }, { leaf in candidates.append(index.sublayers[leaf]) })
     }
 
-    /// How many entries a list's drifting list holds before a descent redoes it whole
-    /// (entries redone and parked again repeat): twice the list's length, so the redo
-    /// costs at most half a box per entry appended.
+    /// How many entries a list's drifting list holds before a descent compacts it
+    /// (entries redone and parked again repeat): twice the list's length, so the
+    /// compaction costs at most a check per entry appended.
     func driftingListLimit(_ index: SublayerIndex) -> Int { 2 * index.count + 64 }
+
+    /// Drops from list position `slot`'s drifting list (of `layer`) the entries that wait
+    /// there no more (redone, or gone from the list) and the repeats of those that do:
+    /// each kept card's `parked` bit is cleared while the list is read, so its later
+    /// entries fail the test, and set again after. The list's bound stays (it bounds what
+    /// is kept). O(entries); allocates nothing.
+    private func compactDriftingList(of layer: Int, slot: Int, _ bounds: inout SubtreeBounds) {
+        let parked = SubtreeBounds.Mark.parked
+        let list = Int32(truncatingIfNeeded: layer)
+        var entries: [Int32] = []
+        swap(&entries, &bounds.drift.lists[slot])  // moved out and back: written in place
+        var kept = 0
+        var k = 0
+        while k < entries.count {
+            let card = Int(entries[k])
+            if bounds.state[card] & parked != 0 && hierarchy.parents[card] == list {
+                bounds.state[card] &= ~parked
+                entries[kept] = entries[k]
+                kept += 1
+            }
+            k += 1
+        }
+        entries.removeLast(entries.count - kept)
+        k = 0
+        while k < kept {
+            bounds.state[Int(entries[k])] |= parked
+            k += 1
+        }
+        swap(&entries, &bounds.drift.lists[slot])
+    }
 
     /// Redoes the drifting sublayers of `layer` whose leaf meets `region` grown by `pad`.
     /// Returns whether one took a new leaf.

@@ -153,3 +153,14 @@ extension RectEdges {
         self.init(minX: point.x - margin, minY: point.y - margin, maxX: point.x + margin, maxY: point.y + margin)
     }
 }
+
+extension SubtreeBounds {
+    /// Appends `layer`, parked in list position `slot` and whose drift is no longer
+    /// known, to that list's parked sublayers (redone on any descent). O(1) amortized.
+    mutating func parkWithoutDrift(_ layer: Int, slot: Int) {
+        var parked: [Int32] = []
+        swap(&parked, &parkedSublayers[slot])  // moved out and back: appended in place
+        parked.append(Int32(truncatingIfNeeded: layer))
+        swap(&parked, &parkedSublayers[slot])
+    }
+}
