@@ -29,6 +29,13 @@ struct ParkedDrift: Sendable {
     var candidates: [Int32] = []
 
     static let invalid = SIMD8<Float>(repeating: .nan)
+
+    /// How many entries a list of `leaves` sublayers lets its drifting list hold before a
+    /// descent redoes it whole (entries redone and parked again repeat): twice its
+    /// length, so the redo costs at most half a box per entry appended. Of the index's
+    /// leaves (no fewer than its sublayers until it is rebuilt): the room reserved.
+    static func listLimit(leaves: Int) -> Int { 2 * leaves + 64 }
+
     /// Relative slack for the rounding of the boxes' computations (a few operations of
     /// 2^-53 each; this is far wider) and of the Float references (2^-24).
     static let roundingSlack = 0x1p-30
