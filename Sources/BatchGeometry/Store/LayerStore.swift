@@ -123,6 +123,10 @@ public struct LayerStore: ~Copyable, Sendable {
     /// `init(minimumCapacity:)`) saves the remaps and each column's one copy from the heap
     /// into a mapping at 2 MiB, not those page faults. Not covered: the world transforms
     /// cache, which a full world pass (after any new slot) writes anew at `count` entries.
+    /// Per wide list, not per layer: its R-tree, its parked lists and the walks' candidate
+    /// stacks are sized to the tree's leaves (about a third more than its sublayers) when
+    /// the R-tree is built (`warmUp()`); a list that outgrows them gets its R-tree rebuilt
+    /// into more, which grows them in that query, once per rebuild.
     public mutating func reserveCapacity(_ capacity: Int) {
         columns.reserveCapacity(capacity)
         hierarchy.reserveCapacity(capacity)

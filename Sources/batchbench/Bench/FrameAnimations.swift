@@ -44,6 +44,16 @@ final class FrameAnimations {
         }
         count = animations.liveCount
         model = store
+        // Both sample buffers warmed, as an engine would at load time: the frames take
+        // turns with them (`restore` swaps), so the second one's first sample grew it in
+        // frame 2. At time 0, before frame 1's 1/60 s; frame 1 moves the screen from this
+        // unapplied sample, every property of which its own sample writes again.
+        do {
+            try animations.sample(at: 0, model: model, into: &previous)
+            try animations.sample(at: 0, model: model, into: &values)
+        } catch {
+            fatalError("sampling failed: \(error)")
+        }
     }
 
     /// Animation `kind` of the cards' mix; `unit` draws numbers in [0, 1).

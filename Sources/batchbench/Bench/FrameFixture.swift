@@ -2,6 +2,10 @@ import AllocationCounter
 @_spi(Testing) import BatchGeometry
 import BatchGeometryWorkloads
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The frame kernels (issue 12; live trees, issue 22): two copies of one workload given
 /// the same frames of a script (`FramePlayer`: the still `FrameScript`, or the live one
 /// with or without relayout), one drawn and hit-tested the old way (full passes over a
@@ -146,14 +150,17 @@ final class FrameFixture {
     private func runNewPath(frame: Int, touches: [Point], _ times: inout Times) {
         let clock = ContinuousClock()
         let viewport = script.viewport
+        Self.traceAllocations(frame: frame, true)
         let before = BGAllocationCount()
         let start = clock.now
         animations?.restore(&newStore)
         let restored = clock.now
         let afterRestore = BGAllocationCount()
+        Self.traceMark(frame: frame, "edits")
         times.changed = newPlayer.apply(frame: frame, to: &newStore)
         let screenEdited = clock.now
         let afterScreenEdits = BGAllocationCount()
+        Self.traceMark(frame: frame, "animation")
         if let animations {
             animations.edit(frame: frame)
             let modelEdited = clock.now
@@ -167,11 +174,13 @@ final class FrameFixture {
         }
         let edited = clock.now
         let afterEdits = BGAllocationCount()
+        Self.traceMark(frame: frame, "queries")
         newStore.visibleLayers(in: viewport, into: &visible)
         let queried = clock.now
         newHits.removeAll(keepingCapacity: true)
         for touch in touches { newHits.append(newStore.hitTest(touch, rule: .layer)) }
         let end = clock.now
+        Self.traceAllocations(frame: frame, false)
         let afterQueries = BGAllocationCount()
         times.edits = seconds(from: restored, to: screenEdited)
         times.animation = seconds(from: start, to: restored) + seconds(from: screenEdited, to: edited)
@@ -187,6 +196,28 @@ final class FrameFixture {
         times.rebuiltIndexes = visible.cost.rebuiltIndexes
         times.rebuiltIndexEntries = visible.cost.rebuiltIndexEntries
         times.slots = newStore.count
+    }
+
+    /// With `BATCHBENCH_ALLOCATION_TRACE=1` in the environment, each allocation the new
+    /// path makes in a frame after the first prints its call stack to standard error,
+    /// after a line naming the frame and part (`BGAllocationTraceSetEnabled`;
+    /// `llvm-symbolizer --obj=batchbench` names the offsets): how issue 22's stray
+    /// allocations were found. Those lines allocate, and are counted in the edits.
+    /// Off: one branch a part.
+    private static let tracing = getenv("BATCHBENCH_ALLOCATION_TRACE") != nil
+
+    private static func traceAllocations(frame: Int, _ on: Bool) {
+        guard tracing, frame > 1 else { return }
+        traceMark(frame: frame, on ? "restore" : "end")
+        BGAllocationTraceSetEnabled(on ? 1 : 0)
+    }
+
+    private static func traceMark(frame: Int, _ part: String) {
+        guard tracing, frame > 1 else { return }
+        BGAllocationTraceSetEnabled(0)  // the line below allocates
+        var line = "=== frame \(frame) \(part)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        BGAllocationTraceSetEnabled(1)
     }
 
     /// The old path, each step timed: updateWorld, worldRects + clipRects + visibility,

@@ -79,7 +79,11 @@ extension LayerStore {
         guard let drift = caches.subtreeBounds.drift.drift(of: layer) else {
             // Without a drift it is in the parked sublayers already: parked there, or
             // moved there when its drift went (here or in `parkAgain`).
-            if hadDrift { caches.subtreeBounds.parkWithoutDrift(layer, slot: slot) }
+            guard hadDrift else { return }
+            var bounds = SubtreeBounds()  // moved out and back: `appendParked` reads the links
+            swap(&bounds, &caches.subtreeBounds)
+            appendParked(layer, slot: slot, &bounds)
+            swap(&bounds, &caches.subtreeBounds)
             return
         }
         if drift > caches.subtreeBounds.drift.listBounds[slot] { caches.subtreeBounds.drift.listBounds[slot] = drift }
@@ -112,27 +116,57 @@ extension LayerStore {
 
     /// Parks `layer` (under the list at index position `slot`) with its `marks`: in the
     /// list's drifting cards when it only moved or scaled since its leaf was set (it has
-    /// one), else in the list's parked sublayers (redone on any descent). O(1) amortized.
+    /// one) and the drifting list has room, else in the list's parked sublayers (redone
+    /// on any descent, as a full drifting list is). Both lists were reserved when the
+    /// index was built (`SubtreeBounds.reserveParkedLists`), so a frame that parks in a
+    /// list for the first time allocates nothing. O(1) amortized.
     @inline(__always)
     func parkInList(_ layer: Int, _ marks: UInt8, slot: Int, _ bounds: inout SubtreeBounds) {
         typealias Mark = SubtreeBounds.Mark
         bounds.drift.setParkedSlot(slot, of: layer)
         if marks & Mark.pending == Mark.extent && bounds.indexEntry[layer] >= 0,
+            bounds.drift.lists[slot].count < bounds.drift.lists[slot].capacity,
             let drift = bounds.drift.drift(of: layer)
         {
             bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
             var parked: [Int32] = []
             swap(&parked, &bounds.drift.lists[slot])  // moved out and back: appended in place
-            // Room for all the list may hold before a descent redoes it whole, at once.
-            if parked.capacity == parked.count { parked.reserveCapacity(driftingListLimit(bounds.indexes[slot])) }
             parked.append(Int32(truncatingIfNeeded: layer))
             swap(&parked, &bounds.drift.lists[slot])
             return
         }
+        appendParked(layer, slot: slot, &bounds)
+    }
+
+    /// Appends `layer` to list position `slot`'s parked sublayers (redone on any descent);
+    /// a full list first drops its stale entries, so it grows only when more of the list's
+    /// sublayers wait there than it has room for. O(1) amortized.
+    @inline(__always)
+    func appendParked(_ layer: Int, slot: Int, _ bounds: inout SubtreeBounds) {
         var parked: [Int32] = []
-        swap(&parked, &bounds.parkedSublayers[slot])
+        swap(&parked, &bounds.parkedSublayers[slot])  // moved out and back: appended in place
+        if parked.count == parked.capacity { dropStaleParked(&parked, under: Int(hierarchy.parents[layer]), bounds) }
         parked.append(Int32(truncatingIfNeeded: layer))
         swap(&parked, &bounds.parkedSublayers[slot])
+    }
+
+    /// Drops the entries of a full parked list that no longer wait there (redone since,
+    /// or moved to another list; a list off screen keeps them until a descent), so that
+    /// the list grows only when more of its sublayers are parked than it has room for.
+    /// O(entries), once per time the list fills up.
+    private func dropStaleParked(_ parked: inout [Int32], under list: Int, _ bounds: borrowing SubtreeBounds) {
+        var kept = 0
+        var k = 0
+        while k < parked.count {
+            let entry = Int(parked[k])
+            k += 1
+            guard bounds.state[entry] & SubtreeBounds.Mark.parked != 0, Int(hierarchy.parents[entry]) == list else {
+                continue
+            }
+            parked[kept] = Int32(truncatingIfNeeded: entry)
+            kept += 1
+        }
+        while parked.count > kept { parked.removeLast() }
     }
 
     /// `layer`, parked already, got new `marks`: its list's bound grows to its drift; when
@@ -151,7 +185,7 @@ extension LayerStore {
             bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
         } else {
             bounds.drift.invalidate(layer)
-            bounds.parkWithoutDrift(layer, slot: slot)
+            appendParked(layer, slot: slot, &bounds)
         }
     }
 
@@ -199,14 +233,15 @@ extension LayerStore {
     /// own function: the copy of the index it holds must be gone before the caller writes
     /// the index, or the write copies its arrays.)
     private static func collect(_ index: SublayerIndex, meeting region: RectEdges, into candidates: inout [Int32]) {
-        candidates.reserveCapacity(index.count)  // once per size of the widest list
+        // The build reserved the widest index's leaves (`reserveParkedLists`): a no-op.
+        if candidates.capacity < index.leafCount { candidates.reserveCapacity(index.leafCount) }
         index.forEachCandidate({ $0.meets(region) }, { leaf in candidates.append(index.sublayers[leaf]) })
     }
 
     /// How many entries a list's drifting list holds before a descent compacts it
-    /// (entries redone and parked again repeat): twice the list's length, so the
-    /// compaction costs at most a check per entry appended.
-    func driftingListLimit(_ index: SublayerIndex) -> Int { 2 * index.count + 64 }
+    /// (`ParkedDrift.listLimit(leaves:)` of its sublayers). The room reserved for it is
+    /// that of its leaves, no smaller.
+    func driftingListLimit(_ index: SublayerIndex) -> Int { ParkedDrift.listLimit(leaves: index.count) }
 
     /// Drops from list position `slot`'s drifting list (of `layer`) the entries that wait
     /// there no more (redone, or gone from the list) and the repeats of those that do:

@@ -16,6 +16,8 @@ extension LayerStore {
         swap(&bounds, &caches.subtreeBounds)
         if !bounds.isBuilt || !refresh(&bounds) { build(&bounds) }
         swap(&bounds, &caches.subtreeBounds)
+        let room = caches.subtreeBounds.walkCandidateRoom
+        if caches.walkScratch.candidates.capacity < room { caches.walkScratch.candidates.reserveCapacity(room) }
     }
 
     /// Every layer's content and extent, sublayers before superlayers. O(count).

@@ -29,6 +29,13 @@ struct ParkedDrift: Sendable {
     var candidates: [Int32] = []
 
     static let invalid = SIMD8<Float>(repeating: .nan)
+
+    /// How many entries a list of `leaves` sublayers lets its drifting list hold before a
+    /// descent compacts it (entries redone and parked again repeat): twice its length, so
+    /// the compaction costs at most a check per entry appended. Of the index's
+    /// leaves (no fewer than its sublayers until it is rebuilt): the room reserved.
+    static func listLimit(leaves: Int) -> Int { 2 * leaves + 64 }
+
     /// Relative slack for the rounding of the boxes' computations (a few operations of
     /// 2^-53 each; this is far wider) and of the Float references (2^-24).
     static let roundingSlack = 0x1p-30
@@ -151,16 +158,5 @@ extension RectEdges {
     /// The box of the points within `margin` of `point` (per axis).
     init(around point: Point, margin: Double) {
         self.init(minX: point.x - margin, minY: point.y - margin, maxX: point.x + margin, maxY: point.y + margin)
-    }
-}
-
-extension SubtreeBounds {
-    /// Appends `layer`, parked in list position `slot` and whose drift is no longer
-    /// known, to that list's parked sublayers (redone on any descent). O(1) amortized.
-    mutating func parkWithoutDrift(_ layer: Int, slot: Int) {
-        var parked: [Int32] = []
-        swap(&parked, &parkedSublayers[slot])  // moved out and back: appended in place
-        parked.append(Int32(truncatingIfNeeded: layer))
-        swap(&parked, &parkedSublayers[slot])
     }
 }

@@ -109,6 +109,10 @@ struct SublayerIndex: Sendable {
     /// An empty index (no sublayers).
     init() {}
 
+    /// The leaves, taken and free: the most sublayers the index holds before a rebuild
+    /// (an insert that finds none free makes the next refresh rebuild). O(1).
+    var leafCount: Int { sublayers.count }
+
     /// The union of every sublayer's extent. O(1).
     var bounds: RectEdges { boxes.isEmpty ? .null : boxes[boxes.count - 1] }
 

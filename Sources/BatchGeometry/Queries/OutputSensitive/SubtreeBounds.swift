@@ -43,6 +43,8 @@ struct SubtreeBounds: Sendable {
     var drift = ParkedDrift()
     /// How many parked layers the queries redid since the last refresh (on descent).
     var lastDeferredVisits = 0
+    /// The most leaves an index has had (`reserveParkedLists`).
+    var widestIndexLeaves = 0
     /// The build's input and sort space, kept so that a rebuild allocates nothing.
     var buildScratch = IndexBuildScratch()
     /// Marked layers, each once (the `queued` bit).
@@ -235,6 +237,7 @@ struct SubtreeBounds: Sendable {
         index.build(&buildScratch)
         index.forEachLeaf { sublayer, leaf in indexEntry[sublayer] = Int32(truncatingIfNeeded: leaf) }
         swap(&index, &indexes[slot])
+        reserveParkedLists(slot)
         state[layer] |= Mark.indexed
         let spacing = orderLabelLimit / UInt64(buildScratch.sublayers.count + 1)
         var k = 0
@@ -243,6 +246,30 @@ struct SubtreeBounds: Sendable {
             k += 1
         }
     }
+
+    /// Room in the parked lists of the index at `slot` for all that may wait there
+    /// between two builds of the index, reserved at the build (in `warmUp()`, or a
+    /// rebuild) rather than in the first frames that park: the drifting list up to
+    /// `ParkedDrift.listLimit(leaves:)`, the other list one entry per leaf (a parked
+    /// layer waits in one of the two, once; no more sublayers than leaves join before a
+    /// rebuild), and the shared candidate list the widest index's leaves. A list that
+    /// outgrows its leaves is rebuilt into more, which grows these once (amortized with
+    /// the rebuild's own O(w log w)). Allocates only when they grow.
+    mutating func reserveParkedLists(_ slot: Int) {
+        let leaves = indexes[slot].leafCount
+        let driftingRoom = ParkedDrift.listLimit(leaves: leaves)
+        if drift.lists[slot].capacity < driftingRoom { drift.lists[slot].reserveCapacity(driftingRoom) }
+        if parkedSublayers[slot].capacity < leaves { parkedSublayers[slot].reserveCapacity(leaves) }
+        if drift.candidates.capacity < leaves { drift.candidates.reserveCapacity(leaves) }
+        widestIndexLeaves = Swift.max(widestIndexLeaves, leaves)
+    }
+
+    /// Room for the candidate stacks of the walks (`WalkScratch.candidates`,
+    /// `VisibleLayers.candidates`), which hold a whole list in drawing order while one is
+    /// out of zPosition order, under its superlayers' (narrower) lists: twice the widest
+    /// index's leaves, plus an unindexed list's worth. Reserved by the queries when it
+    /// grows, so that the first frame that walks a wide unsorted list allocates nothing.
+    var walkCandidateRoom: Int { 2 * widestIndexLeaves + SublayerIndex.minimumSublayers }
 
     /// Stores `index` as `layer`'s (nil: drops it).
     mutating func setIndex(_ index: SublayerIndex?, of layer: Int) {

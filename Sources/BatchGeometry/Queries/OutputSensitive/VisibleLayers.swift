@@ -109,6 +109,9 @@ extension LayerStore {
         refreshDrawOrder(deferringIndexed: true)
         refreshSubtreeBounds()
         result.removeAll()
+        // The caller's candidate stack, to the walk scratch's room (once per widest list).
+        let room = caches.subtreeBounds.walkCandidateRoom
+        if result.candidates.capacity < room { result.candidates.reserveCapacity(room) }
         result.cost.noteRefresh(caches, sortedBefore: sortedBefore)
         let walkStart = start.map { _ in BGMonotonicNanoseconds() }
         defer {
