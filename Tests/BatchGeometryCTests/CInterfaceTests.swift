@@ -23,7 +23,7 @@ final class CInterfaceTests: XCTestCase {
         XCTAssertEqual(again.index, freed.index)
         try store.destroyLayer(again)
         let last = try store.addLayer()  // slot 1 again: free slots are reused last freed first
-        XCTAssertEqual(last.rawValue, 4 << 32 | 1)
+        XCTAssertEqual([last.index, Int(last.generation)], [1, 4])
         return Fixture(store: store, handles: [root, freed, reused, again])
     }
 
@@ -31,7 +31,15 @@ final class CInterfaceTests: XCTestCase {
         let storeFixture = try storeWithHistory()
         let handles = storeFixture.handles
         let store = storeFixture.store
+        // Another store built the same way: its root has the live root's slot and generation.
+        let other = try storeWithHistory()
+        let rule = "a handle works only with the store that made it and its copies"
         let cases: [(LayerHandle, String)] = [
+            (
+                other.handles[0],
+                "layer 0#0 belongs to another store (store tag \(other.store.hierarchy.storeTag); this store's is "
+                    + "\(store.hierarchy.storeTag)): \(rule)"
+            ),
             (handles[1], "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 4"),
             (handles[2], "layer 2#0 is stale: the layer was destroyed and its slot is free"),
             (handles[3], "layer 1#2 is stale: the layer was destroyed and slot 1 now holds generation 4"),
@@ -106,12 +114,16 @@ final class CInterfaceTests: XCTestCase {
             [BG_VERSION_MAJOR, BG_VERSION_MINOR, BG_VERSION_PATCH].map { UInt32($0) })
     }
 
-    /// Every `LayerStoreError` has its own status code and keeps its description.
+    /// Every `LayerStoreError` has its status code and keeps its description.
     func testEveryStoreErrorHasItsStatus() {
         let handle = LayerHandle(rawValue: 3)
         let errors: [(LayerStoreError, Int32)] = [
             (.staleLayer(handle), Int32(BG_ERROR_STALE_LAYER)),
             (.staleSuperlayer(handle), Int32(BG_ERROR_STALE_SUPERLAYER)),
+            // Another store's handle names no live layer of this one: the stale codes (the
+            // ABI rule adds no status to existing functions), with their own message.
+            (.foreignLayer(handle), Int32(BG_ERROR_STALE_LAYER)),
+            (.foreignSuperlayer(handle), Int32(BG_ERROR_STALE_SUPERLAYER)),
             (.cycle(layer: handle, superlayer: handle), Int32(BG_ERROR_CYCLE)),
             (.sublayerIndexOutOfRange(index: 4, sublayerCount: 2), Int32(BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE)),
             (.notAScrollView(layer: handle), Int32(BG_ERROR_NOT_A_SCROLL_VIEW)),
