@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Everything observable about a store, read through the public API only (so it stays
 /// valid whatever the columns look like inside): every per-layer property, the parent
@@ -292,7 +292,7 @@ final class ForeignHandleTests: XCTestCase {
             XCTAssertFalse(store.contains(layer))
             XCTAssertTrue(store.contains(own))
             var edited = store.copy()
-            let edits: [(LayerStoreError, (inout LayerStore) throws(LayerStoreError) -> Void)] = [
+            let edits: [(LayerStoreError, (inout LayerStore) throws -> Void)] = [
                 (.foreignSuperlayer(layer), { _ = try $0.addLayer(superlayer: layer) }),
                 (.foreignSuperlayer(layer), { _ = try $0.addLayer(superlayer: layer, at: 0) }),
                 (.foreignLayer(layer), { try $0.insertSublayer(layer, into: mine[0]) }),
