@@ -201,6 +201,14 @@ final class CInterfaceQueryTests: XCTestCase {
         return hits
     }
 
+    /// The store's handle of the layer in `slot` (`bg_store_handle_at`: a handle carries
+    /// its store's tag, so it cannot be made from the slot alone).
+    static func handle(_ pointer: OpaquePointer, slot: Int) throws -> UInt64 {
+        var handle: UInt64 = 0
+        XCTAssertEqual(bgStoreHandleAt(pointer, slot, &handle), bg_status(BG_OK))
+        return try XCTUnwrap(handle == UInt64.max ? nil : handle, "slot \(slot) is free")
+    }
+
     func testHitTestAnswersTheWalkOverEveryLayer() throws {
         var hits = 0
         for seed in UInt64(1)...4 {
@@ -211,12 +219,13 @@ final class CInterfaceQueryTests: XCTestCase {
             hits += try assertHitsMatch(pointer, points, "seed \(seed)")
             // Edits through C between hit tests: the culled walk's caches follow them.
             for _ in 0..<30 {
-                let layer = UInt64(random.next() % 300)  // slot k holds layer k#0: nothing was destroyed
+                let layer = try Self.handle(pointer, slot: Int(random.next() % 300))
                 let position = [random.unit() * 300, random.unit() * 600]
                 XCTAssertEqual(bgLayerSetPosition(pointer, layer, position), bg_status(BG_OK))
                 XCTAssertEqual(bgLayerSetZPosition(pointer, layer, random.unit() * 4 - 2), bg_status(BG_OK))
             }
-            XCTAssertEqual(bgLayerSetHidden(pointer, UInt64(random.next() % 300), true), bg_status(BG_OK))
+            let hidden = try Self.handle(pointer, slot: Int(random.next() % 300))
+            XCTAssertEqual(bgLayerSetHidden(pointer, hidden, true), bg_status(BG_OK))
             hits += try assertHitsMatch(pointer, points, "seed \(seed), after edits")
         }
         XCTAssertGreaterThan(hits, 600, "the points must hit something (873 hits as written)")
