@@ -923,14 +923,14 @@ static void test_careless_callers(void) {
     EXPECT(bg_layer_get_bounds(store, (bg_layer)2 << 32, bounds), BG_ERROR_STALE_LAYER,
            "layer 0#2 is stale: no layer ever had this handle (slot 0 is at generation 0, and live layers' "
            "generations are even)");
-    /* Handles are per store (the header's "Layers"): a handle holds no store identity, so
-     * another store's handle names whatever layer this store has in that slot. */
+    /* Handles are per store (the header's "Layers"): a handle carries its store's tag, so
+     * another store's handle to the same slot and generation is refused, and changes nothing. */
     EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &b[0]));
     EXPECT_OK(bg_layer_add(other, b[0], &b[1]));
-    CHECK(a[1] == b[1]);
-    EXPECT_OK(bg_layer_set_position(other, a[1], position));
+    CHECK(a[1] != b[1] && bg_layer_slot(a[1]) == bg_layer_slot(b[1]));
+    EXPECT(bg_layer_set_position(other, a[1], position), BG_ERROR_STALE_LAYER, NULL);
     EXPECT_OK(bg_layer_get_position(other, b[1], bounds));
-    EXPECT_DOUBLES(bounds, 2, 1, 2);
+    EXPECT_DOUBLES(bounds, 2, 0, 0);
     bg_store_destroy(other);
     bg_store_destroy(store);
 }
