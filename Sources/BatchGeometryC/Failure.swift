@@ -23,7 +23,8 @@ enum CFailure: Error {
     case invalid(String)
     /// An output buffer too small: what it needed.
     case bufferTooSmall(String)
-    /// A handle that names no live layer, with the message the Swift accessors stop with.
+    /// A handle that names no live layer (stale, or another store's), with the message the
+    /// Swift accessors stop with.
     case staleLayer(String)
     /// A thrown store error (its `description` is the message).
     case store(LayerStoreError)
@@ -67,6 +68,10 @@ enum Status {
         switch error {
         case .staleLayer: return staleLayer
         case .staleSuperlayer: return staleSuperlayer
+        // Another store's handle is one this store has no live layer for: the same codes
+        // (the ABI rule adds no status to existing functions); the message says which.
+        case .foreignLayer: return staleLayer
+        case .foreignSuperlayer: return staleSuperlayer
         case .cycle: return cycle
         case .sublayerIndexOutOfRange: return sublayerIndexOutOfRange
         case .notAScrollView: return notAScrollView

@@ -24,7 +24,10 @@ final class Holder {
 }
 
 let calls = 1_000_000
-let handles = (0..<1_000).map { index in globalStore.handle(at: index)! }
+/// Each store's own handles: the stores are built alike, but a store rejects another's
+/// handles (they carry its store tag, LayerHandle).
+func ownHandles(of store: borrowing LayerStore) -> [LayerHandle] { (0..<1_000).map { store.handle(at: $0)! } }
+let handles = ownHandles(of: globalStore)
 
 func nanoseconds(_ body: () -> Double) -> (Double, Double) {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -46,7 +49,9 @@ func writeThroughInout(_ store: inout LayerStore) -> Double {
 }
 
 let holder = Holder()
+let holderHandles = ownHandles(of: holder.store)
 let localStore = makeStore()
+let localHandles = ownHandles(of: localStore)
 let cases: [(String, () -> Double)] = [
     (
         "read, global var",
@@ -60,7 +65,7 @@ let cases: [(String, () -> Double)] = [
         "read, class property",
         {
             var sum = 0.0
-            for k in 0..<calls { sum += holder.store.position(of: handles[k % 1_000]).x }
+            for k in 0..<calls { sum += holder.store.position(of: holderHandles[k % 1_000]).x }
             return sum
         }
     ),
@@ -68,7 +73,7 @@ let cases: [(String, () -> Double)] = [
         "read, local let",
         {
             var sum = 0.0
-            for k in 0..<calls { sum += localStore.position(of: handles[k % 1_000]).x }
+            for k in 0..<calls { sum += localStore.position(of: localHandles[k % 1_000]).x }
             return sum
         }
     ),
@@ -83,7 +88,7 @@ let cases: [(String, () -> Double)] = [
     (
         "write, class property",
         {
-            for k in 0..<calls { holder.store.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000]) }
+            for k in 0..<calls { holder.store.setPosition(Point(Double(k & 7), 0), of: holderHandles[k % 1_000]) }
             return 0
         }
     ),

@@ -23,7 +23,7 @@ final class CInterfaceTests: XCTestCase {
         XCTAssertEqual(again.index, freed.index)
         try store.destroyLayer(again)
         let last = try store.addLayer()  // slot 1 again: free slots are reused last freed first
-        XCTAssertEqual(last.rawValue, 4 << 32 | 1)
+        XCTAssertEqual([last.index, Int(last.generation)], [1, 4])
         return Fixture(store: store, handles: [root, freed, reused, again])
     }
 
@@ -31,7 +31,15 @@ final class CInterfaceTests: XCTestCase {
         let storeFixture = try storeWithHistory()
         let handles = storeFixture.handles
         let store = storeFixture.store
+        // Another store built the same way: its root has the live root's slot and generation.
+        let other = try storeWithHistory()
+        let rule = "a handle works only with the store that made it and its copies"
         let cases: [(LayerHandle, String)] = [
+            (
+                other.handles[0],
+                "layer 0#0 belongs to another store (store tag \(other.store.hierarchy.storeTag); this store's is "
+                    + "\(store.hierarchy.storeTag)): \(rule)"
+            ),
             (handles[1], "layer 1#0 is stale: the layer was destroyed and slot 1 now holds generation 4"),
             (handles[2], "layer 2#0 is stale: the layer was destroyed and its slot is free"),
             (handles[3], "layer 1#2 is stale: the layer was destroyed and slot 1 now holds generation 4"),
@@ -106,12 +114,16 @@ final class CInterfaceTests: XCTestCase {
             [BG_VERSION_MAJOR, BG_VERSION_MINOR, BG_VERSION_PATCH].map { UInt32($0) })
     }
 
-    /// Every `LayerStoreError` has its own status code and keeps its description.
+    /// Every `LayerStoreError` has its status code and keeps its description.
     func testEveryStoreErrorHasItsStatus() {
         let handle = LayerHandle(rawValue: 3)
         let errors: [(LayerStoreError, Int32)] = [
             (.staleLayer(handle), Int32(BG_ERROR_STALE_LAYER)),
             (.staleSuperlayer(handle), Int32(BG_ERROR_STALE_SUPERLAYER)),
+            // Another store's handle names no live layer of this one: the stale codes (the
+            // ABI rule adds no status to existing functions), with their own message.
+            (.foreignLayer(handle), Int32(BG_ERROR_STALE_LAYER)),
+            (.foreignSuperlayer(handle), Int32(BG_ERROR_STALE_SUPERLAYER)),
             (.cycle(layer: handle, superlayer: handle), Int32(BG_ERROR_CYCLE)),
             (.sublayerIndexOutOfRange(index: 4, sublayerCount: 2), Int32(BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE)),
             (.notAScrollView(layer: handle), Int32(BG_ERROR_NOT_A_SCROLL_VIEW)),
@@ -189,6 +201,14 @@ final class CInterfaceQueryTests: XCTestCase {
         return hits
     }
 
+    /// The store's handle of the layer in `slot` (`bg_store_handle_at`: a handle carries
+    /// its store's tag, so it cannot be made from the slot alone).
+    static func handle(_ pointer: OpaquePointer, slot: Int) throws -> UInt64 {
+        var handle: UInt64 = 0
+        XCTAssertEqual(bgStoreHandleAt(pointer, slot, &handle), bg_status(BG_OK))
+        return try XCTUnwrap(handle == UInt64.max ? nil : handle, "slot \(slot) is free")
+    }
+
     func testHitTestAnswersTheWalkOverEveryLayer() throws {
         var hits = 0
         for seed in UInt64(1)...4 {
@@ -199,12 +219,13 @@ final class CInterfaceQueryTests: XCTestCase {
             hits += try assertHitsMatch(pointer, points, "seed \(seed)")
             // Edits through C between hit tests: the culled walk's caches follow them.
             for _ in 0..<30 {
-                let layer = UInt64(random.next() % 300)  // slot k holds layer k#0: nothing was destroyed
+                let layer = try Self.handle(pointer, slot: Int(random.next() % 300))
                 let position = [random.unit() * 300, random.unit() * 600]
                 XCTAssertEqual(bgLayerSetPosition(pointer, layer, position), bg_status(BG_OK))
                 XCTAssertEqual(bgLayerSetZPosition(pointer, layer, random.unit() * 4 - 2), bg_status(BG_OK))
             }
-            XCTAssertEqual(bgLayerSetHidden(pointer, UInt64(random.next() % 300), true), bg_status(BG_OK))
+            let hidden = try Self.handle(pointer, slot: Int(random.next() % 300))
+            XCTAssertEqual(bgLayerSetHidden(pointer, hidden, true), bg_status(BG_OK))
             hits += try assertHitsMatch(pointer, points, "seed \(seed), after edits")
         }
         XCTAssertGreaterThan(hits, 600, "the points must hit something (873 hits as written)")

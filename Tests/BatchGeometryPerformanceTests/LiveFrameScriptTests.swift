@@ -34,7 +34,9 @@ final class LiveFrameScriptTests: XCTestCase {
     ) {
         let workload = Workload(.app, layerCount: Self.layerCount)
         var old = workload.makeStore()
-        var new = workload.makeStore()
+        // A copy, not a second build: the two are compared handle for handle, and a store
+        // takes only its own handles and its copies' (LayerHandle's store tag).
+        var new = old.copy()
         var oldScript = LiveFrameScript(workload, relayout: relayout, settled: settled, store: old)
         var newScript = LiveFrameScript(workload, relayout: relayout, settled: settled, store: new)
         new.warmUp()

@@ -9,7 +9,7 @@ import XCTest
 final class FrameQueryCostTests: XCTestCase {
     struct Scene: ~Copyable {
         var store = LayerStore()
-        var list = LayerHandle(slot: 0, generation: 0)
+        var list = LayerHandle(rawValue: 0)
         var cards: [LayerHandle] = []
         let viewport = Rect(0, 0, 400, 800)
 

@@ -4,7 +4,8 @@ import XCTest
 @_spi(Testing) @testable import BatchGeometry
 
 /// Misuse of the API is reported, not answered wrongly: a snapshot of another structure
-/// (layers added, removed or moved since, or another store), an index out of range. The
+/// (layers added, removed or moved since, or another store), a stale handle or another
+/// store's, an index out of range. The
 /// program stops with a message naming what is wrong; `misuse-messages` commits each
 /// mistake in its own process, and this test reads its standard error (debug build;
 /// scripts/misuse-messages.sh checks the release build, where `precondition` messages
@@ -17,7 +18,9 @@ final class MisuseMessageTests: XCTestCase {
         ("stale-world-after-move", "layers were added, removed or moved since, or it comes from another store"),
         ("stale-world-after-detach", "and the store's structure is now #"),
         ("world-from-another-store", "stale WorldTransforms"),
-        ("handle-out-of-range", "layer 5#0 is stale: this store has no slot 5 (3 slots)"),
+        ("handle-out-of-range", "layer 3#0 is stale: this store has no slot 3 (3 slots)"),
+        ("another-stores-handle-read", "layer 1#0 belongs to another store (store tag "),
+        ("another-stores-handle-written", "layer 2#0 belongs to another store (store tag "),
         ("destroyed-layer-read", "layer 1#0 is stale: the layer was destroyed and its slot is free"),
         (
             "destroyed-layer-written-after-reuse",

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// Everything observable about a store, read through the public API only (so it stays
 /// valid whatever the columns look like inside): every per-layer property, the parent
@@ -270,5 +270,126 @@ final class StoreErrorTests: XCTestCase {
         XCTAssertThrowsError(try store.insertSublayer(l[1], into: l[5]))
         XCTAssertEqual(StoreSnapshot(store), after)
         XCTAssertEqual(store.sublayers(of: l[1]), [l[5], l[2], l[3]])
+    }
+}
+
+/// Another store's handles: every structure edit throws `.foreignLayer` or
+/// `.foreignSuperlayer` (store unchanged), `contains` answers false, and copies keep
+/// accepting their original's handles. The accessors stop the program: MisuseMessageTests.
+final class ForeignHandleTests: XCTestCase {
+    /// Two stores built the same way hand out handles with the same slots and generations;
+    /// only the store tag tells them apart.
+    func testAnotherStoresHandlesAreRejectedByEveryEdit() throws {
+        let store = makeRichStore()
+        let other = makeRichStore()
+        let mine = (0..<store.count).map { store.handle(at: $0)! }
+        let theirs = (0..<other.count).map { other.handle(at: $0)! }
+        XCTAssertEqual(mine.map(\.index), theirs.map(\.index))
+        XCTAssertEqual(mine.map(\.generation), theirs.map(\.generation))
+        XCTAssertNotEqual(mine, theirs)
+        let before = StoreSnapshot(store)
+        for (layer, own) in zip(theirs, mine) {
+            XCTAssertFalse(store.contains(layer))
+            XCTAssertTrue(store.contains(own))
+            var edited = store.copy()
+            let edits: [(LayerStoreError, (inout LayerStore) throws -> Void)] = [
+                (.foreignSuperlayer(layer), { _ = try $0.addLayer(superlayer: layer) }),
+                (.foreignSuperlayer(layer), { _ = try $0.addLayer(superlayer: layer, at: 0) }),
+                (.foreignLayer(layer), { try $0.insertSublayer(layer, into: mine[0]) }),
+                (.foreignSuperlayer(layer), { try $0.insertSublayer(mine[6], into: layer) }),
+                (.foreignLayer(layer), { try $0.removeFromSuperlayer(layer) }),
+                (.foreignLayer(layer), { try $0.destroyLayer(layer) }),
+                (.foreignLayer(layer), { _ = try $0.scroll(layer, to: Point(1, 1)) }),
+            ]
+            for (expected, edit) in edits {
+                XCTAssertThrowsError(try edit(&edited)) { XCTAssertEqual($0 as? LayerStoreError, expected) }
+            }
+            XCTAssertEqual(StoreSnapshot(edited), before, "a rejected edit changed the store")
+        }
+        XCTAssertEqual(
+            LayerStoreError.foreignLayer(theirs[3]).description,
+            "layer 3#0 belongs to another store (store tag \(other.hierarchy.storeTag)): a handle works only with "
+                + "the store that made it and its copies")
+        XCTAssertEqual(
+            LayerStoreError.foreignSuperlayer(theirs[1]).description,
+            "superlayer layer 1#0 belongs to another store (store tag \(other.hierarchy.storeTag)): a handle works "
+                + "only with the store that made it and its copies")
+        XCTAssertEqual(
+            store.staleHandleMessage(theirs[2]),
+            "layer 2#0 belongs to another store (store tag \(other.hierarchy.storeTag); this store's is "
+                + "\(store.hierarchy.storeTag)): a handle works only with the store that made it and its copies")
+    }
+
+    /// A copy keeps the store tag: it takes the original's handles for every kind of call,
+    /// and a layer added to either later is the other's stale handle, not a foreign one.
+    func testCopiesAcceptTheOriginalsHandles() throws {
+        var store = makeRichStore()
+        let l = (0..<store.count).map { store.handle(at: $0)! }
+        var copy = store.copy()
+        XCTAssertEqual(copy.hierarchy.storeTag, store.hierarchy.storeTag)
+        XCTAssertTrue(l.allSatisfy { copy.contains($0) })
+        copy.setPosition(Point(7, 8), of: l[3])
+        XCTAssertEqual(copy.position(of: l[3]), Point(7, 8))
+        try copy.insertSublayer(l[6], into: l[0])
+        XCTAssertEqual(copy.superlayer(of: l[6]), l[0])
+        let added = try copy.addLayer(superlayer: l[4])
+        XCTAssertFalse(store.contains(added))
+        XCTAssertThrowsError(try store.destroyLayer(added)) {
+            XCTAssertEqual($0 as? LayerStoreError, .staleLayer(added))
+        }
+        XCTAssertEqual(store.staleHandleMessage(added), "layer 7#0 is stale: this store has no slot 7 (7 slots)")
+        // A copy of a copy keeps the tag too, and so do the presentation stores built by copy().
+        let again = copy.copy()
+        XCTAssertTrue(again.contains(added) && again.contains(l[0]))
+        try store.destroyLayer(l[2])
+        XCTAssertTrue(copy.contains(l[2]), "the copy's layers live on")
+    }
+
+    /// Every new store takes a tag no other live store in this test has (they repeat only
+    /// every `LayerHandle.tagCount` stores), and never 0 or 4,095, the tags of made-up
+    /// handles and of BG_LAYER_NONE.
+    func testNewStoresTakeNewTags() {
+        let tags = (0..<64).map { _ in LayerStore().hierarchy.storeTag }
+        XCTAssertEqual(Set(tags).count, tags.count)
+        XCTAssertTrue(tags.allSatisfy { $0 >= 1 && $0 <= LayerHandle.tagCount })
+        XCTAssertEqual(LayerHandle.tagCount, 4_094)
+        XCTAssertEqual(LayerHandle(rawValue: .max).storeTag, 4_095)
+        XCTAssertEqual(MemoryLayout<LayerHandle>.size, 8, "the tag lives in the 64 bits")
+    }
+
+    /// A made-up handle (tag 0) is stale, not foreign: its message says no layer had it.
+    func testMadeUpHandlesAreStale() throws {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        let madeUp = LayerHandle(rawValue: 0)
+        XCTAssertEqual(madeUp.index, root.index)
+        XCTAssertEqual(madeUp.generation, root.generation)
+        XCTAssertFalse(store.contains(madeUp))
+        XCTAssertThrowsError(try store.destroyLayer(madeUp)) {
+            XCTAssertEqual($0 as? LayerStoreError, .staleLayer(madeUp))
+        }
+        XCTAssertEqual(
+            store.staleHandleMessage(madeUp),
+            "layer 0#0 is stale: no layer ever had this handle (slot 0 is at generation 0, and live layers' "
+                + "generations are even)")
+    }
+
+    /// A slot whose 20-bit generation is used up is retired: its last layer's handle stays
+    /// stale, and the next layer takes a new slot.
+    func testASlotIsRetiredWhenItsGenerationRunsOut() throws {
+        var store = LayerStore()
+        let root = try store.addLayer()
+        var layer = try store.addLayer(superlayer: root)
+        let last = LayerHandle.generationMask - 1  // the last even generation
+        store.hierarchy.generations[layer.index] = store.hierarchy.storeTag << LayerHandle.generationBits | last
+        layer = store.handle(at: layer.index)!
+        XCTAssertEqual(layer.generation, 1_048_574)
+        try store.destroyLayer(layer)
+        let next = try store.addLayer(superlayer: root)
+        XCTAssertEqual(next.index, 2, "slot 1 is retired")
+        XCTAssertEqual(next.generation, 0)
+        XCTAssertFalse(store.contains(layer))
+        XCTAssertNil(store.handle(at: 1))
+        XCTAssertEqual(store._invariantViolations(), [])
     }
 }

@@ -276,9 +276,27 @@ static const struct table_row {
     {"bg_store_frame_query_opacities", a_frame_query_opacities, NO_LAYER},
 };
 
+/* The store tag a handle carries: the high 12 bits (batchgeometry.h, "Layers"). */
+static unsigned store_tag(bg_layer layer) { return (unsigned)(layer >> 52); }
+
+/* The message for L of another store (the fixture's tag is its live handles' tag). */
+static const char *foreign_message(enum stale_kind kind, bg_layer layer) {
+    const char *text = handle_text(layer);
+    const char *rule = "a handle works only with the store that made it and its copies";
+    if (kind == EDIT) return fmt("%s belongs to another store (store tag %u): %s", text, store_tag(layer), rule);
+    if (kind == SUPERLAYER) {
+        return fmt("superlayer %s belongs to another store (store tag %u): %s", text, store_tag(layer), rule);
+    }
+    return fmt("%s belongs to another store (store tag %u; this store's is %u): %s", text, store_tag(layer),
+               store_tag(root), rule);
+}
+
 /* The message for a stale L of this kind, for the fixture's store (4 slots, slot 3 free). */
 static const char *stale_message(enum stale_kind kind, bg_layer layer) {
     const char *text = handle_text(layer);
+    if (store_tag(layer) != 0 && store_tag(layer) != store_tag(root) && layer != BG_LAYER_NONE) {
+        return foreign_message(kind, layer);
+    }
     if (kind == EDIT) {
         return fmt("%s is stale: no live layer of this store has that handle (destroyed, or never this store's)", text);
     }
@@ -299,12 +317,19 @@ static void test_store_table(void) {
         current_case = r->name;
         /* A NULL store. */
         make_fixture();
-        const bg_layer stale_handles[] = {dead, (bg_layer)9, BG_LAYER_NONE};
+        /* Another store's handle to its slot 1, generation 0: L's slot and generation. */
+        bg_store *other = NULL;
+        bg_layer other_root = 0, foreign = 0;
+        EXPECT_OK(bg_store_create(0, &other));
+        EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &other_root));
+        EXPECT_OK(bg_layer_add(other, other_root, &foreign));
+        CHECK(bg_layer_slot(foreign) == bg_layer_slot(L) && bg_layer_generation(foreign) == bg_layer_generation(L));
+        const bg_layer stale_handles[] = {dead, (bg_layer)9, BG_LAYER_NONE, foreign};
         bg_store *kept = S;
         S = NULL;
         EXPECT(r->call(), BG_ERROR_NULL_ARGUMENT, fmt("%s: store is NULL", r->name));
         S = kept;
-        /* Stale handles: a freed slot, a slot past the end, BG_LAYER_NONE. */
+        /* Stale handles: a freed slot, a slot past the end, BG_LAYER_NONE; another store's. */
         for (size_t k = 0; r->stale != NO_LAYER && k < COUNT(stale_handles); k++) {
             bg_layer live = L;
             L = stale_handles[k];
@@ -322,8 +347,49 @@ static void test_store_table(void) {
         /* Good input. */
         EXPECT_OK(r->call());
         if (r->call == a_copy) bg_store_destroy((bg_store *)(void *)(uintptr_t)H[0]);
+        bg_store_destroy(other);
         free_fixture();
     }
+}
+
+/* Another store's handle is told apart from this store's (bg_store_contains says no, every
+ * call that takes it fails: the table above), while a copy keeps the original's tag: it
+ * takes the original's handles, and the original takes the copy's for the layers they
+ * share. */
+static void test_foreign_handles(void) {
+    bg_store *other = NULL, *copy = NULL;
+    bg_layer other_root = 0, foreign = 0, added = 0;
+    bool contains = true;
+    double bounds[4] = {0};
+    make_fixture();
+    EXPECT_OK(bg_store_create(0, &other));
+    EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &other_root));
+    EXPECT_OK(bg_layer_add(other, other_root, &foreign));
+    CHECK(foreign != L && bg_layer_slot(foreign) == bg_layer_slot(L));
+    CHECK(store_tag(foreign) != store_tag(L) && store_tag(L) == store_tag(root));
+    EXPECT_OK(bg_store_contains(S, foreign, &contains));
+    CHECK(!contains);
+    EXPECT_OK(bg_store_contains(other, L, &contains));
+    CHECK(!contains);
+    EXPECT(bg_layer_get_bounds(S, foreign, bounds), BG_ERROR_STALE_LAYER, foreign_message(ACCESSOR, foreign));
+    EXPECT(bg_layer_destroy(S, foreign, NULL), BG_ERROR_STALE_LAYER, foreign_message(EDIT, foreign));
+    EXPECT_OK(bg_store_copy(S, &copy));
+    EXPECT_OK(bg_store_contains(copy, L, &contains));
+    CHECK(contains);
+    EXPECT_OK(bg_layer_get_bounds(copy, L, bounds));
+    EXPECT_DOUBLES(bounds, 4, 0, 0, 100, 50);
+    EXPECT_OK(bg_layer_add(copy, L, &added));
+    CHECK(store_tag(added) == store_tag(L));
+    EXPECT_OK(bg_store_contains(S, added, &contains));
+    /* The copy reused slot 3, free in S: a handle of S's lineage that S never gave out. */
+    CHECK(bg_layer_slot(added) == 3 && bg_layer_generation(added) == 2 && !contains);
+    EXPECT(bg_layer_get_bounds(S, added, bounds), BG_ERROR_STALE_LAYER,
+           "layer 3#2 is stale: no layer ever had this handle (slot 3 is at generation 1, and live layers' "
+           "generations are even)");
+    EXPECT(bg_layer_get_bounds(copy, foreign, bounds), BG_ERROR_STALE_LAYER, foreign_message(ACCESSOR, foreign));
+    bg_store_destroy(copy);
+    bg_store_destroy(other);
+    free_fixture();
 }
 
 /* ==== Table 2: a NULL in every other pointer parameter ================================= */
@@ -857,14 +923,14 @@ static void test_careless_callers(void) {
     EXPECT(bg_layer_get_bounds(store, (bg_layer)2 << 32, bounds), BG_ERROR_STALE_LAYER,
            "layer 0#2 is stale: no layer ever had this handle (slot 0 is at generation 0, and live layers' "
            "generations are even)");
-    /* Handles are per store (the header's "Layers"): a handle holds no store identity, so
-     * another store's handle names whatever layer this store has in that slot. */
+    /* Handles are per store (the header's "Layers"): a handle carries its store's tag, so
+     * another store's handle to the same slot and generation is refused, and changes nothing. */
     EXPECT_OK(bg_layer_add(other, BG_LAYER_NONE, &b[0]));
     EXPECT_OK(bg_layer_add(other, b[0], &b[1]));
-    CHECK(a[1] == b[1]);
-    EXPECT_OK(bg_layer_set_position(other, a[1], position));
+    CHECK(a[1] != b[1] && bg_layer_slot(a[1]) == bg_layer_slot(b[1]));
+    EXPECT(bg_layer_set_position(other, a[1], position), BG_ERROR_STALE_LAYER, NULL);
     EXPECT_OK(bg_layer_get_position(other, b[1], bounds));
-    EXPECT_DOUBLES(bounds, 2, 1, 2);
+    EXPECT_DOUBLES(bounds, 2, 0, 0);
     bg_store_destroy(other);
     bg_store_destroy(store);
 }
@@ -887,6 +953,7 @@ int main(int argc, char **argv) {
     } cases[] = {
         {"version and status", test_version_and_status},
         {"store table", test_store_table},
+        {"foreign handles", test_foreign_handles},
         {"NULL table", test_null_table},
         {"buffer table", test_buffer_table},
         {"invalid arguments", test_invalid_arguments},

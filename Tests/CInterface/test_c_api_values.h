@@ -56,8 +56,10 @@ static void test_store_lifetime(void) {
     a = add_layer(store, BG_LAYER_NONE, 0, 0, 10, 10);
     b = add_layer(store, a, 1, 1, 5, 5);
     c = add_layer(store, a, 2, 2, 5, 5);
-    /* Handles: slot in the low half, generation (even, 0 for a new slot) in the high half. */
-    CHECK(a == 0 && b == 1 && c == 2);
+    /* Handles: slot in the low half; store tag and generation (even, 0 for a new slot) in
+     * the high half. */
+    CHECK(bg_layer_slot(a) == 0 && bg_layer_slot(b) == 1 && bg_layer_slot(c) == 2);
+    CHECK(bg_layer_generation(a) == 0 && a >> 32 == b >> 32 && b >> 32 == c >> 32 && a >> 52 != 0);
     EXPECT_OK(bg_store_reserve(store, 100));
     EXPECT_OK(bg_layer_destroy(store, b, &destroyed));
     CHECK(destroyed == 1);
@@ -1167,7 +1169,7 @@ static void test_scenes(void) {
     EXPECT(bg_evaluation_layer(evaluation, 1, &layer), BG_ERROR_STALE_LAYER,
            "scene layer 1 was removed by an operation");
     EXPECT_OK(bg_evaluation_layer(evaluation, 0, &layer));
-    CHECK(layer == 0);
+    CHECK(bg_layer_slot(layer) == 0 && bg_layer_generation(layer) == 0);
     /* Malformed scenes: SceneError's `<path>: <message>`, as batchbench eval prints it. */
     bg_scene *bad = NULL;
     const char *five = "{\"layers\": [{}, {}, {}, {\"transform\": [1, 2, 3, 4, 5]}]}";

@@ -150,7 +150,11 @@ final class Instance {
         store.hitTest(points: touches, into: &hits)
         var cHits = [bg_layer](repeating: 0, count: touches.count)
         check(bg_store_hit_test(cStore, touchCoordinates, touches.count, Int32(BG_HIT_TEST_LAYER), &cHits), "hit test")
-        if Array(handles[0..<count]) != visible.layers.map(\.rawValue) || cHits != hits.map({ $0?.rawValue ?? .max }) {
+        // By slot: the two stores were built alike but are two stores, so their handles
+        // differ in the store tag (LayerHandle).
+        let slots = handles[0..<count].map(bg_layer_slot), cHitSlots = cHits.map(bg_layer_slot)  // NONE: UInt32.max
+        let hitSlots = hits.map { $0.map { UInt32($0.index) } ?? .max }
+        if slots != visible.layers.map({ UInt32($0.index) }) || cHitSlots != hitSlots {
             print("error: the C interface's frame query or hit test differs from the Swift API's")
             exit(1)
         }

@@ -79,7 +79,20 @@ let cases: [String: () -> Void] = [
     },
     "handle-out-of-range": {
         let store = makeStoreAlone()
-        print(store.bounds(of: LayerHandle(rawValue: 5)))
+        var grown = store.copy()  // a copy takes the store's handles, and gives its own back
+        let extra = try! grown.addLayer()  // slot 3, which the store does not have
+        print(store.bounds(of: extra))
+    },
+    "another-stores-handle-read": {
+        let store = makeStoreAlone()
+        let other = makeStore()  // the same shape, so the same slots and generations
+        print(store.bounds(of: other.handles[1]))
+    },
+    "another-stores-handle-written": {
+        var store = makeStoreAlone()
+        let other = makeStore()
+        store.setPosition(Point(x: 1, y: 2), of: other.handles[2])
+        print(store.position(of: store.handle(at: 2)!))
     },
     "destroyed-layer-read": {
         let storeFixture = makeStore()

@@ -5,10 +5,13 @@
 /// A plain copyable value held whole by `LayerStore.hierarchy`, so that `copy()` assigns it
 /// in one statement and a property added here cannot be left out of a copy.
 struct LayerHierarchy: Sendable {
-    /// Per slot: its generation, even while a layer lives in it, odd while it is free
-    /// (`destroyLayer` and `addLayer` each add one). A handle is live while its
-    /// (even) generation equals its slot's: one load checks it.
+    /// Per slot: its `LayerHandle.stamp`, the store tag over its generation, even while a
+    /// layer lives in it, odd while it is free (`destroyLayer` and `addLayer` each add
+    /// one). A handle is live while its (even) stamp equals its slot's: one load checks
+    /// the generation and the store together.
     var generations: RemappedColumn<UInt32> = []
+    /// The store tag of `LayerHandle`: set by `LayerStore.init()`, kept by `copy()`.
+    var storeTag: UInt32 = 0
     /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
     /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
     /// is a detached root with Core Animation's defaults and an odd generation, so every

@@ -11,8 +11,9 @@ extension LayerStore {
     /// capacity or under its reserved capacity; past both, one add in every 1/64 of the
     /// headroom grows one column or cache array to twice the capacity, O(capacity) for
     /// that array alone (the growth policy: `reserveCapacity(_:)`).
-    /// - Throws: `LayerStoreError.staleSuperlayer` (checked first) or `.tooManyLayers`
-    ///   (more than `LayerStore.maximumLayerCount`); the store is then unchanged.
+    /// - Throws: `LayerStoreError.staleSuperlayer` or `.foreignSuperlayer` (another
+    ///   store's handle), checked first, or `.tooManyLayers` (more than
+    ///   `LayerStore.maximumLayerCount`); the store is then unchanged.
     @discardableResult
     public mutating func addLayer(superlayer: LayerHandle? = nil) throws(LayerStoreError) -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
@@ -30,8 +31,9 @@ extension LayerStore {
     ///
     /// O(index) to find the place, plus amortized O(1); allocates as
     /// `addLayer(superlayer:)` does.
-    /// - Throws: `.staleSuperlayer`, `.sublayerIndexOutOfRange` (with the sublayer count),
-    ///   `.tooManyLayers`, in that order; the store is then unchanged.
+    /// - Throws: `.staleSuperlayer` or `.foreignSuperlayer`, `.sublayerIndexOutOfRange`
+    ///   (with the sublayer count), `.tooManyLayers`, in that order; the store is then
+    ///   unchanged.
     @discardableResult
     public mutating func addLayer(superlayer: LayerHandle?, at index: Int) throws(LayerStoreError) -> LayerHandle {
         if let superlayer, let error = staleError(superlayer, superlayer: true) { throw error }
@@ -79,9 +81,11 @@ extension LayerStore {
         return layer
     }
 
-    /// A handle for an error about slot `slot` (out of range: generation 0).
+    /// A handle for an error about slot `slot` (out of range: generation 0 of this store).
     func staleHandleForError(_ slot: Int) -> LayerHandle {
-        LayerHandle(slot: max(slot, 0), generation: slot >= 0 && slot < count ? hierarchy.generations[slot] : 0)
+        let inRange = slot >= 0 && slot < count
+        let stamp = inRange ? hierarchy.generations[slot] : hierarchy.storeTag << LayerHandle.generationBits
+        return LayerHandle(slot: max(slot, 0), stamp: stamp)
     }
 
     private mutating func appendDefaultLayer() {
@@ -105,7 +109,7 @@ extension LayerStore {
         hierarchy.lastSublayers.append(-1)
         hierarchy.nextSiblings.append(-1)
         hierarchy.previousSiblings.append(-1)
-        hierarchy.generations.append(0)
+        hierarchy.generations.append(hierarchy.storeTag << LayerHandle.generationBits)  // generation 0
         caches.changes.appendLayer()
         caches.subtreeBounds.appendLayer()
     }
@@ -190,8 +194,9 @@ extension LayerStore {
     /// detached layer (`removeFromSuperlayer(_:)`) is attached again. Handles stay valid.
     ///
     /// O(1) for `index == nil`, O(sublayers) otherwise; O(depth) to check for cycles.
-    /// - Throws: checked in this order, before anything changes: `.staleLayer`,
-    ///   `.staleSuperlayer`, `.cycle` (`superlayer` is the layer or inside its subtree),
+    /// - Throws: checked in this order, before anything changes: `.staleLayer` or
+    ///   `.foreignLayer` (another store's handle), `.staleSuperlayer` or
+    ///   `.foreignSuperlayer`, `.cycle` (`superlayer` is the layer or inside its subtree),
     ///   `.sublayerIndexOutOfRange` (`index` outside `0...n`, n = the new superlayer's
     ///   sublayers, or the roots, other than `layer`); the store is then unchanged.
     public mutating func insertSublayer(_ layer: LayerHandle, into superlayer: LayerHandle?, at index: Int? = nil)
@@ -252,7 +257,8 @@ extension LayerStore {
     /// and its handle, but is not drawn, not hit and has no world rect or visibility until
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
     /// if it were a root. Nothing happens when it is already detached. O(1).
-    /// - Throws: `.staleLayer`; the store is then unchanged.
+    /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store
+    ///   is then unchanged.
     public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws(LayerStoreError) {
         if let error = staleError(layer) { throw error }
         try removeFromSuperlayer(layer.index)
@@ -322,7 +328,8 @@ extension LayerStore {
     /// destroyed).
     ///
     /// - Returns: the number of layers destroyed.
-    /// - Throws: `.staleLayer`; the store is then unchanged.
+    /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store
+    ///   is then unchanged.
     @discardableResult
     public mutating func destroyLayer(_ layer: LayerHandle) throws(LayerStoreError) -> Int {
         if let error = staleError(layer) { throw error }
@@ -399,9 +406,9 @@ extension LayerStore {
         hierarchy.lastSublayers[slot] = -1
         linkAsLast(slot, under: -1)
         hierarchy.generations[slot] += 1  // even (live) to odd (free): every handle to it is stale
-        // A slot whose generation would wrap is retired instead of reused, so an old
-        // handle can never name a new layer.
-        if hierarchy.generations[slot] == UInt32.max { return }
+        // A slot whose generation would wrap (20 bits, LayerHandle) is retired instead of
+        // reused, so an old handle can never name a new layer.
+        if hierarchy.generations[slot] & LayerHandle.generationMask == LayerHandle.generationMask { return }
         hierarchy.freeSlots.append(Int32(slot))
     }
 

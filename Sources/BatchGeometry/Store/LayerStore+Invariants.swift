@@ -86,9 +86,16 @@ extension LayerStore {
             if free[index] { violations.append("slot \(index) is free twice") }
             free[index] = true
         }
-        for slot in 0..<count where (hierarchy.generations[slot] & 1 == 1) != free[slot] {
-            violations.append(
-                "slot \(slot): generation \(hierarchy.generations[slot]) but \(free[slot] ? "free" : "live")")
+        for slot in 0..<count {
+            let stamp = hierarchy.generations[slot]
+            // A retired slot (its generation at the 20-bit limit) is free but never reused.
+            let retired = stamp & LayerHandle.generationMask == LayerHandle.generationMask
+            if (stamp & 1 == 1) != (free[slot] || retired) {
+                violations.append("slot \(slot): generation \(stamp) but \(free[slot] ? "free" : "live")")
+            }
+            if stamp >> LayerHandle.generationBits != hierarchy.storeTag {
+                violations.append("slot \(slot): store tag \(stamp >> LayerHandle.generationBits), not the store's")
+            }
         }
         for slot in 0..<count where free[slot] && !columns.flags[slot].contains(.detached) {
             violations.append("free slot \(slot) is not detached")

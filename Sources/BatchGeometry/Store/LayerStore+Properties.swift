@@ -378,7 +378,8 @@ extension LayerStore {
     /// the content's edge, then sets the contentOffset (so the clamped offset is rounded
     /// to pixels, see `setContentOffset(_:of:)`); returns the offset set.
     /// - Throws: `LayerStoreError.notAScrollView` (store unchanged) when the layer has no
-    ///   contentSize; `.staleLayer` for a stale handle.
+    ///   contentSize; `.staleLayer` for a stale handle, `.foreignLayer` for another
+    ///   store's.
     @discardableResult
     public mutating func scroll(_ layer: LayerHandle, to offset: Point) throws(LayerStoreError) -> Point {
         if let error = staleError(layer) { throw error }

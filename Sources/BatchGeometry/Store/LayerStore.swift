@@ -21,7 +21,8 @@ import CAffineKernels
 /// Errors: structural changes (adding under a parent, reparenting, detaching,
 /// destroying) `throw` `LayerStoreError` and leave the store unchanged; property
 /// accessors stop the program, with a message naming the handle that survives release
-/// builds, when handed a stale handle (`contains(_:)` checks one without stopping).
+/// builds, when handed a stale handle or another store's (`contains(_:)` checks one
+/// without stopping).
 public struct LayerStore: ~Copyable, Sendable {
     /// The per-layer data: one array per property, and the values derived from them alone.
     var columns = LayerColumns()
@@ -59,13 +60,24 @@ public struct LayerStore: ~Copyable, Sendable {
     /// The largest number of layers one store holds; indices are stored as `Int32`.
     public static let maximumLayerCount = Int(Int32.max) - 1
 
-    /// An empty store.
-    public init() {}
+    /// An empty store, with a new store tag (`LayerHandle`): its handles are not taken
+    /// for another store's. O(1).
+    public init() {
+        hierarchy.storeTag = BGNextStoreTag(LayerHandle.tagCount)
+    }
 
     /// An empty store with room for `capacity` layers before any column or cache
     /// reallocates (see `reserveCapacity(_:)` for the growth policy). O(capacity) memory.
     public init(minimumCapacity capacity: Int) {
+        self.init()
         reserveCapacity(capacity)
+    }
+
+    /// A store made of these parts, keeping `hierarchy`'s store tag: `copy()`.
+    private init(columns: LayerColumns, hierarchy: LayerHierarchy, caches: LayerCaches) {
+        self.columns = columns
+        self.hierarchy = hierarchy
+        self.caches = caches
     }
 
     /// An independent copy of the store: every column, the hierarchy, the scroll views and
@@ -84,15 +96,12 @@ public struct LayerStore: ~Copyable, Sendable {
     /// of the store: `VisibleLayers` from `visibleLayers(in:into:)` is already a copy of
     /// what is visible, O(visible).
     ///
-    /// Handles stay valid in the copy (same slots, same generations), and snapshots of
-    /// the original's current structure are accepted by the copy until either changes
-    /// structure.
+    /// Handles stay valid in the copy (same slots, same generations, same store tag: the
+    /// copy is not "another store" for `LayerHandle`'s check, so the presentation tree
+    /// takes the model's handles), and snapshots of the original's current structure are
+    /// accepted by the copy until either changes structure.
     public func copy() -> LayerStore {
-        var copy = LayerStore()
-        copy.columns = columns
-        copy.hierarchy = hierarchy
-        copy.caches = caches.copyWithoutScratch()
-        return copy
+        LayerStore(columns: columns, hierarchy: hierarchy, caches: caches.copyWithoutScratch())
     }
 
     /// The number of slots: the length of every per-layer result (`FrameColumns`,
@@ -198,11 +207,17 @@ public struct ScrollViewState: Hashable, Sendable {
 /// A structural change that cannot be made, with the layer it concerns. The store is
 /// left unchanged when one is thrown.
 public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A handle that names no live layer of the store: the layer was destroyed (its
-    /// slot was freed, and maybe reused), or the handle was never this store's.
+    /// A handle of this store (or of a copy, or the original) that names no live layer
+    /// of it: the layer was destroyed (its slot was freed, and maybe reused), or the handle
+    /// was never one of its layers'.
     case staleLayer(LayerHandle)
     /// The same, for the superlayer argument.
     case staleSuperlayer(LayerHandle)
+    /// A handle made by another store (it carries another store tag, `LayerHandle`):
+    /// a handle works only with the store that made it and that store's copies.
+    case foreignLayer(LayerHandle)
+    /// The same, for the superlayer argument.
+    case foreignSuperlayer(LayerHandle)
     /// Making `layer` a sublayer of `superlayer` would close a cycle: `superlayer` is
     /// `layer` itself or inside its subtree.
     case cycle(layer: LayerHandle, superlayer: LayerHandle)
@@ -222,6 +237,12 @@ public enum LayerStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case .staleSuperlayer(let superlayer):
             return
                 "superlayer \(superlayer) is stale: no live layer of this store has that handle (destroyed, or never this store's)"
+        case .foreignLayer(let layer):
+            return "\(layer) belongs to another store (store tag \(layer.storeTag)): a handle works only with "
+                + "the store that made it and its copies"
+        case .foreignSuperlayer(let superlayer):
+            return "superlayer \(superlayer) belongs to another store (store tag \(superlayer.storeTag)): a handle "
+                + "works only with the store that made it and its copies"
         case .cycle(let layer, let superlayer):
             return superlayer == layer
                 ? "\(layer) cannot be its own superlayer"

@@ -91,7 +91,7 @@ extension AnimationStore {
         for k in 0..<live.count {
             let i = Int(live[k])
             let slot = Int(layerSlots[i])
-            if checkLayers && !model.contains(LayerHandle(slot: slot, generation: layerGenerations[i])) {
+            if checkLayers && !model.contains(LayerHandle(slot: slot, stamp: layerStamps[i])) {
                 flags[i].insert(.removed)
                 states[i].isShowing = false
                 removedAny = true
@@ -252,7 +252,7 @@ extension AnimationStore {
         var layer: Int? = slot
         while let current = layer {
             if let entry = layerTimings[Int32(current)],
-                model.contains(LayerHandle(slot: current, generation: entry.generation))
+                model.contains(LayerHandle(slot: current, stamp: entry.stamp))
             {
                 timingChain.append(entry.timing)
             }

@@ -82,7 +82,8 @@ struct KeyframeSet: Sendable {
 public struct AnimationStore: Sendable {
     // Per animation, by number.
     var layerSlots: [Int32] = []
-    var layerGenerations: [UInt32] = []
+    /// Per animation: its layer handle's stamp (store tag and generation).
+    var layerStamps: [UInt32] = []
     var keyPaths: [AnimationKeyPath] = []
     var curveKinds: [AnimationCurveKind] = []
     var flags: [AnimationFlags] = []
@@ -143,8 +144,9 @@ public struct AnimationStore: Sendable {
     // Live animations, in the order added.
     var live: [Int32] = []
 
-    /// Layer timings that are not the default, by slot, with the generation they were set for.
-    var layerTimings: [Int32: (generation: UInt32, timing: LayerTiming)] = [:]
+    /// Layer timings that are not the default, by slot, with the handle stamp (store tag and
+    /// generation, `LayerHandle`) they were set for.
+    var layerTimings: [Int32: (stamp: UInt32, timing: LayerTiming)] = [:]
 
     // Per-sample scratch, by animation number.
     var states: [SampledState] = []
@@ -250,7 +252,7 @@ extension AnimationStore {
     ) -> Int {
         let number = count
         layerSlots.append(Int32(layer.index))
-        layerGenerations.append(layer.generation)
+        layerStamps.append(layer.stamp)
         keyPaths.append(keyPath)
         timings.append(timing)
         timingFunctionIndices.append(timingFunction)
@@ -301,7 +303,7 @@ extension AnimationStore {
         if timing == .default {
             layerTimings[Int32(layer.index)] = nil
         } else {
-            layerTimings[Int32(layer.index)] = (layer.generation, timing)
+            layerTimings[Int32(layer.index)] = (layer.stamp, timing)
         }
     }
 

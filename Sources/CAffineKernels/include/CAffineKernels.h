@@ -37,6 +37,11 @@ extern "C" {
 /// they were computed for.
 uint64_t BGNextStructureVersion(void);
 
+/// The next store tag, process-wide and thread-safe (relaxed atomic increment): 1, 2, ...,
+/// `tag_count`, then 1 again; never 0. Each new LayerStore takes one (its copies keep
+/// it), so that a handle of another store is recognized. `tag_count` is at least 1.
+uint32_t BGNextStoreTag(uint32_t tag_count);
+
 /// Nanoseconds of a monotonic clock (CLOCK_MONOTONIC; an arbitrary origin), for the
 /// optional phase timings of the frame query; 0 if the clock cannot be read.
 uint64_t BGMonotonicNanoseconds(void);

@@ -28,28 +28,32 @@
  * (`layer 3#2 is stale: the layer was destroyed and its slot is free`); mistakes only C
  * can make (NULL pointers, enum values, buffer sizes) name the function
  * (`bg_store_frames: capacity 3 is too small: 4 needed`). Nothing traps
- * across this interface: a stale handle, a sublayer index out of range, a structure
- * cycle, a NULL pointer, an unknown enum value or a too-small buffer is a status code.
- * A count or length whose buffer could not fit in the address space is
+ * across this interface: a stale handle, another store's handle, a sublayer index out of
+ * range, a structure cycle, a NULL pointer, an unknown enum value or a too-small buffer is
+ * a status code. A count or length whose buffer could not fit in the address space is
  * BG_ERROR_INVALID_ARGUMENT before anything is read or allocated. What the library cannot
  * detect is undefined behaviour as in any C library: a pointer to a destroyed object
  * (a debug build of the library reports a destroyed store: "Threads"), a buffer shorter
- * than the capacity or count passed with it, another store's layer handle ("Layers").
+ * than the capacity or count passed with it. (Another store's handle is detected unless
+ * the two stores share a tag: "Layers".)
  * Running out of memory stops the program, as it does in Swift.
  *
- * Layers. A layer is named by a `bg_layer`, a 64-bit handle: its slot in the low 32 bits
- * and its generation in the high 32 (the Swift `LayerHandle.rawValue`). A handle stays
- * valid while other layers are added, moved, detached or destroyed; bg_layer_destroy
- * makes the handles of the destroyed layers stale, and a later bg_layer_add may reuse
- * their slots under a new generation, so a stale handle of this store is always detected
- * (status BG_ERROR_STALE_LAYER). Handles are per store and carry no store identity, so a
- * handle cannot be checked across stores: another store's handle names whatever layer
- * this store has in that slot under that generation (two stores built the same way hand
- * out the same handles), and a call with it succeeds on that layer. Keep each handle with
- * its store. (A copy made by bg_store_copy starts with the same layers, so the original's
- * handles name the same layers in the copy.) BG_LAYER_NONE means "no layer": a root's
- * superlayer, a hit test that hits nothing, world space in conversions. It never names a
- * live layer.
+ * Layers. A layer is named by a `bg_layer`, a 64-bit handle: its slot in the low 32 bits,
+ * and in the high 32 its store's tag (12 bits) over its generation (20 bits) (the Swift
+ * `LayerHandle.rawValue`). A handle stays valid while other layers are added, moved,
+ * detached or destroyed; bg_layer_destroy makes the handles of the destroyed layers stale,
+ * and a later bg_layer_add may reuse their slots under a new generation, so a stale handle
+ * of this store is always detected (status BG_ERROR_STALE_LAYER; a slot is retired after
+ * 524,288 layers lived in it rather than let its generation wrap). Each new store takes a
+ * tag from a process-wide counter, so another store's handle is detected too: the same
+ * status (BG_ERROR_STALE_LAYER, or BG_ERROR_STALE_SUPERLAYER for a superlayer argument),
+ * with a message saying it belongs to another store. Tags repeat every 4,094 stores made
+ * in a process, so two stores made 4,094 x k stores apart accept each other's handles:
+ * keep each handle with its store. A handle made up from a small integer has tag 0,
+ * which no store has: it is stale for every store. A copy made by bg_store_copy keeps its
+ * original's tag, so the original's handles name the same layers in the copy.
+ * BG_LAYER_NONE means "no layer": a root's superlayer, a hit test that hits nothing,
+ * world space in conversions. It never names a live layer.
  *
  * Slots. Per-layer batch outputs (frames, world transforms, world rects, clip rects,
  * visibility) have one entry per slot, bg_store_slot_count() entries, and layer L's entry
@@ -159,7 +163,8 @@ enum {
     /** An output buffer's capacity is smaller than the result; nothing was written except
      *  the needed count (where the function has a count output). */
     BG_ERROR_BUFFER_TOO_SMALL = 3,
-    /** A layer handle names no live layer of this store (destroyed, or never its). */
+    /** A layer handle names no live layer of this store: destroyed, or another store's
+     *  (the message says which). */
     BG_ERROR_STALE_LAYER = 4,
     /** The same, for a superlayer argument of a structure edit. */
     BG_ERROR_STALE_SUPERLAYER = 5,
@@ -201,7 +206,7 @@ const char *bg_status_name(bg_status status);
 
 /* ==== Layer handles =================================================================== */
 
-/** A layer: generation << 32 | slot (Swift: LayerHandle.rawValue). */
+/** A layer: (store tag << 20 | generation) << 32 | slot (Swift: LayerHandle.rawValue). */
 typedef uint64_t bg_layer;
 
 /** No layer: a root's superlayer, a miss, world space. Never the handle of a live layer
@@ -210,8 +215,10 @@ typedef uint64_t bg_layer;
 
 /** The slot of `layer`: its index in every per-layer batch output. */
 static inline uint32_t bg_layer_slot(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer & 0xFFFFFFFFu); }
-/** The generation of `layer`: even while the layer lives. */
-static inline uint32_t bg_layer_generation(bg_layer layer) { return BG_INTERNAL_CAST(uint32_t, layer >> 32); }
+/** The generation of `layer` (20 bits, without the store tag): even while the layer lives. */
+static inline uint32_t bg_layer_generation(bg_layer layer) {
+    return BG_INTERNAL_CAST(uint32_t, (layer >> 32) & 0xFFFFFu);
+}
 
 /** The most layers one store holds (Swift: LayerStore.maximumLayerCount). */
 #define BG_MAX_LAYER_COUNT 2147483646
