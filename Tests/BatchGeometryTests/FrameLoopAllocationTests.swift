@@ -571,6 +571,61 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(store._invariantViolations(), [])
     }
 
+    /// A list's parked lists used for the first time after the warm-up (issue 22: what
+    /// batchbench's live scripts allocated in, once per list and per new longest frame of
+    /// a list): eight wide masking lists (100 cards each, over the 64 that get an
+    /// R-tree), `warmUp()` and one frame on the first list; then each frame relays out
+    /// the next list (every card moves: the moves wait in the list's drifting list),
+    /// resizes some of its cards (they wait in its other parked list) and raises one out
+    /// of zPosition order, then runs the frame query and hit tests. Those lists, the
+    /// drift candidates and the walks' candidate stacks are reserved when the indexes are
+    /// built, so a frame that parks in a list for the first time allocates nothing.
+    func testFirstParkingInEachListAllocatesNothing() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 800, 800), of: window)
+        var lists: [LayerHandle] = []
+        for k in 0..<8 {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(Double(k) * 100, 0, 100, 800), of: list)
+            store.setMasksToBounds(true, of: list)
+            lists.append(list)
+            for row in 0..<100 { try addCard(&store, under: list, at: row) }
+        }
+        store.warmUp()
+        var visible = VisibleLayers()
+        var hits: [LayerHandle?] = [nil, nil, nil]
+        func frame(_ n: Int) throws {
+            let list = lists[n % lists.count]
+            var k = 0
+            while k < store.sublayerCount(of: list) {  // not `for in`: unoptimized, it allocates
+                let card = try XCTUnwrap(store.sublayer(at: k, of: list))
+                store.setPosition(Point(200, Double(k % 8) * 90 + 45 + Double(n % 3) * 7), of: card)
+                if k % 10 == n % 10 { store.setBounds(Rect(0, 0, 400, 80 + Double(n % 4)), of: card) }
+                k += 1
+            }
+            store.setZPosition(1, of: try XCTUnwrap(store.sublayer(at: (n * 7) % 100, of: list)))
+            // The world update a renderer makes: it consumes the setters' marks, which
+            // would otherwise pile up (each layer once) across the frames.
+            _ = store.updateWorld(options: .serial(nil))
+            store.visibleLayers(in: Rect(0, 0, 800, 800), into: &visible)
+            hits[0] = store.hitTest(Point(Double(n % 8) * 100 + 50, 300), rule: .layer)
+            hits[1] = store.hitTest(Point(Double(n % 8) * 100 + 20, 700), rule: .view)
+            hits[2] = store.hitTest(Point(Double(n % 8) * 100 + 90, 50), rule: .layer)
+        }
+        try frame(0)
+        Self.traceAllocations(true)
+        let before = BGAllocationCount()
+        for n in 1..<17 { try frame(n) }
+        let allocated = BGAllocationCount() - before
+        Self.traceAllocations(false)
+        XCTAssertEqual(allocated, 0, "allocations in 16 frames that park in lists the warm-up did not")
+        XCTAssertGreaterThan(visible.count, 100)
+        XCTAssertTrue(hits.contains { $0 != nil })
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
     /// Growth by remapping (issue 22 item 3): one layer added at a time, each followed by
     /// a frame query, in a store that reserved nothing, to past twice its capacity (two
     /// growths). Once warm, only the add that finds the columns full allocates, once
