@@ -152,7 +152,8 @@ final class Instance {
         check(bg_store_hit_test(cStore, touchCoordinates, touches.count, Int32(BG_HIT_TEST_LAYER), &cHits), "hit test")
         // By slot: the two stores were built alike but are two stores, so their handles
         // differ in the store tag (LayerHandle).
-        let slots = handles[0..<count].map(bg_layer_slot), cHitSlots = cHits.map(bg_layer_slot)  // NONE: UInt32.max
+        let slots = handles[0..<count].map(bg_layer_slot)
+        let cHitSlots = cHits.map(bg_layer_slot)  // NONE: UInt32.max
         let hitSlots = hits.map { $0.map { UInt32($0.index) } ?? .max }
         if slots != visible.layers.map({ UInt32($0.index) }) || cHitSlots != hitSlots {
             print("error: the C interface's frame query or hit test differs from the Swift API's")
