@@ -61,18 +61,25 @@ enum FrameCheck {
             k += 1
         }
         if k != visible.count { return "the frame query found \(visible.count) visible layers, the full passes \(k)" }
-        for (t, touch) in touches.enumerated() where hits[t] != old.hits[t] {
+        for (t, touch) in touches.enumerated() where !sameLayer(hits[t], old.hits[t]) {
             return
                 "touch \(touch) hit \(hits[t].map { "\($0)" } ?? "nothing") culled, \(old.hits[t].map { "\($0)" } ?? "nothing") on the snapshot"
         }
         return nil
     }
 
+    /// The old path's store and the new path's are two stores built alike, so their
+    /// handles differ in the store tag (`LayerHandle`): the same layer is the same slot
+    /// and generation.
+    static func sameLayer(_ a: LayerHandle?, _ b: LayerHandle?) -> Bool {
+        a?.index == b?.index && a?.generation == b?.generation
+    }
+
     private static func compareLayer(_ k: Int, _ layer: LayerHandle, _ old: OldFrame, _ visible: VisibleLayers)
         -> String?
     {
         let got = visible.layers[k]
-        guard got == layer else { return "visible layer \(k) is \(got), the full passes' is \(layer)" }
+        guard sameLayer(got, layer) else { return "visible layer \(k) is \(got), the full passes' is \(layer)" }
         let expected = old.world[layer]
         if visible.worldTransforms[k].rowMajor.map(\.bitPattern) != expected.rowMajor.map(\.bitPattern) {
             return "world transform of \(layer) is \(visible.worldTransforms[k]), the full pass's is \(expected)"
