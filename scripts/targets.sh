@@ -6,7 +6,7 @@
 #   scripts/targets.sh [path/to/batchbench]     (default .build/release/batchbench)
 # FRAMES (default 300; issue 22's p99/max target is over 1,000) and LAYERS (default 1M)
 # override the frame runs. Takes ~5 minutes at the defaults on the 2-core dev machine.
-# On a machine without python3 (the lent 16-core one): TARGETS_DIR=$OUT keeps the reports
+# TARGETS_DIR=$OUT keeps the reports (for the lent machine, whose $OUT comes back)
 # there and, without python3, skips the table; `scripts/targets.sh --summarise DIR` prints
 # it later from the kept reports.
 set -euo pipefail
