@@ -63,7 +63,7 @@ def slot(layer):
 
 
 def main():
-    assert lib.bg_abi_version() == 1, "this example was written for BG_ABI_VERSION 1"
+    assert lib.bg_abi_version() == 2, "this example was written for BG_ABI_VERSION 2"
     store = c_void_p()
     check(lib.bg_store_create(7, byref(store)))
     names = {}

@@ -138,7 +138,7 @@ extern "C" {
 #define BG_VERSION_PATCH 0
 #define BG_VERSION ((BG_VERSION_MAJOR << 16) | (BG_VERSION_MINOR << 8) | BG_VERSION_PATCH)
 /** The binary interface this header describes (see ABI RULE above). */
-#define BG_ABI_VERSION 1
+#define BG_ABI_VERSION 2
 
 /** The version of the loaded library, in BG_VERSION's form. Never fails; O(1). */
 uint32_t bg_version(void);
