@@ -626,6 +626,66 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(store._invariantViolations(), [])
     }
 
+    /// A frame loop that never updates the world (an engine that draws from the frame
+    /// query and `computeFrames`, not from world transforms): each frame relays out one of
+    /// eight wide masking lists and resizes some of its cards, then runs the frame query,
+    /// hit tests and `computeFrames(into:)`. The change tracker's list of dirty layers
+    /// then grows across frames, each layer once, up to the quarter of the store past
+    /// which the next update is a full pass anyway; it was reserved for that many, so no
+    /// frame allocates, and the update that finally comes equals a full pass.
+    func testFramesWithoutAWorldUpdateAllocateNothing() throws {
+        try Self.requireAllocationCounter()
+        var store = LayerStore()
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 800, 800), of: window)
+        var lists: [LayerHandle] = []
+        for k in 0..<8 {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(Double(k) * 100, 0, 100, 800), of: list)
+            store.setMasksToBounds(true, of: list)
+            lists.append(list)
+            for row in 0..<100 { try addCard(&store, under: list, at: row) }
+        }
+        store.warmUp()
+        var visible = VisibleLayers()
+        var frames = FrameColumns(count: 0)
+        var hits = 0
+        func frame(_ n: Int) throws {
+            let list = lists[n % lists.count]
+            var k = 0
+            while k < store.sublayerCount(of: list) {  // not `for in`: unoptimized, it allocates
+                let card = try XCTUnwrap(store.sublayer(at: k, of: list))
+                store.setPosition(Point(200, Double(k % 8) * 90 + 45 + Double(n % 3) * 7), of: card)
+                if k % 10 == n % 10 { store.setBounds(Rect(0, 0, 400, 80 + Double(n % 4)), of: card) }
+                // A part of each card too: more than a quarter of the store changes
+                // before the loop ends.
+                store.setPosition(Point(30, 40 + Double(n)), of: try XCTUnwrap(store.sublayer(at: 0, of: card)))
+                k += 1
+            }
+            store.visibleLayers(in: Rect(0, 0, 800, 800), into: &visible)
+            if store.hitTest(Point(Double(n % 4) * 100 + 50, 300), rule: .layer) != nil { hits += 1 }
+            if store.hitTest(Point(Double(n % 4) * 100 + 20, 350), rule: .view) != nil { hits += 1 }
+            store.computeFrames(into: &frames, options: .serial(nil))
+        }
+        try frame(0)
+        Self.traceAllocations(true)
+        let before = BGAllocationCount()
+        for n in 1..<40 { try frame(n) }
+        let allocated = BGAllocationCount() - before
+        Self.traceAllocations(false)
+        XCTAssertEqual(allocated, 0, "allocations in 39 frames that mark layers and never update the world")
+        XCTAssertTrue(store.caches.changes.hasChanges)
+        XCTAssertLessThanOrEqual(store.caches.changes.dirtyLayers.count, store.count / 4)
+        XCTAssertGreaterThan(visible.count, 100)
+        XCTAssertGreaterThan(hits, 0, "hits: \(hits)")
+        XCTAssertEqual(frames.x.count, store.count)
+        let world = store.updateWorld(options: .serial(.scalar))
+        var fresh = store.copy()
+        fresh.invalidateWorld()
+        XCTAssertTrue(worldsBitIdentical(world, fresh.worldTransforms(options: .serial(.scalar))))
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
     /// Growth by remapping (issue 22 item 3): one layer added at a time, each followed by
     /// a frame query, in a store that reserved nothing, to past twice its capacity (two
     /// growths). Once warm, only the add that finds the columns full allocates, once

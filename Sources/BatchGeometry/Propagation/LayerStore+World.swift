@@ -102,7 +102,8 @@ extension LayerStore {
         refreshDrawOrder()
         if let cached = caches.worldCache, !caches.changes.hasChanges { return cached }
         if !caches.changes.needsFullUpdate, caches.worldCache != nil, caches.worldPlan != nil,
-            caches.changes.dirtyLayers.count <= count / 4, updateDirtySubtrees(options: options)
+            caches.changes.dirtyLayers.count <= ChangeTracker.incrementalLimit(slots: count),
+            updateDirtySubtrees(options: options)
         {
             caches.changes.clear()
             return caches.worldCache!

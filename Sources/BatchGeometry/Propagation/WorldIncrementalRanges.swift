@@ -196,7 +196,9 @@ extension LayerStore {
         if let positions = index.positions {
             for k in 0..<layers.count { scratch.dirty.append(positions[Int(layers[k])]) }
         } else {
-            scratch.dirty.append(contentsOf: layers)
+            // By index: `append(contentsOf:)` reads a column through the generic
+            // subscript, which allocates per element in unoptimized builds.
+            for k in 0..<layers.count { scratch.dirty.append(layers[k]) }
         }
         var sorted = true
         var k = 1

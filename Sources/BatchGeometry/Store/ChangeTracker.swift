@@ -7,8 +7,12 @@ struct ChangeTracker: Sendable {
     /// Layers were added, removed or reparented since the last update, so the cached
     /// level order is stale too (a full pass without it may keep the order).
     var hierarchyChanged = true
-    /// Layers whose own inputs changed, each listed once, in the order first marked.
-    private(set) var dirtyLayers: [Int32] = []
+    /// Layers whose own inputs changed, each listed once, in the order first marked: at
+    /// most `incrementalLimit` of the slots, past which the next update is a full pass
+    /// anyway, so the tracker stops listing and asks for one. Reserved for that many with
+    /// `dirtyStates`, so that frames which mark layers and never update the world (a
+    /// loop on frame queries alone) allocate nothing however many of them pass.
+    private(set) var dirtyLayers: RemappedColumn<Int32> = []
     /// Per layer: `clean`, `positionOnly` (only `position` changed, so the cached local
     /// needs just its translation redone) or `changed`.
     private(set) var dirtyStates: RemappedColumn<UInt8> = []
@@ -16,12 +20,21 @@ struct ChangeTracker: Sendable {
 
     var hasChanges: Bool { needsFullUpdate || !dirtyLayers.isEmpty }
 
+    /// The most dirty layers an incremental update takes in a store of `slots` slots (a
+    /// quarter): `updateWorld()` does a full pass past it.
+    @inline(__always)
+    static func incrementalLimit(slots: Int) -> Int { slots / 4 }
+
     mutating func reserveCapacity(_ capacity: Int) {
         dirtyStates.reserveCapacity(capacity)
+        dirtyLayers.reserveCapacity(Self.incrementalLimit(slots: capacity))
     }
 
     mutating func appendLayer() {
         dirtyStates.append(Self.clean)
+        // The list grows with the slots' column, in the same `addLayer`, never in a frame.
+        let room = Self.incrementalLimit(slots: dirtyStates.capacity)
+        if dirtyLayers.capacity < room { dirtyLayers.reserveCapacity(room) }
         needsFullUpdate = true
         hierarchyChanged = true
     }
@@ -31,17 +44,28 @@ struct ChangeTracker: Sendable {
     mutating func markChanged(_ layer: Int) {
         if needsFullUpdate { return }
         let state = dirtyStates[layer]
-        if state == Self.changed { return }
+        if state == Self.changed || (state == Self.clean && !list(layer)) { return }
         dirtyStates[layer] = Self.changed
-        if state == Self.clean { dirtyLayers.append(Int32(truncatingIfNeeded: layer)) }
     }
 
     /// Marks that only `layer`'s position changed (unless something else did too). O(1).
     @inline(__always)
     mutating func markPositionChanged(_ layer: Int) {
-        if needsFullUpdate || dirtyStates[layer] != Self.clean { return }
+        if needsFullUpdate || dirtyStates[layer] != Self.clean || !list(layer) { return }
         dirtyStates[layer] = Self.positionOnly
+    }
+
+    /// Lists `layer`, clean until now; returns false, listing nothing, when the list is at
+    /// `incrementalLimit`: the tracker then asks for a full update, which needs no list
+    /// (and `layer`'s state stays clean, as `clear()` resets only the listed ones). O(1).
+    @inline(__always)
+    private mutating func list(_ layer: Int) -> Bool {
+        if _slowPath(dirtyLayers.count >= Self.incrementalLimit(slots: dirtyStates.count)) {
+            needsFullUpdate = true
+            return false
+        }
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
+        return true
     }
 
     mutating func markStructureChanged() {

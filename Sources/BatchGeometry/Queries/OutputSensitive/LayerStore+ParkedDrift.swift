@@ -139,34 +139,17 @@ extension LayerStore {
     }
 
     /// Appends `layer` to list position `slot`'s parked sublayers (redone on any descent);
-    /// a full list first drops its stale entries, so it grows only when more of the list's
-    /// sublayers wait there than it has room for. O(1) amortized.
+    /// a full list is first compacted (`compactParkedList`), so it grows only when more of
+    /// the list's sublayers wait there than it has room for. O(1) amortized.
     @inline(__always)
     func appendParked(_ layer: Int, slot: Int, _ bounds: inout SubtreeBounds) {
+        if bounds.parkedSublayers[slot].count == bounds.parkedSublayers[slot].capacity {
+            compactParkedList(of: Int(hierarchy.parents[layer]), slot: slot, drifting: false, &bounds)
+        }
         var parked: [Int32] = []
         swap(&parked, &bounds.parkedSublayers[slot])  // moved out and back: appended in place
-        if parked.count == parked.capacity { dropStaleParked(&parked, under: Int(hierarchy.parents[layer]), bounds) }
         parked.append(Int32(truncatingIfNeeded: layer))
         swap(&parked, &bounds.parkedSublayers[slot])
-    }
-
-    /// Drops the entries of a full parked list that no longer wait there (redone since,
-    /// or moved to another list; a list off screen keeps them until a descent), so that
-    /// the list grows only when more of its sublayers are parked than it has room for.
-    /// O(entries), once per time the list fills up.
-    private func dropStaleParked(_ parked: inout [Int32], under list: Int, _ bounds: borrowing SubtreeBounds) {
-        var kept = 0
-        var k = 0
-        while k < parked.count {
-            let entry = Int(parked[k])
-            k += 1
-            guard bounds.state[entry] & SubtreeBounds.Mark.parked != 0, Int(hierarchy.parents[entry]) == list else {
-                continue
-            }
-            parked[kept] = Int32(truncatingIfNeeded: entry)
-            kept += 1
-        }
-        while parked.count > kept { parked.removeLast() }
     }
 
     /// `layer`, parked already, got new `marks`: its list's bound grows to its drift; when
@@ -209,7 +192,7 @@ extension LayerStore {
         var bounds = caches.subtreeBounds
         caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
         if bounds.drift.lists[slot].count >= driftingListLimit(bounds.indexes[slot]) {
-            compactDriftingList(of: layer, slot: slot, &bounds)
+            compactParkedList(of: layer, slot: slot, drifting: true, &bounds)
         }
         var joined = redoParkedList(of: layer, drifting: false, &bounds)
         if joined {
@@ -243,16 +226,25 @@ extension LayerStore {
     /// that of its leaves, no smaller.
     func driftingListLimit(_ index: SublayerIndex) -> Int { ParkedDrift.listLimit(leaves: index.count) }
 
-    /// Drops from list position `slot`'s drifting list (of `layer`) the entries that wait
-    /// there no more (redone, or gone from the list) and the repeats of those that do:
-    /// each kept card's `parked` bit is cleared while the list is read, so its later
-    /// entries fail the test, and set again after. The list's bound stays (it bounds what
-    /// is kept). O(entries); allocates nothing.
-    private func compactDriftingList(of layer: Int, slot: Int, _ bounds: inout SubtreeBounds) {
+    /// Drops from one of the parked lists of `layer` (at index position `slot`: its
+    /// drifting list when `drifting`, else its parked sublayers) the entries that wait
+    /// there no more (redone since, or gone from the list; a list off screen keeps them
+    /// until a descent) and the repeats of those that do: each kept card's `parked` bit is
+    /// cleared while the list is read, so its later entries fail the test, and set again
+    /// after. Done when the parked sublayers are full, before an append (so they grow
+    /// only when more of the list's sublayers wait there than they have room for), and
+    /// when a descent finds the drifting list past its limit (whose bound stays: it
+    /// bounds what is kept). O(entries); allocates nothing.
+    private func compactParkedList(of layer: Int, slot: Int, drifting: Bool, _ bounds: inout SubtreeBounds) {
         let parked = SubtreeBounds.Mark.parked
         let list = Int32(truncatingIfNeeded: layer)
         var entries: [Int32] = []
-        swap(&entries, &bounds.drift.lists[slot])  // moved out and back: written in place
+        // Moved out and back: written in place.
+        if drifting {
+            swap(&entries, &bounds.drift.lists[slot])
+        } else {
+            swap(&entries, &bounds.parkedSublayers[slot])
+        }
         var kept = 0
         var k = 0
         while k < entries.count {
@@ -270,7 +262,11 @@ extension LayerStore {
             bounds.state[Int(entries[k])] |= parked
             k += 1
         }
-        swap(&entries, &bounds.drift.lists[slot])
+        if drifting {
+            swap(&entries, &bounds.drift.lists[slot])
+        } else {
+            swap(&entries, &bounds.parkedSublayers[slot])
+        }
     }
 
     /// Redoes the drifting sublayers of `layer` whose leaf meets `region` grown by `pad`.
