@@ -113,10 +113,20 @@ func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
     // A power of two: an edit that moves a box by less than its magnitude's binade (a
     // scroll) leaves the slack, and so the box's growth, unchanged.
     let magnitude = image.magnitude
-    let pad = magnitude > 0 ? Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) * cullingSlack : 0
+    let pad = magnitude > 0 ? binadeAbove(magnitude) * cullingSlack : 0
     guard pad.isFinite else { return .unbounded }
     let out = image.box
     return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
+}
+
+/// `2^(exponent + 1)` of a positive finite `magnitude` (infinity past the largest
+/// binade): `Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1)`, with
+/// a normal magnitude's exponent bits kept in place of those two out-of-line calls (once
+/// per mapped box; the product by 2 is exact, or infinity as that initializer gives).
+@inline(__always)
+func binadeAbove(_ magnitude: Double) -> Double {
+    guard magnitude.isNormal else { return Double(sign: .plus, exponent: magnitude.exponent + 1, significand: 1) }
+    return Double(bitPattern: magnitude.bitPattern & 0x7FF0_0000_0000_0000) * 2
 }
 
 /// The projected corners of a box, gathered one at a time by `mappedBox`.

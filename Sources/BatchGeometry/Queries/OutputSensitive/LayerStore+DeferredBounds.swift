@@ -129,10 +129,17 @@ extension LayerStore {
     private mutating func redoParkedOnDescent(_ layer: Int) {
         var bounds = SubtreeBounds()
         swap(&bounds, &caches.subtreeBounds)  // moved out, not copied (see refreshSubtreeBounds)
+        redoParkedOnDescent(layer, &bounds)
+        swap(&bounds, &caches.subtreeBounds)
+    }
+
+    /// `refreshParkedSublayers(of:)`'s work on `bounds`, the store's subtree bounds moved
+    /// out of it: every parked sublayer of `layer` redone, then its union. Non-mutating, in
+    /// one call (see `refreshParkedSublayers(of:near:_:)`).
+    func redoParkedOnDescent(_ layer: Int, _ bounds: inout SubtreeBounds) {
         let joined = redoParkedSublayers(of: layer, &bounds)
         bounds.lastDeferredVisits += 1  // its union
         updateContent(of: layer, &bounds, list: joined, all: false)
-        swap(&bounds, &caches.subtreeBounds)
     }
 
     /// `refreshSubtreeBounds()`, then every parked sublayer redone: every box, union and

@@ -182,15 +182,25 @@ extension LayerStore {
     /// compacted, O(its entries), not redone.
     mutating func refreshParkedSublayers(of layer: Int, near region: RectEdges?) {
         guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 else { return }
-        let slot = Int(caches.subtreeBounds.indexSlot[layer])
-        guard let region, slot >= 0 else { return refreshParkedSublayers(of: layer) }
-        let pad = caches.subtreeBounds.drift.listBounds[slot]
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)  // moved out, not copied (see refreshSubtreeBounds)
+        refreshParkedSublayers(of: layer, near: region, &bounds)
+        swap(&bounds, &caches.subtreeBounds)
+    }
+
+    /// `refreshParkedSublayers(of:near:)` on `bounds`, the store's subtree bounds moved out
+    /// of it (the store's own are not read). Non-mutating, as the frame walk that holds the
+    /// bounds so: a mutating caller passes each non-mutating call it makes out of line a
+    /// copy of the whole store (~1.4 KB), and this one made several a redone list.
+    func refreshParkedSublayers(of layer: Int, near region: RectEdges?, _ bounds: inout SubtreeBounds) {
+        guard bounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 else { return }
+        let slot = Int(bounds.indexSlot[layer])
+        guard let region, slot >= 0 else { return redoParkedOnDescent(layer, &bounds) }
+        let pad = bounds.drift.listBounds[slot]
         // A bound past the list's own size used to redo it all here: a scrolling list's
         // content is thousands of its heights long, so that was a relayout's whole list
         // (34,812 layers in one frame) for a region that meets a few cards more.
-        guard pad.isFinite else { return refreshParkedSublayers(of: layer) }
-        var bounds = caches.subtreeBounds
-        caches.subtreeBounds = SubtreeBounds()  // unshare the columns before writing them
+        guard pad.isFinite else { return redoParkedOnDescent(layer, &bounds) }
         if bounds.drift.lists[slot].count >= driftingListLimit(bounds.indexes[slot]) {
             compactParkedList(of: layer, slot: slot, drifting: true, &bounds)
         }
@@ -209,7 +219,6 @@ extension LayerStore {
         }
         bounds.lastDeferredVisits += 1  // its union
         updateContent(of: layer, &bounds, list: joined, all: false)
-        caches.subtreeBounds = bounds
     }
 
     /// Appends the sublayers of `index` whose leaf meets `region` to `candidates`. (Its

@@ -4,10 +4,11 @@ extension LayerStore {
     /// Visits `layer` (its superlayer's frame at `depth`, nil for a root): its world
     /// transform (from `steps`: the world cache, or computed from its superlayer's), world rect and clip rect, by the full passes'
     /// expressions; appends it when visible; pushes a frame for its sublayers unless none
-    /// can be visible.
-    mutating func enterVisible(
+    /// can be visible, its parked sublayers redone first. `bounds` are the store's subtree
+    /// bounds, moved out of it for the walk (`visibleLayers(in:into:)`).
+    func enterVisible(
         _ layer: Int, under depth: Int?, view: RectEdges, _ steps: some WorldStepSource, _ links: SiblingLinks,
-        into result: inout VisibleLayers
+        _ bounds: inout SubtreeBounds, into result: inout VisibleLayers
     ) {
         let step = steps.step(of: layer, under: depth.map { result.frames[$0].step }, in: self)
         result.cost.visitedLayers += 1
@@ -32,13 +33,17 @@ extension LayerStore {
         if columns.flags[layer].contains(.masksToBounds) { sublayerClip = clip.map { $0.intersection(rect) } ?? rect }
         let cull = sublayerClip.map { $0.intersection(view) } ?? view
         guard cull.hasPositiveArea else { return }
-        let indexed = caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0
+        let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0
         let near = indexed ? planeRegion(of: cull, under: step.matrix) : nil
-        refreshParkedSublayers(of: layer, near: near)  // the boxes read below: current on descent
+        if bounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 {
+            refreshParkedSublayers(of: layer, near: near, &bounds)  // the boxes read below: current on descent
+        }
         var frame = VisitFrame(
             layer: Int32(layer), step: step, clip: sublayerClip, opacity: opacity, cull: cull, next: first)
-        if caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0, let region = near {
-            if let range = pushCandidates(of: layer, into: &result.candidates, byDrawRank: true, { $0.meets(region) }) {
+        if bounds.state[layer] & SubtreeBounds.Mark.indexed != 0, let region = near {
+            if let range = pushCandidates(
+                of: layer, into: &result.candidates, byDrawRank: true, in: bounds, { $0.meets(region) })
+            {
                 frame.fromCandidates = true
                 (frame.start, frame.next, frame.end) = (range.start, range.start, range.end)
             }
@@ -52,16 +57,18 @@ extension LayerStore {
     }
 
     /// The next sublayer of `frame`'s layer whose extent, mapped to the world, reaches
-    /// into the frame's cull rect; nil when none is left. Inlined: called out of line from
-    /// the mutating walk, it was passed a copy of the whole store (1,248 bytes) per call.
+    /// into the frame's cull rect (`extent`: the subtree bounds' extents); nil when none is
+    /// left. Inlined: called out of line from a mutating walk, it was passed a copy of the
+    /// whole store (1,248 bytes) per call.
     @inline(__always)
     func nextCandidate(
-        _ frame: inout VisitFrame, _ candidates: [UInt64], tested: inout Int, _ links: SiblingLinks
+        _ frame: inout VisitFrame, _ candidates: [UInt64], tested: inout Int, _ links: SiblingLinks,
+        _ extent: borrowing RemappedColumn<RectEdges>
     ) -> Int? {
         let map = PlaneMap(frame.step.matrix)
         while let sublayer = nextSublayer(&frame, candidates, links.next) {
             tested += 1
-            if mappedBox(caches.subtreeBounds.extent[sublayer], through: map).overlapsOpenly(frame.cull) {
+            if mappedBox(extent[sublayer], through: map).overlapsOpenly(frame.cull) {
                 return sublayer
             }
         }
@@ -82,21 +89,33 @@ extension LayerStore {
         return sublayer
     }
 
+    /// `pushCandidates(of:into:byDrawRank:in:_:)` over the store's own subtree bounds (the
+    /// hit walks').
+    func pushCandidates(
+        of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
+    ) -> (start: Int32, end: Int32)? {
+        pushCandidates(of: layer, into: &candidates, byDrawRank: byDrawRank, in: caches.subtreeBounds, accepts)
+    }
+
     /// Appends the sublayers of indexed `layer` whose extent `accepts` takes to
     /// `candidates`, in drawing order (list order when `byDrawRank` is false), and returns
     /// where they lie there (nil, nothing appended: `layer` has no index). Drawing order is by (zPosition key, order label), which is the
     /// stable sort by key of the list (`drawOrderLinks()`'s); the labels alone when no
-    /// list is out of zPosition order.
+    /// list is out of zPosition order. `bounds`: the store's subtree bounds (the frame
+    /// walk holds them moved out of the store). Inlined: out of line, a mutating caller
+    /// passes it a copy of the whole store, and an inout `bounds` a copy of those.
+    @inline(__always)
     func pushCandidates(
-        of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
+        of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, in bounds: borrowing SubtreeBounds,
+        _ accepts: (RectEdges) -> Bool
     ) -> (start: Int32, end: Int32)? {
-        let slot = Int(caches.subtreeBounds.indexSlot[layer])
+        let slot = Int(bounds.indexSlot[layer])
         guard slot >= 0 else { return nil }
         let start = candidates.count
-        caches.subtreeBounds.indexes[slot].forEachCandidateSublayer(accepts) { sublayer in
+        bounds.indexes[slot].forEachCandidateSublayer(accepts) { sublayer in
             candidates.append(UInt64(UInt32(bitPattern: sublayer)))
         }
-        let labels = caches.subtreeBounds.orderLabel
+        let labels = bounds.orderLabel
         if byDrawRank && hierarchy.zOrderInversions > 0 {
             let z = columns.zPositions
             sortInPlace(&candidates, from: start) { a, b in

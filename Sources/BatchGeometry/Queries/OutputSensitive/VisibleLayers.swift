@@ -122,20 +122,18 @@ extension LayerStore {
         }
         let view = viewport.edges
         guard view.hasPositiveArea else { return }
-        var root = hierarchy.firstRoot
-        while root >= 0 {
-            let top = Int(root)
-            root = hierarchy.nextSiblings[top]
-            // A root's extent is in world space already.
-            guard !columns.flags[top].contains(.detached), caches.subtreeBounds.extent[top].overlapsOpenly(view) else {
-                continue
-            }
-            if worldCacheIsCurrent {
-                collectVisible(from: top, view: view, CachedWorldSteps(), into: &result)
-            } else {
-                collectVisible(from: top, view: view, ComputedWorldSteps(), into: &result)
-            }
+        // The walk holds the subtree bounds, moved out and back (not copied), to redo parked
+        // boxes on its way down, and is non-mutating: it reads the store in place. (A
+        // mutating walk passed each non-mutating call it made out of line a copy of the
+        // whole store, ~1.4 KB: once per visited layer.)
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)
+        if worldCacheIsCurrent {
+            collectVisible(in: view, CachedWorldSteps(), &bounds, into: &result)
+        } else {
+            collectVisible(in: view, ComputedWorldSteps(), &bounds, into: &result)
         }
+        swap(&bounds, &caches.subtreeBounds)
         result.cost.noteBoundsWork(caches)
     }
 
@@ -146,22 +144,31 @@ extension LayerStore {
         return result
     }
 
-    /// The pre-order walk in drawing order below root `top`, with an explicit stack (any
-    /// depth works).
-    private mutating func collectVisible(
-        from top: Int, view: RectEdges, _ steps: some WorldStepSource, into result: inout VisibleLayers
+    /// The pre-order walks in drawing order below each root that reaches into `view`, with
+    /// an explicit stack (any depth works), on the subtree bounds `bounds` (moved out of
+    /// the store).
+    private func collectVisible(
+        in view: RectEdges, _ steps: some WorldStepSource, _ bounds: inout SubtreeBounds,
+        into result: inout VisibleLayers
     ) {
         let links = walkOrderLinks()
-        enterVisible(top, under: nil, view: view, steps, links, into: &result)
-        while !result.frames.isEmpty {
-            let depth = result.frames.count - 1
-            if let sublayer = nextCandidate(
-                &result.frames[depth], result.candidates, tested: &result.cost.testedSublayers, links)
-            {
-                enterVisible(sublayer, under: depth, view: view, steps, links, into: &result)
-            } else {
-                let frame = result.frames.removeLast()
-                if frame.fromCandidates { result.candidates.removeLast(Int(frame.end - frame.start)) }
+        var root = hierarchy.firstRoot
+        while root >= 0 {
+            let top = Int(root)
+            root = hierarchy.nextSiblings[top]
+            // A root's extent is in world space already.
+            guard !columns.flags[top].contains(.detached), bounds.extent[top].overlapsOpenly(view) else { continue }
+            enterVisible(top, under: nil, view: view, steps, links, &bounds, into: &result)
+            while !result.frames.isEmpty {
+                let depth = result.frames.count - 1
+                if let sublayer = nextCandidate(
+                    &result.frames[depth], result.candidates, tested: &result.cost.testedSublayers, links, bounds.extent
+                ) {
+                    enterVisible(sublayer, under: depth, view: view, steps, links, &bounds, into: &result)
+                } else {
+                    let frame = result.frames.removeLast()
+                    if frame.fromCandidates { result.candidates.removeLast(Int(frame.end - frame.start)) }
+                }
             }
         }
     }
