@@ -2,11 +2,13 @@ import XCTest
 
 @_spi(Testing) @testable import BatchGeometry
 
-/// A chain of 1,000,000 layers, each the only sublayer of the previous one. Every query
-/// must work without recursion (a recursive walk would overflow the stack and crash the
-/// test process) and in linear time.
+/// A chain of 300,000 layers (`LimitsTests.depth`, where the reasoning is: past the
+/// 262,144 levels at which a recursion fills the debug build's 8 MiB main-thread stack;
+/// it was 1,000,000), each the only sublayer of the previous one. Every query must work
+/// without recursion (a recursive walk would overflow the stack and crash the test
+/// process) and in linear time.
 final class DeepChainTests: XCTestCase {
-    static let depth = 1_000_000
+    static let depth = LimitsTests.depth
 
     /// Layer k sits at frame (1, 2, 10, 10) inside layer k-1, so its world origin is
     /// (k, 2k) and every number stays an exact small integer.

@@ -54,12 +54,25 @@ final class FrameQueryTests: XCTestCase {
         guard result.count == expected.count else { return }
         for k in 0..<result.count {
             let (layer, world, rect, clip) = expected[k]
-            XCTAssertEqual(
-                result.worldTransforms[k].rowMajor.map(\.bitPattern), world.rowMajor.map(\.bitPattern),
-                "\(label): world transform of layer \(layer)", file: file, line: line)
+            // The bit arrays only to report a difference (four arrays a layer were much of
+            // the edit tests' time in a debug build).
+            if !sameBitPatterns(result.worldTransforms[k], world) {
+                XCTAssertEqual(
+                    result.worldTransforms[k].rowMajor.map(\.bitPattern), world.rowMajor.map(\.bitPattern),
+                    "\(label): world transform of layer \(layer)", file: file, line: line)
+            }
             XCTAssertEqual(result.worldRects[k], rect, "\(label): world rect of layer \(layer)", file: file, line: line)
             XCTAssertEqual(result.clipRects[k], clip, "\(label): clip rect of layer \(layer)", file: file, line: line)
         }
+    }
+
+    /// Every entry of `x` has exactly the bits of `y`'s.
+    static func sameBitPatterns(_ x: Transform3D, _ y: Transform3D) -> Bool {
+        func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern }
+        return same(x.m11, y.m11) && same(x.m12, y.m12) && same(x.m13, y.m13) && same(x.m14, y.m14)
+            && same(x.m21, y.m21) && same(x.m22, y.m22) && same(x.m23, y.m23) && same(x.m24, y.m24)
+            && same(x.m31, y.m31) && same(x.m32, y.m32) && same(x.m33, y.m33) && same(x.m34, y.m34)
+            && same(x.m41, y.m41) && same(x.m42, y.m42) && same(x.m43, y.m43) && same(x.m44, y.m44)
     }
 
     static let viewports = [

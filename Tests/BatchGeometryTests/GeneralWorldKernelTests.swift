@@ -38,10 +38,13 @@ final class GeneralWorldKernelTests: XCTestCase {
         return store
     }
 
-    /// A wide store (8 × `perSuperlayer` layers on level 2; 5 000 makes a level that
-    /// passes split over threads) under a perspective transform-layer root (no flattening,
-    /// so its perspective reaches its sublayers): every layer is general.
-    private func makeWideGeneralStore(perSuperlayer: Int = 5_000) -> LayerStore {
+    /// A wide store (8 × `perSuperlayer` layers on level 2; 1,100 makes 8,809 layers,
+    /// past the 8,192 (2 × `parallelGrain`) from which a pass over threads splits its
+    /// levels from a level of at least 8 positions a thread on (`subtreeRunsCut`), and a
+    /// level of 8,800 that `runLevelInParallel` would split too; it was 5,000, four times
+    /// the layers for the same paths) under a perspective transform-layer root (no
+    /// flattening, so its perspective reaches its sublayers): every layer is general.
+    private func makeWideGeneralStore(perSuperlayer: Int = 1_100) -> LayerStore {
         let count = 9 + 8 * perSuperlayer
         var store = LayerStore(minimumCapacity: count)
         _ = try! store.addLayer()
@@ -90,21 +93,23 @@ final class GeneralWorldKernelTests: XCTestCase {
             checked += 1
             let local = store.transformToSuperlayer(of: layer)
             let expected = superlayer < 0 ? local : local.concatenating(world[Int(superlayer)])
-            let actual = world[layer].rowMajor
-            for (k, (x, y)) in zip(actual, expected.rowMajor).enumerated() where !sameBits(x, y) {
-                XCTFail("\(label): layer \(layer) entry \(k): \(x) vs \(y)", file: file, line: line)
-                return checked
+            // (Entry by entry first, `sameEntries`; the 16-entry arrays only to report a
+            // difference: building them for every layer was much of a debug run's time.)
+            let matrix = world[layer]
+            if !sameEntries(matrix, expected) {
+                for (k, (x, y)) in zip(matrix.rowMajor, expected.rowMajor).enumerated() where !sameBits(x, y) {
+                    XCTFail("\(label): layer \(layer) entry \(k): \(x) vs \(y)", file: file, line: line)
+                    return checked
+                }
             }
             // The affine columns planar sublayers read hold the same bits.
-            let affine = [
-                world.a[layer], world.b[layer], world.c[layer], world.d[layer], world.tx[layer], world.ty[layer],
-            ]
-            let expectedAffine = [expected.m11, expected.m12, expected.m21, expected.m22, expected.m41, expected.m42]
             XCTAssertTrue(
-                zip(affine, expectedAffine).allSatisfy { sameBits($0, $1) }, "\(label): layer \(layer) columns",
-                file: file, line: line)
-            if allGeneralChain[layer] {
-                for (k, (x, y)) in zip(actual, reference[layer].rowMajor).enumerated() where !sameBits(x, y) {
+                sameBits(world.a[layer], expected.m11) && sameBits(world.b[layer], expected.m12)
+                    && sameBits(world.c[layer], expected.m21) && sameBits(world.d[layer], expected.m22)
+                    && sameBits(world.tx[layer], expected.m41) && sameBits(world.ty[layer], expected.m42),
+                "\(label): layer \(layer) columns", file: file, line: line)
+            if allGeneralChain[layer] && !sameEntries(matrix, reference[layer]) {
+                for (k, (x, y)) in zip(matrix.rowMajor, reference[layer].rowMajor).enumerated() where !sameBits(x, y) {
                     XCTFail("\(label): layer \(layer) entry \(k): \(x) vs reference \(y)", file: file, line: line)
                     return checked
                 }

@@ -171,32 +171,32 @@ final class IncrementalTests: XCTestCase {
         XCTAssertNil(index.positions)
         XCTAssertEqual(index.childStart.count, 5_001)
         for p in 0...5_000 { XCTAssertEqual(Int(index.childStart[p]), Swift.min(8 * p + 1, 5_000), "position \(p)") }
-        XCTAssertEqual(index.walkCosts.map(Int.init), (0..<5_000).map { walkCostFromParentLinks(store, $0) })
+        XCTAssertEqual(index.walkCosts.map(Int.init), walkCostsFromParentLinks(store))
         // Levels of 1, 8, 64, 512, 4,096 and 319 layers: the root's subtree has 6 levels;
         // layer 4,999 is a leaf.
         XCTAssertEqual(index.walkCosts[0], 5_000 + 6 * Int32(LayerStore.runWorkCost))
         XCTAssertEqual(index.walkCosts[4_999], 1 + Int32(LayerStore.runWorkCost))
     }
 
-    /// The walk cost of `top`'s subtree from the parent links alone, O(count × depth):
-    /// one per layer with `top` on its way up (`top` included), and `runWorkCost` per
-    /// level, the deepest such layer's distance from `top` plus one.
-    private func walkCostFromParentLinks(_ store: borrowing LayerStore, _ top: Int) -> Int {
-        var size = 0
-        var levels = 0
+    /// The walk cost of every layer's subtree from the parent links alone, by slot: one
+    /// per layer with that layer on its way up (itself included), and `runWorkCost` per
+    /// level, the deepest such layer's distance from it plus one. Each layer walks up its
+    /// ancestors once and counts itself in each (O(count × depth); asking the same per
+    /// top layer, O(count² × depth), took 45 s of a debug run at 5,000 layers).
+    private func walkCostsFromParentLinks(_ store: borrowing LayerStore) -> [Int] {
+        var sizes = [Int](repeating: 0, count: store.count)
+        var levels = [Int](repeating: 0, count: store.count)
         for layer in 0..<store.count {
             var current: Int? = layer
             var distance = 0
-            while let l = current, l != top {
-                current = store.superlayer(of: l)
+            while let top = current {
+                sizes[top] += 1
+                levels[top] = Swift.max(levels[top], distance + 1)
+                current = store.superlayer(of: top)
                 distance += 1
             }
-            if current != nil {
-                size += 1
-                levels = Swift.max(levels, distance + 1)
-            }
         }
-        return size + LayerStore.runWorkCost * levels
+        return zip(sizes, levels).map { $0 + LayerStore.runWorkCost * $1 }
     }
 
     /// Dirty layers at every depth (levels of the 5,000-layer tree: 1, 8, 64, 512, 4,096,
@@ -272,7 +272,8 @@ final class IncrementalTests: XCTestCase {
             let run = Int(index.childStart[p])..<Int(index.childStart[p + 1])
             XCTAssertEqual(Set(run.map { Int(order[$0]) }), Set(store.sublayers(of: Int(order[p]))), "position \(p)")
         }
-        XCTAssertEqual(index.walkCosts.map(Int.init), order.map { walkCostFromParentLinks(store, Int($0)) })
+        let costs = walkCostsFromParentLinks(store)
+        XCTAssertEqual(index.walkCosts.map(Int.init), order.map { costs[Int($0)] })
         let layersOfTheTree = [slot[0], slot[3], slot[30], slot[250], slot[1_999], slot[1_998], slot[2], slot[17]]
         assertDirtyUpdateMatchesFullPass(&store, dirty: layersOfTheTree, "shuffled")
         var many: [Int] = []
@@ -412,16 +413,19 @@ final class IncrementalTests: XCTestCase {
         assertDirtyUpdateMatchesFullPass(&chain, dirty: [2_800, 2_801, 2_802], "deep chain")
         XCTAssertEqual(chain.caches.lastWorldUpdatePath, .rangeWalkThenFullPropagation)
 
-        var tree = makeWideStore(count: 20_000)
+        // 5,000 layers (it was 20,000: the same paths, 16 passes a case, four times the
+        // layers): the budget is max(5,000 / 8, 1,024) = 1,024 units.
+        var tree = makeWideStore(count: 5_000)
         _ = tree.updateWorld(options: .serial(.c))
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [0], "root")
         XCTAssertEqual(tree.caches.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
-        assertDirtyUpdateMatchesFullPass(&tree, dirty: [1, 2], "a quarter of the tree")
+        // 1's subtree: 904 layers in 5 levels (924 units), 2's: 585 in 4 (601).
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [1, 2], "a third of the tree")
         XCTAssertEqual(tree.caches.lastWorldUpdatePath, .dirtyEntriesThenFullPropagation)
-        // Layer 9's subtree (1 + 8 + 64 + 512 layers) holds the other three.
+        // Layer 9's subtree (1 + 8 + 64 + 319 layers) holds the other three.
         assertDirtyUpdateMatchesFullPass(&tree, dirty: [9, 73, 74, 585], "nested in one subtree")
         XCTAssertEqual(tree.caches.lastWorldUpdatePath, .rangeWalk)
-        assertDirtyUpdateMatchesFullPass(&tree, dirty: [300, 19_999], "a small subtree")
+        assertDirtyUpdateMatchesFullPass(&tree, dirty: [300, 4_999], "a small subtree")
         XCTAssertEqual(tree.caches.lastWorldUpdatePath, .rangeWalk)
     }
 

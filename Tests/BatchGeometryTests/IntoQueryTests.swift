@@ -96,8 +96,10 @@ final class IntoQueryTests: XCTestCase {
             var random = SplitMix64(seed: UInt64(store.count))
             let reference = store.worldTransforms(options: .serial(.c))
             // Enough points to be split over 4 threads; fewer on the wide store (each point
-            // walks the tree).
-            let pointCount = store.count > 10_000 ? 20 : 150
+            // walks the tree): 4 + 4 there are split one a chunk (65,536 / count points a
+            // chunk, at least one) and use the unprojection table (4 or more points); it
+            // was 20 + 20, most of this test's minute in a debug build.
+            let pointCount = store.count > 10_000 ? 4 : 150
             var points = (0..<pointCount).map { _ in
                 Point(random.value(600, specials: false), random.value(600, specials: false))
             }

@@ -58,10 +58,12 @@ final class TransformKindPathTests: XCTestCase {
     }
 
     /// Every backend and thread count 1...8 gives the affine kernel's bits and agrees
-    /// with the reference, on a store wide enough to split levels over threads (chunks
-    /// start in the middle of kind blocks).
+    /// with the reference, on a store big enough to split over threads (from 8,192
+    /// layers, 2 × `parallelGrain`, a pass over threads takes runs of subtrees from the
+    /// level of 64, whose runs start in the middle of kind blocks; it was 40,000 layers,
+    /// the same paths).
     func testKindPathsMatchAffineKernelOnEveryBackendAndThreadCount() {
-        var store = makeKindStore(count: 40_000, seed: 7)  // level 5: 32,768 layers, split
+        var store = makeKindStore(count: 12_000, seed: 7)
         store.updateWorld(options: .serial(.scalar))  // caches the plan the passes below use
         let plan = store.caches.worldPlan!
         XCTAssertNil(plan.order)

@@ -2,6 +2,10 @@ import XCTest
 
 @_spi(Testing) @testable import BatchGeometry
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The kernel tests' draws: special values mixed into ordinary ones.
 extension SplitMix64 {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
@@ -113,6 +117,17 @@ func assertWorldsAgree(
     XCTAssertEqual(actual.count, expected.count, label, file: file, line: line)
     guard actual.count == expected.count else { return }
     for layer in 0..<actual.count {
+        // Two planar layers differ only in their six columns (the other ten entries of the
+        // planar form are the same constants): compare those first, without building two
+        // matrices and their 16-entry arrays (most of this check's time in a debug build).
+        if actual.isPlanar(layer) && expected.isPlanar(layer)
+            && agreesRelative(actual.a[layer], expected.a[layer]) && agreesRelative(actual.b[layer], expected.b[layer])
+            && agreesRelative(actual.c[layer], expected.c[layer]) && agreesRelative(actual.d[layer], expected.d[layer])
+            && agreesRelative(actual.tx[layer], expected.tx[layer])
+            && agreesRelative(actual.ty[layer], expected.ty[layer])
+        {
+            continue
+        }
         let p = actual[layer].rowMajor
         let q = expected[layer].rowMajor
         for k in 0..<16 where !agreesRelative(p[k], q[k]) {
@@ -122,21 +137,39 @@ func assertWorldsAgree(
     }
 }
 
+/// The same bytes (a whole column at once: a debug build compares element by element
+/// through closures, seconds for the big stores; the callers fall back to that only
+/// when the bytes differ).
+func sameBytes<T>(_ x: [T], _ y: [T]) -> Bool {
+    x.count == y.count
+        && x.withUnsafeBytes { p in
+            y.withUnsafeBytes { q in p.count == 0 || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0 }
+        }
+}
+
 /// Bit-identical worlds (NaN matches NaN): what thread counts are held to.
 func worldsBitIdentical(_ p: WorldTransforms, _ q: WorldTransforms) -> Bool {
-    guard p.count == q.count, p.modes.map({ $0 & 1 }) == q.modes.map({ $0 & 1 }) else { return false }
+    guard p.count == q.count, sameBytes(p.modes, q.modes) || p.modes.map({ $0 & 1 }) == q.modes.map({ $0 & 1 })
+    else { return false }
     func same(_ x: [Double], _ y: [Double]) -> Bool {
-        zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+        sameBytes(x, y) || zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
     }
     guard same(p.a, q.a), same(p.b, q.b), same(p.c, q.c), same(p.d, q.d), same(p.tx, q.tx), same(p.ty, q.ty) else {
         return false
     }
     guard p.generalCount == q.generalCount else { return false }
-    for layer in 0..<p.count where !p.isPlanar(layer) {
-        for (x, y) in zip(p[layer].rowMajor, q[layer].rowMajor)
-        where !(x.bitPattern == y.bitPattern || (x.isNaN && y.isNaN)) { return false }
-    }
+    for layer in 0..<p.count where !p.isPlanar(layer) && !sameEntries(p[layer], q[layer]) { return false }
     return true
+}
+
+/// Every entry of `x` has the bits of `y`'s (NaN matches NaN), entry by entry without the
+/// two 16-entry arrays `rowMajor` makes (a debug build's time in the all-general stores).
+func sameEntries(_ x: Transform3D, _ y: Transform3D) -> Bool {
+    func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN) }
+    return same(x.m11, y.m11) && same(x.m12, y.m12) && same(x.m13, y.m13) && same(x.m14, y.m14)
+        && same(x.m21, y.m21) && same(x.m22, y.m22) && same(x.m23, y.m23) && same(x.m24, y.m24)
+        && same(x.m31, y.m31) && same(x.m32, y.m32) && same(x.m33, y.m33) && same(x.m34, y.m34)
+        && same(x.m41, y.m41) && same(x.m42, y.m42) && same(x.m43, y.m43) && same(x.m44, y.m44)
 }
 
 final class WorldKernelTests: XCTestCase {
@@ -169,15 +202,24 @@ final class WorldKernelTests: XCTestCase {
     }
 
     /// Thread counts 1...8 give bit-identical results, on a store big enough to split
-    /// levels across threads (wide levels) with general layers mixed in.
+    /// across threads (from 8,192 layers, 2 × `parallelGrain`, the pass splits this index
+    /// order tree into runs of subtrees from its level of 64; it was 40,000 layers) with
+    /// general layers mixed in. The passes share the plan `updateWorld` caches (one
+    /// made fresh by a pass is checked first): a debug build spent most of this test
+    /// making the plan again for each of its 32 passes.
     func testThreadCountsAreBitIdentical() {
-        var store = makeWideStore(count: 40_000)  // level 5 holds 32,768 layers: split
+        var store = makeWideStore(count: 20_000)
         store.setTransform(.perspective(distance: 500), of: 3)  // a general subtree
-        store.setTransform(.rotation(radians: 0.3, x: 1, y: 0, z: 0), of: 39_000)  // a general leaf
+        store.setTransform(.rotation(radians: 0.3, x: 1, y: 0, z: 0), of: 19_000)  // a general leaf
         let reference = store.referenceWorldTransforms()
+        let fresh = store.worldTransforms(options: KernelOptions(backend: .c, threads: 3))
+        assertWorldsAgree(fresh, reference, "fresh plan")
+        _ = store.updateWorld(options: .serial(.c))
+        XCTAssertNotNil(store.caches.worldPlan)
         for backend in backendChoices {
             let serial = store.worldTransforms(options: .serial(backend))
             assertWorldsAgree(serial, reference, "\(backend.label) serial")
+            XCTAssertTrue(worldsBitIdentical(fresh, serial), "\(backend.label) serial, fresh plan")
             for threads in 2...8 {
                 let parallel = store.worldTransforms(options: KernelOptions(backend: backend, threads: threads))
                 XCTAssertTrue(worldsBitIdentical(parallel, serial), "\(backend.label) threads \(threads)")
@@ -247,15 +289,17 @@ final class WorldKernelTests: XCTestCase {
         XCTAssertEqual(world[49_999].m41, 50_000)
     }
 
-    /// A deep, narrow tree (a root with four 20,000-deep chains, twigs on some layers):
-    /// no level is wide enough to split, so the plan uses the subtree layout; every
-    /// thread count gives the same bits, with and without a general layer inside a chain.
+    /// A deep, narrow tree (a root with four 16,400-deep chains, twigs on some layers):
+    /// no level is wide enough to split, so the plan uses the subtree layout (from
+    /// 4 × `worldParallelCutoff` = 65,536 layers: here 65,669; the chains were 20,000
+    /// deep); every thread count gives the same bits, with and without a general layer
+    /// inside a chain.
     func testDeepNarrowTreeUsesSubtreeLayout() throws {
         var store = LayerStore()
         let root = try store.addLayer()
         for chain in 0..<4 {
             var parent = root
-            for depth in 0..<20_000 {
+            for depth in 0..<16_400 {
                 let layer = try store.addLayer(superlayer: parent)
                 store.setPosition(Point(x: Double(chain + 1), y: Double(depth % 3)), of: layer)
                 if depth % 7 == 0 { store.setAffineTransform(.rotation(radians: 0.001 * Double(chain + 1)), of: layer) }
@@ -263,14 +307,23 @@ final class WorldKernelTests: XCTestCase {
                 parent = layer
             }
         }
+        XCTAssertGreaterThanOrEqual(store.count, 4 * LayerStore.worldParallelCutoff)
         XCTAssertFalse(store.makeWorldPlan().subtreeBlocks.isEmpty)
         let reference = store.referenceWorldTransforms()
         for round in 0..<2 {
             if round == 1 { store.setTransform(.perspective(distance: 800), of: 30_000) }  // general, inside a chain
             let expected = round == 0 ? reference : store.referenceWorldTransforms()
+            // One pass over a plan made for it, then the passes over the plan `updateWorld`
+            // caches (making the plan again for each of the 32 passes of a round was most
+            // of this test's time in a debug build).
+            let fresh = store.worldTransforms(options: KernelOptions(backend: .c, threads: 3))
+            assertWorldsAgree(fresh, expected, "round \(round) fresh plan")
+            _ = store.updateWorld(options: .serial(.c))
+            XCTAssertFalse(try XCTUnwrap(store.caches.worldPlan).subtreeBlocks.isEmpty)
             for backend in backendChoices {
                 let serial = store.worldTransforms(options: .serial(backend))
                 assertWorldsAgree(serial, expected, "round \(round) \(backend.label)")
+                XCTAssertTrue(worldsBitIdentical(fresh, serial), "round \(round) \(backend.label), fresh plan")
                 for threads in 2...8 {
                     let parallel = store.worldTransforms(options: KernelOptions(backend: backend, threads: threads))
                     XCTAssertTrue(
