@@ -571,6 +571,24 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(store._invariantViolations(), [])
     }
 
+    /// A 800×800 window over eight wide masking lists side by side (100 cards each, over
+    /// the 64 that get an R-tree), built in the empty `store` and warmed up: the store of
+    /// the two loops below. Returns the lists.
+    private func addMaskingLists(to store: inout LayerStore) throws -> [LayerHandle] {
+        let window = try store.addLayer()
+        store.setBounds(Rect(0, 0, 800, 800), of: window)
+        var lists: [LayerHandle] = []
+        for k in 0..<8 {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(Double(k) * 100, 0, 100, 800), of: list)
+            store.setMasksToBounds(true, of: list)
+            lists.append(list)
+            for row in 0..<100 { try addCard(&store, under: list, at: row) }
+        }
+        store.warmUp()
+        return lists
+    }
+
     /// A list's parked lists used for the first time after the warm-up (issue 22: what
     /// batchbench's live scripts allocated in, once per list and per new longest frame of
     /// a list): eight wide masking lists (100 cards each, over the 64 that get an
@@ -583,17 +601,7 @@ final class FrameLoopAllocationTests: XCTestCase {
     func testFirstParkingInEachListAllocatesNothing() throws {
         try Self.requireAllocationCounter()
         var store = LayerStore()
-        let window = try store.addLayer()
-        store.setBounds(Rect(0, 0, 800, 800), of: window)
-        var lists: [LayerHandle] = []
-        for k in 0..<8 {
-            let list = try store.addLayer(superlayer: window)
-            store.setFrame(Rect(Double(k) * 100, 0, 100, 800), of: list)
-            store.setMasksToBounds(true, of: list)
-            lists.append(list)
-            for row in 0..<100 { try addCard(&store, under: list, at: row) }
-        }
-        store.warmUp()
+        let lists = try addMaskingLists(to: &store)
         var visible = VisibleLayers()
         var hits: [LayerHandle?] = [nil, nil, nil]
         func frame(_ n: Int) throws {
@@ -636,17 +644,7 @@ final class FrameLoopAllocationTests: XCTestCase {
     func testFramesWithoutAWorldUpdateAllocateNothing() throws {
         try Self.requireAllocationCounter()
         var store = LayerStore()
-        let window = try store.addLayer()
-        store.setBounds(Rect(0, 0, 800, 800), of: window)
-        var lists: [LayerHandle] = []
-        for k in 0..<8 {
-            let list = try store.addLayer(superlayer: window)
-            store.setFrame(Rect(Double(k) * 100, 0, 100, 800), of: list)
-            store.setMasksToBounds(true, of: list)
-            lists.append(list)
-            for row in 0..<100 { try addCard(&store, under: list, at: row) }
-        }
-        store.warmUp()
+        let lists = try addMaskingLists(to: &store)
         var visible = VisibleLayers()
         var frames = FrameColumns(count: 0)
         var hits = 0
