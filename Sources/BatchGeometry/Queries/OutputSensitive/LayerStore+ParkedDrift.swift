@@ -248,12 +248,7 @@ extension LayerStore {
         let parked = SubtreeBounds.Mark.parked
         let list = Int32(truncatingIfNeeded: layer)
         var entries: [Int32] = []
-        // Moved out and back: written in place.
-        if drifting {
-            swap(&entries, &bounds.drift.lists[slot])
-        } else {
-            swap(&entries, &bounds.parkedSublayers[slot])
-        }
+        bounds.swapParkedList(&entries, slot: slot, drifting: drifting)  // moved out and back: written in place
         var kept = 0
         var k = 0
         while k < entries.count {
@@ -271,11 +266,7 @@ extension LayerStore {
             bounds.state[Int(entries[k])] |= parked
             k += 1
         }
-        if drifting {
-            swap(&entries, &bounds.drift.lists[slot])
-        } else {
-            swap(&entries, &bounds.parkedSublayers[slot])
-        }
+        bounds.swapParkedList(&entries, slot: slot, drifting: drifting)
     }
 
     /// Redoes the drifting sublayers of `layer` whose leaf meets `region` grown by `pad`.
@@ -304,5 +295,18 @@ extension LayerStore {
         }
         swap(&candidates, &bounds.drift.candidates)
         return joined
+    }
+}
+
+extension SubtreeBounds {
+    /// Swaps `entries` with list position `slot`'s drifting list (`drifting`) or its parked
+    /// sublayers: how a compaction moves a list out and back to write it in place.
+    @inline(__always)
+    mutating func swapParkedList(_ entries: inout [Int32], slot: Int, drifting: Bool) {
+        if drifting {
+            swap(&entries, &drift.lists[slot])
+        } else {
+            swap(&entries, &parkedSublayers[slot])
+        }
     }
 }
