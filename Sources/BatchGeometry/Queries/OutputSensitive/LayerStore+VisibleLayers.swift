@@ -59,7 +59,7 @@ extension LayerStore {
     /// The next sublayer of `frame`'s layer whose extent, mapped to the world, reaches
     /// into the frame's cull rect (`extent`: the subtree bounds' extents); nil when none is
     /// left. Inlined: called out of line from a mutating walk, it was passed a copy of the
-    /// whole store (1,248 bytes) per call.
+    /// whole store (~1.4 KB) per call.
     @inline(__always)
     func nextCandidate(
         _ frame: inout VisitFrame, _ candidates: [UInt64], tested: inout Int, _ links: SiblingLinks,
