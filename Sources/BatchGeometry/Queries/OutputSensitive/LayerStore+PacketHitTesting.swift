@@ -31,13 +31,20 @@ struct HitPacket: Sendable {
     }
 
     /// Where the next frame's lanes go in `locals` and `margins` (grown to hold them).
+    /// Inlined (a call a visit); the growth, once per depth, is not.
+    @inline(__always)
     mutating func nextBase() -> Int {
         let base = frames.isEmpty ? 0 : Int(frames[frames.count - 1].base) + Self.width
-        while locals.count < base + Self.width {
+        if locals.count < base + Self.width { growLanes(to: base + Self.width) }
+        return base
+    }
+
+    @inline(never)
+    private mutating func growLanes(to count: Int) {
+        while locals.count < count {
             locals.append(Point(x: 0, y: 0))
             margins.append(0)
         }
-        return base
     }
 
     /// The box of `lanes`' points (all prunable) in the frame at `base`.
@@ -141,14 +148,8 @@ struct PlanarSolver {
             ? 2 * scale / abs(marginDet) : nil
     }
 
-    @inline(__always)
-    func unproject(_ point: Point) -> Point? {
-        guard solves, point.x.isFinite, point.y.isFinite else { return nil }
-        return solve(point)
-    }
-
-    /// `unproject(point)` when `solves` is true and `point` is finite (every packet lane's
-    /// is): the same expressions without the checks.
+    /// `PlanarWorld.unprojectInFrontOfEye(point)` when `solves` is true and `point` is
+    /// finite (every packet lane's is): the same expressions without the checks.
     @inline(__always)
     func solve(_ point: Point) -> Point {
         let x = (point.x * world.d + point.y * -world.c) + c31
@@ -381,7 +382,9 @@ extension LayerStore {
         // The lanes with a margin are all entering ones, and `visit.box` is their box.
         let prunes = visit.entering & visit.prunable
         let region = prunes == visit.entering ? visit.box.region : nil
-        refreshParkedSublayers(of: layer, near: region, &bounds)
+        if bounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 {  // rare: the call is out of line
+            refreshParkedSublayers(of: layer, near: region, &bounds)
+        }
         let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0 && bounds.indexSlot[layer] >= 0
         let candidateLanes = indexed ? prunes : 0
         let listLanes = visit.entering & ~candidateLanes
@@ -496,15 +499,19 @@ extension LayerStore {
             planar = PlanarWorld(computed.matrix)
         }
         // Every lane's point is finite, so the planar solve serves all lanes or none: the
-        // 4×4 path's matrix and plane map are taken once, not per lane (each lane copied
-        // the 137-byte step several times).
+        // 4×4 path's homography and plane map are taken once, not per lane (each lane
+        // copied the 137-byte step several times), and held unwrapped (an optional of them
+        // was copied out per lane).
         let solver = planar.map(PlanarSolver.init).flatMap { $0.solves ? $0 : nil }
-        var general: (homography: Homography, map: PlaneMap)?
-        if solver == nil {
+        let solves = solver != nil
+        let planarSolver = solver ?? PlanarSolver(PlanarWorld(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        var matrix = Transform3D.identity  // unused when `solves`
+        if !solves {
             let computed = step ?? steps.step(of: layer, under: superlayerStep, in: self)
             step = computed
-            general = (Homography(computed.matrix), PlaneMap(computed.matrix))
+            matrix = computed.matrix
         }
+        let (homography, map) = (Homography(matrix), PlaneMap(matrix))
         let hasSublayers = hierarchy.firstSublayers[layer] >= 0
         let unmasked = rule == .layer && !columns.flags[layer].contains(.masksToBounds)
         // `contains(layer, _)`'s terms, read once.
@@ -515,14 +522,15 @@ extension LayerStore {
             let lane = rest.trailingZeroBitCount
             rest &= rest - 1
             let point = packet.world[lane]
-            var local: Point?
-            var margin: Double?
-            if let solver {
-                let fast = solver.solve(point)
-                (local, margin) = (fast, solver.margin(of: point, result: fast))
-            } else if let general {
-                local = general.homography.unprojectInFrontOfEye(point)  // `unprojectPointInFrontOfEye`'s
-                margin = local.flatMap { general.map.unprojectionMargin(of: point, result: $0) }
+            let local: Point?
+            let margin: Double?
+            if solves {
+                let fast = planarSolver.solve(point)
+                local = fast
+                margin = planarSolver.margin(of: point, result: fast)
+            } else {
+                local = homography.unprojectInFrontOfEye(point)  // `unprojectPointInFrontOfEye`'s
+                margin = local.flatMap { map.unprojectionMargin(of: point, result: $0) }
             }
             let inside = local.map { minX <= $0.x && $0.x < maxX && minY <= $0.y && $0.y < maxY } ?? false
             let bit: UInt64 = 1 << UInt64(lane)
