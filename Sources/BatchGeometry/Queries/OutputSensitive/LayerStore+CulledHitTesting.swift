@@ -114,24 +114,11 @@ extension LayerStore {
         var packet = caches.hitPackets
         caches.hitPackets = HitPacket()
         defer { caches.hitPackets = packet }
-        if worldCacheIsCurrent {
-            packetHitTests(points, rule, CachedWorldSteps(), &scratch, &packet, into: &results)
-        } else {
-            packetHitTests(points, rule, ComputedWorldSteps(), &scratch, &packet, into: &results)
-        }
-    }
-
-    /// The sorted batch, packet after packet of `HitPacket.width` points in Z order.
-    private mutating func packetHitTests(
-        _ points: [Point], _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch,
-        _ packet: inout HitPacket, into results: inout [LayerHandle?]
-    ) {
         let order = caches.hitPointOrder.order  // shared, not copied: nothing writes it below
-        var k = 0
-        while k < points.count {
-            let count = Swift.min(HitPacket.width, points.count - k)
-            packetHitTest(points, order, from: k, count: count, rule: rule, steps, &scratch, &packet, into: &results)
-            k += count
+        if worldCacheIsCurrent {
+            packetHitTests(points, order, rule, CachedWorldSteps(), &scratch, &packet, into: &results)
+        } else {
+            packetHitTests(points, order, rule, ComputedWorldSteps(), &scratch, &packet, into: &results)
         }
     }
 

@@ -31,13 +31,20 @@ struct HitPacket: Sendable {
     }
 
     /// Where the next frame's lanes go in `locals` and `margins` (grown to hold them).
+    /// Inlined (a call a visit); the growth, once per depth, is not.
+    @inline(__always)
     mutating func nextBase() -> Int {
         let base = frames.isEmpty ? 0 : Int(frames[frames.count - 1].base) + Self.width
-        while locals.count < base + Self.width {
+        if locals.count < base + Self.width { growLanes(to: base + Self.width) }
+        return base
+    }
+
+    @inline(never)
+    private mutating func growLanes(to count: Int) {
+        while locals.count < count {
             locals.append(Point(x: 0, y: 0))
             margins.append(0)
         }
-        return base
     }
 
     /// The box of `lanes`' points (all prunable) in the frame at `base`.
@@ -81,11 +88,14 @@ struct LaneBox {
     var maxX = -Double.infinity, maxY = -Double.infinity
     var minMargin = Double.infinity, maxMargin = -Double.infinity
 
+    /// The maxima as `new > old ? new : old` (one `maxsd`), not `Swift.max` (which keeps
+    /// the new value on a tie, four instructions): they differ only in a zero's sign,
+    /// which none of the box's comparisons sees. Run for every lane a visit keeps.
     @inline(__always)
     mutating func add(_ point: Point, margin: Double) {
-        (minX, maxX) = (Swift.min(minX, point.x), Swift.max(maxX, point.x))
-        (minY, maxY) = (Swift.min(minY, point.y), Swift.max(maxY, point.y))
-        (minMargin, maxMargin) = (Swift.min(minMargin, margin), Swift.max(maxMargin, margin))
+        (minX, maxX) = (Swift.min(minX, point.x), point.x > maxX ? point.x : maxX)
+        (minY, maxY) = (Swift.min(minY, point.y), point.y > maxY ? point.y : maxY)
+        (minMargin, maxMargin) = (Swift.min(minMargin, margin), margin > maxMargin ? margin : maxMargin)
     }
 
     /// No point lies in `extent` widened by its margin (`containsClosed` is false for
@@ -138,14 +148,8 @@ struct PlanarSolver {
             ? 2 * scale / abs(marginDet) : nil
     }
 
-    @inline(__always)
-    func unproject(_ point: Point) -> Point? {
-        guard solves, point.x.isFinite, point.y.isFinite else { return nil }
-        return solve(point)
-    }
-
-    /// `unproject(point)` when `solves` is true and `point` is finite (every packet lane's
-    /// is): the same expressions without the checks.
+    /// `PlanarWorld.unprojectInFrontOfEye(point)` when `solves` is true and `point` is
+    /// finite (every packet lane's is): the same expressions without the checks.
     @inline(__always)
     func solve(_ point: Point) -> Point {
         let x = (point.x * world.d + point.y * -world.c) + c31
@@ -163,12 +167,52 @@ struct PlanarSolver {
 }
 
 extension LayerStore {
-    /// Answers the batch's points `order[from ..< from + count]` (count ≤ `HitPacket.width`)
-    /// into `results` by one packet walk: the culled walk's answers. A point with a
-    /// non-finite coordinate takes the single walk (no box holds it).
-    mutating func packetHitTest(
-        _ points: [Point], _ order: [Int32], from: Int, count: Int, rule: HitTestRule, _ steps: some WorldStepSource,
+    /// The sorted batch (`order`), packet after packet of `HitPacket.width` points, into
+    /// `results`: the culled walk's answers. A point with a non-finite coordinate takes
+    /// the single walk (no box holds it), before the packets.
+    mutating func packetHitTests(
+        _ points: [Point], _ order: [Int32], _ rule: HitTestRule, _ steps: some WorldStepSource,
         _ scratch: inout WalkScratch, _ packet: inout HitPacket, into results: inout [LayerHandle?]
+    ) {
+        var k = 0
+        while k < points.count {
+            if !points[k].x.isFinite || !points[k].y.isFinite {
+                results[k] = culledHitTest(points[k], rule: rule, steps, &scratch).map { handle(atSlot: $0) }
+            }
+            k += 1
+        }
+        // The packet walks hold the subtree bounds, moved out and back (not copied), to redo
+        // parked boxes on their way down, and are non-mutating: they read the store in
+        // place. (Mutating, they passed each non-mutating call they made out of line a copy
+        // of the whole store, ~1.4 KB: once per visited layer.)
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)
+        walkPackets(points, order, rule, steps, &scratch, &packet, &bounds, into: &results)
+        swap(&bounds, &caches.subtreeBounds)
+    }
+
+    /// `packetHitTests`' packets, in one non-mutating call (the store is not copied per
+    /// packet).
+    private func walkPackets(
+        _ points: [Point], _ order: [Int32], _ rule: HitTestRule, _ steps: some WorldStepSource,
+        _ scratch: inout WalkScratch, _ packet: inout HitPacket, _ bounds: inout SubtreeBounds,
+        into results: inout [LayerHandle?]
+    ) {
+        var k = 0
+        while k < points.count {
+            let count = Swift.min(HitPacket.width, points.count - k)
+            packetHitTest(points, order, from: k, count: count, rule, steps, &scratch, &packet, &bounds, into: &results)
+            k += count
+        }
+    }
+
+    /// Answers the batch's finite points among `order[from ..< from + count]` (count ≤
+    /// `HitPacket.width`) into `results` by one packet walk. `bounds`: the store's subtree
+    /// bounds, moved out of it.
+    private func packetHitTest(
+        _ points: [Point], _ order: [Int32], from: Int, count: Int, _ rule: HitTestRule, _ steps: some WorldStepSource,
+        _ scratch: inout WalkScratch, _ packet: inout HitPacket, _ bounds: inout SubtreeBounds,
+        into results: inout [LayerHandle?]
     ) {
         packet.world.removeAll(keepingCapacity: true)
         packet.answers.removeAll(keepingCapacity: true)
@@ -178,28 +222,25 @@ extension LayerStore {
             let point = points[Int(order[from + lane])]
             packet.world.append(point)
             packet.answers.append(-1)
-            if point.x.isFinite && point.y.isFinite {
-                lanes |= 1 << UInt64(lane)
-            } else {
-                packet.answers[lane] = culledHitTest(point, rule: rule, steps, &scratch).map { Int32($0) } ?? -1
-            }
+            if point.x.isFinite && point.y.isFinite { lanes |= 1 << UInt64(lane) }
             lane += 1
         }
         scratch.points += lanes.nonzeroBitCount
-        walkPacket(lanes, rule, steps, &scratch, &packet)
-        lane = 0
-        while lane < count {
+        walkPacket(lanes, rule, steps, &scratch, &packet, &bounds)
+        var rest = lanes
+        while rest != 0 {
+            lane = rest.trailingZeroBitCount
+            rest &= rest - 1
             let slot = packet.answers[lane]
             results[Int(order[from + lane])] = slot < 0 ? nil : handle(atSlot: Int(slot))
-            lane += 1
         }
     }
 
     /// The walk of `lanes` from the roots: `culledHitSubtree`'s order for each lane, one
-    /// frame stack for all.
-    private mutating func walkPacket(
+    /// frame stack for all. `bounds`: the store's subtree bounds, moved out of it.
+    private func walkPacket(
         _ lanes: UInt64, _ rule: HitTestRule, _ steps: some WorldStepSource, _ scratch: inout WalkScratch,
-        _ packet: inout HitPacket
+        _ packet: inout HitPacket, _ bounds: inout SubtreeBounds
     ) {
         let skip = skippedSubtreeFlags(rule)
         packet.frames.removeAll(keepingCapacity: true)
@@ -225,10 +266,10 @@ extension LayerStore {
         while !packet.frames.isEmpty {
             let depth = packet.frames.count - 1
             if let (sublayer, entering) = nextPacketCandidate(
-                &packet.frames[depth], open, packet.locals, packet.margins, scratch.candidates, skip,
+                &packet.frames[depth], open, packet.locals, packet.margins, scratch.candidates, skip, bounds.extent,
                 &scratch.testedSublayers)
             {
-                enterPacket(sublayer, entering, rule, steps, &scratch, &packet, &open)
+                enterPacket(sublayer, entering, rule, steps, &scratch, &packet, &open, &bounds)
                 continue
             }
             let frame = packet.frames.removeLast()
@@ -255,9 +296,8 @@ extension LayerStore {
     @inline(__always)
     private func nextPacketCandidate(
         _ frame: inout PacketFrame, _ open: UInt64, _ locals: [Point], _ margins: [Double], _ candidates: [UInt64],
-        _ skip: LayerFlags, _ tested: inout Int
+        _ skip: LayerFlags, _ extents: RemappedColumn<RectEdges>, _ tested: inout Int
     ) -> (Int, UInt64)? {
-        let extents = caches.subtreeBounds.extent
         let flags = columns.flags
         while true {
             let lanes = frame.lanes & open
@@ -322,10 +362,10 @@ extension LayerStore {
     /// Visits `layer` with `lanes` (`enterHit` for each lane): answers the lanes it ends
     /// (inside, no sublayer to try), and pushes frames for the lanes that go on to its
     /// sublayers: one over its R-tree's candidates for the lanes that prune, one over its
-    /// whole list for the others.
-    private mutating func enterPacket(
+    /// whole list for the others. `bounds`: the store's subtree bounds, moved out of it.
+    private func enterPacket(
         _ layer: Int, _ lanes: UInt64, _ rule: HitTestRule, _ steps: some WorldStepSource,
-        _ scratch: inout WalkScratch, _ packet: inout HitPacket, _ open: inout UInt64
+        _ scratch: inout WalkScratch, _ packet: inout HitPacket, _ open: inout UInt64, _ bounds: inout SubtreeBounds
     ) {
         scratch.visitedLayers += 1
         let base = packet.nextBase()
@@ -342,10 +382,10 @@ extension LayerStore {
         // The lanes with a margin are all entering ones, and `visit.box` is their box.
         let prunes = visit.entering & visit.prunable
         let region = prunes == visit.entering ? visit.box.region : nil
-        refreshParkedSublayers(of: layer, near: region)
-        let indexed =
-            caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.indexed != 0
-            && caches.subtreeBounds.indexSlot[layer] >= 0
+        if bounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 {  // rare: the call is out of line
+            refreshParkedSublayers(of: layer, near: region, &bounds)
+        }
+        let indexed = bounds.state[layer] & SubtreeBounds.Mark.indexed != 0 && bounds.indexSlot[layer] >= 0
         let candidateLanes = indexed ? prunes : 0
         let listLanes = visit.entering & ~candidateLanes
         if listLanes != 0 {
@@ -362,7 +402,7 @@ extension LayerStore {
         }
         guard candidateLanes != 0 else { return }
         let box = visit.box
-        let range = pushCandidates(of: layer, into: &scratch.candidates, byDrawRank: rule == .layer) {
+        let range = pushCandidates(of: layer, into: &scratch.candidates, byDrawRank: rule == .layer, in: bounds) {
             Self.anyLane(candidateLanes, packet.locals, packet.margins, base: base, box: box, in: $0)
         }
         guard let range else { return }  // not reached: `indexed` checked the slot
@@ -411,20 +451,29 @@ extension LayerStore {
             return visit
         }
         let unmasked = rule == .layer && !columns.flags[layer].contains(.masksToBounds)
-        while rest != 0 {
-            let lane = rest.trailingZeroBitCount
-            rest &= rest - 1
-            let point = packet.world[lane]
-            let q = solver.solve(point)
-            let inside = minX <= q.x && q.x < maxX && minY <= q.y && q.y < maxY
-            guard inside || unmasked else { continue }
-            let bit: UInt64 = 1 << UInt64(lane)
-            visit.entering |= bit
-            if inside { visit.inside |= bit }
-            if let margin = solver.margin(of: point, result: q) {
-                visit.prunable |= bit
-                (packet.locals[base + lane], packet.margins[base + lane]) = (q, margin)
-                visit.box.add(q, margin: margin)
+        // The lanes' columns opened once: indexed through `Array`, each lane's stores
+        // checked bounds and uniqueness and wrote the buffers back into `packet` (the
+        // loop's cost, run for ~45 lanes a point). `nextBase()` grew both past `base + 63`.
+        withRawColumn(reading: packet.world) { world in
+            withRawColumn(&packet.locals) { locals in
+                withRawColumn(&packet.margins) { margins in
+                    while rest != 0 {
+                        let lane = rest.trailingZeroBitCount
+                        rest &= rest - 1
+                        let point = world[lane]
+                        let q = solver.solve(point)
+                        let inside = minX <= q.x && q.x < maxX && minY <= q.y && q.y < maxY
+                        guard inside || unmasked else { continue }
+                        let bit: UInt64 = 1 << UInt64(lane)
+                        visit.entering |= bit
+                        if inside { visit.inside |= bit }
+                        if let margin = solver.margin(of: point, result: q) {
+                            visit.prunable |= bit
+                            (locals[base &+ lane], margins[base &+ lane]) = (q, margin)
+                            visit.box.add(q, margin: margin)
+                        }
+                    }
+                }
             }
         }
         return visit
@@ -437,7 +486,7 @@ extension LayerStore {
     /// (the step it computes is left in `packet.step`); out of line, so that the planar
     /// visit passes no `WorldStep?`.
     @inline(never)
-    private mutating func unprojectPacket(
+    private func unprojectPacket(
         _ layer: Int, _ lanes: UInt64, _ rule: HitTestRule, _ steps: some WorldStepSource, base: Int,
         _ superlayerStep: WorldStep?, _ packet: inout HitPacket, _ open: inout UInt64
     ) -> PacketVisit {
@@ -449,7 +498,20 @@ extension LayerStore {
             step = computed
             planar = PlanarWorld(computed.matrix)
         }
-        let solver = planar.map(PlanarSolver.init)
+        // Every lane's point is finite, so the planar solve serves all lanes or none: the
+        // 4×4 path's homography and plane map are taken once, not per lane (each lane
+        // copied the 137-byte step several times), and held unwrapped (an optional of them
+        // was copied out per lane).
+        let solver = planar.map(PlanarSolver.init).flatMap { $0.solves ? $0 : nil }
+        let solves = solver != nil
+        let planarSolver = solver ?? PlanarSolver(PlanarWorld(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0))
+        var matrix = Transform3D.identity  // unused when `solves`
+        if !solves {
+            let computed = step ?? steps.step(of: layer, under: superlayerStep, in: self)
+            step = computed
+            matrix = computed.matrix
+        }
+        let (homography, map) = (Homography(matrix), PlaneMap(matrix))
         let hasSublayers = hierarchy.firstSublayers[layer] >= 0
         let unmasked = rule == .layer && !columns.flags[layer].contains(.masksToBounds)
         // `contains(layer, _)`'s terms, read once.
@@ -460,15 +522,15 @@ extension LayerStore {
             let lane = rest.trailingZeroBitCount
             rest &= rest - 1
             let point = packet.world[lane]
-            var local: Point?
-            var margin: Double?
-            if let solver, let fast = solver.unproject(point) {
-                (local, margin) = (fast, solver.margin(of: point, result: fast))
+            let local: Point?
+            let margin: Double?
+            if solves {
+                let fast = planarSolver.solve(point)
+                local = fast
+                margin = planarSolver.margin(of: point, result: fast)
             } else {
-                let general = step ?? steps.step(of: layer, under: superlayerStep, in: self)
-                step = general
-                local = general.matrix.unprojectPointInFrontOfEye(point)
-                margin = local.flatMap { PlaneMap(general.matrix).unprojectionMargin(of: point, result: $0) }
+                local = homography.unprojectInFrontOfEye(point)  // `unprojectPointInFrontOfEye`'s
+                margin = local.flatMap { map.unprojectionMargin(of: point, result: $0) }
             }
             let inside = local.map { minX <= $0.x && $0.x < maxX && minY <= $0.y && $0.y < maxY } ?? false
             let bit: UInt64 = 1 << UInt64(lane)

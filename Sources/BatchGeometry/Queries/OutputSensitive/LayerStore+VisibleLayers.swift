@@ -90,7 +90,7 @@ extension LayerStore {
     }
 
     /// `pushCandidates(of:into:byDrawRank:in:_:)` over the store's own subtree bounds (the
-    /// hit walks').
+    /// single hit walk's; the frame and packet walks hold the bounds moved out).
     func pushCandidates(
         of layer: Int, into candidates: inout [UInt64], byDrawRank: Bool, _ accepts: (RectEdges) -> Bool
     ) -> (start: Int32, end: Int32)? {
