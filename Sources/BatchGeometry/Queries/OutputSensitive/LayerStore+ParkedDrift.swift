@@ -208,15 +208,18 @@ extension LayerStore {
         if joined {
             _ = redoParkedList(of: layer, drifting: true, &bounds)  // the index may be rebuilt: all current
             bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked
-        } else {
+        } else if !bounds.drift.lists[slot].isEmpty {
+            // (An empty drifting list has no card to find: every parked card without a
+            // drift was in the parked sublayers just redone. Searching the R-tree for it
+            // anyway was half the R-tree work of a frame whose lists only change cards.)
             joined = redoDriftingNear(region, pad: pad, of: layer, slot: slot, &bounds)
             // The grown region took in half the list: the rest costs no more, and the
             // bound starts again from 0.
             if 2 * bounds.drift.candidates.count >= bounds.indexes[slot].count {
                 joined = redoParkedList(of: layer, drifting: true, &bounds) || joined
             }
-            if bounds.drift.lists[slot].isEmpty { bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked }
         }
+        if bounds.drift.lists[slot].isEmpty { bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked }
         bounds.lastDeferredVisits += 1  // its union
         updateContent(of: layer, &bounds, list: joined, all: false)
     }
