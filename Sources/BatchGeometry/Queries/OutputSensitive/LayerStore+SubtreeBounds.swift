@@ -364,6 +364,7 @@ extension LayerStore {
         {
             bits |= SubtreeBounds.Mark.allSublayers
         }
+        if bits == SubtreeBounds.Mark.extent && parksAtOnce(layer) { return }
         caches.subtreeBounds.mark(layer, bits)
     }
 
