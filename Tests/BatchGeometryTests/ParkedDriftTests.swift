@@ -124,6 +124,40 @@ final class ParkedDriftTests: XCTestCase {
         XCTAssertGreaterThan(scene.store.caches.subtreeBounds.drift.listBounds[slot], 800, "past the list's height")
     }
 
+    /// A relayout's first move of a list's cards (after a query built the bounds) parks
+    /// each card in the setter, as the refresh would have: none waits in the refresh's
+    /// queue, each is parked in its list's drifting cards, and the query then redoes only
+    /// the cards near the window and equals the full passes. A card with other marks
+    /// waiting (a sublayer added to it) is queued as before.
+    func testAFirstMoveParksTheCardAtOnce() throws {
+        var scene = try Scene()
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        let moved = scene.cards[0][20..<100]
+        let added = try scene.store.addLayer(superlayer: moved.last!)
+        scene.store.setBounds(Rect(0, 0, 20, 20), of: added)
+        for (k, card) in moved.enumerated() { scene.store.setPosition(Point(200, 22 + Double(k + 22) * 50), of: card) }
+        let bounds = scene.store.caches.subtreeBounds
+        let slot = Int(bounds.indexSlot[scene.lists[0].index])
+        for card in moved.dropLast() {
+            XCTAssertEqual(
+                bounds.state[card.index] & (SubtreeBounds.Mark.parked | SubtreeBounds.Mark.queued),
+                SubtreeBounds.Mark.parked, "card \(card.index)")
+            XCTAssertTrue(bounds.drift.lists[slot].contains(Int32(card.index)), "card \(card.index)")
+        }
+        XCTAssertEqual(
+            bounds.queue.map(Int.init).sorted(),
+            [moved.last!.index, added.index].sorted(), "only the card with a new sublayer, and that sublayer, wait")
+        XCTAssertGreaterThanOrEqual(bounds.drift.listBounds[slot], 100, "the moves' drift")
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        FrameQueryTests.assertMatches(
+            result, FrameQueryTests.expectedVisible(scene.store, viewport: scene.viewport), "after the first move")
+        XCTAssertLessThan(result.cost.refreshedLayers, 30, "cards near the window, not all 80")
+        Self.assertDriftBounds(scene.store, "after the first move")
+        XCTAssertEqual(scene.store._invariantViolations(), [])
+        scene.check(Rect(0, 2_000, 400, 800), "the far cards' region")
+    }
+
     /// A list that drops its index (below 64 cards) and gets it back: the cards moved
     /// meanwhile, unindexed, get references that match their new boxes, so their later
     /// drifts are bounded from there.

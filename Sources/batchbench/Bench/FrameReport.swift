@@ -2,6 +2,10 @@ import AllocationCounter
 import BatchGeometry
 import BatchGeometryWorkloads
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The frame kernels' detail (`BenchReport.FrameDetail`) from their frames, and its text.
 enum FrameReport {
     static func detail(_ frames: [FrameFixture.Times], mode: FrameScriptMode, viewport: Rect, animations: Int? = nil)
@@ -45,7 +49,24 @@ enum FrameReport {
         detail.slotsFirst = frames.first?.slots
         detail.slotsLast = frames.last?.slots
         detail.stalls = stalls(frames, median: detail.frameTime?.medianSeconds ?? 0)
+        dumpFrames(frames, script: detail.script ?? mode.rawValue)
         return detail
+    }
+
+    /// With `BATCHBENCH_FRAME_TIMES=1`, one line a frame on standard error (times in µs):
+    /// the slow frames' edits, query and cost counters, to find what makes them slow.
+    private static func dumpFrames(_ frames: [FrameFixture.Times], script: String) {
+        guard getenv("BATCHBENCH_FRAME_TIMES") != nil else { return }
+        func us(_ s: Double) -> Int { Int((s * 1e6).rounded()) }
+        var out = "frame-times \(script): frame total edits query hits changed refreshed visited tested rebuilt allocs"
+        for f in frames {
+            let values = [
+                f.frame, us(f.frameTotal), us(f.edits), us(f.visibleLayers), us(f.culledHitTests), f.changed,
+                f.refreshed, f.visited, f.tested, f.rebuiltIndexEntries, f.allocations,
+            ]
+            out += "\nframe-times \(script): " + values.map(String.init).joined(separator: " ")
+        }
+        printError(out)
     }
 
     /// Median, 99th percentile (nearest rank), maximum and first of `values`.

@@ -124,17 +124,7 @@ extension LayerStore {
     func parkInList(_ layer: Int, _ marks: UInt8, slot: Int, _ bounds: inout SubtreeBounds) {
         typealias Mark = SubtreeBounds.Mark
         bounds.drift.setParkedSlot(slot, of: layer)
-        if marks & Mark.pending == Mark.extent && bounds.indexEntry[layer] >= 0,
-            bounds.drift.lists[slot].count < bounds.drift.lists[slot].capacity,
-            let drift = bounds.drift.drift(of: layer)
-        {
-            bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
-            var parked: [Int32] = []
-            swap(&parked, &bounds.drift.lists[slot])  // moved out and back: appended in place
-            parked.append(Int32(truncatingIfNeeded: layer))
-            swap(&parked, &bounds.drift.lists[slot])
-            return
-        }
+        if marks & Mark.pending == Mark.extent && bounds.parkDrifting(layer, slot: slot) { return }
         appendParked(layer, slot: slot, &bounds)
     }
 
@@ -302,6 +292,22 @@ extension LayerStore {
 }
 
 extension SubtreeBounds {
+    /// Appends `layer`, parked under the list at index position `slot` (lane 7 set), to
+    /// that list's drifting cards when it has a leaf, a known drift and room there, and
+    /// raises the list's bound to its drift; false (nothing done) otherwise. O(1).
+    @inline(__always)
+    mutating func parkDrifting(_ layer: Int, slot: Int) -> Bool {
+        guard indexEntry[layer] >= 0, drift.lists[slot].count < drift.lists[slot].capacity,
+            let bound = drift.drift(of: layer)
+        else { return false }
+        drift.listBounds[slot] = Swift.max(drift.listBounds[slot], bound)
+        var parked: [Int32] = []
+        swap(&parked, &drift.lists[slot])  // moved out and back: appended in place
+        parked.append(Int32(truncatingIfNeeded: layer))
+        swap(&parked, &drift.lists[slot])
+        return true
+    }
+
     /// Swaps `entries` with list position `slot`'s drifting list (`drifting`) or its parked
     /// sublayers: how a compaction moves a list out and back to write it in place.
     @inline(__always)

@@ -364,6 +364,13 @@ extension LayerStore {
         {
             bits |= SubtreeBounds.Mark.allSublayers
         }
+        // Only a layer that waits for nothing may be parked here; the test is inline, the
+        // park out of line (inlined, it made every setter's hot path slower).
+        if bits == SubtreeBounds.Mark.extent
+            && caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.waiting == 0 && parksAtOnce(layer)
+        {
+            return
+        }
         caches.subtreeBounds.mark(layer, bits)
     }
 

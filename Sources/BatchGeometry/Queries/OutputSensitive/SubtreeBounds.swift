@@ -94,6 +94,8 @@ struct SubtreeBounds: Sendable {
         /// The bits a redo of the layer keeps.
         static let kept: UInt8 = indexed | hasParked
         static let pending: UInt8 = extent | content | sublayerList | allSublayers
+        /// A layer with none of these waits for nothing (`LayerStore.parksAtOnce`).
+        static let waiting: UInt8 = pending | queued | parked
     }
 
     /// Records that `layer` needs `bits` redone. O(1); nothing before the first build.
