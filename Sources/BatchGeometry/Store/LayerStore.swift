@@ -26,8 +26,9 @@ import CAffineKernels
 public struct LayerStore: ~Copyable, Sendable {
     /// The per-layer data: one array per property, and the values derived from them alone.
     var columns = LayerColumns()
-    /// The slots (generations, free slots) and the hierarchy links.
-    var hierarchy = LayerHierarchy()
+    /// The slots (generations, free slots) and the hierarchy links. `@usableFromInline` for
+    /// the `@inlinable` lookups (`LayerStore+Handles.swift`).
+    @usableFromInline var hierarchy = LayerHierarchy()
     /// Every cache and the queries' working storage (`LayerCaches.swift`).
     var caches = LayerCaches()
 
@@ -108,10 +109,10 @@ public struct LayerStore: ~Copyable, Sendable {
     /// `WorldTransforms`, world rects, clip rects, visibility), indexed by
     /// `LayerHandle.index`. Live layers plus free slots (`layerCount` counts only the
     /// live ones). O(1).
-    public var count: Int { hierarchy.parents.count }
+    @inlinable public var count: Int { hierarchy.parents.count }
 
     /// The number of live layers: added and not destroyed, attached or detached. O(1).
-    public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
+    @inlinable public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
     /// or not, so that adding layers up to `capacity` reallocates nothing. O(columns):
