@@ -52,86 +52,42 @@ package struct FrameScript: Sendable {
         precondition(frame >= 0, "frames are numbered from 0")
         guard let layout else { return applyGeneric(frame: frame, to: &store) }
         var changed = 0
-        // The handles each list's edits set are read first, in one call on the borrowed
-        // store (`listHandles`): `store.layer(i)` on the inout store passed each call out
-        // of line a copy of the whole store (~1.4 KB), once per handle (~280 a frame).
-        for j in 0..<AppLayout.listCount where AppLayout.list(j) < layout.layerCount {
+        let n = layout.layerCount
+        // `store.layer(i)` between the setters reads the handle in place: `handle(at:)` is
+        // inlinable (an out-of-line call on the inout store would be passed a copy of it).
+        for j in 0..<AppLayout.listCount where AppLayout.list(j) < n {
             let offset = layout.contentOffset(ofList: j, frame: frame)
+            store.setContentOffset(Point(x: 0, y: offset), of: store.layer(AppLayout.list(j)))
+            changed += 1
             let cards = layout.visibleCards(ofList: j, offset: offset)
-            changed += withUnsafeTemporaryAllocation(of: LayerHandle?.self, capacity: 2 * cards.count + 2) {
-                handles in
-                Self.listHandles(j, cards: cards, layout, store, into: handles)
-                return applyList(j, offset: offset, cards: cards, frame: frame, handles, to: &store)
+            for position in cards {
+                let card = layout.firstCard(ofList: j) + position
+                let base = layout.cardLayer(card)
+                if base + 2 < n {
+                    let label = store.layer(base + 2)
+                    store.setBounds(
+                        Rect(x: 0, y: 0, width: layout.labelWidth(card: card, frame: frame), height: 20), of: label)
+                    changed += 1
+                }
+                if base + 3 < n {
+                    let badge = store.layer(base + 3)
+                    store.setPosition(layout.badgePosition(card: card, frame: frame), of: badge)
+                    store.setHidden(layout.badgeHidden(card: card, frame: frame), of: badge)
+                    changed += 1
+                }
             }
-        }
-        var strip = 0  // the strip cards the store has
-        while strip < AppLayout.stripCardCount && AppLayout.stripCard(strip) < layout.layerCount { strip += 1 }
-        withUnsafeTemporaryAllocation(of: LayerHandle.self, capacity: strip) { handles in
-            Self.stripHandles(store, into: handles)
-            for i in 0..<strip {
-                let angle = layout.stripAngle(card: i, frame: frame)
-                store.setTransform(.rotation(radians: angle, x: 0, y: 1, z: 0), of: handles[i])
-            }
-        }
-        return changed + strip
-    }
-
-    /// List `j`'s edits of frame `frame`: its scroll to `offset`, then those of its
-    /// `cards` on screen, on the `handles` `listHandles` read. Returns the layers set.
-    private func applyList(
-        _ j: Int, offset: Double, cards: Range<Int>, frame: Int, _ handles: UnsafeMutableBufferPointer<LayerHandle?>,
-        to store: inout LayerStore
-    ) -> Int {
-        guard let layout, let list = handles[0] else { return 0 }
-        store.setContentOffset(Point(x: 0, y: offset), of: list)
-        var changed = 1
-        for (p, position) in cards.enumerated() {
-            let card = layout.firstCard(ofList: j) + position
-            if let label = handles[1 + 2 * p] {
-                store.setBounds(
-                    Rect(x: 0, y: 0, width: layout.labelWidth(card: card, frame: frame), height: 20), of: label)
-                changed += 1
-            }
-            if let badge = handles[2 + 2 * p] {
-                store.setPosition(layout.badgePosition(card: card, frame: frame), of: badge)
-                store.setHidden(layout.badgeHidden(card: card, frame: frame), of: badge)
+            if let first = cards.first, layout.cardLayer(layout.firstCard(ofList: j) + first) + 1 < n {
+                let icon = store.layer(layout.cardLayer(layout.firstCard(ofList: j) + first) + 1)
+                store.setAffineTransform(layout.spinnerRotation(frame: frame), of: icon)
                 changed += 1
             }
         }
-        if let icon = handles[handles.count - 1] {
-            store.setAffineTransform(layout.spinnerRotation(frame: frame), of: icon)
+        for i in 0..<AppLayout.stripCardCount where AppLayout.stripCard(i) < n {
+            let angle = layout.stripAngle(card: i, frame: frame)
+            store.setTransform(.rotation(radians: angle, x: 0, y: 1, z: 0), of: store.layer(AppLayout.stripCard(i)))
             changed += 1
         }
         return changed
-    }
-
-    /// Writes into `handles` (2 × `cards.count` + 2 of them) the handles of list `j`'s
-    /// edits: the list's first, then each card's label and badge (card p of `cards` at
-    /// 1 + 2p and 2 + 2p), the first card's icon last; nil for a layer past the store's
-    /// end. One call on the borrowed store, whose own calls pass it on uncopied.
-    private static func listHandles(
-        _ j: Int, cards: Range<Int>, _ layout: AppLayout, _ store: borrowing LayerStore,
-        into handles: UnsafeMutableBufferPointer<LayerHandle?>
-    ) {
-        let n = layout.layerCount
-        handles.initialize(repeating: nil)
-        handles[0] = store.layer(AppLayout.list(j))
-        for (p, position) in cards.enumerated() {
-            let base = layout.cardLayer(layout.firstCard(ofList: j) + position)
-            if base + 2 < n { handles[1 + 2 * p] = store.layer(base + 2) }
-            if base + 3 < n { handles[2 + 2 * p] = store.layer(base + 3) }
-        }
-        if let first = cards.first, layout.cardLayer(layout.firstCard(ofList: j) + first) + 1 < n {
-            handles[handles.count - 1] = store.layer(layout.cardLayer(layout.firstCard(ofList: j) + first) + 1)
-        }
-    }
-
-    /// Writes the strip cards' handles into `handles` (one per card the store has), in
-    /// one call on the borrowed store (see `listHandles`).
-    private static func stripHandles(
-        _ store: borrowing LayerStore, into handles: UnsafeMutableBufferPointer<LayerHandle>
-    ) {
-        for i in 0..<handles.count { handles.initializeElement(at: i, to: store.layer(AppLayout.stripCard(i))) }
     }
 
     private func applyGeneric(frame: Int, to store: inout LayerStore) -> Int {

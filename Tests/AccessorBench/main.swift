@@ -2,7 +2,8 @@
 // a global `var`, a class property, a local `let`, an `inout` parameter. Built as a user
 // would build it: another module, release. `swift run -c release accessor-bench`.
 // Prints the median, p99 and max of 51 rounds of 1M `position(of:)` reads and of 1M
-// `setPosition(_:of:)` writes, in ns per call, for each holder.
+// `setPosition(_:of:)` writes, in ns per call, for each holder; then reads between writes
+// on an `inout` store (`handle(at:)`, `contains(_:)`, `position(of:)`, each before a setter).
 import BatchGeometry
 import Dispatch
 
@@ -45,6 +46,34 @@ func readThroughInout(_ store: inout LayerStore) -> Double {
 @inline(never)
 func writeThroughInout(_ store: inout LayerStore) -> Double {
     for k in 0..<calls { store.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000]) }
+    return 0
+}
+
+// Reads between writes, as an app's edit loop makes them: a read the loop cannot hoist, so
+// a read that passes the inout store out of line by copy pays that copy on every call.
+@inline(never)
+func lookUpAndWriteThroughInout(_ store: inout LayerStore) -> Double {
+    for k in 0..<calls {
+        guard let layer = store.handle(at: k % 1_000) else { continue }
+        store.setPosition(Point(Double(k & 7), 0), of: layer)
+    }
+    return 0
+}
+
+@inline(never)
+func checkAndWriteThroughInout(_ store: inout LayerStore) -> Double {
+    for k in 0..<calls where store.contains(handles[k % 1_000]) {
+        store.setPosition(Point(Double(k & 7), 0), of: handles[k % 1_000])
+    }
+    return 0
+}
+
+@inline(never)
+func readAndWriteThroughInout(_ store: inout LayerStore) -> Double {
+    for k in 0..<calls {
+        let position = store.position(of: handles[k % 1_000])
+        store.setPosition(Point(position.x, Double(k & 7)), of: handles[k % 1_000])
+    }
     return 0
 }
 
@@ -93,6 +122,9 @@ let cases: [(String, () -> Double)] = [
         }
     ),
     ("write, inout", { writeThroughInout(&globalStore) }),
+    ("handle(at:)+write, inout", { lookUpAndWriteThroughInout(&globalStore) }),
+    ("contains+write, inout", { checkAndWriteThroughInout(&globalStore) }),
+    ("position+write, inout", { readAndWriteThroughInout(&globalStore) }),
 ]
 
 var sink = 0.0
@@ -106,7 +138,7 @@ for (name, body) in cases {
     }
     times.sort()
     let columns = [times[25], times[50 * 99 / 100], times[50]].map { (($0 * 100).rounded() / 100).description }
-    print(name + String(repeating: " ", count: max(1, 24 - name.count)) + columns.joined(separator: "   "))
+    print(name + String(repeating: " ", count: max(1, 26 - name.count)) + columns.joined(separator: "   "))
 }
 if sink == 42 { print(sink) }
 

@@ -14,10 +14,15 @@ import CAffineKernels
 // rule at the top of RawColumns.swift): its openers below follow that rule.
 
 /// The block behind a `RemappedColumn`: its address, the elements in use and the room.
-/// Frees the block when the last column holding it goes.
+/// Frees the block when the last column holding it goes. `@usableFromInline` (with `base`
+/// and `count`), so that the store's `@inlinable` lookups read it in the caller's module.
+@usableFromInline
 final class RemappedColumnBlock<Element: BitwiseCopyable> {
-    var base: UnsafeMutablePointer<Element>
-    var count: Int
+    // Unchecked: the block is only reached through its column, whose copy-on-write makes
+    // every write exclusive; inlined into another module, a checked read of a class's
+    // `var` calls `swift_beginAccess` (four a `handle(at:)`).
+    @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<Element>
+    @usableFromInline @exclusivity(unchecked) var count: Int
     private(set) var capacity: Int
 
     /// A block with room for `capacity` (> 0) elements, `count` 0. O(1).
@@ -56,13 +61,14 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
 /// whose growth past 2 MiB remaps instead of copying (see the top of this file).
 /// Indices are 0..<count. Appending is amortized O(1); growth doubles the room, as
 /// Array's does. Nil block: no room yet (an empty column allocates nothing).
+@usableFromInline
 struct RemappedColumn<Element: BitwiseCopyable> {
-    private var block: RemappedColumnBlock<Element>?
+    @usableFromInline var block: RemappedColumnBlock<Element>?
 
-    init() {}
+    @usableFromInline init() {}
 
     /// `count` copies of `value`. O(count).
-    init(repeating value: Element, count: Int) {
+    @usableFromInline init(repeating value: Element, count: Int) {
         precondition(count >= 0, "RemappedColumn: negative count")
         guard count > 0 else { return }
         let block = RemappedColumnBlock<Element>(capacity: count)
@@ -72,12 +78,20 @@ struct RemappedColumn<Element: BitwiseCopyable> {
     }
 
     /// The elements of `elements`, in order. O(n).
-    init(_ elements: some Sequence<Element>) {
+    @usableFromInline init(_ elements: some Sequence<Element>) {
         self.init()
         append(contentsOf: elements)
     }
 
-    @inline(__always) var count: Int { block?.count ?? 0 }
+    @inlinable @inline(__always) var count: Int { block?.count ?? 0 }
+
+    /// Element `index` (`0..<count`): the subscript's read, `@inlinable` without its
+    /// copy-on-write setter, for the store's lookups that inline into other modules. O(1).
+    @inlinable @inline(__always)
+    func element(at index: Int) -> Element {
+        precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "RemappedColumn: index out of range")
+        return block.unsafelyUnwrapped.base[index]
+    }
 
     /// Elements the column holds without growing.
     @inline(__always) var capacity: Int { block?.capacity ?? 0 }
@@ -105,7 +119,7 @@ struct RemappedColumn<Element: BitwiseCopyable> {
 
     /// Room for at least `minimumCapacity` elements, and the block this column's own (as
     /// `Array.reserveCapacity` makes it). O(1) for a mapping that grows, O(n) for a copy.
-    mutating func reserveCapacity(_ minimumCapacity: Int) {
+    @usableFromInline mutating func reserveCapacity(_ minimumCapacity: Int) {
         if _slowPath(minimumCapacity > capacity || !isKnownUniquelyReferenced(&block)) {
             reallocate(minimumCapacity: minimumCapacity)
         }
@@ -114,7 +128,7 @@ struct RemappedColumn<Element: BitwiseCopyable> {
     /// Adds `element` at the end; doubles the room when full (a remap from 2 MiB on).
     /// Amortized O(1).
     @inline(__always)
-    mutating func append(_ element: Element) {
+    @usableFromInline mutating func append(_ element: Element) {
         let count = self.count
         if _slowPath(count == capacity || !isKnownUniquelyReferenced(&block)) {
             reallocate(minimumCapacity: count == capacity ? Swift.max(2 * capacity, 16) : capacity)
@@ -136,7 +150,7 @@ struct RemappedColumn<Element: BitwiseCopyable> {
 
     /// Removes every element; keeps the room when asked (and the block is not shared).
     /// O(1).
-    mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    @usableFromInline mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
         guard keepCapacity, block != nil, isKnownUniquelyReferenced(&block) else {
             block = keepCapacity && capacity > 0 ? RemappedColumnBlock(capacity: capacity) : nil
             return
@@ -159,7 +173,9 @@ struct RemappedColumn<Element: BitwiseCopyable> {
 
     /// The standard library's fast path for contiguous elements (`Array(column)`,
     /// `append(contentsOf:)`). O(1) plus `body`.
-    func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R? {
+    @usableFromInline func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R)
+        rethrows -> R?
+    {
         guard let block else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         return try withExtendedLifetime(block) { try body(UnsafeBufferPointer(start: block.base, count: block.count)) }
     }
@@ -180,13 +196,14 @@ struct RemappedColumn<Element: BitwiseCopyable> {
 }
 
 extension RemappedColumn: RandomAccessCollection, MutableCollection {
-    typealias Index = Int
-    typealias Indices = Range<Int>
+    // `@usableFromInline` like the type, as its conformances require of their witnesses.
+    @usableFromInline typealias Index = Int
+    @usableFromInline typealias Indices = Range<Int>
 
-    @inline(__always) var startIndex: Int { 0 }
-    @inline(__always) var endIndex: Int { count }
+    @usableFromInline @inline(__always) var startIndex: Int { 0 }
+    @usableFromInline @inline(__always) var endIndex: Int { count }
 
-    @inline(__always)
+    @usableFromInline @inline(__always)
     subscript(index: Int) -> Element {
         get {
             precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "RemappedColumn: index out of range")
@@ -202,7 +219,8 @@ extension RemappedColumn: RandomAccessCollection, MutableCollection {
 
 extension RemappedColumn: RangeReplaceableCollection {
     /// Replaces `subrange` with `newElements`. O(count + new elements).
-    mutating func replaceSubrange<C: Collection<Element>>(_ subrange: Range<Int>, with newElements: C) {
+    @usableFromInline mutating func replaceSubrange<C: Collection<Element>>(_ subrange: Range<Int>, with newElements: C)
+    {
         precondition(subrange.lowerBound >= 0 && subrange.upperBound <= count, "RemappedColumn: range out of bounds")
         let oldCount = count
         let inserted = newElements.count
@@ -223,11 +241,11 @@ extension RemappedColumn: RangeReplaceableCollection {
 }
 
 extension RemappedColumn: ExpressibleByArrayLiteral {
-    init(arrayLiteral elements: Element...) { self.init(elements) }
+    @usableFromInline init(arrayLiteral elements: Element...) { self.init(elements) }
 }
 
 extension RemappedColumn: Equatable where Element: Equatable {
-    static func == (lhs: RemappedColumn, rhs: RemappedColumn) -> Bool { lhs.elementsEqual(rhs) }
+    @usableFromInline static func == (lhs: RemappedColumn, rhs: RemappedColumn) -> Bool { lhs.elementsEqual(rhs) }
 }
 
 // The block is only read through a shared column and copied before any write, as Array's

@@ -28,7 +28,7 @@ public struct LayerHandle: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let slot: UInt32
     /// The store tag in the high 12 bits and the generation in the low 20: the value the
     /// store keeps per slot, so that one comparison checks both.
-    let stamp: UInt32
+    @usableFromInline let stamp: UInt32
 
     /// Bits of `stamp` that hold the generation; the rest hold the store tag.
     static let generationBits: UInt32 = 20
@@ -38,7 +38,7 @@ public struct LayerHandle: Hashable, Sendable, CustomStringConvertible {
     /// integer) and 4,095 (`BG_LAYER_NONE`'s) are no store's.
     static let tagCount = UInt32.max >> generationBits - 1
 
-    init(slot: Int, stamp: UInt32) {
+    @inlinable init(slot: Int, stamp: UInt32) {
         self.slot = UInt32(truncatingIfNeeded: slot)
         self.stamp = stamp
     }

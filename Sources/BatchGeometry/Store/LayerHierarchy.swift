@@ -4,20 +4,23 @@
 ///
 /// A plain copyable value held whole by `LayerStore.hierarchy`, so that `copy()` assigns it
 /// in one statement and a property added here cannot be left out of a copy.
+/// `@usableFromInline` (with `generations`, `freeSlots`, `parents`): the store's O(1) lookups
+/// (`handle(at:)`, `contains(_:)`, `count`) are `@inlinable` and read them in the caller.
+@usableFromInline
 struct LayerHierarchy: Sendable {
     /// Per slot: its `LayerHandle.stamp`, the store tag over its generation, even while a
     /// layer lives in it, odd while it is free (`destroyLayer` and `addLayer` each add
     /// one). A handle is live while its (even) stamp equals its slot's: one load checks
     /// the generation and the store together.
-    var generations: RemappedColumn<UInt32> = []
+    @usableFromInline var generations: RemappedColumn<UInt32> = []
     /// The store tag of `LayerHandle`: set by `LayerStore.init()`, kept by `copy()`.
     var storeTag: UInt32 = 0
     /// Free slots (destroyed layers), a stack: `addLayer` takes the last one, which is the
     /// top of the most recently destroyed subtree, then the rest of it in pre-order. A free slot
     /// is a detached root with Core Animation's defaults and an odd generation, so every
     /// pass covers it and no query reports it.
-    var freeSlots: [Int32] = []
-    var parents: RemappedColumn<Int32> = []
+    @usableFromInline var freeSlots: [Int32] = []
+    @usableFromInline var parents: RemappedColumn<Int32> = []
     var firstSublayers: RemappedColumn<Int32> = []
     var lastSublayers: RemappedColumn<Int32> = []
     var nextSiblings: RemappedColumn<Int32> = []

@@ -1,24 +1,33 @@
 // Handles to slots and back: the one place a `LayerHandle` is checked. Every public
 // accessor turns its handle into a slot here, then runs on the slot (index) form the
 // kernels, the scene evaluator and the tests share.
+//
+// The O(1) public lookups (`contains(_:)`, `handle(at:)`, with `count` and `layerCount`) are
+// `@inlinable` over `@usableFromInline` internals (the generations column's read): a
+// non-mutating call made out of line on an `inout` store between writes is passed a copy of
+// the whole store (~1.4 KB `memcpy`), which cost more than the lookup (Benchmarks/README.md,
+// "Lookups without a store copy"). Inlined, the caller reads the column in place.
 
 extension LayerStore {
     /// True when `layer` names a live layer of this store: it was returned by
     /// `addLayer(superlayer:)` (or read from the store, or from a store this one is a copy
     /// of, or a copy of it) and not destroyed since. False for a stale handle and for
     /// another store's. The form of the check that does not stop the program. O(1).
+    /// Allocates nothing.
+    @inlinable
     public func contains(_ layer: LayerHandle) -> Bool {
         let slot = layer.index
         // Live stamps are even (a free slot's is odd), and a stamp holds the store tag with
         // the generation, so one load decides.
-        return layer.stamp & 1 == 0 && slot < count && hierarchy.generations[slot] == layer.stamp
+        return layer.stamp & 1 == 0 && slot < count && hierarchy.generations.element(at: slot) == layer.stamp
     }
 
     /// The handle of the live layer in slot `index` (an index into a per-layer result),
-    /// or nil when `index` is out of range or its slot is free. O(1).
+    /// or nil when `index` is out of range or its slot is free. O(1); allocates nothing.
+    @inlinable
     public func handle(at index: Int) -> LayerHandle? {
         guard isLiveSlot(index) else { return nil }
-        return LayerHandle(slot: index, stamp: hierarchy.generations[index])
+        return LayerHandle(slot: index, stamp: hierarchy.generations.element(at: index))
     }
 
     /// The handle of the layer in `slot`, which the caller knows is live.

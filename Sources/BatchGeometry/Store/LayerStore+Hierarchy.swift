@@ -274,7 +274,11 @@ extension LayerStore {
 
     /// True when `slot` is in range and holds a live layer.
     /// A free slot's generation is odd (`generations`), so parity alone tells.
-    func isLiveSlot(_ slot: Int) -> Bool { slot >= 0 && slot < count && hierarchy.generations[slot] & 1 == 0 }
+    /// Inlinable, for `handle(at:)`.
+    @inlinable
+    func isLiveSlot(_ slot: Int) -> Bool {
+        slot >= 0 && slot < count && hierarchy.generations.element(at: slot) & 1 == 0
+    }
 
     /// True when `layer` or one of its ancestors was removed from its superlayer
     /// (`removeFromSuperlayer(_:)`), so it is not part of the drawn tree. O(depth).

@@ -13,6 +13,11 @@ import CAffineKernels
 /// `LayerStore` is noncopyable (`~Copyable`): it has one owner, and a call through any
 /// place that holds it (a global `var`, a class property, a `let`, an `inout` parameter)
 /// borrows it in place, so an accessor costs a few nanoseconds wherever the store lives.
+/// One exception: through an `inout` parameter, a non-mutating accessor called between
+/// writes (so the compiler cannot hoist it) is passed a bitwise copy of the struct (about
+/// 1.4 KB) unless it is inlined; `handle(at:)`, `contains(_:)`, `count` and `layerCount`
+/// are, the property getters and queries are not (read them before the writes, or in one
+/// call of a function that takes the store `borrowing`: one copy for all its reads).
 /// A copy is explicit: `copy()`, O(n). A render thread that needs what to draw does not
 /// need a copy: `VisibleLayers` is one, of what is visible. To keep several stores in a
 /// collection, or share one between objects, put it in a class. It is `Sendable`, so
@@ -26,8 +31,9 @@ import CAffineKernels
 public struct LayerStore: ~Copyable, Sendable {
     /// The per-layer data: one array per property, and the values derived from them alone.
     var columns = LayerColumns()
-    /// The slots (generations, free slots) and the hierarchy links.
-    var hierarchy = LayerHierarchy()
+    /// The slots (generations, free slots) and the hierarchy links. `@usableFromInline` for
+    /// the `@inlinable` lookups (`LayerStore+Handles.swift`).
+    @usableFromInline var hierarchy = LayerHierarchy()
     /// Every cache and the queries' working storage (`LayerCaches.swift`).
     var caches = LayerCaches()
 
@@ -108,10 +114,10 @@ public struct LayerStore: ~Copyable, Sendable {
     /// `WorldTransforms`, world rects, clip rects, visibility), indexed by
     /// `LayerHandle.index`. Live layers plus free slots (`layerCount` counts only the
     /// live ones). O(1).
-    public var count: Int { hierarchy.parents.count }
+    @inlinable public var count: Int { hierarchy.parents.count }
 
     /// The number of live layers: added and not destroyed, attached or detached. O(1).
-    public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
+    @inlinable public var layerCount: Int { hierarchy.parents.count - hierarchy.freeSlots.count }
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
     /// or not, so that adding layers up to `capacity` reallocates nothing. O(columns):

@@ -18,7 +18,8 @@ extension LayerStore {
             bounds.drift.references[layer] = ParkedDrift.invalid
             return
         }
-        let m = columns.transforms.affine(at: layer)
+        // An identity's entries are 0 and 1 (of either sign), all read through `abs` below.
+        let m = kind == .identity ? AffineTransform.identity : columns.transforms.affine(at: layer)
         let own = ownBox(of: layer)
         let content = columns.flags[layer].contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
         let box = own.union(content)
