@@ -11,14 +11,16 @@ extension LayerStore {
             if bytes != 0 { list.append((part, array, bytes)) }
         }
         let c = columns
-        add("columns", "ten Double columns (bounds, position, anchor, z, anchorZ)",
+        add(
+            "columns", "ten Double columns (bounds, position, anchor, z, anchorZ)",
             allocatedBytes(c.boundsX) + allocatedBytes(c.boundsY) + allocatedBytes(c.boundsWidth)
                 + allocatedBytes(c.boundsHeight) + allocatedBytes(c.positionX) + allocatedBytes(c.positionY)
                 + allocatedBytes(c.anchorX) + allocatedBytes(c.anchorY) + allocatedBytes(c.zPositions)
                 + allocatedBytes(c.anchorPointZs))
         add("columns", "transform", c.transforms.allocatedByteCount)
         add("columns", "sublayerTransform", c.sublayerTransforms.allocatedByteCount)
-        add("columns", "flags, masks, opacity, interaction",
+        add(
+            "columns", "flags, masks, opacity, interaction",
             allocatedBytes(c.flags) + allocatedBytes(c.autoresizingMasks) + allocatedBytes(c.attributes.opacities)
                 + allocatedBytes(c.attributes.interactionEnabled))
         let entryStride = MemoryLayout<Int32>.stride + MemoryLayout<ScrollViewState>.stride
@@ -38,8 +40,11 @@ extension LayerStore {
     private func addQueryCaches(_ total: Int, _ add: (String, String, Int) -> Void) {
         let b = caches.subtreeBounds
         add("query", "subtree extent boxes", allocatedBytes(b.extent))
-        add("query", "subtree content (slots and side table)", allocatedBytes(b.contentSlots) + allocatedBytes(b.contents))
-        add("query", "state, index entry, index slot",
+        add(
+            "query", "subtree content (slots and side table)",
+            allocatedBytes(b.contentSlots) + allocatedBytes(b.contents))
+        add(
+            "query", "state, index entry, index slot",
             allocatedBytes(b.state) + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot))
         add("query", "order labels", allocatedBytes(b.orderLabel))
         var trees = allocatedBytes(b.indexes) + allocatedBytes(b.freeIndexSlots)
@@ -59,7 +64,8 @@ extension LayerStore {
         let drawOrder = caches.drawOrderCache.allocatedByteCounts(sharingWith: hierarchy).cache
         add("query", "drawing-order cache", drawOrder)
         let listed =
-            allocatedBytes(b.contentSlots) + allocatedBytes(b.contents) + allocatedBytes(b.extent) + allocatedBytes(b.state)
+            allocatedBytes(b.contentSlots) + allocatedBytes(b.contents) + allocatedBytes(b.extent)
+            + allocatedBytes(b.state)
             + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot) + allocatedBytes(b.orderLabel) + trees
             + parked + allocatedBytes(b.drift.listBounds) + b.drift.allocatedReferenceBytes + drawOrder
         add("query", "(not listed above)", total - listed)
