@@ -207,8 +207,14 @@ struct ParkedDrift: Sendable {
     @inline(__always)
     func parkedSlot(atReference slot: Int) -> Int { Int(references[slot][7].bitPattern) }
 
-    /// A new slot at the end of the store (no reference yet).
-    mutating func appendLayer() { referenceSlots.append(-1) }
+    /// A new slot at the end of the store (no reference yet). When the slots grow (the
+    /// store grew past its capacity), the table's room grows with them, in the same add,
+    /// so that no later add finds it full.
+    mutating func appendLayer() {
+        let room = referenceSlots.capacity
+        referenceSlots.append(-1)
+        if referenceSlots.capacity != room { reserveReferences(forCapacity: referenceSlots.capacity) }
+    }
 
     /// A new list position in `SubtreeBounds.indexes`.
     mutating func appendList() {

@@ -165,7 +165,11 @@ struct SubtreeBounds: Sendable {
     /// A new slot at the end of the store.
     mutating func appendLayer() {
         guard isBuilt else { return }
+        let contentRoom = contentSlots.capacity
         contentSlots.append(-1)
+        // The side table's room grows with the slots (the store grew past its capacity),
+        // in the same add, so that no later add finds it full.
+        if contentSlots.capacity != contentRoom { reserveContents(forCapacity: contentSlots.capacity) }
         extent.append(.null)
         state.append(0)
         indexEntry.append(-1)
