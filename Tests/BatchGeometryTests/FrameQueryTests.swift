@@ -243,12 +243,12 @@ final class FrameQueryTests: XCTestCase {
         kept.refreshSubtreeBoundsFully()
         for layer in 0..<store.count
         where kept.caches.subtreeBounds.extent[layer] != fresh.caches.subtreeBounds.extent[layer]
-            || kept.caches.subtreeBounds.content[layer] != fresh.caches.subtreeBounds.content[layer]
+            || kept.caches.subtreeBounds.content(of: layer) != fresh.caches.subtreeBounds.content(of: layer)
         {
             XCTFail(
                 "\(label): layer \(layer) extent \(kept.caches.subtreeBounds.extent[layer]) content "
-                    + "\(kept.caches.subtreeBounds.content[layer]), fresh \(fresh.caches.subtreeBounds.extent[layer]) "
-                    + "\(fresh.caches.subtreeBounds.content[layer])", file: file, line: line)
+                    + "\(kept.caches.subtreeBounds.content(of: layer)), fresh \(fresh.caches.subtreeBounds.extent[layer]) "
+                    + "\(fresh.caches.subtreeBounds.content(of: layer))", file: file, line: line)
             return
         }
     }

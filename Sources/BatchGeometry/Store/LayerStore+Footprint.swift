@@ -128,7 +128,8 @@ extension SubtreeBounds {
     /// arrays and list of parked sublayers), and for the refresh's and builds' working
     /// arrays, apart. O(number of indexes).
     var allocatedByteCounts: (cache: Int, scratch: Int) {
-        var cache = allocatedBytes(content) + allocatedBytes(extent) + allocatedBytes(state)
+        var cache =
+            allocatedBytes(contentSlots) + allocatedBytes(contents) + allocatedBytes(extent) + allocatedBytes(state)
         cache += allocatedBytes(indexEntry) + allocatedBytes(orderLabel) + allocatedBytes(indexes)
         cache += allocatedBytes(indexSlot) + allocatedBytes(freeIndexSlots)
         var position = 0
@@ -138,7 +139,7 @@ extension SubtreeBounds {
             position += 1
         }
         cache += allocatedBytes(parkedSublayers)
-        cache += allocatedBytes(drift.references) + allocatedBytes(drift.lists) + allocatedBytes(drift.listBounds)
+        cache += drift.allocatedReferenceBytes + allocatedBytes(drift.lists) + allocatedBytes(drift.listBounds)
         var scratch = allocatedBytes(queue) + allocatedBytes(depths) + allocatedBytes(sortedQueue)
         scratch += allocatedBytes(drift.candidates)
         scratch += allocatedBytes(levelStarts) + allocatedBytes(carried) + allocatedBytes(carrying)

@@ -185,7 +185,7 @@ extension LayerStore {
             let kept = refreshed.caches.subtreeBounds
             for layer in 0..<count
             where !sameBits(kept.extent[layer], fresh.caches.subtreeBounds.extent[layer])
-                || !sameBits(kept.content[layer], fresh.caches.subtreeBounds.content[layer])
+                || !sameBits(kept.content(of: layer), fresh.caches.subtreeBounds.content(of: layer))
             {
                 violations.append("the subtree bounds of layer \(layer) are not a fresh build's")
                 break

@@ -127,7 +127,7 @@ extension LayerStore {
         guard properties != .opacity else { return }
         prefetchElement(caches.changes.dirtyStates, layer)
         prefetchElement(caches.subtreeBounds.state, layer)
-        prefetchElement(caches.subtreeBounds.drift.references, layer)
+        prefetchElement(caches.subtreeBounds.drift.referenceSlots, layer)
     }
 
     /// Hints the lines of this store that reading `properties` of `layer` reads first:

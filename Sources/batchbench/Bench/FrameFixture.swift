@@ -99,10 +99,21 @@ final class FrameFixture {
         newPlayer = FramePlayer(workload, mode: mode, store: new)
         new.warmUp()
         footprintAfterWarmUp = new.memoryFootprint
+        if getenv("BATCHBENCH_MEMORY_INVENTORY") != nil { Self.printInventory(of: new, layers: workload.layerCount) }
         layerCount = workload.layerCount
         oldStore = old
         newStore = new
         newHits.reserveCapacity(FrameScript.touchCount)
+    }
+
+    /// With `BATCHBENCH_MEMORY_INVENTORY=1`, the store's bytes after `warmUp()` array by
+    /// array (`LayerStore.memoryInventory`), per layer of the workload, on standard error.
+    static func printInventory(of store: borrowing LayerStore, layers: Int) {
+        let n = Double(Swift.max(1, layers))
+        for entry in store.memoryInventory {
+            let perLayer = (Double(entry.bytes) / n * 10).rounded() / 10
+            printError("memory inventory (\(layers) layers): \(entry.part): \(entry.array): \(perLayer) bytes a layer")
+        }
     }
 
     /// One line of bytes per layer by part (`LayerStore.memoryFootprint` over the workload's

@@ -15,13 +15,13 @@ extension LayerStore {
             columns.zPositions[layer].isFinite, columns.anchorPointZs[layer].isFinite,
             !columns.flags[superlayer].contains(.transformLayer), extent != .unbounded
         else {
-            bounds.drift.references[layer] = ParkedDrift.invalid
+            bounds.drift.forget(layer)
             return
         }
         // An identity's entries are 0 and 1 (of either sign), all read through `abs` below.
         let m = kind == .identity ? AffineTransform.identity : columns.transforms.affine(at: layer)
         let own = ownBox(of: layer)
-        let content = columns.flags[layer].contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
+        let content = columns.flags[layer].contains(.masksToBounds) ? RectEdges.null : bounds.content(of: layer)
         let box = own.union(content)
         let size = Swift.max(
             Swift.max(abs(box.minX), abs(box.maxX)), Swift.max(abs(box.minY), abs(box.maxY)))
@@ -53,9 +53,12 @@ extension LayerStore {
     @inline(__always)
     mutating func invalidateMoveReference(_ layer: Int) {
         guard caches.subtreeBounds.isBuilt else { return }
-        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
-        caches.subtreeBounds.drift.invalidate(layer)
-        raiseParkedDrift(layer, hadDrift: hadDrift)
+        // No reference: no drift to lose, and not parked (parking gives it one).
+        let reference = Int(caches.subtreeBounds.drift.referenceSlots[layer])
+        guard reference >= 0 else { return }
+        let hadDrift = caches.subtreeBounds.drift.drift(atReference: reference) != nil
+        caches.subtreeBounds.drift.invalidate(atReference: reference)
+        raiseParkedDrift(layer, reference: reference, hadDrift: hadDrift)
     }
 
     /// `layer` leaves or joins a list: its reference goes (its box is redone in the new
@@ -63,21 +66,22 @@ extension LayerStore {
     @inline(__always)
     mutating func forgetMoveReference(_ layer: Int) {
         guard caches.subtreeBounds.isBuilt else { return }
-        caches.subtreeBounds.drift.references[layer] = ParkedDrift.invalid
+        caches.subtreeBounds.drift.forget(layer)
     }
 
-    /// When `layer` is parked: raises its list's bound to its drift, for the marks that
+    /// When `layer` (its reference at `reference` in `ParkedDrift.references`) is parked:
+    /// raises its list's bound to its drift, for the marks that
     /// `SubtreeBounds.mark` leaves out of the refresh's queue. When its drift just became
     /// unknown (`hadDrift`), it joins the list's parked sublayers instead, which any
     /// descent redoes: the bound, and the rest of the drifting list, stay (a zPosition
     /// set on one far card of a relayout used to redo the whole list). O(1) amortized.
     @inline(__always)
-    mutating func raiseParkedDrift(_ layer: Int, hadDrift: Bool) {
+    mutating func raiseParkedDrift(_ layer: Int, reference: Int, hadDrift: Bool) {
         guard caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.parked != 0 else { return }
         // The list's position, kept in the reference when the card was parked (reading
         // `parents` instead was one more cache miss per set).
-        let slot = caches.subtreeBounds.drift.parkedSlot(of: layer)
-        guard let drift = caches.subtreeBounds.drift.drift(of: layer) else {
+        let slot = caches.subtreeBounds.drift.parkedSlot(atReference: reference)
+        guard let drift = caches.subtreeBounds.drift.drift(atReference: reference) else {
             // Without a drift it is in the parked sublayers already: parked there, or
             // moved there when its drift went (here or in `parkAgain`).
             guard hadDrift else { return }
@@ -94,9 +98,12 @@ extension LayerStore {
     @inline(__always)
     mutating func noteMoveDrift(_ layer: Int, to position: Point) {
         guard caches.subtreeBounds.isBuilt else { return }
-        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
-        caches.subtreeBounds.drift.noteMove(layer, to: position)
-        raiseParkedDrift(layer, hadDrift: hadDrift)
+        // No reference: its drift stays unknown, and it is not parked (parking gives one).
+        let reference = Int(caches.subtreeBounds.drift.referenceSlots[layer])
+        guard reference >= 0 else { return }
+        let hadDrift = caches.subtreeBounds.drift.drift(atReference: reference) != nil
+        caches.subtreeBounds.drift.noteMove(atReference: reference, to: position)
+        raiseParkedDrift(layer, reference: reference, hadDrift: hadDrift)
     }
 
     /// `setTransform`'s note: the bound on `layer`'s box's growth about its anchor. O(1).
@@ -110,9 +117,12 @@ extension LayerStore {
     /// `noteTransformDrift(_:to:)` with the transform's `ParkedDrift.planeScale` (nil:
     /// not a plane scale). O(1).
     mutating func noteTransformDrift(_ layer: Int, planeScale: Point?) {
-        let hadDrift = caches.subtreeBounds.drift.drift(of: layer) != nil
-        caches.subtreeBounds.drift.noteTransform(layer, planeScale: planeScale)
-        raiseParkedDrift(layer, hadDrift: hadDrift)
+        // No reference: its drift stays unknown, and it is not parked (parking gives one).
+        let reference = Int(caches.subtreeBounds.drift.referenceSlots[layer])
+        guard reference >= 0 else { return }
+        let hadDrift = caches.subtreeBounds.drift.drift(atReference: reference) != nil
+        caches.subtreeBounds.drift.noteTransform(atReference: reference, planeScale: planeScale)
+        raiseParkedDrift(layer, reference: reference, hadDrift: hadDrift)
     }
 
     /// Parks `layer` (under the list at index position `slot`) with its `marks`: in the

@@ -23,7 +23,8 @@ extension LayerStore {
     /// Every layer's content and extent, sublayers before superlayers. O(count).
     private func build(_ bounds: inout SubtreeBounds) {
         let count = self.count
-        bounds.content = RemappedColumn(repeating: .null, count: count)
+        bounds.contentSlots = RemappedColumn(repeating: -1, count: count)
+        bounds.contents = []
         bounds.extent = RemappedColumn(repeating: .null, count: count)
         bounds.state = RemappedColumn(repeating: 0, count: count)
         bounds.indexEntry = RemappedColumn(repeating: -1, count: count)
@@ -31,10 +32,12 @@ extension LayerStore {
         bounds.indexes = []
         bounds.parkedSublayers = []
         bounds.drift = ParkedDrift()
-        bounds.drift.references = RemappedColumn(repeating: ParkedDrift.invalid, count: count)
+        bounds.drift.referenceSlots = RemappedColumn(repeating: -1, count: count)
         bounds.lastDeferredVisits = 0
         bounds.indexSlot = RemappedColumn(repeating: -1, count: count)
         bounds.reserveColumns(layerCapacity)
+        bounds.reserveContents(forCapacity: layerCapacity, joining: layersWithSublayers())
+        bounds.drift.reserveReferences(forCapacity: layerCapacity, joining: sublayersOfWideLayers())
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count
@@ -50,6 +53,37 @@ extension LayerStore {
             recordMoveReferences(ofSublayersOf: layer, &bounds)
         }
         bounds.isBuilt = true
+    }
+
+    /// How many layers have sublayers: the most content entries a build makes (the
+    /// others' content is null), so that it reserves them at once. O(count).
+    private func layersWithSublayers() -> Int {
+        var total = 0
+        var layer = 0
+        while layer < count {
+            if hierarchy.firstSublayers[layer] >= 0 { total += 1 }
+            layer += 1
+        }
+        return total
+    }
+
+    /// How many layers lie in lists of at least `SublayerIndex.minimumSublayers`: the
+    /// most drift references a build records (the sublayers of the lists it indexes), so
+    /// that it reserves them at once, not by doubling. O(count).
+    private func sublayersOfWideLayers() -> Int {
+        var total = 0
+        var layer = 0
+        while layer < count {
+            var sublayers = 0
+            var sublayer = hierarchy.firstSublayers[layer]
+            while sublayer >= 0 {
+                sublayers += 1
+                sublayer = hierarchy.nextSiblings[Int(sublayer)]
+            }
+            if sublayers >= SublayerIndex.minimumSublayers { total += sublayers }
+            layer += 1
+        }
+        return total
     }
 
     /// Redoes the marked layers, deepest first, level by level: every layer of a depth
@@ -176,7 +210,7 @@ extension LayerStore {
         // A rotated layer's extent reads each sublayer's (`sublayerWiseExtent`), which
         // may change while their union does not.
         let sublayerChanged = marks & (Mark.content | Mark.sublayerList | Mark.allSublayers) != 0
-        guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content[layer].isNull)
+        guard contentChanged || marks & Mark.extent != 0 || (sublayerChanged && !bounds.content(of: layer).isNull)
         else { return nil }
         let extent = computedExtent(of: layer, &bounds)
         let superlayer = Int(hierarchy.parents[layer])
@@ -228,8 +262,8 @@ extension LayerStore {
             if keepsIndex && all { bounds.refitAllLeaves(of: layer) }
         }
         let content = keepsIndex ? bounds.indexBounds(of: layer) : rebuildSublayerIndex(of: layer, &bounds)
-        guard content != bounds.content[layer] else { return false }
-        bounds.content[layer] = content
+        guard content != bounds.content(of: layer) else { return false }
+        bounds.setContent(content, of: layer)
         return true
     }
 
@@ -292,7 +326,7 @@ extension LayerStore {
         let superlayer = Int(hierarchy.parents[layer])
         if layerFlags.contains(.hidden) || (superlayer < 0 && layerFlags.contains(.detached)) { return .null }
         let own = ownBox(of: layer)
-        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : bounds.content[layer]
+        let content = layerFlags.contains(.masksToBounds) ? RectEdges.null : bounds.content(of: layer)
         let box = own.union(content)
         if box.isNull { return .null }
         // Under a transform layer the subtree keeps its depth: no plane to bound it in.

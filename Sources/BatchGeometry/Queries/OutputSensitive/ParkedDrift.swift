@@ -9,16 +9,26 @@
 // frame query that descends redoes only the parked cards whose leaves meet its region
 // grown by that bound. The others stay parked: their boxes cannot reach the region.
 
-/// The drift of parked cards: per layer, the reference its box was computed at and how
-/// far its box may have drifted since; per indexed list, the cards parked with a bounded
-/// drift and the largest such bound.
+/// The drift of parked cards: per sublayer of an indexed list, the reference its box was
+/// computed at and how far its box may have drifted since; per indexed list, the cards
+/// parked with a bounded drift and the largest such bound.
+///
+/// The references are a side table: only the sublayers of indexed lists (a card in four
+/// layers of the `app` workload, none of `standard`) need one, so each layer holds a
+/// 4-byte position in the table instead of a 32-byte reference (issue 22's bytes target).
 struct ParkedDrift: Sendable {
-    /// Per layer: `x`, `y` (its position when its box was computed, as Floats), `scale`
-    /// (its transform's uniform scale then; NaN: not a scale about the anchor), `reach`
-    /// (the farthest edge of that box from `x`, `y`), `magnitude` (the size of the terms
-    /// that computed it, for the rounding slack), `moved` and `scaled` (the bounds the
-    /// setters computed since; NaN or infinity: unknown), and in the last lane the list a
-    /// parked layer waits in (`parkedSlot`). NaN: no reference.
+    /// Per layer: its reference's position in `references` (-1: none, which reads as
+    /// `invalid`). A layer gets one the first time a reference is recorded for it or it is
+    /// parked, and keeps it for as long as the table lives (a slot reused by a new layer
+    /// inherits it), so that leaving and joining lists never grows the table.
+    var referenceSlots: RemappedColumn<Int32> = []
+    /// Per position in `referenceSlots`: `x`, `y` (the layer's position when its box was
+    /// computed, as Floats), `scale` (its transform's uniform scale then; NaN: not a
+    /// scale about the anchor), `reach` (the farthest edge of that box from `x`, `y`),
+    /// `magnitude` (the size of the terms that computed it, for the rounding slack),
+    /// `moved` and `scaled` (the bounds the setters computed since; NaN or infinity:
+    /// unknown), and in the last lane the list a parked layer waits in (`parkedSlot`).
+    /// NaN: no reference.
     var references: RemappedColumn<SIMD8<Float>> = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
@@ -29,6 +39,44 @@ struct ParkedDrift: Sendable {
     var candidates: [Int32] = []
 
     static let invalid = SIMD8<Float>(repeating: .nan)
+
+    /// Bytes allocated for the slots and the references. O(1).
+    var allocatedReferenceBytes: Int { allocatedBytes(referenceSlots) + allocatedBytes(references) }
+
+    /// `layer`'s position in `references`, given one (an `invalid` reference) if it has
+    /// none. O(1) amortized: the table grows only past the room `reserveReferences` left.
+    @inline(__always)
+    mutating func referenceSlot(of layer: Int) -> Int {
+        let slot = referenceSlots[layer]
+        if slot >= 0 { return Int(slot) }
+        referenceSlots[layer] = Int32(truncatingIfNeeded: references.count)
+        references.append(Self.invalid)
+        return references.count - 1
+    }
+
+    /// Room in `references` for `joining` more layers plus one per slot of a store of
+    /// `capacity` layers still to come, so that a frame within the reserved capacity
+    /// never grows the table (it is as large as the per-layer column it replaced only
+    /// when every slot holds a sublayer of an indexed list). O(1) unless it grows.
+    mutating func reserveReferences(forCapacity capacity: Int, joining: Int = 0) {
+        let room = references.count + joining + Swift.max(0, capacity - referenceSlots.count)
+        if references.capacity < room { references.reserveCapacity(room) }
+    }
+
+    /// `layer`'s reference (`invalid` when it has none). O(1).
+    @inline(__always)
+    func reference(of layer: Int) -> SIMD8<Float> {
+        let slot = referenceSlots[layer]
+        return slot >= 0 ? references[Int(slot)] : Self.invalid
+    }
+
+    /// Forgets `layer`'s reference, parked list included (it left or joined a list, or its
+    /// map cannot drift by a bound). O(1).
+    @inline(__always)
+    mutating func forget(_ layer: Int) {
+        let slot = referenceSlots[layer]
+        if slot >= 0 { references[Int(slot)] = Self.invalid }
+    }
 
     /// How many entries a list of `leaves` sublayers lets its drifting list hold before a
     /// descent compacts it (entries redone and parked again repeat): twice its length, so
@@ -45,7 +93,14 @@ struct ParkedDrift: Sendable {
     /// known. O(1).
     @inline(__always)
     func drift(of layer: Int) -> Double? {
-        let reference = references[layer]
+        let slot = referenceSlots[layer]
+        return slot >= 0 ? drift(atReference: Int(slot)) : nil
+    }
+
+    /// `drift(of:)` of the layer whose reference is at `position` in `references`. O(1).
+    @inline(__always)
+    func drift(atReference position: Int) -> Double? {
+        let reference = references[position]
         let drift = Double(reference[5]) + Double(reference[6])
         return drift.isFinite ? drift : nil
     }
@@ -54,39 +109,42 @@ struct ParkedDrift: Sendable {
     /// (NaN: not a uniform scale), `box` and `magnitude`; no drift since. O(1).
     @inline(__always)
     mutating func record(_ layer: Int, position: Point, scale: Double, box: RectEdges, magnitude: Double) {
+        let slot = referenceSlot(of: layer)
         guard !box.isNull else {
-            references[layer] = SIMD8(Float(position.x), Float(position.y), Float(scale), 0, 0, 0, 0, 0)
+            references[slot] = SIMD8(Float(position.x), Float(position.y), Float(scale), 0, 0, 0, 0, 0)
             return
         }
         let reach = Swift.max(
             Swift.max(abs(box.minX - position.x), abs(box.maxX - position.x)),
             Swift.max(abs(box.minY - position.y), abs(box.maxY - position.y)))
-        references[layer] = SIMD8(
+        references[slot] = SIMD8(
             Float(position.x), Float(position.y), Float(scale), Self.roundedUp(reach),
             Self.roundedUp(magnitude + reach), 0, 0, 0)
     }
 
-    /// `layer` moved to `position`: the bound on its anchor's move since the reference.
+    /// The layer whose reference is at `slot` in `references` moved to `position`: the
+    /// bound on its anchor's move since the reference.
     @inline(__always)
-    mutating func noteMove(_ layer: Int, to position: Point) {
-        let reference = references[layer]
+    mutating func noteMove(atReference slot: Int, to position: Point) {
+        let reference = references[slot]
         let (x0, y0) = (Double(reference[0]), Double(reference[1]))
         let moved =
             Swift.max(abs(position.x - x0), abs(position.y - y0)) + Self.floatSlack * (abs(x0) + abs(y0))
             + Self.roundingSlack * (Double(reference[4]) + abs(position.x) + abs(position.y))
-        references[layer][5] = Self.roundedUp(moved)
+        references[slot][5] = Self.roundedUp(moved)
     }
 
-    /// `layer`'s transform became one of `planeScale(_:)` `planeScale` (nil: not a plane
+    /// The transform of the layer whose reference is at `slot` became one of
+    /// `planeScale(_:)` `planeScale` (nil: not a plane
     /// scale): the bound on its box's growth about its anchor since the reference (unknown
     /// unless both are uniform-or-not scales without translation, about a reference scale
     /// that was uniform). Takes the two numbers, not the 4×4 (a copy per call).
     @inline(__always)
-    mutating func noteTransform(_ layer: Int, planeScale: Point?) {
-        let reference = references[layer]
+    mutating func noteTransform(atReference slot: Int, planeScale: Point?) {
+        let reference = references[slot]
         let s0 = Double(reference[2])
         guard let scale = planeScale, s0.isFinite, s0 != 0 else {
-            references[layer][6] = .infinity
+            references[slot][6] = .infinity
             return
         }
         let (sx, sy) = (scale.x / s0, scale.y / s0)
@@ -94,7 +152,7 @@ struct ParkedDrift: Sendable {
         let scaled =
             ratio * Double(reference[3])
             + Self.roundingSlack * Double(reference[4]) * (1 + Swift.max(abs(sx), abs(sy)))
-        references[layer][6] = Self.roundedUp(scaled)
+        references[slot][6] = Self.roundedUp(scaled)
     }
 
     /// The scales along x and y when `transform` maps the layer's plane by a scale about
@@ -121,9 +179,16 @@ struct ParkedDrift: Sendable {
     /// (lane 7) is kept. O(1).
     @inline(__always)
     mutating func invalidate(_ layer: Int) {
-        let slot = references[layer][7]
-        references[layer] = Self.invalid
-        references[layer][7] = slot
+        let slot = Int(referenceSlots[layer])
+        if slot >= 0 { invalidate(atReference: slot) }
+    }
+
+    /// `invalidate(_:)` of the layer whose reference is at `slot`. O(1).
+    @inline(__always)
+    mutating func invalidate(atReference slot: Int) {
+        let list = references[slot][7]
+        references[slot] = Self.invalid
+        references[slot][7] = list
     }
 
     /// Lane 7 of a parked layer's reference: the position in `SubtreeBounds.indexes` of
@@ -131,14 +196,25 @@ struct ParkedDrift: Sendable {
     /// parked layer keeps its superlayer, whose index keeps its position, until redone.
     @inline(__always)
     mutating func setParkedSlot(_ slot: Int, of layer: Int) {
-        references[layer][7] = Float(bitPattern: UInt32(truncatingIfNeeded: slot))
+        let position = referenceSlot(of: layer)
+        references[position][7] = Float(bitPattern: UInt32(truncatingIfNeeded: slot))
     }
 
+    /// (A parked layer has a reference: `setParkedSlot` gave it one.)
     @inline(__always)
-    func parkedSlot(of layer: Int) -> Int { Int(references[layer][7].bitPattern) }
+    func parkedSlot(of layer: Int) -> Int { parkedSlot(atReference: Int(referenceSlots[layer])) }
 
-    /// A new slot at the end of the store.
-    mutating func appendLayer() { references.append(Self.invalid) }
+    @inline(__always)
+    func parkedSlot(atReference slot: Int) -> Int { Int(references[slot][7].bitPattern) }
+
+    /// A new slot at the end of the store (no reference yet). When the slots grow (the
+    /// store grew past its capacity), the table's room grows with them, in the same add,
+    /// so that no later add finds it full.
+    mutating func appendLayer() {
+        let room = referenceSlots.capacity
+        referenceSlots.append(-1)
+        if referenceSlots.capacity != room { reserveReferences(forCapacity: referenceSlots.capacity) }
+    }
 
     /// A new list position in `SubtreeBounds.indexes`.
     mutating func appendList() {

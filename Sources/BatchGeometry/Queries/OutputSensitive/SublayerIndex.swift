@@ -128,6 +128,7 @@ struct SublayerIndex: Sendable {
         let n = scratch.sublayers.count
         scratch.sortTileRecursive(fill: Self.buildFill)
         let bottomNodes = Swift.max(1, (n + Self.buildFill - 1) / Self.buildFill)
+        reserveNodes(leaves: bottomNodes * Self.fanout)
         sublayers.removeAll(keepingCapacity: true)
         boxes.removeAll(keepingCapacity: true)
         freeLeaves.removeAll(keepingCapacity: true)
@@ -152,6 +153,27 @@ struct SublayerIndex: Sendable {
         isFull = false
         buildLevels()
         clearStale()
+    }
+
+    /// Room for a tree of `leaves` leaves in the per-leaf and per-node arrays: exactly
+    /// at the first build (arrays grown by appending held up to twice the nodes, 32
+    /// bytes a box), at least twice the old room when a rebuild outgrows it (amortized,
+    /// as appending was). O(1) unless they grow.
+    private mutating func reserveNodes(leaves: Int) {
+        var nodes = leaves
+        var level = leaves
+        while level > 1 {
+            level = (level + Self.fanout - 1) / Self.fanout
+            nodes += level
+        }
+        if sublayers.capacity < leaves {
+            sublayers.reserveCapacity(sublayers.capacity == 0 ? leaves : Swift.max(leaves, 2 * sublayers.capacity))
+        }
+        guard boxes.capacity < nodes else { return }
+        let room = boxes.capacity == 0 ? nodes : Swift.max(nodes, 2 * boxes.capacity)
+        boxes.reserveCapacity(room)
+        freeLeaves.reserveCapacity(room)
+        stale.reserveCapacity(room)
     }
 
     /// No node stale, `stale` sized to the nodes, and room in `staleNodes` for every
