@@ -65,7 +65,7 @@ final class TranslatedBoxTests: XCTestCase {
             let local = store.planarTransformToSuperlayer(of: layer, superlayer: superlayer),
             local.a == 1, local.b == 0, local.c == 0, local.d == 1
         else { return nil }
-        let content = flags.contains(.masksToBounds) ? RectEdges.null : store.caches.subtreeBounds.content[layer]
+        let content = flags.contains(.masksToBounds) ? RectEdges.null : store.caches.subtreeBounds.content(of: layer)
         let box = store.ownBox(of: layer).union(content)
         return box.isNull ? .null : mappedBox(box, through: PlaneMap(local))
     }

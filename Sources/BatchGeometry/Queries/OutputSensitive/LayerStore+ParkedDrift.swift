@@ -264,7 +264,10 @@ extension LayerStore {
             }
             k += 1
         }
-        entries.removeLast(entries.count - kept)
+        // One at a time: `removeLast(_:)` goes through the generic `removeSubrange`, whose
+        // first call in a debug build instantiates a witness table (heap) in whichever
+        // frame first compacts a list.
+        while entries.count > kept { entries.removeLast() }
         k = 0
         while k < kept {
             bounds.state[Int(entries[k])] |= parked
