@@ -29,11 +29,28 @@ extension AnimationStore {
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
-        let removedAny = runTimingPass(time: time, model: model)
+        if !sampleThroughLanes(at: time, model: model, into: &presentation) {
+            let removedAny = runTimingPass(time: time, model: model)
+            if removedAny { compactLiveLists() }
+            composeShowing(model: model, into: &presentation)
+        }
         verifiedStructure = structure
         if finished.count > finishedBefore { finished.sort() }
-        if removedAny { compactLiveLists() }
-        composeShowing(model: model, into: &presentation)
+        sampledVersion = liveVersion
+    }
+
+    /// The sample through the lanes (AnimationLanes.swift) when they apply: every layer
+    /// verified alive and none with its own timing, and a live list that stayed the same
+    /// since the previous sample (the lanes made for it now if they are not). Returns
+    /// false when the general path must sample instead.
+    private mutating func sampleThroughLanes(
+        at time: Double, model: borrowing LayerStore, into presentation: inout PresentationValues
+    ) -> Bool {
+        guard verifiedStructure == model.hierarchy.structureVersion && layerTimings.isEmpty && !live.isEmpty,
+            sampledVersion == liveVersion
+        else { return false }
+        if lanes.version != liveVersion { makeLanes(slotCount: model.count) }
+        return sampleLanes(at: time, model: model, into: &presentation)
     }
 
     /// The composition loop, in the order added. One non-mutating call for the whole
@@ -42,7 +59,7 @@ extension AnimationStore {
     /// opened raw (`withPresentationCells`) a chunk of the live list at a time, with room
     /// for as many new entries as the chunk has animations: the room stays small however
     /// few layers the animations share.
-    private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
+    func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let chunk = 4096
         var start = 0
         while start < live.count {
@@ -138,7 +155,7 @@ extension AnimationStore {
     /// then its phase, and its progress when it shows (0 while a solve is queued: the
     /// caller flushes the queue when it is full, after writing this state).
     @inline(__always)
-    private mutating func timingStep(
+    mutating func timingStep(
         _ i: Int, _ timing: ResolvedTiming, at parentTime: Double, removedAny: inout Bool
     ) -> SampledState {
         if timing.isAfterEnd(parentTime) {

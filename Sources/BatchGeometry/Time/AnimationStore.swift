@@ -46,6 +46,9 @@ struct AnimationFlags: OptionSet, Sendable {
     static let removed = AnimationFlags(rawValue: 32)
     /// Has been after its end at some sample.
     static let finished = AnimationFlags(rawValue: 64)
+    /// Was once not showing inside its active duration at a sample that went through the
+    /// lanes: sampled by the general loops from then on (AnimationLanes.swift).
+    static let laneless = AnimationFlags(rawValue: 128)
 }
 
 /// One keyframe animation's arrays: `count` values of `AnimationStore.valueWidth(_:)`
@@ -143,6 +146,15 @@ public struct AnimationStore: Sendable {
 
     // Live animations, in the order added.
     var live: [Int32] = []
+    /// Counts the changes of `live` (an animation added or left), so the lanes know
+    /// when they are out of date.
+    var liveVersion: UInt64 = 0
+    /// `liveVersion` at the end of the latest sample: the lanes are made only for a live
+    /// list that stayed the same across a sample (a host adding every frame never pays
+    /// for them).
+    var sampledVersion: UInt64?
+    /// The lane groups (AnimationLanes.swift).
+    var lanes = AnimationLanes()
 
     /// Layer timings that are not the default, by slot, with the handle stamp (store tag and
     /// generation, `LayerHandle`) they were set for.
@@ -262,6 +274,7 @@ extension AnimationStore {
         self.flags.append(flags)
         resolvedEndIndices.append(-1)
         live.append(Int32(number))
+        liveVersion &+= 1
         states.append(SampledState())
         // Its layer was checked against the model `add` was given, which may not be the
         // one the next sample gets.
@@ -311,6 +324,7 @@ extension AnimationStore {
     mutating func compactLiveLists() {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
+        liveVersion &+= 1
     }
 
     /// Resolves the ends of basic or spring animation `number` when none is the value
