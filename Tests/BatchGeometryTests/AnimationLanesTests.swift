@@ -156,10 +156,10 @@ final class AnimationLanesTests: XCTestCase {
     static func laneAnimation(_ random: inout SplitMix64, longLived: Bool) -> Animation {
         let keyPaths: [AnimationKeyPath] = [
             .position, .bounds, .anchorPoint, .zPosition, .anchorPointZ, .opacity, .transformScale,
-            .transformRotation, .transformTranslation, .transformScaleX,
+            .transformRotation, .transformTranslation, .transformScaleX, .transform, .sublayerTransform,
         ]
         let keyPath = keyPaths[random.below(keyPaths.count)]
-        let value = { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
+        func value() -> [Double] { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
         var timing = longLived ? endlessTiming() : AnimationSamplerReferenceTests.randomTiming(&random)
         if longLived {
             timing.beginTime = random.value(in: -3 ... -1.5)
@@ -168,8 +168,8 @@ final class AnimationLanesTests: XCTestCase {
             timing.speed = [1, 2, -1, 0.5][random.below(4)]
             timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
         }
-        let additive = !keyPath.isValueFunction && random.below(2) == 0
-        let cumulative = random.below(3) == 0
+        let additive = !keyPath.isValueFunction && random.below(keyPath.isWholeTransform ? 4 : 2) == 0
+        let cumulative = !keyPath.isWholeTransform && random.below(3) == 0
         let functions = TimingFunction.Name.allCases.map { TimingFunction($0) }
         if random.below(3) == 0 {
             let spring = Spring(stiffness: random.value(in: 50...400), damping: random.value(in: 2...40))
@@ -179,7 +179,8 @@ final class AnimationLanesTests: XCTestCase {
         }
         let function: TimingFunction? = random.below(3) == 0 ? nil : functions[random.below(functions.count)]
         let content: Animation.Content =
-            random.below(2) == 0 ? .basic(from: value(), to: value(), by: nil) : .basic(from: value(), to: nil, by: value())
+            random.below(2) == 0 || keyPath.isWholeTransform
+            ? .basic(from: value(), to: value(), by: nil) : .basic(from: value(), to: nil, by: value())
         return Animation(
             keyPath: keyPath, content: content, timing: timing, timingFunction: function, isAdditive: additive,
             isCumulative: cumulative)

@@ -34,7 +34,10 @@ struct LaneGroup: Sendable {
     var timings: [ResolvedTiming] = []
     /// Index into `timingFunctions` or `springs` by `curve`; unused for linear.
     var curves: [Int32] = []
-    /// The resolved ends: start and end − start (`resolvedVectors`' pair).
+    /// Where the resolved ends are (`resolvedEndIndices`); a whole transform's are read
+    /// there, a vector's are copied into `starts` and `deltas`.
+    var ends: [Int32] = []
+    /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair).
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
     /// Per-sample scratch: progress f and iteration k.
@@ -54,6 +57,7 @@ struct LaneGroup: Sendable {
         entries.removeAll(keepingCapacity: true)
         timings.removeAll(keepingCapacity: true)
         curves.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
         deltas.removeAll(keepingCapacity: true)
         progress.removeAll(keepingCapacity: true)
@@ -85,10 +89,10 @@ extension AnimationStore {
         let has = flags[i]
         guard !has.contains(.laneless) && resolvedEndIndices[i] >= 0 else { return nil }
         let keyPath = keyPaths[i]
-        if keyPath.isValueFunction {
+        if keyPath.isValueFunction || keyPath.isWholeTransform {
             guard !has.contains(.additive) else { return nil }
         } else {
-            guard keyPath.writesWholeProperty && !keyPath.isWholeTransform else { return nil }
+            guard keyPath.writesWholeProperty else { return nil }
         }
         switch curveKinds[i] {
         case .basic: return timingFunctionIndices[i] >= 0 ? .timingFunction : .linear
@@ -163,8 +167,11 @@ extension AnimationStore {
         groups[g!].entries.append(entry)
         groups[g!].timings.append(timings[i])
         groups[g!].curves.append(curveIndex)
-        groups[g!].starts.append(resolvedVectors[r])
-        groups[g!].deltas.append(resolvedVectors[r + 1])
+        groups[g!].ends.append(Int32(r))
+        if !keyPath.isWholeTransform {
+            groups[g!].starts.append(resolvedVectors[r])
+            groups[g!].deltas.append(resolvedVectors[r + 1])
+        }
         groups[g!].progress.append(0)
         groups[g!].iterations.append(0)
     }
@@ -181,9 +188,14 @@ extension AnimationStore {
     ) -> Bool {
         var lanes = self.lanes
         self.lanes = AnimationLanes()
-        var leftAny = false
-        for g in lanes.groups.indices {
-            if runLaneTiming(&lanes.groups[g], at: time) { leftAny = true }
+        // By address: an array's element accessors and iterator over a struct this size
+        // allocate a coroutine frame per call in unoptimized builds.
+        let leftAny = lanes.groups.withUnsafeMutableBufferPointer { groups in
+            var left = false
+            for g in 0..<groups.count {
+                if runLaneTiming(&groups[g], at: time) { left = true }
+            }
+            return left
         }
         self.lanes = lanes
         if leftAny {
@@ -194,14 +206,14 @@ extension AnimationStore {
         var allShowing = true
         let rest = self.lanes.rest
         if !rest.isEmpty {
-          withRawColumn(reading: rest) { rest in
-            for k in 0..<self.lanes.rest.count {
-                let i = Int(rest[k])
-                states[i] = timingStep(i, timings[i], at: time, removedAny: &removedAny)
-                allShowing = allShowing && states[i].isShowing
-                if solveQueue.count == 8 { flushSolves() }
+            withRawColumn(reading: rest) { rest in
+                for k in 0..<self.lanes.rest.count {
+                    let i = Int(rest[k])
+                    states[i] = timingStep(i, timings[i], at: time, removedAny: &removedAny)
+                    allShowing = allShowing && states[i].isShowing
+                    if solveQueue.count == 8 { flushSolves() }
+                }
             }
-          }
         }
         flushSolves()
         if removedAny || !allShowing {
@@ -286,7 +298,8 @@ extension AnimationStore {
     /// Writes the lane members' progress and iteration into `states` (for the general
     /// composition).
     private mutating func scatterLaneStates() {
-        for group in lanes.groups {
+        for g in 0..<lanes.groups.count {
+            let group = lanes.groups[g]
             for m in 0..<group.count {
                 states[Int(group.numbers[m])] = SampledState(
                     progress: group.progress[m], iteration: group.iterations[m], isShowing: true)
@@ -303,16 +316,23 @@ extension AnimationStore {
         presentation.reserveCells(room: room)
         withPresentationCells(&presentation, room: room) { cells in
             if !lanes.restSlots.isEmpty {
-              withRawColumns(reading: lanes.restSlots, lanes.restEntries) { slots, entries in
-                for k in 0..<lanes.restSlots.count {
-                    let (slot, e) = (Int(slots[k]), Int(entries[k]))
-                    cells.entries[slot] = Int32(e)
-                    cells.layers[e] = slot
-                    cells.touched[e] = []
+                withRawColumns(reading: lanes.restSlots, lanes.restEntries) { slots, entries in
+                    for k in 0..<lanes.restSlots.count {
+                        let (slot, e) = (Int(slots[k]), Int(entries[k]))
+                        cells.entries[slot] = Int32(e)
+                        cells.layers[e] = slot
+                        cells.touched[e] = []
+                    }
                 }
-              }
             }
-            for group in lanes.groups { writeLane(group, model: model, into: cells) }
+            for g in 0..<lanes.groups.count {
+                let group = lanes.groups[g]
+                if group.keyPath.isWholeTransform {
+                    writeTransformLane(group, into: cells)
+                } else {
+                    writeLane(group, model: model, into: cells)
+                }
+            }
             cells.count = room
             guard !lanes.rest.isEmpty else { return }
             withRawColumn(reading: lanes.rest) { rest in
@@ -356,6 +376,45 @@ extension AnimationStore {
                             cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
                         } else {
                             cells.setVector(v, at: keyPath, entry: e)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
+    /// resolved ends and decompositions, read in place, then written whole.
+    private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
+        guard group.count > 0 else { return }
+        let property = group.keyPath.presentationProperty
+        let isTransform = group.keyPath == .transform
+        withRawColumns(reading: group.slots, group.entries) { slots, entries in
+            withRawColumn(reading: group.ends) { ends in
+                withRawColumn(reading: group.progress) { progress in
+                    withRawColumn(reading: resolvedTransforms) { transforms in
+                        withRawColumn(reading: resolvedDecompositions) { decompositions in
+                            withRawColumn(reading: resolvedSlerps) { slerps in
+                                for m in 0..<group.count {
+                                    let (slot, e, k, f) = (Int(slots[m]), Int(entries[m]), Int(ends[m]), progress[m])
+                                    cells.entries[slot] = Int32(e)
+                                    cells.layers[e] = slot
+                                    cells.touched[e] = property
+                                    let value: Transform3D
+                                    if f == 0 || f == 1 {
+                                        value = transforms[f == 0 ? k : k + 1]
+                                    } else if let a = decompositions[k], let b = decompositions[k + 1] {
+                                        value = Transform3D(interpolating: a, b, fraction: f, slerp: slerps[k / 2])
+                                    } else {
+                                        value = transforms[f < 0.5 ? k : k + 1]
+                                    }
+                                    if isTransform {
+                                        cells.setTransform(value, entry: e)
+                                    } else {
+                                        cells.sublayerTransform[e] = value
+                                    }
+                                }
+                            }
                         }
                     }
                 }
