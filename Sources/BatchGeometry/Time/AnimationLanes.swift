@@ -202,20 +202,8 @@ extension AnimationStore {
             self.lanes.version = nil
             return false
         }
-        var removedAny = false
-        var allShowing = true
         let rest = self.lanes.rest
-        if !rest.isEmpty {
-            withRawColumn(reading: rest) { rest in
-                for k in 0..<self.lanes.rest.count {
-                    let i = Int(rest[k])
-                    states[i] = timingStep(i, timings[i], at: time, removedAny: &removedAny)
-                    allShowing = allShowing && states[i].isShowing
-                    if solveQueue.count == 8 { flushSolves() }
-                }
-            }
-        }
-        flushSolves()
+        let (removedAny, allShowing) = rest.isEmpty ? (false, true) : runSteadyTimingPass(time: time, over: rest)
         if removedAny || !allShowing {
             // The entries are not the lanes' (a layer without one, or later): the general
             // composition, from the lane members' states.
