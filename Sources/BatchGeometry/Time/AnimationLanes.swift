@@ -1,13 +1,14 @@
 // Lanes (docs/ANIMATION.md section 10, "Lanes"): the basic and spring animations whose
-// ends were resolved at `add`, on a whole vector property or a value function (not
-// additive), each the only live animation of its layer, grouped by curve and key path
-// into columns of their own and sampled one group at a time: a timing loop (phase and
-// progress, timing functions solved eight at a time) and a loop that writes each value
-// straight into its layer's cell, at an entry fixed when the lanes were made (the order
-// the general loop would give when every animation shows). The rest — stacks, keyframes,
-// whole transforms, decelerations, partial key paths, animations that were ever silent
-// or after their end at a sample — is sampled by the general loops, in the order added.
-// The same operations in the same order as the general path, so the same bits.
+// ends were resolved at `add`, on a whole vector property, or a value function or whole
+// transform that is not additive, each the only live animation of its layer, grouped by
+// curve and key path into columns of their own and sampled one group at a time: a timing
+// loop (phase and progress, timing functions solved eight at a time) and a loop that
+// writes each value straight into its layer's cell, at an entry fixed when the lanes were
+// made (the order the general loop would give when every animation shows). The rest —
+// stacks, keyframes, additive transforms and value functions, decelerations, partial key
+// paths, animations that were ever silent or after their end at a sample — is sampled by
+// the general loops, in the order added. The same operations in the same order as the
+// general path, so the same bits.
 
 /// How a lane group's progress is made (section 2.5).
 enum LaneCurve: UInt8, Sendable {
