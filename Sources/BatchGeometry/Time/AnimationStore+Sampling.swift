@@ -162,7 +162,7 @@ extension AnimationStore {
     /// then its phase, and its progress when it shows (0 while a solve is queued: the
     /// caller flushes the queue when it is full, after writing this state).
     @inline(__always)
-    mutating func timingStep(
+    private mutating func timingStep(
         _ i: Int, _ timing: ResolvedTiming, at parentTime: Double, removedAny: inout Bool
     ) -> SampledState {
         if timing.isAfterEnd(parentTime) {

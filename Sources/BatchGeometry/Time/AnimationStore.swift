@@ -2,8 +2,10 @@
 // animation number, with a dense table per curve (timing functions, springs, keyframe
 // sets and values) and what does not depend on time resolved when an animation is added
 // (ends, transform decompositions), so that a sample is two loops over plain arrays in
-// the order added. The model store is only read. Sampling: AnimationStore+Sampling.swift;
-// composition: AnimationComposition.swift; keyframes: KeyframeInterpolation.swift.
+// the order added (or, in the steady state, per-group loops over lane columns and those
+// two loops over the rest: AnimationLanes.swift). The model store is only read. Sampling:
+// AnimationStore+Sampling.swift; composition: AnimationComposition.swift; keyframes:
+// KeyframeInterpolation.swift.
 
 /// One animation at the latest sample: whether it shows, and if so its progress f and
 /// completed iterations k (one array: the composition loop reads them together).
