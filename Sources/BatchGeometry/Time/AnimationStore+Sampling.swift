@@ -29,11 +29,28 @@ extension AnimationStore {
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
-        let removedAny = runTimingPass(time: time, model: model)
+        if !sampleThroughLanes(at: time, model: model, into: &presentation) {
+            let removedAny = runTimingPass(time: time, model: model)
+            if removedAny { compactLiveLists() }
+            composeShowing(model: model, into: &presentation)
+        }
         verifiedStructure = structure
         if finished.count > finishedBefore { finished.sort() }
-        if removedAny { compactLiveLists() }
-        composeShowing(model: model, into: &presentation)
+        sampledVersion = liveVersion
+    }
+
+    /// The sample through the lanes (AnimationLanes.swift) when they apply: every layer
+    /// verified alive and none with its own timing, and a live list that stayed the same
+    /// since the previous sample (the lanes made for it now if they are not). Returns
+    /// false when the general path must sample instead.
+    private mutating func sampleThroughLanes(
+        at time: Double, model: borrowing LayerStore, into presentation: inout PresentationValues
+    ) -> Bool {
+        guard verifiedStructure == model.hierarchy.structureVersion && layerTimings.isEmpty && !live.isEmpty,
+            sampledVersion == liveVersion
+        else { return false }
+        if lanes.version != liveVersion { makeLanes(slotCount: model.count) }
+        return sampleLanes(at: time, model: model, into: &presentation)
     }
 
     /// The composition loop, in the order added. One non-mutating call for the whole
@@ -42,7 +59,7 @@ extension AnimationStore {
     /// opened raw (`withPresentationCells`) a chunk of the live list at a time, with room
     /// for as many new entries as the chunk has animations: the room stays small however
     /// few layers the animations share.
-    private func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
+    func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let chunk = 4096
         var start = 0
         while start < live.count {
@@ -85,7 +102,9 @@ extension AnimationStore {
     mutating func runTimingPass(time: Double, model: borrowing LayerStore) -> Bool {
         // No layer can have died while the model's structure is the one last verified.
         let checkLayers = verifiedStructure != model.hierarchy.structureVersion
-        if !checkLayers && layerTimings.isEmpty && !live.isEmpty { return runSteadyTimingPass(time: time) }
+        if !checkLayers && layerTimings.isEmpty && !live.isEmpty {
+            return runSteadyTimingPass(time: time, over: live).removedAny
+        }
         var removedAny = false
         let noLayerTimings = layerTimings.isEmpty
         for k in 0..<live.count {
@@ -109,20 +128,25 @@ extension AnimationStore {
     /// layer with its own timing): the scene time is every layer's, and the live list,
     /// the timings and the states are opened raw around the whole loop (an array's bounds
     /// and uniqueness checks per animation were a third of the pass). The same steps in
-    /// the same order, so the same bits.
-    private mutating func runSteadyTimingPass(time: Double) -> Bool {
+    /// the same order, so the same bits. Over `list` (the live list, or the lanes' rest:
+    /// not empty, in the order added); returns whether any animation left and whether
+    /// every one shows.
+    mutating func runSteadyTimingPass(time: Double, over list: [Int32]) -> (removedAny: Bool, allShowing: Bool) {
         var removedAny = false
+        var allShowing = true
         // Moved out while open (no copy: the store's reference is dropped), so that the
         // steps may mutate the store; nothing in a step reads `states`.
         var states = self.states
         self.states = []
-        let (live, timings) = (self.live, self.timings)
+        let timings = self.timings
         withRawColumn(&states) { st in
-            withRawColumn(reading: live) { liveColumn in
+            withRawColumn(reading: list) { liveColumn in
                 withRawColumn(reading: timings) { tm in
-                    for k in 0..<live.count {
+                    for k in 0..<list.count {
                         let i = Int(liveColumn[k])
-                        st[i] = timingStep(i, tm[i], at: time, removedAny: &removedAny)
+                        let state = timingStep(i, tm[i], at: time, removedAny: &removedAny)
+                        st[i] = state
+                        allShowing = allShowing && state.isShowing
                         if solveQueue.count == 8 { flushSolves(into: st) }
                     }
                 }
@@ -130,7 +154,7 @@ extension AnimationStore {
             flushSolves(into: st)
         }
         self.states = states
-        return removedAny
+        return (removedAny, allShowing)
     }
 
     /// One animation's state at layer time `parentTime` (section 2.3): after its end it

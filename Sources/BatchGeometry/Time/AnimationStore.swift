@@ -2,8 +2,10 @@
 // animation number, with a dense table per curve (timing functions, springs, keyframe
 // sets and values) and what does not depend on time resolved when an animation is added
 // (ends, transform decompositions), so that a sample is two loops over plain arrays in
-// the order added. The model store is only read. Sampling: AnimationStore+Sampling.swift;
-// composition: AnimationComposition.swift; keyframes: KeyframeInterpolation.swift.
+// the order added (or, in the steady state, per-group loops over lane columns and those
+// two loops over the rest: AnimationLanes.swift). The model store is only read. Sampling:
+// AnimationStore+Sampling.swift; composition: AnimationComposition.swift; keyframes:
+// KeyframeInterpolation.swift.
 
 /// One animation at the latest sample: whether it shows, and if so its progress f and
 /// completed iterations k (one array: the composition loop reads them together).
@@ -46,6 +48,9 @@ struct AnimationFlags: OptionSet, Sendable {
     static let removed = AnimationFlags(rawValue: 32)
     /// Has been after its end at some sample.
     static let finished = AnimationFlags(rawValue: 64)
+    /// Was once not showing inside its active duration at a sample that went through the
+    /// lanes: sampled by the general loops from then on (AnimationLanes.swift).
+    static let laneless = AnimationFlags(rawValue: 128)
 }
 
 /// One keyframe animation's arrays: `count` values of `AnimationStore.valueWidth(_:)`
@@ -143,6 +148,15 @@ public struct AnimationStore: Sendable {
 
     // Live animations, in the order added.
     var live: [Int32] = []
+    /// Counts the changes of `live` (an animation added or left), so the lanes know
+    /// when they are out of date.
+    var liveVersion: UInt64 = 0
+    /// `liveVersion` at the end of the latest sample: the lanes are made only for a live
+    /// list that stayed the same across a sample (a host adding every frame never pays
+    /// for them).
+    var sampledVersion: UInt64?
+    /// The lane groups (AnimationLanes.swift).
+    var lanes = AnimationLanes()
 
     /// Layer timings that are not the default, by slot, with the handle stamp (store tag and
     /// generation, `LayerHandle`) they were set for.
@@ -262,6 +276,7 @@ extension AnimationStore {
         self.flags.append(flags)
         resolvedEndIndices.append(-1)
         live.append(Int32(number))
+        liveVersion &+= 1
         states.append(SampledState())
         // Its layer was checked against the model `add` was given, which may not be the
         // one the next sample gets.
@@ -311,6 +326,7 @@ extension AnimationStore {
     mutating func compactLiveLists() {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
+        liveVersion &+= 1
     }
 
     /// Resolves the ends of basic or spring animation `number` when none is the value

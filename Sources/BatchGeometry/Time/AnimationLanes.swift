@@ -1,0 +1,413 @@
+// Lanes (docs/ANIMATION.md section 10, "Lanes"): the basic and spring animations whose
+// ends were resolved at `add`, on a whole vector property, or a value function or whole
+// transform that is not additive, each the only live animation of its layer, grouped by
+// curve and key path into columns of their own and sampled one group at a time: a timing
+// loop (phase and progress, timing functions solved eight at a time) and a loop that
+// writes each value straight into its layer's cell, at an entry fixed when the lanes were
+// made (the order the general loop would give when every animation shows). The rest —
+// stacks, keyframes, additive transforms and value functions, decelerations, partial key
+// paths, animations that were ever silent or after their end at a sample — is sampled by
+// the general loops, in the order added. The same operations in the same order as the
+// general path, so the same bits.
+
+/// How a lane group's progress is made (section 2.5).
+enum LaneCurve: UInt8, Sendable {
+    /// A basic animation without a timing function: f = u.
+    case linear
+    /// A basic animation with a timing function (`LaneGroup.curves` indexes `timingFunctions`).
+    case timingFunction
+    /// A spring (`LaneGroup.curves` indexes `springs`).
+    case spring
+}
+
+/// One lane group: the lane animations of one curve, key path and flags, by member
+/// (ascending animation number). Columns of their own, so a group's loop reads memory
+/// in order however the kinds interleave in the order added.
+struct LaneGroup: Sendable {
+    let curve: LaneCurve
+    let keyPath: AnimationKeyPath
+    let additive: Bool
+    let cumulative: Bool
+    var numbers: [Int32] = []
+    var slots: [Int32] = []
+    /// Each member's entry in the presentation values (fixed by `makeLanes`).
+    var entries: [Int32] = []
+    var timings: [ResolvedTiming] = []
+    /// Index into `timingFunctions` or `springs` by `curve`; unused for linear.
+    var curves: [Int32] = []
+    /// Where the resolved ends are (`resolvedEndIndices`); a whole transform's are read
+    /// there, a vector's are copied into `starts` and `deltas`.
+    var ends: [Int32] = []
+    /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair).
+    var starts: [SIMD4<Double>] = []
+    var deltas: [SIMD4<Double>] = []
+    /// Per-sample scratch: progress f and iteration k.
+    var progress: [Double] = []
+    var iterations: [Double] = []
+
+    init(curve: LaneCurve, keyPath: AnimationKeyPath, additive: Bool, cumulative: Bool) {
+        (self.curve, self.keyPath, self.additive, self.cumulative) = (curve, keyPath, additive, cumulative)
+    }
+
+    var count: Int { numbers.count }
+
+    /// Forgets the members, keeping the capacity (a rebuild allocates nothing it had).
+    mutating func removeMembers() {
+        numbers.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        timings.removeAll(keepingCapacity: true)
+        curves.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        deltas.removeAll(keepingCapacity: true)
+        progress.removeAll(keepingCapacity: true)
+        iterations.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The lane groups and what the general loops sample beside them, made for one version
+/// of the live list (`AnimationStore.liveVersion`).
+struct AnimationLanes: Sendable {
+    /// The live list's version the lanes were made for; nil: none (or out of date).
+    var version: UInt64?
+    var groups: [LaneGroup] = []
+    /// The live animations not in a lane, in the order added.
+    var rest: [Int32] = []
+    /// The layers of `rest` and their entries (each layer once).
+    var restSlots: [Int32] = []
+    var restEntries: [Int32] = []
+    /// The entries of one sample when every animation shows: one per animated layer.
+    var entryCount = 0
+    /// Scratch for `makeLanes`, by layer slot: live animations, entry (−1: none yet).
+    var slotCounts: [Int32] = []
+    var slotEntries: [Int32] = []
+}
+
+extension AnimationStore {
+    /// The lane curve of live animation `i`, or nil when it stays on the general path.
+    func laneCurve(_ i: Int) -> LaneCurve? {
+        let has = flags[i]
+        guard !has.contains(.laneless) && resolvedEndIndices[i] >= 0 else { return nil }
+        let keyPath = keyPaths[i]
+        if keyPath.isValueFunction || keyPath.isWholeTransform {
+            guard !has.contains(.additive) else { return nil }
+        } else {
+            guard keyPath.writesWholeProperty else { return nil }
+        }
+        switch curveKinds[i] {
+        case .basic: return timingFunctionIndices[i] >= 0 ? .timingFunction : .linear
+        case .spring: return .spring
+        default: return nil
+        }
+    }
+
+    /// Makes the lanes for the live list (its layers all slots below `slotCount`), in
+    /// the order added: entries numbered by first animation, the sole animation of a
+    /// layer into its group when it qualifies, the rest kept in order. O(live);
+    /// allocates only past the capacity of earlier lanes.
+    mutating func makeLanes(slotCount: Int) {
+        var lanes = self.lanes
+        self.lanes = AnimationLanes()
+        for g in lanes.groups.indices { lanes.groups[g].removeMembers() }
+        lanes.rest.removeAll(keepingCapacity: true)
+        lanes.restSlots.removeAll(keepingCapacity: true)
+        lanes.restEntries.removeAll(keepingCapacity: true)
+        if lanes.slotCounts.count < slotCount {
+            let more = slotCount - lanes.slotCounts.count
+            lanes.slotCounts.append(contentsOf: Array(repeating: 0, count: more))
+            lanes.slotEntries.append(contentsOf: Array(repeating: -1, count: more))
+        }
+        for i in live { lanes.slotCounts[Int(layerSlots[Int(i)])] += 1 }
+        var entryCount: Int32 = 0
+        for number in live {
+            let i = Int(number)
+            let slot = Int(layerSlots[i])
+            var entry = lanes.slotEntries[slot]
+            let isNew = entry < 0
+            if isNew {
+                entry = entryCount
+                entryCount += 1
+                lanes.slotEntries[slot] = entry
+            }
+            if lanes.slotCounts[slot] == 1, let curve = laneCurve(i) {
+                appendLaneMember(i, curve: curve, entry: entry, to: &lanes.groups)
+            } else {
+                lanes.rest.append(number)
+                if isNew {
+                    lanes.restSlots.append(Int32(slot))
+                    lanes.restEntries.append(entry)
+                }
+            }
+        }
+        for i in live {
+            let slot = Int(layerSlots[Int(i)])
+            (lanes.slotCounts[slot], lanes.slotEntries[slot]) = (0, -1)
+        }
+        lanes.entryCount = Int(entryCount)
+        lanes.version = liveVersion
+        self.lanes = lanes
+    }
+
+    /// Appends animation `i` to its group (made when new) with its entry.
+    private func appendLaneMember(_ i: Int, curve: LaneCurve, entry: Int32, to groups: inout [LaneGroup]) {
+        let keyPath = keyPaths[i]
+        let additive = flags[i].contains(.additive)
+        let cumulative = flags[i].contains(.cumulative)
+        var g = groups.firstIndex {
+            $0.curve == curve && $0.keyPath == keyPath && $0.additive == additive && $0.cumulative == cumulative
+        }
+        if g == nil {
+            groups.append(LaneGroup(curve: curve, keyPath: keyPath, additive: additive, cumulative: cumulative))
+            g = groups.count - 1
+        }
+        let r = Int(resolvedEndIndices[i])
+        let curveIndex = curve == .spring ? curveIndices[i] : timingFunctionIndices[i]
+        groups[g!].numbers.append(Int32(i))
+        groups[g!].slots.append(layerSlots[i])
+        groups[g!].entries.append(entry)
+        groups[g!].timings.append(timings[i])
+        groups[g!].curves.append(curveIndex)
+        groups[g!].ends.append(Int32(r))
+        if !keyPath.isWholeTransform {
+            groups[g!].starts.append(resolvedVectors[r])
+            groups[g!].deltas.append(resolvedVectors[r + 1])
+        }
+        groups[g!].progress.append(0)
+        groups[g!].iterations.append(0)
+    }
+
+    /// One sample through the lanes at `time` (no layer has its own timing and every
+    /// live animation's layer is alive): the lane groups' timing, the rest's timing
+    /// steps in the order added, then the composition. Returns false, having written
+    /// nothing but the solve memo, when some lane animation is not showing inside its
+    /// active duration (before its begin, after its end): each such one leaves the lanes
+    /// for good (flag `laneless`; the lanes are made again at the next sample) and the
+    /// caller samples through the general path.
+    mutating func sampleLanes(
+        at time: Double, model: borrowing LayerStore, into presentation: inout PresentationValues
+    ) -> Bool {
+        var lanes = self.lanes
+        self.lanes = AnimationLanes()
+        // By address: an array's element accessors and iterator over a struct this size
+        // allocate a coroutine frame per call in unoptimized builds.
+        let leftAny = lanes.groups.withUnsafeMutableBufferPointer { groups in
+            var left = false
+            for g in 0..<groups.count {
+                if runLaneTiming(&groups[g], at: time) { left = true }
+            }
+            return left
+        }
+        self.lanes = lanes
+        if leftAny {
+            self.lanes.version = nil
+            return false
+        }
+        let rest = self.lanes.rest
+        let (removedAny, allShowing) = rest.isEmpty ? (false, true) : runSteadyTimingPass(time: time, over: rest)
+        if removedAny || !allShowing {
+            // The entries are not the lanes' (a layer without one, or later): the general
+            // composition, from the lane members' states.
+            scatterLaneStates()
+            if removedAny { compactLiveLists() }
+            composeShowing(model: model, into: &presentation)
+        } else {
+            composeLanes(model: model, into: &presentation)
+        }
+        return true
+    }
+
+    /// The timing of one group at scene time `time` (section 2.3, the steps of
+    /// `timingStep` for an animation showing inside its active duration): each member's
+    /// progress and iteration into the group's scratch. A member that is not showing
+    /// inside its active duration is flagged `laneless` (nothing written for it); returns
+    /// whether any was.
+    private mutating func runLaneTiming(_ group: inout LaneGroup, at time: Double) -> Bool {
+        guard group.count > 0 else { return false }
+        let (curve, count, numbers) = (group.curve, group.count, group.numbers)
+        let (timings, curveColumn) = (group.timings, group.curves)
+        var queue = SolveQueue()
+        var leftAny = false
+        withRawColumns(&group.progress, &group.iterations) { progress, iterations in
+            withRawColumn(reading: timings) { tm in
+                withRawColumn(reading: curveColumn) { curves in
+                    for m in 0..<count {
+                        let timing = tm[m]
+                        // Not after its end and not before its begin: `phase` is `localTime(τ)`.
+                        guard time >= timing.beginTime,
+                            case let tau = (time - timing.beginTime) * Swift.abs(timing.speed), !(tau > timing.active),
+                            case .showing(let local, let k) = timing.localTime(activeTime: tau)
+                        else {
+                            flags[Int(numbers[m])].insert(.laneless)
+                            leftAny = true
+                            continue
+                        }
+                        iterations[m] = k
+                        switch curve {
+                        case .linear: progress[m] = local / timing.duration
+                        case .spring: progress[m] = Double(springs[Int(curves[m])].progress(at: local))
+                        case .timingFunction:
+                            let u = local / timing.duration
+                            let function = Int(curves[m])
+                            if lastSolvedInputs[function] == u.bitPattern {
+                                progress[m] = Double(lastSolvedValues[function])
+                                continue
+                            }
+                            let lane = queue.count
+                            queue.inputs[lane] = u
+                            queue.animations[lane] = Int32(m)
+                            queue.functions[lane] = Int32(function)
+                            queue.count = lane + 1
+                            if lane == 7 { flushLaneSolves(&queue, into: progress) }
+                        }
+                    }
+                    flushLaneSolves(&queue, into: progress)
+                }
+            }
+        }
+        return leftAny
+    }
+
+    /// `flushSolves` for a lane group: the queued members' progress (eight in SIMD lanes,
+    /// fewer one at a time) and the memo, in the order queued.
+    private mutating func flushLaneSolves(_ queue: inout SolveQueue, into progress: RawColumn<Double>) {
+        let q = queue
+        queue.count = 0
+        guard q.count > 0 else { return }
+        let v = q.count == 8 ? TimingFunction.values(timingFunctions, q.functions, at: q.inputs) : SIMD8(repeating: 0)
+        for lane in 0..<q.count {
+            let function = Int(q.functions[lane])
+            let value = q.count == 8 ? v[lane] : timingFunctions[function].value(at: q.inputs[lane])
+            lastSolvedInputs[function] = q.inputs[lane].bitPattern
+            lastSolvedValues[function] = value
+            progress[Int(q.animations[lane])] = Double(value)
+        }
+    }
+
+    /// Writes the lane members' progress and iteration into `states` (for the general
+    /// composition).
+    private mutating func scatterLaneStates() {
+        for g in 0..<lanes.groups.count {
+            let group = lanes.groups[g]
+            for m in 0..<group.count {
+                states[Int(group.numbers[m])] = SampledState(
+                    progress: group.progress[m], iteration: group.iterations[m], isShowing: true)
+            }
+        }
+    }
+
+    /// The composition when every animation shows and none left: the entries in the
+    /// lanes' order (the rest's layers made empty, each lane member's written with its
+    /// value), then the rest composed in the order added over the entries already there.
+    /// Non-mutating, as `composeShowing`: see there.
+    private func composeLanes(model: borrowing LayerStore, into presentation: inout PresentationValues) {
+        let room = lanes.entryCount
+        presentation.reserveCells(room: room)
+        withPresentationCells(&presentation, room: room) { cells in
+            if !lanes.restSlots.isEmpty {
+                withRawColumns(reading: lanes.restSlots, lanes.restEntries) { slots, entries in
+                    for k in 0..<lanes.restSlots.count {
+                        let (slot, e) = (Int(slots[k]), Int(entries[k]))
+                        cells.entries[slot] = Int32(e)
+                        cells.layers[e] = slot
+                        cells.touched[e] = []
+                    }
+                }
+            }
+            for g in 0..<lanes.groups.count {
+                let group = lanes.groups[g]
+                if group.keyPath.isWholeTransform {
+                    writeTransformLane(group, into: cells)
+                } else {
+                    writeLane(group, model: model, into: cells)
+                }
+            }
+            cells.count = room
+            guard !lanes.rest.isEmpty else { return }
+            withRawColumn(reading: lanes.rest) { rest in
+                for k in 0..<lanes.rest.count {
+                    let i = Int(rest[k])
+                    let keyPath = keyPaths[i]
+                    let resolved = Int(resolvedEndIndices[i])
+                    if resolved >= 0 && !keyPath.isWholeTransform {
+                        composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &cells)
+                    } else {
+                        compose(i, model: model, into: &cells)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes each member of `group` into its entry: `composeResolved` for a layer that
+    /// nothing else animates (the entry new, so the value underneath is the model's).
+    private func writeLane(_ group: LaneGroup, model: borrowing LayerStore, into cells: PresentationCells) {
+        let (keyPath, additive, cumulative) = (group.keyPath, group.additive, group.cumulative)
+        let property = keyPath.presentationProperty
+        let valueFunction = keyPath.isValueFunction
+        guard group.count > 0 else { return }
+        withRawColumns(reading: group.slots, group.entries) { slots, entries in
+            withRawColumns(reading: group.starts, group.deltas) { starts, deltas in
+                withRawColumns(reading: group.progress, group.iterations) { progress, iterations in
+                    for m in 0..<group.count {
+                        let (slot, e) = (Int(slots[m]), Int(entries[m]))
+                        let delta = deltas[m]
+                        let linear = starts[m] + delta * progress[m]
+                        let k = iterations[m]
+                        let v = cumulative && k != 0 ? linear + k * delta : linear
+                        cells.entries[slot] = Int32(e)
+                        cells.layers[e] = slot
+                        cells.touched[e] = property
+                        if valueFunction {
+                            cells.setValueFunction(keyPath, v[0], v[1], entry: e)
+                        } else if additive {
+                            cells.readModel(property, entry: e, layer: slot, model: model)
+                            cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
+                        } else {
+                            cells.setVector(v, at: keyPath, entry: e)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
+    /// resolved ends and decompositions, read in place, then written whole.
+    private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
+        guard group.count > 0 else { return }
+        let property = group.keyPath.presentationProperty
+        let isTransform = group.keyPath == .transform
+        withRawColumns(reading: group.slots, group.entries) { slots, entries in
+            withRawColumn(reading: group.ends) { ends in
+                withRawColumn(reading: group.progress) { progress in
+                    withRawColumn(reading: resolvedTransforms) { transforms in
+                        withRawColumn(reading: resolvedDecompositions) { decompositions in
+                            withRawColumn(reading: resolvedSlerps) { slerps in
+                                for m in 0..<group.count {
+                                    let (slot, e, k, f) = (Int(slots[m]), Int(entries[m]), Int(ends[m]), progress[m])
+                                    cells.entries[slot] = Int32(e)
+                                    cells.layers[e] = slot
+                                    cells.touched[e] = property
+                                    let value: Transform3D
+                                    if f == 0 || f == 1 {
+                                        value = transforms[f == 0 ? k : k + 1]
+                                    } else if let a = decompositions[k], let b = decompositions[k + 1] {
+                                        value = Transform3D(interpolating: a, b, fraction: f, slerp: slerps[k / 2])
+                                    } else {
+                                        value = transforms[f < 0.5 ? k : k + 1]
+                                    }
+                                    if isTransform {
+                                        cells.setTransform(value, entry: e)
+                                    } else {
+                                        cells.sublayerTransform[e] = value
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

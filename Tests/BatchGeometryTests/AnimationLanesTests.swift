@@ -1,0 +1,188 @@
+import AllocationCounter
+import XCTest
+
+@testable import BatchGeometry
+
+/// The lanes (AnimationLanes.swift: animations grouped by curve and key path, sampled in
+/// per-group loops, values written straight into entries fixed ahead) against the scalar
+/// reference, bit for bit, and against the general path (a store that never takes the
+/// lanes: a layer outside the animated ones has its own timing) for the entry order, the
+/// `finished` list and the animations left. Mostly one animation a layer, of every lane
+/// kind (linear, timing function, spring; additive, cumulative; vector and value-function
+/// key paths) with some on the general path beside them, and events mid-run: a second
+/// animation on the same key path of a lane's layer, a layer that gets its own timing and
+/// loses it, an animation removed, animations that finish and are removed.
+final class AnimationLanesTests: XCTestCase {
+    func testLanesEqualTheReferenceAndTheGeneralPath() throws {
+        var laneSamples = 0
+        for seed: UInt64 in 1...6 {
+            laneSamples += try compareLanes(seed: seed)
+        }
+        XCTAssertGreaterThan(laneSamples, 100, "the lanes sampled too few times: the test does not exercise them")
+    }
+
+    /// Through the lanes (no layer timing, the same animations from sample to sample),
+    /// a sample allocates nothing once warm: the first sample is general, the second
+    /// makes the lanes and pays the one-time runtime costs.
+    func testWarmLaneSamplesAllocateNothing() throws {
+        try FrameLoopAllocationTests.requireAllocationCounter()
+        var model = LayerStore()
+        let root = try model.addLayer()
+        var animations = AnimationStore()
+        var random = SplitMix64(seed: 99)
+        for index in 0..<64 {
+            let layer = try model.addLayer(superlayer: root)
+            try animations.add(Self.laneAnimation(&random, longLived: true), to: layer, in: model)
+            // A stack and a general-path animation beside the lanes.
+            if index % 8 == 0 {
+                let keyframes = Keyframes(values: [[0, 0], [10, 0], [10, 10]], keyTimes: [0, 0.2, 1])
+                var timing = Self.endlessTiming()
+                timing.duration = 2
+                try animations.add(
+                    Animation(keyPath: .position, content: .keyframe(keyframes), timing: timing), to: layer, in: model)
+            }
+        }
+        var values = PresentationValues()
+        for frame in 0..<6 {
+            let before = BGAllocationCount()
+            try animations.sample(at: Double(frame) / 60, model: model, into: &values)
+            let counted = BGAllocationCount() - before
+            if frame > 1 { XCTAssertEqual(counted, 0, "frame \(frame) allocated") }
+        }
+        XCTAssertNotNil(animations.lanes.version, "the lanes were not taken")
+        XCTAssertGreaterThan(animations.lanes.groups.map(\.count).reduce(0, +), 40)
+        XCTAssertEqual(values.count, 64)
+    }
+
+    /// Samples random, mostly lane-eligible animations on 40 layers from −1 to 6 s, with
+    /// the events above at fixed times; returns the number of samples whose lanes held
+    /// animations.
+    func compareLanes(seed: UInt64) throws -> Int {
+        var random = SplitMix64(seed: seed &* 0x1A2E_5000)
+        var model = LayerStore()
+        let root = try model.addLayer(superlayer: nil)
+        var layers: [LayerHandle] = []
+        for _ in 0..<40 {
+            let layer = try model.addLayer(superlayer: root)
+            model.setBounds(Rect(x: 1, y: 2, width: random.value(in: 1...100), height: 40), of: layer)
+            model.setPosition(Point(x: random.value(in: 0...300), y: random.value(in: 0...300)), of: layer)
+            model.setOpacity(Float(random.unit()), of: layer)
+            model.setZPosition(random.value(in: -3...3), of: layer)
+            layers.append(layer)
+        }
+        // Never animated: its timing sends the general store down the general path.
+        let timed = try model.addLayer(superlayer: root)
+        var lanes = AnimationStore()
+        var general = AnimationStore()
+        var reference = ReferenceSampler()
+        try general.setTiming(LayerTiming(beginTime: 0, speed: 2, timeOffset: 0), of: timed, in: model)
+        func add(_ animation: Animation, to layer: LayerHandle) throws {
+            let number = try lanes.add(animation, to: layer, in: model)
+            XCTAssertEqual(try general.add(animation, to: layer, in: model), number)
+            reference.animations.append((animation, layer.index))
+        }
+        for (k, layer) in layers.enumerated() {
+            try add(Self.laneAnimation(&random, longLived: k % 5 != 0), to: layer)
+            // A few layers with a stack or a general-path animation beside.
+            if k % 7 == 3 {
+                var animation = AnimationSamplerReferenceTests.randomAnimation(&random)
+                while animation.problem() != nil { animation = AnimationSamplerReferenceTests.randomAnimation(&random) }
+                try add(animation, to: layer)
+            }
+        }
+        var (lanesValues, generalValues) = (PresentationValues(), PresentationValues())
+        var laneSamples = 0
+        var time = -1.0
+        var step = 0
+        while time < 6 {
+            step += 1
+            if step == 20 {
+                // A second animation on the same key path of a lane's layer, mid-run.
+                let layer = layers[1]
+                let animation = Animation(
+                    keyPath: .position, content: .basic(from: [0, 0], to: [10, 20], by: nil),
+                    timing: Self.endlessTiming(), timingFunction: TimingFunction(.easeIn), isAdditive: true)
+                try add(animation, to: layer)
+            }
+            if step == 30 {
+                try lanes.setTiming(LayerTiming(beginTime: 0.5, speed: 0.5, timeOffset: 0), of: layers[2], in: model)
+                reference.layerTimings[layers[2].index] = LayerTiming(beginTime: 0.5, speed: 0.5, timeOffset: 0)
+                // The general store keeps its other timing too.
+                try general.setTiming(
+                    LayerTiming(beginTime: 0.5, speed: 0.5, timeOffset: 0), of: layers[2], in: model)
+            }
+            if step == 45 {
+                try lanes.setTiming(.default, of: layers[2], in: model)
+                try general.setTiming(.default, of: layers[2], in: model)
+                reference.layerTimings[layers[2].index] = nil
+            }
+            if step == 50 {
+                try lanes.remove(3)
+                try general.remove(3)
+                reference.removed.insert(3)
+            }
+            try lanes.sample(at: time, model: model, into: &lanesValues)
+            try general.sample(at: time, model: model, into: &generalValues)
+            if lanes.lanes.version != nil && lanes.lanes.groups.contains(where: { $0.count > 0 }) { laneSamples += 1 }
+            let expected = reference.sample(at: time, model: model)
+            XCTAssertEqual(lanesValues.layers, generalValues.layers, "seed \(seed) at \(time): entry order")
+            XCTAssertEqual(lanes.finished, general.finished, "seed \(seed) at \(time)")
+            XCTAssertEqual(lanes.finished, reference.finished, "seed \(seed) at \(time)")
+            XCTAssertEqual(lanes.liveCount, general.liveCount, "seed \(seed) at \(time)")
+            XCTAssertEqual(Set(lanesValues.layers), Set(expected.keys), "seed \(seed) at \(time)")
+            for (slot, layer) in expected {
+                let got = lanesValues.values(ofLayerAt: slot, model: model)
+                XCTAssertTrue(
+                    got.map { AnimationSamplerReferenceTests.sameBits($0, layer) } ?? false,
+                    "seed \(seed) at \(time), layer \(slot): \(String(describing: got)) != \(layer)")
+                XCTAssertEqual(lanesValues.properties(ofLayerAt: slot), generalValues.properties(ofLayerAt: slot))
+            }
+            time += 0.03 + random.unit() * 0.05
+        }
+        return laneSamples
+    }
+
+    /// A timing that shows from −2 s for ever.
+    static func endlessTiming() -> AnimationTiming {
+        var timing = AnimationTiming()
+        timing.beginTime = -2
+        timing.duration = 0.7
+        timing.repeatCount = .infinity
+        return timing
+    }
+
+    /// A basic or spring animation with resolved ends on a lane key path: endless when
+    /// `longLived` (else a random timing: it may start late, end, be removed, fill).
+    static func laneAnimation(_ random: inout SplitMix64, longLived: Bool) -> Animation {
+        let keyPaths: [AnimationKeyPath] = [
+            .position, .bounds, .anchorPoint, .zPosition, .anchorPointZ, .opacity, .transformScale,
+            .transformRotation, .transformTranslation, .transformScaleX, .transform, .sublayerTransform,
+        ]
+        let keyPath = keyPaths[random.below(keyPaths.count)]
+        func value() -> [Double] { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
+        var timing = longLived ? endlessTiming() : AnimationSamplerReferenceTests.randomTiming(&random)
+        if longLived {
+            timing.beginTime = random.value(in: -3 ... -1.5)
+            timing.duration = random.value(in: 0.2...1.5)
+            timing.autoreverses = random.below(2) == 0
+            timing.speed = [1, 2, -1, 0.5][random.below(4)]
+            timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
+        }
+        let additive = !keyPath.isValueFunction && random.below(keyPath.isWholeTransform ? 4 : 2) == 0
+        let cumulative = !keyPath.isWholeTransform && random.below(3) == 0
+        let functions = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        if random.below(3) == 0 {
+            let spring = Spring(stiffness: random.value(in: 50...400), damping: random.value(in: 2...40))
+            return Animation(
+                keyPath: keyPath, content: .spring(spring, from: value(), to: value(), by: nil), timing: timing,
+                isAdditive: additive, isCumulative: cumulative)
+        }
+        let function: TimingFunction? = random.below(3) == 0 ? nil : functions[random.below(functions.count)]
+        let content: Animation.Content =
+            random.below(2) == 0 || keyPath.isWholeTransform
+            ? .basic(from: value(), to: value(), by: nil) : .basic(from: value(), to: nil, by: value())
+        return Animation(
+            keyPath: keyPath, content: content, timing: timing, timingFunction: function, isAdditive: additive,
+            isCumulative: cumulative)
+    }
+}
