@@ -3,6 +3,20 @@
 // written over the presentation value (replacing it, or added: `U + v`, `Concat(V, U)`).
 
 extension AnimationStore {
+    /// Applies showing animation `i`: the short path (`composeResolved`) for ends resolved
+    /// at `add` on a key path other than a whole transform, else `compose`. The one
+    /// dispatch of the composition loops (general and lanes' rest).
+    @inline(__always)
+    func composeOne(_ i: Int, model: borrowing LayerStore, into presentation: inout PresentationCells) {
+        let keyPath = keyPaths[i]
+        let resolved = Int(resolvedEndIndices[i])
+        if resolved >= 0 && !keyPath.isWholeTransform {
+            composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &presentation)
+        } else {
+            compose(i, model: model, into: &presentation)
+        }
+    }
+
     /// Applies showing animation `i` to its layer's presentation values, in place (no
     /// closure: a closure capturing `self` would copy the whole store, every column
     /// retained, once per animation). Reads the model only for the value underneath,

@@ -325,16 +325,7 @@ extension AnimationStore {
             cells.count = room
             guard !lanes.rest.isEmpty else { return }
             withRawColumn(reading: lanes.rest) { rest in
-                for k in 0..<lanes.rest.count {
-                    let i = Int(rest[k])
-                    let keyPath = keyPaths[i]
-                    let resolved = Int(resolvedEndIndices[i])
-                    if resolved >= 0 && !keyPath.isWholeTransform {
-                        composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &cells)
-                    } else {
-                        compose(i, model: model, into: &cells)
-                    }
-                }
+                for k in 0..<lanes.rest.count { composeOne(Int(rest[k]), model: model, into: &cells) }
             }
         }
     }

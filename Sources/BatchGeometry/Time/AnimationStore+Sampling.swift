@@ -82,14 +82,7 @@ extension AnimationStore {
         withRawColumn(reading: live) { liveColumn in
             withRawColumn(reading: states) { st in
                 for k in range where st[Int(liveColumn[k])].isShowing {
-                    let i = Int(liveColumn[k])
-                    let keyPath = keyPaths[i]
-                    let resolved = Int(resolvedEndIndices[i])
-                    if resolved >= 0 && !keyPath.isWholeTransform {
-                        composeResolved(i, keyPath: keyPath, ends: resolved, model: model, into: &presentation)
-                    } else {
-                        compose(i, model: model, into: &presentation)
-                    }
+                    composeOne(Int(liveColumn[k]), model: model, into: &presentation)
                 }
             }
         }

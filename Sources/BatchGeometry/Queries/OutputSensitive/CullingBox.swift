@@ -109,14 +109,7 @@ func mappedBox(_ box: RectEdges, through map: PlaneMap) -> RectEdges {
         image.add(box.maxX, box.minY, map)
         image.add(box.maxX, box.maxY, map)
     }
-    guard image.bounded, image.magnitude.isFinite else { return .unbounded }
-    // A power of two: an edit that moves a box by less than its magnitude's binade (a
-    // scroll) leaves the slack, and so the box's growth, unchanged.
-    let magnitude = image.magnitude
-    let pad = magnitude > 0 ? binadeAbove(magnitude) * cullingSlack : 0
-    guard pad.isFinite else { return .unbounded }
-    let out = image.box
-    return RectEdges(minX: out.minX - pad, minY: out.minY - pad, maxX: out.maxX + pad, maxY: out.maxY + pad)
+    return paddedBox(image)
 }
 
 /// `mappedBox(box, through:)` of the translation by `shift` (a = d = 1, b = c = 0), with
@@ -132,7 +125,17 @@ func translatedBox(_ box: RectEdges, by shift: (x: Double, y: Double)) -> RectEd
     image.addTranslated(box.minX, box.maxY, shift)
     image.addTranslated(box.maxX, box.minY, shift)
     image.addTranslated(box.maxX, box.maxY, shift)
+    return paddedBox(image)
+}
+
+/// The box of four mapped corners with the culling slack around it (`.unbounded` when a
+/// corner was not finite or the slack overflows): `mappedBox`'s and `translatedBox`'s
+/// last step, in one place.
+@inline(__always)
+private func paddedBox(_ image: CornerImage) -> RectEdges {
     guard image.bounded, image.magnitude.isFinite else { return .unbounded }
+    // A power of two: an edit that moves a box by less than its magnitude's binade (a
+    // scroll) leaves the slack, and so the box's growth, unchanged.
     let magnitude = image.magnitude
     let pad = magnitude > 0 ? binadeAbove(magnitude) * cullingSlack : 0
     guard pad.isFinite else { return .unbounded }
