@@ -54,15 +54,45 @@ final class AnimationLanesTests: XCTestCase {
         XCTAssertEqual(values.count, 64)
     }
 
-    /// Samples random, mostly lane-eligible animations on 40 layers from −1 to 6 s, with
-    /// the events above at fixed times; returns the number of samples whose lanes held
-    /// animations.
-    func compareLanes(seed: UInt64) throws -> Int {
+    /// Groups of eight members and more (a timing-function group is solved eight members
+    /// at a time: one function's coefficients broadcast, or a gather when the eight mix
+    /// functions; eight that all hit the memo are not solved), on the key paths whose
+    /// writes have loops of their own (additive position and bounds, position, opacity):
+    /// random timings, or one timing shared by all (every member of a group at the same
+    /// input), one function or several.
+    func testEightMemberSolvesEqualTheReferenceAndTheGeneralPath() throws {
+        let cases: [(seed: UInt64, shared: Bool, oneFunction: Bool)] = [
+            (7, false, false), (8, false, true), (9, true, true), (10, true, false),
+        ]
+        for (seed, shared, oneFunction) in cases {
+            var eightMemberGroups = 0
+            let laneSamples = try compareLanes(seed: seed, layerCount: 200) { random, _ in
+                Self.wideLaneAnimation(&random, sharedTiming: shared, oneFunction: oneFunction)
+            } inspect: { lanes in
+                let groups = lanes.lanes.groups.filter { $0.curve == .timingFunction && $0.count >= 8 }
+                eightMemberGroups = max(eightMemberGroups, groups.count)
+            }
+            XCTAssertGreaterThan(laneSamples, 50, "seed \(seed): the lanes sampled too few times")
+            XCTAssertGreaterThan(eightMemberGroups, 3, "seed \(seed): too few timing-function groups of eight")
+        }
+    }
+
+    /// Samples random, mostly lane-eligible animations (`make`, by layer) on
+    /// `layerCount` layers from −1 to 6 s, with the events above at fixed times, calling
+    /// `inspect` with the lanes' store after each sample; returns the number of samples
+    /// whose lanes held animations.
+    func compareLanes(
+        seed: UInt64, layerCount: Int = 40,
+        make: (inout SplitMix64, Int) -> Animation = { random, k in
+            AnimationLanesTests.laneAnimation(&random, longLived: k % 5 != 0)
+        },
+        inspect: (AnimationStore) -> Void = { _ in }
+    ) throws -> Int {
         var random = SplitMix64(seed: seed &* 0x1A2E_5000)
         var model = LayerStore()
         let root = try model.addLayer(superlayer: nil)
         var layers: [LayerHandle] = []
-        for _ in 0..<40 {
+        for _ in 0..<layerCount {
             let layer = try model.addLayer(superlayer: root)
             model.setBounds(Rect(x: 1, y: 2, width: random.value(in: 1...100), height: 40), of: layer)
             model.setPosition(Point(x: random.value(in: 0...300), y: random.value(in: 0...300)), of: layer)
@@ -82,7 +112,7 @@ final class AnimationLanesTests: XCTestCase {
             reference.animations.append((animation, layer.index))
         }
         for (k, layer) in layers.enumerated() {
-            try add(Self.laneAnimation(&random, longLived: k % 5 != 0), to: layer)
+            try add(make(&random, k), to: layer)
             // A few layers with a stack or a general-path animation beside.
             if k % 7 == 3 {
                 var animation = AnimationSamplerReferenceTests.randomAnimation(&random)
@@ -124,6 +154,7 @@ final class AnimationLanesTests: XCTestCase {
             try lanes.sample(at: time, model: model, into: &lanesValues)
             try general.sample(at: time, model: model, into: &generalValues)
             if lanes.lanes.version != nil && lanes.lanes.groups.contains(where: { $0.count > 0 }) { laneSamples += 1 }
+            inspect(lanes)
             let expected = reference.sample(at: time, model: model)
             XCTAssertEqual(lanesValues.layers, generalValues.layers, "seed \(seed) at \(time): entry order")
             XCTAssertEqual(lanes.finished, general.finished, "seed \(seed) at \(time)")
@@ -184,5 +215,31 @@ final class AnimationLanesTests: XCTestCase {
         return Animation(
             keyPath: keyPath, content: content, timing: timing, timingFunction: function, isAdditive: additive,
             isCumulative: cumulative)
+    }
+
+    /// A basic animation with resolved ends on position, bounds or opacity, additive or
+    /// not, sometimes cumulative: `endlessTiming()` for every one when `sharedTiming`,
+    /// else a random endless timing (and one in ten a random one that may start late,
+    /// end and fill); easeInEaseOut when `oneFunction`, else a named or custom function.
+    static func wideLaneAnimation(_ random: inout SplitMix64, sharedTiming: Bool, oneFunction: Bool) -> Animation {
+        let keyPath = [AnimationKeyPath.position, .bounds, .opacity][random.below(3)]
+        var timing = endlessTiming()
+        if !sharedTiming {
+            timing.beginTime = random.value(in: -3 ... -1.5)
+            timing.duration = random.value(in: 0.2...1.5)
+            timing.autoreverses = random.below(2) == 0
+            timing.speed = [1, 2, -1, 0.5][random.below(4)]
+            timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
+            if random.below(10) == 0 { timing = AnimationSamplerReferenceTests.randomTiming(&random) }
+        }
+        let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        let function =
+            oneFunction
+            ? TimingFunction(.easeInEaseOut)
+            : random.below(5) == 0 ? TimingFunction(controlPoints: 0.3, 0.9, 0.7, -0.2)! : named[random.below(named.count)]
+        func value() -> [Double] { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
+        return Animation(
+            keyPath: keyPath, content: .basic(from: value(), to: value(), by: nil), timing: timing,
+            timingFunction: function, isAdditive: random.below(2) == 0, isCumulative: random.below(6) == 0)
     }
 }

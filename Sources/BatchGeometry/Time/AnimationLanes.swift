@@ -221,12 +221,12 @@ extension AnimationStore {
     /// `timingStep` for an animation showing inside its active duration): each member's
     /// progress and iteration into the group's scratch. A member that is not showing
     /// inside its active duration is flagged `laneless` (nothing written for it); returns
-    /// whether any was.
+    /// whether any was. A timing-function group keeps u in the progress column and
+    /// solves it afterwards, eight members at a time (`solveLaneProgress`).
     private mutating func runLaneTiming(_ group: inout LaneGroup, at time: Double) -> Bool {
         guard group.count > 0 else { return false }
         let (curve, count, numbers) = (group.curve, group.count, group.numbers)
         let (timings, curveColumn) = (group.timings, group.curves)
-        var queue = SolveQueue()
         var leftAny = false
         withRawColumns(&group.progress, &group.iterations) { progress, iterations in
             withRawColumn(reading: timings) { tm in
@@ -243,44 +243,63 @@ extension AnimationStore {
                             continue
                         }
                         iterations[m] = k
-                        switch curve {
-                        case .linear: progress[m] = local / timing.duration
-                        case .spring: progress[m] = Double(springs[Int(curves[m])].progress(at: local))
-                        case .timingFunction:
-                            let u = local / timing.duration
-                            let function = Int(curves[m])
-                            if lastSolvedInputs[function] == u.bitPattern {
-                                progress[m] = Double(lastSolvedValues[function])
-                                continue
-                            }
-                            let lane = queue.count
-                            queue.inputs[lane] = u
-                            queue.animations[lane] = Int32(m)
-                            queue.functions[lane] = Int32(function)
-                            queue.count = lane + 1
-                            if lane == 7 { flushLaneSolves(&queue, into: progress) }
+                        if curve == .spring {
+                            progress[m] = Double(springs[Int(curves[m])].progress(at: local))
+                        } else {
+                            progress[m] = local / timing.duration
                         }
                     }
-                    flushLaneSolves(&queue, into: progress)
+                    // After a member left the sample is general: nothing here is read.
+                    if curve == .timingFunction && !leftAny {
+                        solveLaneProgress(count: count, functions: curves, progress: progress)
+                    }
                 }
             }
         }
         return leftAny
     }
 
-    /// `flushSolves` for a lane group: the queued members' progress (eight in SIMD lanes,
-    /// fewer one at a time) and the memo, in the order queued.
-    private mutating func flushLaneSolves(_ queue: inout SolveQueue, into progress: RawColumn<Double>) {
-        let q = queue
-        queue.count = 0
-        guard q.count > 0 else { return }
-        let v = q.count == 8 ? TimingFunction.values(timingFunctions, q.functions, at: q.inputs) : SIMD8(repeating: 0)
-        for lane in 0..<q.count {
-            let function = Int(q.functions[lane])
-            let value = q.count == 8 ? v[lane] : timingFunctions[function].value(at: q.inputs[lane])
-            lastSolvedInputs[function] = q.inputs[lane].bitPattern
-            lastSolvedValues[function] = value
-            progress[Int(q.animations[lane])] = Double(value)
+    /// Replaces each u in `progress` by its timing function's value there (`functions`:
+    /// the members' indices into `timingFunctions`), read and written in place: eight
+    /// members at a time in SIMD lanes (one function's coefficients broadcast when the
+    /// eight share it, as a group's members do when they share a curve), the rest one at
+    /// a time. The memo (`lastSolvedInputs`) holds what a solve gave at an input, so a
+    /// value taken from it, or a lane solved again at the memo's input, has the same
+    /// bits; eight members that all hit it are not solved.
+    private mutating func solveLaneProgress(count: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>) {
+        var m = 0
+        while m + 8 <= count {
+            let u = progress.load(at: m, as: SIMD8<Double>.self)
+            let f = functions.load(at: m, as: SIMD8<Int32>.self)
+            let function = Int(f[0])
+            let v: SIMD8<Float>
+            if all(f .== SIMD8(repeating: f[0])) {
+                let memo = lastSolvedInputs[function]
+                if all(progress.load(at: m, as: SIMD8<UInt64>.self) .== SIMD8(repeating: memo)) {
+                    v = SIMD8(repeating: lastSolvedValues[function])
+                } else {
+                    v = timingFunctions[function].values(at: u)
+                    lastSolvedInputs[function] = u[7].bitPattern
+                    lastSolvedValues[function] = v[7]
+                }
+            } else {
+                v = TimingFunction.values(timingFunctions, f, at: u)
+                for lane in 0..<8 {
+                    lastSolvedInputs[Int(f[lane])] = u[lane].bitPattern
+                    lastSolvedValues[Int(f[lane])] = v[lane]
+                }
+            }
+            progress.store(SIMD8<Double>(v), at: m)
+            m += 8
+        }
+        while m < count {
+            let (function, u) = (Int(functions[m]), progress[m])
+            if lastSolvedInputs[function] != u.bitPattern {
+                lastSolvedInputs[function] = u.bitPattern
+                lastSolvedValues[function] = timingFunctions[function].value(at: u)
+            }
+            progress[m] = Double(lastSolvedValues[function])
+            m += 1
         }
     }
 
@@ -332,11 +351,54 @@ extension AnimationStore {
 
     /// Writes each member of `group` into its entry: `composeResolved` for a layer that
     /// nothing else animates (the entry new, so the value underneath is the model's).
+    /// One loop per key path and flags: the mix's own (a position or bounds over the
+    /// model's, a position or opacity) read the model's columns and write the cell
+    /// directly, with the operations of `readModel`, `vector` and `setVector`.
     private func writeLane(_ group: LaneGroup, model: borrowing LayerStore, into cells: PresentationCells) {
-        let (keyPath, additive, cumulative) = (group.keyPath, group.additive, group.cumulative)
-        let property = keyPath.presentationProperty
-        let valueFunction = keyPath.isValueFunction
         guard group.count > 0 else { return }
+        let keyPath = group.keyPath
+        let property = keyPath.presentationProperty
+        if keyPath.isValueFunction {
+            forEachLaneValue(group, into: cells) { _, e, v in cells.setValueFunction(keyPath, v[0], v[1], entry: e) }
+        } else if !group.additive {
+            switch keyPath {
+            case .position: forEachLaneValue(group, into: cells) { _, e, v in cells.position[e] = Point(x: v[0], y: v[1]) }
+            case .opacity: forEachLaneValue(group, into: cells) { _, e, v in cells.opacity[e] = Float(v[0]) }
+            default: forEachLaneValue(group, into: cells) { _, e, v in cells.setVector(v, at: keyPath, entry: e) }
+            }
+        } else if keyPath == .position {
+            withRawColumns(reading: model.columns.positionX, model.columns.positionY) { x, y in
+                forEachLaneValue(group, into: cells) { slot, e, v in
+                    cells.position[e] = Point(x: x[slot] + v[0], y: y[slot] + v[1])
+                }
+            }
+        } else if keyPath == .bounds {
+            withRawColumns(
+                reading: model.columns.boundsX, model.columns.boundsY, model.columns.boundsWidth,
+                model.columns.boundsHeight
+            ) { x, y, width, height in
+                forEachLaneValue(group, into: cells) { slot, e, v in
+                    cells.bounds[e] = Rect(
+                        x: x[slot] + v[0], y: y[slot] + v[1], width: width[slot] + v[2], height: height[slot] + v[3])
+                }
+            }
+        } else {
+            forEachLaneValue(group, into: cells) { slot, e, v in
+                cells.readModel(property, entry: e, layer: slot, model: model)
+                cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
+            }
+        }
+    }
+
+    /// The loop of `writeLane`: each member's entry made (slot map, layer, the property
+    /// written) and its value (start + delta · f, plus k · delta when cumulative) handed to
+    /// `write` with the layer's slot and the entry.
+    @inline(__always)
+    private func forEachLaneValue(
+        _ group: LaneGroup, into cells: PresentationCells, _ write: (Int, Int, SIMD4<Double>) -> Void
+    ) {
+        let property = group.keyPath.presentationProperty
+        let cumulative = group.cumulative
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
             withRawColumns(reading: group.starts, group.deltas) { starts, deltas in
                 withRawColumns(reading: group.progress, group.iterations) { progress, iterations in
@@ -349,14 +411,7 @@ extension AnimationStore {
                         cells.entries[slot] = Int32(e)
                         cells.layers[e] = slot
                         cells.touched[e] = property
-                        if valueFunction {
-                            cells.setValueFunction(keyPath, v[0], v[1], entry: e)
-                        } else if additive {
-                            cells.readModel(property, entry: e, layer: slot, model: model)
-                            cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
-                        } else {
-                            cells.setVector(v, at: keyPath, entry: e)
-                        }
+                        write(slot, e, v)
                     }
                 }
             }

@@ -226,6 +226,15 @@ extension TimingFunction {
         }
     }
 
+    /// `value(at: inputs[k])` for the eight lanes k, the same bits: `values(_:_:at:)`
+    /// with this function's coefficients broadcast (no gather). O(1), no allocation.
+    func values(at inputs: SIMD8<Double>) -> SIMD8<Float> {
+        Self.laneValues(
+            ax: SIMD8(repeating: ax), bx: SIMD8(repeating: bx), cx: SIMD8(repeating: cx), ay: SIMD8(repeating: ay),
+            by: SIMD8(repeating: by), cy: SIMD8(repeating: cy), at: inputs
+        ) { value(at: inputs[$0]) }
+    }
+
     /// The Newton steps of `value(at:)` in eight SIMD lanes (the sampler's timing
     /// functions are latency-bound chains of a division each; eight lanes, two
     /// independent halves, overlap them), each lane frozen where the scalar loop leaves
