@@ -54,27 +54,45 @@ final class AnimationLanesTests: XCTestCase {
         XCTAssertEqual(values.count, 64)
     }
 
-    /// Groups of eight members and more (a timing-function group is solved eight members
-    /// at a time: one function's coefficients broadcast, or a gather when the eight mix
-    /// functions; eight that all hit the memo are not solved), on the key paths whose
-    /// writes have loops of their own (additive position and bounds, position, opacity):
-    /// random timings, or one timing shared by all (every member of a group at the same
-    /// input), one function or several.
+    /// Groups of eight members and more (a timing-function or keyframe group is solved
+    /// eight members at a time: one function's coefficients broadcast, or a gather when
+    /// the eight mix functions; eight that all hit the memo are not solved), on the key
+    /// paths whose writes have loops of their own (additive position and bounds,
+    /// position, opacity): random timings, or one timing shared by all (every member of a
+    /// group at the same input), one function or several; a third keyframe animations.
     func testEightMemberSolvesEqualTheReferenceAndTheGeneralPath() throws {
         let cases: [(seed: UInt64, shared: Bool, oneFunction: Bool)] = [
             (7, false, false), (8, false, true), (9, true, true), (10, true, false),
         ]
         for (seed, shared, oneFunction) in cases {
-            var eightMemberGroups = 0
+            var (eightMemberGroups, keyframeMembers) = (0, 0)
             let laneSamples = try compareLanes(seed: seed, layerCount: 200) { random, _ in
                 Self.wideLaneAnimation(&random, sharedTiming: shared, oneFunction: oneFunction)
             } inspect: { lanes in
-                let groups = lanes.lanes.groups.filter { $0.curve == .timingFunction && $0.count >= 8 }
+                let groups = lanes.lanes.groups.filter { $0.curve != .spring && $0.curve != .linear && $0.count >= 8 }
                 eightMemberGroups = max(eightMemberGroups, groups.count)
+                keyframeMembers = max(keyframeMembers, groups.filter(\.curve.isKeyframe).map(\.count).reduce(0, +))
             }
             XCTAssertGreaterThan(laneSamples, 50, "seed \(seed): the lanes sampled too few times")
-            XCTAssertGreaterThan(eightMemberGroups, 3, "seed \(seed): too few timing-function groups of eight")
+            XCTAssertGreaterThan(eightMemberGroups, 5, "seed \(seed): too few solved groups of eight")
+            XCTAssertGreaterThan(keyframeMembers, 16, "seed \(seed): too few keyframe animations in groups of eight")
         }
+    }
+
+    /// `roundedDown` (the local time's iteration count, without libm's `floor` on x86-64)
+    /// is `rounded(.down)`, sign of zero included, at the edges of its fast range.
+    func testRoundedDownIsFloor() {
+        var inputs: [Double] = [
+            0, -0.0, 0.5, -0.5, 1, -1, 1.5, -1.5, 0.999_999_999, -0.999_999_999, 3, -3, 0x1p52 - 0.5,
+            -(0x1p52 - 0.5), 0x1p52, -0x1p52, 0x1p53 + 2, 1e300, -1e300, .infinity, -.infinity,
+            .leastNonzeroMagnitude, -.leastNonzeroMagnitude, Double(1).nextDown, -Double(1).nextDown,
+        ]
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<2000 { inputs.append(random.value(in: -1e6...1e6) / [1, 7, 1e5][random.below(3)]) }
+        for x in inputs {
+            XCTAssertEqual(roundedDown(x).bitPattern, x.rounded(.down).bitPattern, "\(x)")
+        }
+        XCTAssertTrue(roundedDown(.nan).isNaN)
     }
 
     /// Samples random, mostly lane-eligible animations (`make`, by layer) on
@@ -182,7 +200,8 @@ final class AnimationLanesTests: XCTestCase {
         return timing
     }
 
-    /// A basic or spring animation with resolved ends on a lane key path: endless when
+    /// A basic or spring animation with resolved ends on a lane key path, or on a vector
+    /// one a keyframe animation (`keyframeAnimation`) one time in four: endless when
     /// `longLived` (else a random timing: it may start late, end, be removed, fill).
     static func laneAnimation(_ random: inout SplitMix64, longLived: Bool) -> Animation {
         let keyPaths: [AnimationKeyPath] = [
@@ -198,6 +217,9 @@ final class AnimationLanesTests: XCTestCase {
             timing.autoreverses = random.below(2) == 0
             timing.speed = [1, 2, -1, 0.5][random.below(4)]
             timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
+        }
+        if !keyPath.isValueFunction && !keyPath.isWholeTransform && random.below(4) == 0 {
+            return keyframeAnimation(&random, keyPath: keyPath, timing: timing)
         }
         let additive = !keyPath.isValueFunction && random.below(keyPath.isWholeTransform ? 4 : 2) == 0
         let cumulative = !keyPath.isWholeTransform && random.below(3) == 0
@@ -217,6 +239,31 @@ final class AnimationLanesTests: XCTestCase {
             isCumulative: cumulative)
     }
 
+    /// A keyframe animation on vector key path `keyPath` with `timing`: 2 to 5 values,
+    /// key times given or not, segment timing functions or not, mostly linear or paced
+    /// (the lanes' modes) but also cubic and discrete, and now and then cumulative or
+    /// with a timing function of its own (both stay on the general path).
+    static func keyframeAnimation(
+        _ random: inout SplitMix64, keyPath: AnimationKeyPath, timing: AnimationTiming
+    ) -> Animation {
+        let n = 2 + random.below(4)
+        let mode = [CalculationMode.linear, .linear, .paced, .cubic, .discrete][random.below(5)]
+        var keyTimes: [Double]? = nil
+        if random.below(2) == 0 && mode != .discrete {
+            keyTimes = [0] + (0..<(n - 2)).map { _ in random.value(in: 0.05...0.95) }.sorted() + [1]
+        }
+        let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        let functions = random.below(3) == 0 ? nil : (0..<(n - 1)).map { _ in named[random.below(named.count)] }
+        let keyframes = Keyframes(
+            values: (0..<n).map { _ in AnimationSamplerReferenceTests.randomValue(&random, keyPath) },
+            keyTimes: keyTimes,
+            timingFunctions: functions, calculationMode: mode)
+        return Animation(
+            keyPath: keyPath, content: .keyframe(keyframes), timing: timing,
+            timingFunction: random.below(6) == 0 ? named[random.below(named.count)] : nil,
+            isAdditive: random.below(2) == 0, isCumulative: random.below(6) == 0)
+    }
+
     /// A basic animation with resolved ends on position, bounds or opacity, additive or
     /// not, sometimes cumulative: `endlessTiming()` for every one when `sharedTiming`,
     /// else a random endless timing (and one in ten a random one that may start late,
@@ -232,11 +279,13 @@ final class AnimationLanesTests: XCTestCase {
             timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
             if random.below(10) == 0 { timing = AnimationSamplerReferenceTests.randomTiming(&random) }
         }
+        if random.below(3) == 0 { return keyframeAnimation(&random, keyPath: keyPath, timing: timing) }
         let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
         let function =
             oneFunction
             ? TimingFunction(.easeInEaseOut)
-            : random.below(5) == 0 ? TimingFunction(controlPoints: 0.3, 0.9, 0.7, -0.2)! : named[random.below(named.count)]
+            : random.below(5) == 0
+                ? TimingFunction(controlPoints: 0.3, 0.9, 0.7, -0.2)! : named[random.below(named.count)]
         func value() -> [Double] { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
         return Animation(
             keyPath: keyPath, content: .basic(from: value(), to: value(), by: nil), timing: timing,
