@@ -59,7 +59,7 @@ final class AnimationLanesTests: XCTestCase {
     /// the eight mix functions; eight that all hit the memo are not solved), on the key
     /// paths whose writes have loops of their own (additive position and bounds,
     /// position, opacity): random timings, or one timing shared by all (every member of a
-    /// group at the same input), one function or several; a third keyframe animations.
+    /// group at the same input), one function or several; half keyframe animations.
     func testEightMemberSolvesEqualTheReferenceAndTheGeneralPath() throws {
         let cases: [(seed: UInt64, shared: Bool, oneFunction: Bool)] = [
             (7, false, false), (8, false, true), (9, true, true), (10, true, false),
@@ -242,12 +242,13 @@ final class AnimationLanesTests: XCTestCase {
     /// A keyframe animation on vector key path `keyPath` with `timing`: 2 to 5 values,
     /// key times given or not, segment timing functions or not, mostly linear or paced
     /// (the lanes' modes) but also cubic and discrete, and now and then cumulative or
-    /// with a timing function of its own (both stay on the general path).
+    /// with a timing function of its own (both stay on the general path); with
+    /// `laneModes`, linear or paced only, neither cumulative nor with its own function.
     static func keyframeAnimation(
-        _ random: inout SplitMix64, keyPath: AnimationKeyPath, timing: AnimationTiming
+        _ random: inout SplitMix64, keyPath: AnimationKeyPath, timing: AnimationTiming, laneModes: Bool = false
     ) -> Animation {
         let n = 2 + random.below(4)
-        let mode = [CalculationMode.linear, .linear, .paced, .cubic, .discrete][random.below(5)]
+        let mode = [CalculationMode.linear, .linear, .paced, .cubic, .discrete][random.below(laneModes ? 3 : 5)]
         var keyTimes: [Double]? = nil
         if random.below(2) == 0 && mode != .discrete {
             keyTimes = [0] + (0..<(n - 2)).map { _ in random.value(in: 0.05...0.95) }.sorted() + [1]
@@ -260,16 +261,19 @@ final class AnimationLanesTests: XCTestCase {
             timingFunctions: functions, calculationMode: mode)
         return Animation(
             keyPath: keyPath, content: .keyframe(keyframes), timing: timing,
-            timingFunction: random.below(6) == 0 ? named[random.below(named.count)] : nil,
-            isAdditive: random.below(2) == 0, isCumulative: random.below(6) == 0)
+            timingFunction: !laneModes && random.below(6) == 0 ? named[random.below(named.count)] : nil,
+            isAdditive: random.below(2) == 0, isCumulative: !laneModes && random.below(6) == 0)
     }
 
-    /// A basic animation with resolved ends on position, bounds or opacity, additive or
+    /// Half the time a keyframe animation on position (`keyframeAnimation`, three in four
+    /// in the lanes' modes), else a basic animation with resolved ends on position,
+    /// bounds or opacity, additive or
     /// not, sometimes cumulative: `endlessTiming()` for every one when `sharedTiming`,
     /// else a random endless timing (and one in ten a random one that may start late,
     /// end and fill); easeInEaseOut when `oneFunction`, else a named or custom function.
     static func wideLaneAnimation(_ random: inout SplitMix64, sharedTiming: Bool, oneFunction: Bool) -> Animation {
         let keyPath = [AnimationKeyPath.position, .bounds, .opacity][random.below(3)]
+        // Half keyframe animations on position (some on the general path).
         var timing = endlessTiming()
         if !sharedTiming {
             timing.beginTime = random.value(in: -3 ... -1.5)
@@ -279,7 +283,9 @@ final class AnimationLanesTests: XCTestCase {
             timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
             if random.below(10) == 0 { timing = AnimationSamplerReferenceTests.randomTiming(&random) }
         }
-        if random.below(3) == 0 { return keyframeAnimation(&random, keyPath: keyPath, timing: timing) }
+        if random.below(2) == 0 {
+            return keyframeAnimation(&random, keyPath: .position, timing: timing, laneModes: random.below(4) != 0)
+        }
         let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
         let function =
             oneFunction
