@@ -211,22 +211,17 @@ extension TimingFunction {
     /// `table[functions[k]].value(at: inputs[k])` for the eight lanes k, the same bits.
     /// O(1), no allocation.
     static func values(_ table: [TimingFunction], _ functions: SIMD8<Int32>, at inputs: SIMD8<Double>) -> SIMD8<Float> {
-        // Each lane's function read once and the vectors built whole: writing lane k of a
-        // SIMD8 (`ax[k] = …`) stored the vector to memory and loaded it back, per lane
-        // and coefficient.
-        let (f0, f1, f2, f3) = (
-            table[Int(functions[0])], table[Int(functions[1])], table[Int(functions[2])], table[Int(functions[3])]
-        )
-        let (f4, f5, f6, f7) = (
-            table[Int(functions[4])], table[Int(functions[5])], table[Int(functions[6])], table[Int(functions[7])]
-        )
-        func lanes(_ c: (TimingFunction) -> Double) -> SIMD8<Double> {
-            SIMD8(c(f0), c(f1), c(f2), c(f3), c(f4), c(f5), c(f6), c(f7))
+        var ax = SIMD8<Double>()
+        var bx = SIMD8<Double>()
+        var cx = SIMD8<Double>()
+        var ay = SIMD8<Double>()
+        var by = SIMD8<Double>()
+        var cy = SIMD8<Double>()
+        for k in 0..<8 {
+            let f = table[Int(functions[k])]
+            (ax[k], bx[k], cx[k], ay[k], by[k], cy[k]) = (f.ax, f.bx, f.cx, f.ay, f.by, f.cy)
         }
-        return laneValues(
-            ax: lanes(\.ax), bx: lanes(\.bx), cx: lanes(\.cx), ay: lanes(\.ay), by: lanes(\.by), cy: lanes(\.cy),
-            at: inputs
-        ) {
+        return laneValues(ax: ax, bx: bx, cx: cx, ay: ay, by: by, cy: cy, at: inputs) {
             table[Int(functions[$0])].value(at: inputs[$0])
         }
     }
