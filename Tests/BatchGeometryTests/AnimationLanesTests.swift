@@ -54,15 +54,63 @@ final class AnimationLanesTests: XCTestCase {
         XCTAssertEqual(values.count, 64)
     }
 
-    /// Samples random, mostly lane-eligible animations on 40 layers from −1 to 6 s, with
-    /// the events above at fixed times; returns the number of samples whose lanes held
-    /// animations.
-    func compareLanes(seed: UInt64) throws -> Int {
+    /// Groups of eight members and more (a timing-function or keyframe group is solved
+    /// eight members at a time: one function's coefficients broadcast, or a gather when
+    /// the eight mix functions; eight that all hit the memo are not solved), on the key
+    /// paths whose writes have loops of their own (additive position and bounds,
+    /// position, opacity): random timings, or one timing shared by all (every member of a
+    /// group at the same input), one function or several; half keyframe animations.
+    func testEightMemberSolvesEqualTheReferenceAndTheGeneralPath() throws {
+        let cases: [(seed: UInt64, shared: Bool, oneFunction: Bool)] = [
+            (7, false, false), (8, false, true), (9, true, true), (10, true, false),
+        ]
+        for (seed, shared, oneFunction) in cases {
+            var (eightMemberGroups, keyframeMembers) = (0, 0)
+            let laneSamples = try compareLanes(seed: seed, layerCount: 200) { random, _ in
+                Self.wideLaneAnimation(&random, sharedTiming: shared, oneFunction: oneFunction)
+            } inspect: { lanes in
+                let groups = lanes.lanes.groups.filter { $0.curve != .spring && $0.curve != .linear && $0.count >= 8 }
+                eightMemberGroups = max(eightMemberGroups, groups.count)
+                keyframeMembers = max(keyframeMembers, groups.filter(\.curve.isKeyframe).map(\.count).reduce(0, +))
+            }
+            XCTAssertGreaterThan(laneSamples, 50, "seed \(seed): the lanes sampled too few times")
+            XCTAssertGreaterThan(eightMemberGroups, 5, "seed \(seed): too few solved groups of eight")
+            XCTAssertGreaterThan(keyframeMembers, 16, "seed \(seed): too few keyframe animations in groups of eight")
+        }
+    }
+
+    /// `roundedDown` (the local time's iteration count, without libm's `floor` on x86-64)
+    /// is `rounded(.down)`, sign of zero included, at the edges of its fast range.
+    func testRoundedDownIsFloor() {
+        var inputs: [Double] = [
+            0, -0.0, 0.5, -0.5, 1, -1, 1.5, -1.5, 0.999_999_999, -0.999_999_999, 3, -3, 0x1p52 - 0.5,
+            -(0x1p52 - 0.5), 0x1p52, -0x1p52, 0x1p53 + 2, 1e300, -1e300, .infinity, -.infinity,
+            .leastNonzeroMagnitude, -.leastNonzeroMagnitude, Double(1).nextDown, -Double(1).nextDown,
+        ]
+        var random = SplitMix64(seed: 5)
+        for _ in 0..<2000 { inputs.append(random.value(in: -1e6...1e6) / [1, 7, 1e5][random.below(3)]) }
+        for x in inputs {
+            XCTAssertEqual(roundedDown(x).bitPattern, x.rounded(.down).bitPattern, "\(x)")
+        }
+        XCTAssertTrue(roundedDown(.nan).isNaN)
+    }
+
+    /// Samples random, mostly lane-eligible animations (`make`, by layer) on
+    /// `layerCount` layers from −1 to 6 s, with the events above at fixed times, calling
+    /// `inspect` with the lanes' store after each sample; returns the number of samples
+    /// whose lanes held animations.
+    func compareLanes(
+        seed: UInt64, layerCount: Int = 40,
+        make: (inout SplitMix64, Int) -> Animation = { random, k in
+            AnimationLanesTests.laneAnimation(&random, longLived: k % 5 != 0)
+        },
+        inspect: (AnimationStore) -> Void = { _ in }
+    ) throws -> Int {
         var random = SplitMix64(seed: seed &* 0x1A2E_5000)
         var model = LayerStore()
         let root = try model.addLayer(superlayer: nil)
         var layers: [LayerHandle] = []
-        for _ in 0..<40 {
+        for _ in 0..<layerCount {
             let layer = try model.addLayer(superlayer: root)
             model.setBounds(Rect(x: 1, y: 2, width: random.value(in: 1...100), height: 40), of: layer)
             model.setPosition(Point(x: random.value(in: 0...300), y: random.value(in: 0...300)), of: layer)
@@ -82,7 +130,7 @@ final class AnimationLanesTests: XCTestCase {
             reference.animations.append((animation, layer.index))
         }
         for (k, layer) in layers.enumerated() {
-            try add(Self.laneAnimation(&random, longLived: k % 5 != 0), to: layer)
+            try add(make(&random, k), to: layer)
             // A few layers with a stack or a general-path animation beside.
             if k % 7 == 3 {
                 var animation = AnimationSamplerReferenceTests.randomAnimation(&random)
@@ -124,6 +172,7 @@ final class AnimationLanesTests: XCTestCase {
             try lanes.sample(at: time, model: model, into: &lanesValues)
             try general.sample(at: time, model: model, into: &generalValues)
             if lanes.lanes.version != nil && lanes.lanes.groups.contains(where: { $0.count > 0 }) { laneSamples += 1 }
+            inspect(lanes)
             let expected = reference.sample(at: time, model: model)
             XCTAssertEqual(lanesValues.layers, generalValues.layers, "seed \(seed) at \(time): entry order")
             XCTAssertEqual(lanes.finished, general.finished, "seed \(seed) at \(time)")
@@ -151,7 +200,8 @@ final class AnimationLanesTests: XCTestCase {
         return timing
     }
 
-    /// A basic or spring animation with resolved ends on a lane key path: endless when
+    /// A basic or spring animation with resolved ends on a lane key path, or on a vector
+    /// one a keyframe animation (`keyframeAnimation`) one time in four: endless when
     /// `longLived` (else a random timing: it may start late, end, be removed, fill).
     static func laneAnimation(_ random: inout SplitMix64, longLived: Bool) -> Animation {
         let keyPaths: [AnimationKeyPath] = [
@@ -167,6 +217,9 @@ final class AnimationLanesTests: XCTestCase {
             timing.autoreverses = random.below(2) == 0
             timing.speed = [1, 2, -1, 0.5][random.below(4)]
             timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
+        }
+        if !keyPath.isValueFunction && !keyPath.isWholeTransform && random.below(4) == 0 {
+            return keyframeAnimation(&random, keyPath: keyPath, timing: timing)
         }
         let additive = !keyPath.isValueFunction && random.below(keyPath.isWholeTransform ? 4 : 2) == 0
         let cumulative = !keyPath.isWholeTransform && random.below(3) == 0
@@ -184,5 +237,64 @@ final class AnimationLanesTests: XCTestCase {
         return Animation(
             keyPath: keyPath, content: content, timing: timing, timingFunction: function, isAdditive: additive,
             isCumulative: cumulative)
+    }
+
+    /// A keyframe animation on vector key path `keyPath` with `timing`: 2 to 5 values,
+    /// key times given or not, segment timing functions or not, mostly linear or paced
+    /// (the lanes' modes) but also cubic and discrete, and now and then cumulative or
+    /// with a timing function of its own (both stay on the general path); with
+    /// `laneModes`, linear or paced only, neither cumulative nor with its own function.
+    static func keyframeAnimation(
+        _ random: inout SplitMix64, keyPath: AnimationKeyPath, timing: AnimationTiming, laneModes: Bool = false
+    ) -> Animation {
+        let n = 2 + random.below(4)
+        let mode = [CalculationMode.linear, .linear, .paced, .cubic, .discrete][random.below(laneModes ? 3 : 5)]
+        var keyTimes: [Double]? = nil
+        if random.below(2) == 0 && mode != .discrete {
+            keyTimes = [0] + (0..<(n - 2)).map { _ in random.value(in: 0.05...0.95) }.sorted() + [1]
+        }
+        let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        let functions = random.below(3) == 0 ? nil : (0..<(n - 1)).map { _ in named[random.below(named.count)] }
+        let keyframes = Keyframes(
+            values: (0..<n).map { _ in AnimationSamplerReferenceTests.randomValue(&random, keyPath) },
+            keyTimes: keyTimes,
+            timingFunctions: functions, calculationMode: mode)
+        return Animation(
+            keyPath: keyPath, content: .keyframe(keyframes), timing: timing,
+            timingFunction: !laneModes && random.below(6) == 0 ? named[random.below(named.count)] : nil,
+            isAdditive: random.below(2) == 0, isCumulative: !laneModes && random.below(6) == 0)
+    }
+
+    /// Half the time a keyframe animation on position (`keyframeAnimation`, three in four
+    /// in the lanes' modes), else a basic animation with resolved ends on position,
+    /// bounds or opacity, additive or
+    /// not, sometimes cumulative: `endlessTiming()` for every one when `sharedTiming`,
+    /// else a random endless timing (and one in ten a random one that may start late,
+    /// end and fill); easeInEaseOut when `oneFunction`, else a named or custom function.
+    static func wideLaneAnimation(_ random: inout SplitMix64, sharedTiming: Bool, oneFunction: Bool) -> Animation {
+        let keyPath = [AnimationKeyPath.position, .bounds, .opacity][random.below(3)]
+        // Half keyframe animations on position (some on the general path).
+        var timing = endlessTiming()
+        if !sharedTiming {
+            timing.beginTime = random.value(in: -3 ... -1.5)
+            timing.duration = random.value(in: 0.2...1.5)
+            timing.autoreverses = random.below(2) == 0
+            timing.speed = [1, 2, -1, 0.5][random.below(4)]
+            timing.timeOffset = random.below(2) == 0 ? random.value(in: 0...1) : 0
+            if random.below(10) == 0 { timing = AnimationSamplerReferenceTests.randomTiming(&random) }
+        }
+        if random.below(2) == 0 {
+            return keyframeAnimation(&random, keyPath: .position, timing: timing, laneModes: random.below(4) != 0)
+        }
+        let named = TimingFunction.Name.allCases.map { TimingFunction($0) }
+        let function =
+            oneFunction
+            ? TimingFunction(.easeInEaseOut)
+            : random.below(5) == 0
+                ? TimingFunction(controlPoints: 0.3, 0.9, 0.7, -0.2)! : named[random.below(named.count)]
+        func value() -> [Double] { AnimationSamplerReferenceTests.randomValue(&random, keyPath) }
+        return Animation(
+            keyPath: keyPath, content: .basic(from: value(), to: value(), by: nil), timing: timing,
+            timingFunction: function, isAdditive: random.below(2) == 0, isCumulative: random.below(6) == 0)
     }
 }

@@ -18,6 +18,14 @@ enum LaneCurve: UInt8, Sendable {
     case timingFunction
     /// A spring (`LaneGroup.curves` indexes `springs`).
     case spring
+    /// A linear or paced keyframe animation without segment timing functions
+    /// (`LaneGroup.curves` indexes `keyframeSets`): each sample, its segment's ends go
+    /// into `starts` and `deltas` and σ into `progress`.
+    case keyframe
+    /// `keyframe` with segment timing functions: σ solved by the segment's function.
+    case keyframeFunctions
+
+    var isKeyframe: Bool { self == .keyframe || self == .keyframeFunctions }
 }
 
 /// One lane group: the lane animations of one curve, key path and flags, by member
@@ -38,12 +46,17 @@ struct LaneGroup: Sendable {
     /// Where the resolved ends are (`resolvedEndIndices`); a whole transform's are read
     /// there, a vector's are copied into `starts` and `deltas`.
     var ends: [Int32] = []
-    /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair).
+    /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair); a
+    /// keyframe animation's segment ends at each sample (the values a and b − a).
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
-    /// Per-sample scratch: progress f and iteration k.
+    /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
     var iterations: [Double] = []
+    /// Per-sample scratch of a keyframe group: the segment, and its timing function's
+    /// index in `timingFunctions`.
+    var segments: [Int32] = []
+    var segmentFunctions: [Int32] = []
 
     init(curve: LaneCurve, keyPath: AnimationKeyPath, additive: Bool, cumulative: Bool) {
         (self.curve, self.keyPath, self.additive, self.cumulative) = (curve, keyPath, additive, cumulative)
@@ -63,6 +76,8 @@ struct LaneGroup: Sendable {
         deltas.removeAll(keepingCapacity: true)
         progress.removeAll(keepingCapacity: true)
         iterations.removeAll(keepingCapacity: true)
+        segments.removeAll(keepingCapacity: true)
+        segmentFunctions.removeAll(keepingCapacity: true)
     }
 }
 
@@ -88,8 +103,10 @@ extension AnimationStore {
     /// The lane curve of live animation `i`, or nil when it stays on the general path.
     func laneCurve(_ i: Int) -> LaneCurve? {
         let has = flags[i]
-        guard !has.contains(.laneless) && resolvedEndIndices[i] >= 0 else { return nil }
+        guard !has.contains(.laneless) else { return nil }
         let keyPath = keyPaths[i]
+        if curveKinds[i] == .keyframe { return keyframeLaneCurve(i, keyPath: keyPath) }
+        guard resolvedEndIndices[i] >= 0 else { return nil }
         if keyPath.isValueFunction || keyPath.isWholeTransform {
             guard !has.contains(.additive) else { return nil }
         } else {
@@ -100,6 +117,18 @@ extension AnimationStore {
         case .spring: return .spring
         default: return nil
         }
+    }
+
+    /// The lane curve of keyframe animation `i`: on a whole vector property, not
+    /// cumulative, without a timing function of its own, linear or paced with two values
+    /// or more (its value is a + (b − a) · σ in the segment the timing loop finds).
+    private func keyframeLaneCurve(_ i: Int, keyPath: AnimationKeyPath) -> LaneCurve? {
+        let set = keyframeSets[Int(curveIndices[i])]
+        guard keyPath.writesWholeProperty && !keyPath.isWholeTransform && !keyPath.isValueFunction,
+            !flags[i].contains(.cumulative) && timingFunctionIndices[i] < 0,
+            set.count >= 2 && (set.mode == .linear || set.mode == .paced)
+        else { return nil }
+        return set.functionStart >= 0 ? .keyframeFunctions : .keyframe
     }
 
     /// Makes the lanes for the live list (its layers all slots below `slotCount`), in
@@ -162,19 +191,24 @@ extension AnimationStore {
             g = groups.count - 1
         }
         let r = Int(resolvedEndIndices[i])
-        let curveIndex = curve == .spring ? curveIndices[i] : timingFunctionIndices[i]
+        let curveIndex = curve == .spring || curve.isKeyframe ? curveIndices[i] : timingFunctionIndices[i]
         groups[g!].numbers.append(Int32(i))
         groups[g!].slots.append(layerSlots[i])
         groups[g!].entries.append(entry)
         groups[g!].timings.append(timings[i])
         groups[g!].curves.append(curveIndex)
         groups[g!].ends.append(Int32(r))
-        if !keyPath.isWholeTransform {
+        if curve.isKeyframe {
+            groups[g!].starts.append(SIMD4())
+            groups[g!].deltas.append(SIMD4())
+        } else if !keyPath.isWholeTransform {
             groups[g!].starts.append(resolvedVectors[r])
             groups[g!].deltas.append(resolvedVectors[r + 1])
         }
         groups[g!].progress.append(0)
         groups[g!].iterations.append(0)
+        groups[g!].segments.append(-1)
+        groups[g!].segmentFunctions.append(0)
     }
 
     /// One sample through the lanes at `time` (no layer has its own timing and every
@@ -221,12 +255,12 @@ extension AnimationStore {
     /// `timingStep` for an animation showing inside its active duration): each member's
     /// progress and iteration into the group's scratch. A member that is not showing
     /// inside its active duration is flagged `laneless` (nothing written for it); returns
-    /// whether any was.
+    /// whether any was. A timing-function group keeps u in the progress column and
+    /// solves it afterwards, eight members at a time (`solveLaneProgress`).
     private mutating func runLaneTiming(_ group: inout LaneGroup, at time: Double) -> Bool {
         guard group.count > 0 else { return false }
         let (curve, count, numbers) = (group.curve, group.count, group.numbers)
         let (timings, curveColumn) = (group.timings, group.curves)
-        var queue = SolveQueue()
         var leftAny = false
         withRawColumns(&group.progress, &group.iterations) { progress, iterations in
             withRawColumn(reading: timings) { tm in
@@ -243,44 +277,104 @@ extension AnimationStore {
                             continue
                         }
                         iterations[m] = k
-                        switch curve {
-                        case .linear: progress[m] = local / timing.duration
-                        case .spring: progress[m] = Double(springs[Int(curves[m])].progress(at: local))
-                        case .timingFunction:
-                            let u = local / timing.duration
-                            let function = Int(curves[m])
-                            if lastSolvedInputs[function] == u.bitPattern {
-                                progress[m] = Double(lastSolvedValues[function])
-                                continue
-                            }
-                            let lane = queue.count
-                            queue.inputs[lane] = u
-                            queue.animations[lane] = Int32(m)
-                            queue.functions[lane] = Int32(function)
-                            queue.count = lane + 1
-                            if lane == 7 { flushLaneSolves(&queue, into: progress) }
+                        if curve == .spring {
+                            progress[m] = Double(springs[Int(curves[m])].progress(at: local))
+                        } else {
+                            progress[m] = local / timing.duration
                         }
                     }
-                    flushLaneSolves(&queue, into: progress)
+                    // After a member left the sample is general: nothing here is read.
+                    if curve == .timingFunction && !leftAny {
+                        solveLaneProgress(count: count, functions: curves, progress: progress)
+                    }
                 }
             }
         }
+        if curve.isKeyframe && !leftAny { runKeyframeSegments(&group) }
         return leftAny
     }
 
-    /// `flushSolves` for a lane group: the queued members' progress (eight in SIMD lanes,
-    /// fewer one at a time) and the memo, in the order queued.
-    private mutating func flushLaneSolves(_ queue: inout SolveQueue, into progress: RawColumn<Double>) {
-        let q = queue
-        queue.count = 0
-        guard q.count > 0 else { return }
-        let v = q.count == 8 ? TimingFunction.values(timingFunctions, q.functions, at: q.inputs) : SIMD8(repeating: 0)
-        for lane in 0..<q.count {
-            let function = Int(q.functions[lane])
-            let value = q.count == 8 ? v[lane] : timingFunctions[function].value(at: q.inputs[lane])
-            lastSolvedInputs[function] = q.inputs[lane].bitPattern
-            lastSolvedValues[function] = value
-            progress[Int(q.animations[lane])] = Double(value)
+    /// A keyframe group's segments (section 6, `keyframeProgress`): each member's u in
+    /// `progress` replaced by its segment's σ (solved by the segment's timing function
+    /// for `keyframeFunctions`), the segment's ends a and b − a into `starts` and
+    /// `deltas`, so that the write is `writeLane`'s a + (b − a) · σ: `keyframeVector`'s.
+    private mutating func runKeyframeSegments(_ group: inout LaneGroup) {
+        let (count, solved, sets) = (group.count, group.curve == .keyframeFunctions, group.curves)
+        withRawColumns(&group.starts, &group.deltas) { starts, deltas in
+            withRawColumns(&group.segments, &group.segmentFunctions) { segments, functions in
+                withRawColumn(&group.progress) { progress in
+                    withRawColumn(reading: sets) { sets in
+                        placeKeyframeSegments(
+                            count, sets: sets, starts: starts, deltas: deltas, progress: progress, segments: segments,
+                            functions: functions)
+                    }
+                    if solved { solveLaneProgress(count: count, functions: functions, progress: progress) }
+                }
+            }
+        }
+    }
+
+    /// The loop of `runKeyframeSegments` (non-mutating, called once a group: the segment
+    /// search and the values are `keyframeSegmentBeforeFunction`'s and `keyframeValue`'s).
+    private func placeKeyframeSegments(
+        _ count: Int, sets: RawColumn<Int32>, starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
+        progress: RawColumn<Double>, segments: RawColumn<Int32>, functions: RawColumn<Int32>
+    ) {
+        for m in 0..<count {
+            let set = keyframeSets[Int(sets[m])]
+            let (segment, sigma) = keyframeSegmentBeforeFunction(set, progress[m])
+            let a = keyframeValue(set, segment)
+            starts[m] = a
+            deltas[m] = keyframeValue(set, segment + 1) - a
+            progress[m] = sigma
+            segments[m] = Int32(segment)
+            functions[m] = Int32(set.functionStart + segment)
+        }
+    }
+
+    /// Replaces each u in `progress` by its timing function's value there (`functions`:
+    /// the members' indices into `timingFunctions`), read and written in place: eight
+    /// members at a time in SIMD lanes (one function's coefficients broadcast when the
+    /// eight share it, as a group's members do when they share a curve), the rest one at
+    /// a time. The memo (`lastSolvedInputs`) holds what a solve gave at an input, so a
+    /// value taken from it, or a lane solved again at the memo's input, has the same
+    /// bits; eight members that all hit it are not solved.
+    private mutating func solveLaneProgress(count: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>) {
+        var m = 0
+        while m + 8 <= count {
+            let u = progress.load(at: m, as: SIMD8<Double>.self)
+            let f = functions.load(at: m, as: SIMD8<Int32>.self)
+            let function = Int(f[0])
+            // The eight indices as four words, each two copies of the first index.
+            let pair = UInt64(UInt32(bitPattern: f[0])) &* 0x1_0000_0001
+            let v: SIMD8<Float>
+            if orOfLanes(functions.load(at: m, as: SIMD4<UInt64>.self) ^ SIMD4(repeating: pair)) == 0 {
+                let memo = lastSolvedInputs[function]
+                if orOfLanes(progress.load(at: m, as: SIMD8<UInt64>.self) ^ SIMD8(repeating: memo)) == 0 {
+                    v = SIMD8(repeating: lastSolvedValues[function])
+                } else {
+                    v = timingFunctions[function].values(at: u)
+                    lastSolvedInputs[function] = u[7].bitPattern
+                    lastSolvedValues[function] = v[7]
+                }
+            } else {
+                v = TimingFunction.values(timingFunctions, f, at: u)
+                for lane in 0..<8 {
+                    lastSolvedInputs[Int(f[lane])] = u[lane].bitPattern
+                    lastSolvedValues[Int(f[lane])] = v[lane]
+                }
+            }
+            for lane in 0..<8 { progress[m + lane] = Double(v[lane]) }
+            m += 8
+        }
+        while m < count {
+            let (function, u) = (Int(functions[m]), progress[m])
+            if lastSolvedInputs[function] != u.bitPattern {
+                lastSolvedInputs[function] = u.bitPattern
+                lastSolvedValues[function] = timingFunctions[function].value(at: u)
+            }
+            progress[m] = Double(lastSolvedValues[function])
+            m += 1
         }
     }
 
@@ -291,7 +385,8 @@ extension AnimationStore {
             let group = lanes.groups[g]
             for m in 0..<group.count {
                 states[Int(group.numbers[m])] = SampledState(
-                    progress: group.progress[m], iteration: group.iterations[m], isShowing: true)
+                    progress: group.progress[m], iteration: group.iterations[m], isShowing: true,
+                    segment: group.segments[m])
             }
         }
     }
@@ -332,11 +427,55 @@ extension AnimationStore {
 
     /// Writes each member of `group` into its entry: `composeResolved` for a layer that
     /// nothing else animates (the entry new, so the value underneath is the model's).
+    /// One loop per key path and flags: the mix's own (a position or bounds over the
+    /// model's, a position or opacity) read the model's columns and write the cell
+    /// directly, with the operations of `readModel`, `vector` and `setVector`.
     private func writeLane(_ group: LaneGroup, model: borrowing LayerStore, into cells: PresentationCells) {
-        let (keyPath, additive, cumulative) = (group.keyPath, group.additive, group.cumulative)
-        let property = keyPath.presentationProperty
-        let valueFunction = keyPath.isValueFunction
         guard group.count > 0 else { return }
+        let keyPath = group.keyPath
+        let property = keyPath.presentationProperty
+        if keyPath.isValueFunction {
+            forEachLaneValue(group, into: cells) { _, e, v in cells.setValueFunction(keyPath, v[0], v[1], entry: e) }
+        } else if !group.additive {
+            switch keyPath {
+            case .position:
+                forEachLaneValue(group, into: cells) { _, e, v in cells.position[e] = Point(x: v[0], y: v[1]) }
+            case .opacity: forEachLaneValue(group, into: cells) { _, e, v in cells.opacity[e] = Float(v[0]) }
+            default: forEachLaneValue(group, into: cells) { _, e, v in cells.setVector(v, at: keyPath, entry: e) }
+            }
+        } else if keyPath == .position {
+            withRawColumns(reading: model.columns.positionX, model.columns.positionY) { x, y in
+                forEachLaneValue(group, into: cells) { slot, e, v in
+                    cells.position[e] = Point(x: x[slot] + v[0], y: y[slot] + v[1])
+                }
+            }
+        } else if keyPath == .bounds {
+            withRawColumns(
+                reading: model.columns.boundsX, model.columns.boundsY, model.columns.boundsWidth,
+                model.columns.boundsHeight
+            ) { x, y, width, height in
+                forEachLaneValue(group, into: cells) { slot, e, v in
+                    cells.bounds[e] = Rect(
+                        x: x[slot] + v[0], y: y[slot] + v[1], width: width[slot] + v[2], height: height[slot] + v[3])
+                }
+            }
+        } else {
+            forEachLaneValue(group, into: cells) { slot, e, v in
+                cells.readModel(property, entry: e, layer: slot, model: model)
+                cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
+            }
+        }
+    }
+
+    /// The loop of `writeLane`: each member's entry made (slot map, layer, the property
+    /// written) and its value (start + delta · f, plus k · delta when cumulative) handed to
+    /// `write` with the layer's slot and the entry.
+    @inline(__always)
+    private func forEachLaneValue(
+        _ group: LaneGroup, into cells: PresentationCells, _ write: (Int, Int, SIMD4<Double>) -> Void
+    ) {
+        let property = group.keyPath.presentationProperty
+        let cumulative = group.cumulative
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
             withRawColumns(reading: group.starts, group.deltas) { starts, deltas in
                 withRawColumns(reading: group.progress, group.iterations) { progress, iterations in
@@ -349,14 +488,7 @@ extension AnimationStore {
                         cells.entries[slot] = Int32(e)
                         cells.layers[e] = slot
                         cells.touched[e] = property
-                        if valueFunction {
-                            cells.setValueFunction(keyPath, v[0], v[1], entry: e)
-                        } else if additive {
-                            cells.readModel(property, entry: e, layer: slot, model: model)
-                            cells.setVector(cells.vector(at: keyPath, entry: e) + v, at: keyPath, entry: e)
-                        } else {
-                            cells.setVector(v, at: keyPath, entry: e)
-                        }
+                        write(slot, e, v)
                     }
                 }
             }
@@ -401,4 +533,16 @@ extension AnimationStore {
             }
         }
     }
+}
+
+/// The OR of a vector's lanes: zero exactly when every lane is. Bitwise halvings (`por`):
+/// the standard library's `all(_:)` of a lane comparison reduces 64-bit lanes by a signed
+/// minimum, which SSE2 lacks (~70 instructions).
+@inline(__always)
+private func orOfLanes(_ v: SIMD8<UInt64>) -> UInt64 { orOfLanes(v.lowHalf | v.highHalf) }
+
+@inline(__always)
+private func orOfLanes(_ v: SIMD4<UInt64>) -> UInt64 {
+    let half = v.lowHalf | v.highHalf
+    return half[0] | half[1]
 }
