@@ -111,7 +111,7 @@ extension WorldPlan {
     /// slots) and range index. O(1).
     var allocatedByteCount: Int {
         var bytes = allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
-        bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes) + allocatedBytes(unpositioned)
+        bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes)
         bytes += allocatedBytes(order) + allocatedBytes(levelStarts) + allocatedBytes(subtreeBlocks)
         bytes += allocatedBytes(generalPositions) + allocatedBytes(blockKinds) + allocatedBytes(generalLocals)
         bytes += allocatedBytes(generalLocalSlots) + allocatedBytes(generalLocalLayers)
