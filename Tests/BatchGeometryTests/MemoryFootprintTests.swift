@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import BatchGeometry
+@_spi(Testing) @testable import BatchGeometry
 
 /// `LayerStore.memoryFootprint` against byte counts written out by hand from the
 /// declarations of `LayerColumns`, `TransformColumns`, `LayerAttributes`,
@@ -81,8 +81,10 @@ final class MemoryFootprintTests: XCTestCase {
         XCTAssertEqual(warm.hierarchy, cold.hierarchy)
         // The world transforms' and the plan's six affine columns at least.
         XCTAssertGreaterThanOrEqual(warm.worldCache - cold.worldCache, 2 * n * 6 * 8)
-        // Subtree bounds: two 32-byte boxes, a state byte, an index entry and an order label.
-        XCTAssertGreaterThanOrEqual(warm.queryCaches, n * (2 * 32 + 1 + 4 + 8))
+        // Subtree bounds, per layer: an extent box, a content slot, a state byte, an index
+        // entry, an index slot and a drift slot (the content boxes, drift references and
+        // order labels are side tables, sized by what uses them).
+        XCTAssertGreaterThanOrEqual(warm.queryCaches, n * (32 + 4 + 1 + 4 + 4 + 4))
         XCTAssertEqual(warm.total, warm.columns + warm.hierarchy + warm.worldCache + warm.queryCaches + warm.scratch)
         _ = store.visibleLayers(in: Rect(x: 0, y: 0, width: 400, height: 800))
         XCTAssertGreaterThanOrEqual(store.memoryFootprint.total, warm.total)
@@ -107,5 +109,47 @@ final class MemoryFootprintTests: XCTestCase {
         let entryStride = MemoryLayout<Int32>.stride + MemoryLayout<ScrollViewState>.stride
         XCTAssertEqual(store.memoryFootprint.columns - materialized, store.columns.scrollViews.capacity * entryStride)
         XCTAssertGreaterThan(store.columns.scrollViews.capacity, 0)
+    }
+
+    /// Order labels only for the sublayers of indexed lists (≥ 64 sublayers), in the drift
+    /// side table: the layers of a short list and the list layers themselves get no entry,
+    /// and the labels follow list order through an insert and a removal.
+    func testOrderLabelsAreKeptOnlyForTheSublayersOfIndexedLists() throws {
+        var store = LayerStore(minimumCapacity: 256)
+        let root = try store.addLayer()
+        store.setBounds(Rect(x: 0, y: 0, width: 400, height: 800), of: root)
+        let wide = try store.addLayer(superlayer: root)
+        let short = try store.addLayer(superlayer: root)
+        var rows: [LayerHandle] = []
+        for k in 0..<100 {
+            let row = try store.addLayer(superlayer: wide)
+            store.setBounds(Rect(x: 0, y: 0, width: 40, height: 10), of: row)
+            store.setPosition(Point(x: 20, y: Double(10 * k)), of: row)
+            rows.append(row)
+        }
+        var shortRows: [LayerHandle] = []
+        for _ in 0..<10 { shortRows.append(try store.addLayer(superlayer: short)) }
+        store.warmUp(options: .serial(.scalar))
+        _ = store.visibleLayers(in: Rect(x: 0, y: 0, width: 400, height: 800))
+        let bounds = store.caches.subtreeBounds
+        XCTAssertTrue(bounds.hasIndex(wide.index))
+        for layer in [root, wide, short] + shortRows {
+            XCTAssertEqual(bounds.drift.referenceSlots[layer.index], -1)
+        }
+        let labels = rows.map { bounds.orderLabel(of: $0.index) }
+        XCTAssertEqual(labels, labels.sorted())
+        XCTAssertEqual(Set(labels).count, labels.count)
+        XCTAssertEqual(bounds.drift.orderLabels.count, bounds.drift.references.count)
+        XCTAssertEqual(bounds.drift.orderLabels.count, rows.count)
+        // An insert between two rows gets a label between theirs; the caches stay sound.
+        let inserted = try store.addLayer()
+        try store.insertSublayer(inserted, into: wide, at: 50)
+        try store.removeFromSuperlayer(rows[10])
+        _ = store.visibleLayers(in: Rect(x: 0, y: 0, width: 400, height: 800))
+        let after = store.caches.subtreeBounds
+        let label = after.orderLabel(of: inserted.index)
+        XCTAssertGreaterThan(label, after.orderLabel(of: rows[49].index))
+        XCTAssertLessThan(label, after.orderLabel(of: rows[50].index))
+        XCTAssertEqual(store._invariantViolations(), [])
     }
 }

@@ -20,8 +20,9 @@ enum WorldMode {
     /// on its properties, so they are refreshed when it changes.
     static let adjustsSublayers: UInt8 = 4
     /// The entry was computed by `writeCommonEntry` (no superlayer adjustment), so its
-    /// tx, ty are the unpositioned translation plus `positionX`, `positionY`: a position
-    /// change needs only those two additions.
+    /// tx, ty are the unpositioned translation (`PlanInputs.unpositioned`) plus
+    /// `positionX`, `positionY`: a position change needs only that translation, computed
+    /// again from the unchanged inputs, and the two additions.
     static let positionSum: UInt8 = 8
 }
 
@@ -29,11 +30,6 @@ struct WorldPlan: Sendable {
     // Local(L) * Adjust(S), affine part, for eligible non-root layers (else unspecified).
     var a: [Double], b: [Double], c: [Double], d: [Double], tx: [Double], ty: [Double]
     var modes: [UInt8]
-    /// Per layer, at `2 * layer` and `2 * layer + 1` (side by side, so the position
-    /// shortcut touches one cache line): `((-anchorInBoundsX * a) + (-anchorInBoundsY *
-    /// c)) + transform.tx` and its y counterpart, for layers whose mode has
-    /// `positionSum`; else unspecified.
-    var unpositioned: [Double]
     /// Parents-first processing order grouped by level; nil = index order.
     var order: [Int32]?
     /// Start positions (in the order) of each depth level, then the count. In subtree
@@ -103,7 +99,6 @@ extension LayerStore {
         var tx: [Double]
         var ty: [Double]
         var modes: [UInt8]
-        var unpositioned: [Double]
         let order: [Int32]?
         let levelStarts: [Int]
         let subtreeBlocks: [Range<Int>]
@@ -127,8 +122,6 @@ extension LayerStore {
             old.tx = []
             old.ty = []
             old.modes = []
-            unpositioned = old.unpositioned
-            old.unpositioned = []
             blockKinds = old.blockKinds
             old.blockKinds = []
             if keepOrder && !old.levelStarts.isEmpty {
@@ -146,7 +139,6 @@ extension LayerStore {
             d = column()
             tx = column()
             ty = column()
-            unpositioned = [Double](unsafeUninitializedCapacity: 2 * n) { $1 = 2 * n }
             modes = [UInt8](unsafeUninitializedCapacity: n) { $1 = n }
             (order, levelStarts, subtreeBlocks) = worldLayout()
         }
@@ -157,18 +149,15 @@ extension LayerStore {
         withBlockKinds(&blockKinds, layerCount: n) { kinds in
             withAffinePointers(&a, &b, &c, &d, &tx, &ty) { local in
                 withRawColumn(&modes) { modes in
-                    withRawColumn(&unpositioned) { unpositioned in
-                        let output = PlanOutput(
-                            a: local.a, b: local.b, c: local.c, d: local.d, tx: local.tx, ty: local.ty,
-                            modes: modes, blockKinds: kinds, unpositioned: unpositioned)
-                        generalPositions = writePlanEntries(order: order, to: output)
-                    }
+                    let output = PlanOutput(
+                        a: local.a, b: local.b, c: local.c, d: local.d, tx: local.tx, ty: local.ty,
+                        modes: modes, blockKinds: kinds, marksPositionSum: true)
+                    generalPositions = writePlanEntries(order: order, to: output)
                 }
             }
         }
         var plan = WorldPlan(
-            a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes,
-            unpositioned: unpositioned, order: order,
+            a: a, b: b, c: c, d: d, tx: tx, ty: ty, modes: modes, order: order,
             levelStarts: levelStarts, subtreeBlocks: subtreeBlocks, generalPositions: generalPositions,
             subtreeRanges: subtreeRanges, subtreeRangesBuilt: subtreeRangesBuilt, blockKinds: blockKinds)
         let locals = makeGeneralLocals(for: plan, generalPositions: generalPositions, reusing: donatedLocals)
@@ -393,9 +382,9 @@ struct PlanOutput {
     let modes: RawColumn<UInt8>
     /// The plan's `blockKinds`, raised by every write (nil: the plan keeps none).
     let blockKinds: RawColumn<UInt8>?
-    /// Where `writeCommonEntry` keeps the translation before the position (then it sets
-    /// `WorldMode.positionSum`); nil: it does not, and clears the bit.
-    var unpositioned: RawColumn<Double>? = nil
+    /// Whether `writeCommonEntry` sets `WorldMode.positionSum` (else it clears it, and a
+    /// later position change takes the full recompute).
+    var marksPositionSum = false
 
     @inline(__always) func write(_ entry: (mode: UInt8, local: AffineTransform), at layer: Int) {
         a[layer] = entry.local.a
@@ -459,16 +448,12 @@ struct PlanInputs {
         output.c[layer] = m21
         output.d[layer] = m22
         raiseBlockKind(output.blockKinds, layer: layer, a: m11, b: m12, c: m21, d: m22)
+        // `unpositioned(_:)`'s expression (inline here: the loads above are shared).
         let unpositionedX = ((anchorX * m11) + (anchorY * m21)) + tx[layer]
         let unpositionedY = ((anchorX * m12) + (anchorY * m22)) + ty[layer]
         output.tx[layer] = unpositionedX + positionX[layer]
         output.ty[layer] = unpositionedY + positionY[layer]
-        var sumBit: UInt8 = 0
-        if let unpositioned = output.unpositioned {
-            unpositioned[2 * layer] = unpositionedX
-            unpositioned[2 * layer + 1] = unpositionedY
-            sumBit = WorldMode.positionSum
-        }
+        let sumBit = output.marksPositionSum ? WorldMode.positionSum : 0
         let superMode = output.modes[superlayer]
         let adjusts =
             !flags[layer].isDisjoint(with: .adjustingSublayers)
@@ -479,6 +464,39 @@ struct PlanInputs {
                 ? (superMode & WorldMode.eligible != 0 ? 0 : WorldMode.general)
                 : superMode & WorldMode.general)
         return true
+    }
+
+    /// The translation of `layer`'s common entry before its position is added:
+    /// `writeCommonEntry`'s expression, operation for operation, so for unchanged
+    /// bounds, anchor and transform the same bits it added to the position. O(1), twelve
+    /// column reads (the position shortcut's cost since the plan keeps no copy of it:
+    /// 16 bytes a layer, issue 22).
+    @inline(__always)
+    func unpositioned(_ layer: Int) -> (x: Double, y: Double) {
+        let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
+        let anchorY = -(boundsY[layer] + self.anchorY[layer] * height[layer])
+        let (m11, m12, m21, m22) = (a[layer], b[layer], c[layer], d[layer])
+        return (((anchorX * m11) + (anchorY * m21)) + tx[layer], ((anchorX * m12) + (anchorY * m22)) + ty[layer])
+    }
+
+    /// Hints that `layer`'s inputs to `unpositioned(_:)` and its position will be read
+    /// soon (the incremental refresh asks a few dirty layers ahead; no effect on results).
+    @inline(__always)
+    func prefetchCommonInputs(_ layer: Int) {
+        boundsX.prefetchForRead(layer)
+        width.prefetchForRead(layer)
+        self.anchorX.prefetchForRead(layer)
+        boundsY.prefetchForRead(layer)
+        height.prefetchForRead(layer)
+        self.anchorY.prefetchForRead(layer)
+        a.prefetchForRead(layer)
+        b.prefetchForRead(layer)
+        c.prefetchForRead(layer)
+        d.prefetchForRead(layer)
+        tx.prefetchForRead(layer)
+        ty.prefetchForRead(layer)
+        positionX.prefetchForRead(layer)
+        positionY.prefetchForRead(layer)
     }
 }
 

@@ -92,8 +92,6 @@ extension PlanarPropagation {
 struct IncrementalColumns {
     let local: AffinePointers
     let modes: RawColumn<UInt8>
-    /// The plan's `unpositioned` (two doubles per layer).
-    let unpositioned: RawColumn<Double>
     /// The plan's `blockKinds`; nil when it keeps none.
     let blockKinds: RawColumn<UInt8>?
     let world: AffinePointers
@@ -102,12 +100,12 @@ struct IncrementalColumns {
     /// The plan's order; nil for index order.
     let order: RawColumn<Int32>?
 
-    /// The plan columns as plan-entry writers take them. `keepingUnpositioned` false:
-    /// `writeCommonEntry` clears `WorldMode.positionSum` instead of caching the shortcut.
-    func planOutput(keepingUnpositioned: Bool) -> PlanOutput {
+    /// The plan columns as plan-entry writers take them. `markingPositionSum` false:
+    /// `writeCommonEntry` clears `WorldMode.positionSum` (no position shortcut).
+    func planOutput(markingPositionSum: Bool) -> PlanOutput {
         PlanOutput(
             a: local.a, b: local.b, c: local.c, d: local.d, tx: local.tx, ty: local.ty, modes: modes,
-            blockKinds: blockKinds, unpositioned: keepingUnpositioned ? unpositioned : nil)
+            blockKinds: blockKinds, marksPositionSum: markingPositionSum)
     }
 
     @inline(__always) func layer(_ position: Int) -> Int { order.map { Int($0[position]) } ?? position }
@@ -127,17 +125,14 @@ func withIncrementalColumns<R>(
     var (planColumns, worldColumns, general) = detachColumns(&plan, &world)
     var generalLocals = plan.generalLocals
     var localSlots = plan.generalLocalSlots
-    var unpositioned = plan.unpositioned
     var blockKinds = plan.blockKinds
     plan.generalLocals = []
     plan.generalLocalSlots = []
-    plan.unpositioned = []
     plan.blockKinds = []
     defer {
         reattachColumns(planColumns, worldColumns, general, to: &plan, &world)
         plan.generalLocals = generalLocals
         plan.generalLocalSlots = localSlots
-        plan.unpositioned = unpositioned
         plan.blockKinds = blockKinds
     }
     let count = planColumns.6.count
@@ -148,16 +143,14 @@ func withIncrementalColumns<R>(
             &worldColumns.0, &worldColumns.1, &worldColumns.2, &worldColumns.3, &worldColumns.4, &worldColumns.5
         ) { world in
             withRawColumn(&planColumns.6) { modes in
-                withRawColumn(&unpositioned) { unpositioned in
-                    // nil when not cached (empty).
-                    withGeneralLocals(&generalLocals, &localSlots) { locals in
-                        withBlockKinds(&blockKinds, layerCount: count) { blockKinds in
-                            withOptionalRawColumn(reading: plan.order) { order in
-                                let columns = IncrementalColumns(
-                                    local: local, modes: modes, unpositioned: unpositioned, blockKinds: blockKinds,
-                                    world: world, generalLocals: locals, order: order)
-                                return body(columns, &general)
-                            }
+                // nil when not cached (empty).
+                withGeneralLocals(&generalLocals, &localSlots) { locals in
+                    withBlockKinds(&blockKinds, layerCount: count) { blockKinds in
+                        withOptionalRawColumn(reading: plan.order) { order in
+                            let columns = IncrementalColumns(
+                                local: local, modes: modes, blockKinds: blockKinds,
+                                world: world, generalLocals: locals, order: order)
+                            return body(columns, &general)
                         }
                     }
                 }

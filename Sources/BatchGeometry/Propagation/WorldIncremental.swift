@@ -73,7 +73,7 @@ extension LayerStore {
             withPlanInputs { inputs in
                 withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
                     var stage = SubtreeRecompute(
-                        columns: columns, output: columns.planOutput(keepingUnpositioned: false), inputs: inputs,
+                        columns: columns, output: columns.planOutput(markingPositionSum: false), inputs: inputs,
                         dirtyStates: dirtyStates)
                     let finite = recomputeLevels(from: tops, &stage, &general)
                     return (finite, stage.generalChanged, stage.missingLocals)
@@ -186,7 +186,7 @@ struct SubtreeRecompute {
             // refresh the sublayers that baked it in.
             modes[layer] |= oldMode & WorldMode.adjustsSublayers
         } else if oldMode & WorldMode.eligible != 0 {
-            // Its entry is unchanged, so its cached unpositioned translation too.
+            // Its entry is unchanged, so the position shortcut stays valid.
             modes[layer] =
                 (oldMode & (WorldMode.adjustsSublayers | WorldMode.positionSum)) | WorldMode.eligible
                 | store.planarMode(superlayerMode: modes[superlayer], superlayerIsRoot: inputs.parents[superlayer] < 0)

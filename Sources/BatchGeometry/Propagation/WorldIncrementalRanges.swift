@@ -157,7 +157,7 @@ extension LayerStore {
                 withRawColumn(reading: caches.changes.dirtyStates) { dirtyStates in
                     withRawColumn(reading: index.walkCosts) { walkCosts in
                         var refresh = DirtyEntryRefresh(
-                            columns: columns, output: columns.planOutput(keepingUnpositioned: true), inputs: inputs,
+                            columns: columns, output: columns.planOutput(markingPositionSum: true), inputs: inputs,
                             dirtyStates: dirtyStates, walkCosts: walkCosts)
                         // Moved in and out (a swap, not a copy that would share storage).
                         swap(&refresh.movedOnly, &scratch.movedOnly)
@@ -278,7 +278,7 @@ struct DirtyEntryRefresh {
         let ahead = columns.layer(position)
         dirtyStates.prefetchForRead(ahead)
         columns.modes.prefetchForRead(ahead)
-        columns.unpositioned.prefetchForRead(2 * ahead)
+        inputs.prefetchCommonInputs(ahead)
         walkCosts.prefetchForRead(position)
         columns.local.tx.prefetchForWrite(ahead)
         columns.local.ty.prefetchForWrite(ahead)
@@ -288,10 +288,12 @@ struct DirtyEntryRefresh {
         let modes = columns.modes
         let oldMode = modes[layer]
         if dirtyStates[layer] == ChangeTracker.positionOnly && oldMode & WorldMode.positionSum != 0 {
-            // Only the position moved: the same two additions as a full recompute, and
-            // nothing else about the entry (or its sublayers' entries) changes.
-            output.tx[layer] = columns.unpositioned[2 * layer] + inputs.positionX[layer]
-            output.ty[layer] = columns.unpositioned[2 * layer + 1] + inputs.positionY[layer]
+            // Only the position moved: the translation and the two additions of a full
+            // recompute, and nothing else about the entry (or its sublayers' entries)
+            // changes.
+            let unpositioned = inputs.unpositioned(layer)
+            output.tx[layer] = unpositioned.x + inputs.positionX[layer]
+            output.ty[layer] = unpositioned.y + inputs.positionY[layer]
             movedOnly[dirtyIndex] = oldMode & WorldMode.general == 0
             if oldMode & WorldMode.general != 0, let locals = columns.generalLocals {
                 store.writeGeneralLocal(layer, to: locals)

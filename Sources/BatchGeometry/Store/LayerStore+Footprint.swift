@@ -111,7 +111,7 @@ extension WorldPlan {
     /// slots) and range index. O(1).
     var allocatedByteCount: Int {
         var bytes = allocatedBytes(a) + allocatedBytes(b) + allocatedBytes(c) + allocatedBytes(d)
-        bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes) + allocatedBytes(unpositioned)
+        bytes += allocatedBytes(tx) + allocatedBytes(ty) + allocatedBytes(modes)
         bytes += allocatedBytes(order) + allocatedBytes(levelStarts) + allocatedBytes(subtreeBlocks)
         bytes += allocatedBytes(generalPositions) + allocatedBytes(blockKinds) + allocatedBytes(generalLocals)
         bytes += allocatedBytes(generalLocalSlots) + allocatedBytes(generalLocalLayers)
@@ -130,7 +130,7 @@ extension SubtreeBounds {
     var allocatedByteCounts: (cache: Int, scratch: Int) {
         var cache =
             allocatedBytes(contentSlots) + allocatedBytes(contents) + allocatedBytes(extent) + allocatedBytes(state)
-        cache += allocatedBytes(indexEntry) + allocatedBytes(orderLabel) + allocatedBytes(indexes)
+        cache += allocatedBytes(indexEntry) + allocatedBytes(drift.orderLabels) + allocatedBytes(indexes)
         cache += allocatedBytes(indexSlot) + allocatedBytes(freeIndexSlots)
         var position = 0
         while position < indexes.count {  // an index loop: an unoptimized build's iterator allocates

@@ -252,10 +252,14 @@ extension LayerStore {
                 if !sameBits(index.boxes[leaf], bounds.extent[Int(sublayer)]) {
                     return ["the leaf of layer \(sublayer) in the index of \(layer) is not its extent"]
                 }
-                if bounds.orderLabel[Int(sublayer)] <= label || bounds.orderLabel[Int(sublayer)] >= orderLabelLimit {
+                if bounds.drift.referenceSlots[Int(sublayer)] < 0 {
+                    return ["layer \(sublayer), in the indexed list of \(layer), has no side-table entry for its label"]
+                }
+                let next = bounds.orderLabel(of: Int(sublayer))
+                if next <= label || next >= orderLabelLimit {
                     return ["the order labels of \(layer)'s sublayers do not increase at \(sublayer)"]
                 }
-                label = bounds.orderLabel[Int(sublayer)]
+                label = next
                 held += 1
                 sublayer = hierarchy.nextSiblings[Int(sublayer)]
             }

@@ -46,7 +46,7 @@ extension LayerStore {
         add(
             "query", "state, index entry, index slot",
             allocatedBytes(b.state) + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot))
-        add("query", "order labels", allocatedBytes(b.orderLabel))
+        add("query", "order labels (side table)", allocatedBytes(b.drift.orderLabels))
         var trees = allocatedBytes(b.indexes) + allocatedBytes(b.freeIndexSlots)
         var boxes = 0
         var parked = allocatedBytes(b.parkedSublayers) + allocatedBytes(b.drift.lists)
@@ -66,7 +66,7 @@ extension LayerStore {
         let listed =
             allocatedBytes(b.contentSlots) + allocatedBytes(b.contents) + allocatedBytes(b.extent)
             + allocatedBytes(b.state)
-            + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot) + allocatedBytes(b.orderLabel) + trees
+            + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot) + allocatedBytes(b.drift.orderLabels) + trees
             + parked + allocatedBytes(b.drift.listBounds) + b.drift.allocatedReferenceBytes + drawOrder
         add("query", "(not listed above)", total - listed)
     }

@@ -28,7 +28,6 @@ extension LayerStore {
         bounds.extent = RemappedColumn(repeating: .null, count: count)
         bounds.state = RemappedColumn(repeating: 0, count: count)
         bounds.indexEntry = RemappedColumn(repeating: -1, count: count)
-        bounds.orderLabel = RemappedColumn(repeating: 0, count: count)
         bounds.indexes = []
         bounds.parkedSublayers = []
         bounds.drift = ParkedDrift()
@@ -511,13 +510,13 @@ extension LayerStore {
     mutating func labelJoiningSublayer(_ layer: Int) {
         let previous = hierarchy.previousSiblings[layer]
         let next = hierarchy.nextSiblings[layer]
-        let low = previous >= 0 ? caches.subtreeBounds.orderLabel[Int(previous)] : 0
-        let high = next >= 0 ? caches.subtreeBounds.orderLabel[Int(next)] : orderLabelLimit
+        let low = previous >= 0 ? caches.subtreeBounds.orderLabel(of: Int(previous)) : 0
+        let high = next >= 0 ? caches.subtreeBounds.orderLabel(of: Int(next)) : orderLabelLimit
         guard high > low && high - low >= 2 else { return relabel(around: layer) }
         let half = (high - low) / 2
         let step: UInt64 = 1 << 32
-        caches.subtreeBounds.orderLabel[layer] =
-            next < 0 ? low + Swift.min(half, step) : previous < 0 ? high - Swift.min(half, step) : low + half
+        let label = next < 0 ? low + Swift.min(half, step) : previous < 0 ? high - Swift.min(half, step) : low + half
+        caches.subtreeBounds.setOrderLabel(label, of: layer)
     }
 
     /// Relabels the sublayers whose labels lie in the smallest range of 2^k labels around
@@ -525,7 +524,7 @@ extension LayerStore {
     /// `layer`, evenly; `layer` (unlabelled) has a neighbour.
     private mutating func relabel(around layer: Int) {
         let previous = hierarchy.previousSiblings[layer]
-        let anchor = caches.subtreeBounds.orderLabel[Int(previous >= 0 ? previous : hierarchy.nextSiblings[layer])]
+        let anchor = caches.subtreeBounds.orderLabel(of: Int(previous >= 0 ? previous : hierarchy.nextSiblings[layer]))
         var first = layer
         var last = layer
         var count: UInt64 = 1
@@ -539,13 +538,13 @@ extension LayerStore {
             size = 1 << bits
             base = anchor & ~(size - 1)
             while hierarchy.previousSiblings[first] >= 0
-                && caches.subtreeBounds.orderLabel[Int(hierarchy.previousSiblings[first])] >= base
+                && caches.subtreeBounds.orderLabel(of: Int(hierarchy.previousSiblings[first])) >= base
             {
                 first = Int(hierarchy.previousSiblings[first])
                 count += 1
             }
             while hierarchy.nextSiblings[last] >= 0
-                && caches.subtreeBounds.orderLabel[Int(hierarchy.nextSiblings[last])] < base + size
+                && caches.subtreeBounds.orderLabel(of: Int(hierarchy.nextSiblings[last])) < base + size
             {
                 last = Int(hierarchy.nextSiblings[last])
                 count += 1
@@ -556,7 +555,7 @@ extension LayerStore {
         var current = first
         while true {
             label += spacing
-            caches.subtreeBounds.orderLabel[current] = label
+            caches.subtreeBounds.setOrderLabel(label, of: current)
             if current == last { break }
             current = Int(hierarchy.nextSiblings[current])
         }

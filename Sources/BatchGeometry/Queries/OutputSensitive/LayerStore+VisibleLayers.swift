@@ -112,18 +112,29 @@ extension LayerStore {
         let slot = Int(bounds.indexSlot[layer])
         guard slot >= 0 else { return nil }
         let start = candidates.count
+        // Each candidate carries its label's position in the side table in its high 32
+        // bits (every sublayer of an indexed list has one), so that a comparison reads
+        // the label without a dependent load; cleared after the sort.
+        let entries = bounds.drift.referenceSlots
         bounds.indexes[slot].forEachCandidateSublayer(accepts) { sublayer in
-            candidates.append(UInt64(UInt32(bitPattern: sublayer)))
+            let entry = UInt64(UInt32(bitPattern: entries[Int(sublayer)]))
+            candidates.append(entry << 32 | UInt64(UInt32(bitPattern: sublayer)))
         }
-        let labels = bounds.orderLabel
+        let labels = bounds.drift.orderLabels
         if byDrawRank && hierarchy.zOrderInversions > 0 {
             let z = columns.zPositions
             sortInPlace(&candidates, from: start) { a, b in
-                let (keyA, keyB) = (drawOrderKey(z[Int(a)]), drawOrderKey(z[Int(b)]))
-                return keyA < keyB || (!(keyB < keyA) && labels[Int(a)] < labels[Int(b)])
+                let keyA = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: a))])
+                let keyB = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: b))])
+                return keyA < keyB || (!(keyB < keyA) && labels[Int(a >> 32)] < labels[Int(b >> 32)])
             }
         } else {
-            sortInPlace(&candidates, from: start) { labels[Int($0)] < labels[Int($1)] }
+            sortInPlace(&candidates, from: start) { labels[Int($0 >> 32)] < labels[Int($1 >> 32)] }
+        }
+        var k = start
+        while k < candidates.count {  // the sublayers alone, as the other candidates
+            candidates[k] &= 0xFFFF_FFFF
+            k += 1
         }
         return (Int32(start), Int32(candidates.count))
     }

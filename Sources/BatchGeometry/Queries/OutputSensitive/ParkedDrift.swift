@@ -16,11 +16,14 @@
 /// The references are a side table: only the sublayers of indexed lists (a card in four
 /// layers of the `app` workload, none of `standard`) need one, so each layer holds a
 /// 4-byte position in the table instead of a 32-byte reference (issue 22's bytes target).
+/// The same position holds the layer's order label (`orderLabels`), which only those
+/// sublayers need too.
 struct ParkedDrift: Sendable {
-    /// Per layer: its reference's position in `references` (-1: none, which reads as
-    /// `invalid`). A layer gets one the first time a reference is recorded for it or it is
-    /// parked, and keeps it for as long as the table lives (a slot reused by a new layer
-    /// inherits it), so that leaving and joining lists never grows the table.
+    /// Per layer: its reference's (and order label's) position in `references` and
+    /// `orderLabels` (-1: none, which reads as `invalid` and label 0). A layer gets one
+    /// the first time a reference or a label is recorded for it or it is parked, and
+    /// keeps it for as long as the table lives (a slot reused by a new layer inherits it),
+    /// so that leaving and joining lists never grows the table.
     var referenceSlots: RemappedColumn<Int32> = []
     /// Per position in `referenceSlots`: `x`, `y` (the layer's position when its box was
     /// computed, as Floats), `scale` (its transform's uniform scale then; NaN: not a
@@ -30,6 +33,10 @@ struct ParkedDrift: Sendable {
     /// unknown), and in the last lane the list a parked layer waits in (`parkedSlot`).
     /// NaN: no reference.
     var references: RemappedColumn<SIMD8<Float>> = []
+    /// Per position in `referenceSlots`: the layer's order label in its superlayer's list
+    /// while the superlayer is indexed (`SubtreeBounds.orderLabel(of:)`); stale otherwise.
+    /// Beside `references`, not in a lane of it: a `UInt64` label does not fit a `Float`.
+    var orderLabels: RemappedColumn<UInt64> = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
     /// of their drifts (infinity: redo them all on descent).
@@ -40,7 +47,7 @@ struct ParkedDrift: Sendable {
 
     static let invalid = SIMD8<Float>(repeating: .nan)
 
-    /// Bytes allocated for the slots and the references. O(1).
+    /// Bytes allocated for the slots and the references (the labels apart). O(1).
     var allocatedReferenceBytes: Int { allocatedBytes(referenceSlots) + allocatedBytes(references) }
 
     /// `layer`'s position in `references`, given one (an `invalid` reference) if it has
@@ -51,7 +58,22 @@ struct ParkedDrift: Sendable {
         if slot >= 0 { return Int(slot) }
         referenceSlots[layer] = Int32(truncatingIfNeeded: references.count)
         references.append(Self.invalid)
+        orderLabels.append(0)
         return references.count - 1
+    }
+
+    /// `layer`'s order label (0 when it has no entry). O(1).
+    @inline(__always)
+    func orderLabel(of layer: Int) -> UInt64 {
+        let slot = referenceSlots[layer]
+        return slot >= 0 ? orderLabels[Int(slot)] : 0
+    }
+
+    /// Sets `layer`'s order label, giving it an entry if it has none. O(1) amortized.
+    @inline(__always)
+    mutating func setOrderLabel(_ label: UInt64, of layer: Int) {
+        let slot = referenceSlot(of: layer)
+        orderLabels[slot] = label
     }
 
     /// Room in `references` for `joining` more layers plus one per slot of a store of
@@ -61,6 +83,7 @@ struct ParkedDrift: Sendable {
     mutating func reserveReferences(forCapacity capacity: Int, joining: Int = 0) {
         let room = references.count + joining + Swift.max(0, capacity - referenceSlots.count)
         if references.capacity < room { references.reserveCapacity(room) }
+        if orderLabels.capacity < room { orderLabels.reserveCapacity(room) }
     }
 
     /// `layer`'s reference (`invalid` when it has none). O(1).

@@ -11,7 +11,7 @@
 //   into its own arrays: amortized O(log w) an edit, and no allocation once grown.
 //
 // Order is not kept here: candidates are sorted by the store's order labels
-// (`SubtreeBounds.orderLabel`) and zPositions, which survive inserts.
+// (`SubtreeBounds.orderLabel(of:)`) and zPositions, which survive inserts.
 
 /// What a build reads and sorts, kept by `SubtreeBounds` so that a rebuild allocates
 /// nothing once its arrays have grown to the list.

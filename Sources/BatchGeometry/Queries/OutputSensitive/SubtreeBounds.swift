@@ -27,11 +27,6 @@ struct SubtreeBounds: Sendable {
     /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none; a sublayer
     /// linked into an indexed list since the last refresh gets its leaf there).
     var indexEntry: RemappedColumn<Int32> = []
-    /// Per layer: its order label in its superlayer's list, when the superlayer is
-    /// indexed: strictly increasing along the list (`LayerStore.labelJoiningSublayer`),
-    /// so that sorting candidates by label puts them in list order, and by (zPosition key,
-    /// label) in drawing order, without ranks to renumber on an insert.
-    var orderLabel: RemappedColumn<UInt64> = []
     /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
     /// sublayers, by layer.
     /// (An array with a slot per indexed layer, not a dictionary: a dictionary's in-place
@@ -173,7 +168,6 @@ struct SubtreeBounds: Sendable {
         extent.append(.null)
         state.append(0)
         indexEntry.append(-1)
-        orderLabel.append(0)
         indexSlot.append(-1)
         drift.appendLayer()
     }
@@ -193,11 +187,23 @@ struct SubtreeBounds: Sendable {
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
         indexEntry.reserveCapacity(capacity)
-        orderLabel.reserveCapacity(capacity)
         indexSlot.reserveCapacity(capacity)
         drift.referenceSlots.reserveCapacity(capacity)
         drift.reserveReferences(forCapacity: capacity)
     }
+
+    /// `layer`'s order label in its superlayer's list, when the superlayer is indexed:
+    /// strictly increasing along the list (`LayerStore.labelJoiningSublayer`), so that
+    /// sorting candidates by label puts them in list order, and by (zPosition key, label)
+    /// in drawing order, without ranks to renumber on an insert. Kept in the drift side
+    /// table (`ParkedDrift.orderLabels`): only the sublayers of indexed lists have one.
+    /// O(1).
+    @inline(__always)
+    func orderLabel(of layer: Int) -> UInt64 { drift.orderLabel(of: layer) }
+
+    /// Sets `layer`'s order label (its side-table entry made if it has none). O(1) amortized.
+    @inline(__always)
+    mutating func setOrderLabel(_ label: UInt64, of layer: Int) { drift.setOrderLabel(label, of: layer) }
 
     /// The index of `layer`, which must have one. O(1).
     func index(of layer: Int) -> SublayerIndex { indexes[Int(indexSlot[layer])] }
@@ -286,7 +292,7 @@ struct SubtreeBounds: Sendable {
         let spacing = orderLabelLimit / UInt64(buildScratch.sublayers.count + 1)
         var k = 0
         while k < buildScratch.sublayers.count {
-            orderLabel[Int(buildScratch.sublayers[k])] = UInt64(k + 1) * spacing
+            drift.setOrderLabel(UInt64(k + 1) * spacing, of: Int(buildScratch.sublayers[k]))
             k += 1
         }
     }
