@@ -177,21 +177,23 @@ struct TransformColumns: Sendable {
     }
 
     /// `store(value.matrix, at: index)` (the same bits, kind, maximum kind and side entry)
-    /// without the 4×4: `kind` is `value.kind`. O(1) amortized, as `store`.
+    /// without the 4×4: `kind` is `value.kind`. Writes only the cells whose bits change:
+    /// each column write checks the column's uniqueness (a runtime call), and a card's
+    /// scale changes three of the seventeen cells from frame to frame. O(1) amortized.
     @inline(__always)
     mutating func store(_ value: PlanarTransform, kind newKind: TransformKind, at index: Int) {
         guard denseAffine && isMaterialized else {
             store(value.matrix, at: index)
             return
         }
-        kind[index] = newKind
+        if kind[index] != newKind { kind[index] = newKind }
         if newKind > maximumKind { maximumKind = newKind }
-        a[index] = value.a
-        b[index] = value.b
-        c[index] = value.c
-        d[index] = value.d
-        tx[index] = value.tx
-        ty[index] = value.ty
+        Self.write(value.a, &a, index)
+        Self.write(value.b, &b, index)
+        Self.write(value.c, &c, index)
+        Self.write(value.d, &d, index)
+        Self.write(value.tx, &tx, index)
+        Self.write(value.ty, &ty, index)
         if slot(of: index) == nil {
             // `store`'s rule: the ten entries outside the affine part are identity's bits
             // but for m33.
@@ -199,11 +201,16 @@ struct TransformColumns: Sendable {
             addEntry(for: index)
         }
         let base = slot(of: index)! * 10
-        entries.withUnsafeMutableBufferPointer { side in
-            for j in 0..<10 { side[base + j] = 0 }
-            side[base + 6] = value.m33
-            side[base + 9] = 1
+        for j in 0..<10 {
+            let entry = j == 6 ? value.m33 : (j == 9 ? 1 : 0)
+            if entries[base + j].bitPattern != entry.bitPattern { entries[base + j] = entry }
         }
+    }
+
+    /// `column[index] = value` when that changes its bits.
+    @inline(__always)
+    private static func write(_ value: Double, _ column: inout RemappedColumn<Double>, _ index: Int) {
+        if column[index].bitPattern != value.bitPattern { column[index] = value }
     }
 
     /// Gives `index` a new entry (its values written by the caller). O(1) amortized, O(n)
