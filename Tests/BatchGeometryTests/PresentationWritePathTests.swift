@@ -102,8 +102,8 @@ final class PresentationWritePathTests: XCTestCase {
         }
         let (worldA, worldB) = (a.worldTransforms(), b.worldTransforms())
         for layer in layers {
-            let text = "\(label) layer \(layer.index)"
-            XCTAssertEqual(PresentationSetterPathTests.bits(worldA[layer]), PresentationSetterPathTests.bits(worldB[layer]), text)
+            let bitsA = PresentationSetterPathTests.bits(worldA[layer])
+            XCTAssertEqual(bitsA, PresentationSetterPathTests.bits(worldB[layer]), "\(label) layer \(layer.index)")
         }
         var visibleA = VisibleLayers()
         var visibleB = VisibleLayers()
