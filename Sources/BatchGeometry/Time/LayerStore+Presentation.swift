@@ -232,7 +232,8 @@ extension LayerStore {
     /// `writePresentedTransform(presentation.transform(at: k), of: layer)` with the
     /// setter's steps inlined (`setTransform`'s own, in its order, so the same bits and
     /// marks): the matrix, made here from a value function's numbers or read from the
-    /// sample, stays in this frame instead of being passed down three calls.
+    /// sample, stays in this frame instead of being passed down three calls. A planar value
+    /// function (the cards' `transform.scale`) makes no matrix at all.
     @inline(never)
     private mutating func writePresentedTransform(entry k: Int, of presentation: PresentationValues, at layer: Int) {
         if let keyPath = presentation.transformFunctionColumn[k] {
