@@ -157,6 +157,62 @@ struct TransformColumns: Sendable {
         }
     }
 
+    /// Whether `index` holds `value` by `==` on every entry, as `self[index] == value.matrix`
+    /// answers, without making either 4×4: the kinds first (`kind` is `value.kind`), then
+    /// the six affine columns and the side entry. O(1).
+    @inline(__always)
+    func holds(_ value: PlanarTransform, kind: TransformKind, at index: Int) -> Bool {
+        guard self.kind(at: index) == kind else { return false }
+        if kind == .identity { return true }
+        guard denseAffine else { return self[index] == value.matrix }
+        guard
+            a[index] == value.a && b[index] == value.b && c[index] == value.c && d[index] == value.d
+                && tx[index] == value.tx && ty[index] == value.ty
+        else { return false }
+        guard let slot = slot(of: index) else { return value.m33 == 1 }
+        let base = 10 * slot
+        return entries[base] == 0 && entries[base + 1] == 0 && entries[base + 2] == 0 && entries[base + 3] == 0
+            && entries[base + 4] == 0 && entries[base + 5] == 0 && entries[base + 6] == value.m33
+            && entries[base + 7] == 0 && entries[base + 8] == 0 && entries[base + 9] == 1
+    }
+
+    /// `store(value.matrix, at: index)` (the same bits, kind, maximum kind and side entry)
+    /// without the 4×4: `kind` is `value.kind`. Writes only the cells whose bits change:
+    /// each column write checks the column's uniqueness (a runtime call), and a card's
+    /// scale changes three of the seventeen cells from frame to frame. O(1) amortized.
+    @inline(__always)
+    mutating func store(_ value: PlanarTransform, kind newKind: TransformKind, at index: Int) {
+        guard denseAffine && isMaterialized else {
+            store(value.matrix, at: index)
+            return
+        }
+        if kind[index] != newKind { kind[index] = newKind }
+        if newKind > maximumKind { maximumKind = newKind }
+        Self.write(value.a, &a, index)
+        Self.write(value.b, &b, index)
+        Self.write(value.c, &c, index)
+        Self.write(value.d, &d, index)
+        Self.write(value.tx, &tx, index)
+        Self.write(value.ty, &ty, index)
+        if slot(of: index) == nil {
+            // `store`'s rule: the ten entries outside the affine part are identity's bits
+            // but for m33.
+            guard newKind > .affine || value.m33.bitPattern != Double(1).bitPattern else { return }
+            addEntry(for: index)
+        }
+        let base = slot(of: index)! * 10
+        for j in 0..<10 {
+            let entry = j == 6 ? value.m33 : (j == 9 ? 1 : 0)
+            if entries[base + j].bitPattern != entry.bitPattern { entries[base + j] = entry }
+        }
+    }
+
+    /// `column[index] = value` when that changes its bits.
+    @inline(__always)
+    private static func write(_ value: Double, _ column: inout RemappedColumn<Double>, _ index: Int) {
+        if column[index].bitPattern != value.bitPattern { column[index] = value }
+    }
+
     /// Gives `index` a new entry (its values written by the caller). O(1) amortized, O(n)
     /// the first time (the slot column).
     private mutating func addEntry(for index: Int) {

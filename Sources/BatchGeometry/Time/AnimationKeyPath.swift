@@ -121,4 +121,24 @@ public enum AnimationKeyPath: String, CaseIterable, Hashable, Sendable {
         }
         return m
     }
+
+    /// `valueFunctionMatrix(v, w)` as a `PlanarTransform` (the same operations, so the same
+    /// bits), or nil for a value function that writes other entries (x and y rotations, z
+    /// translation) or a key path that is none. O(1).
+    @inline(__always)
+    func planarValueFunction(_ v: Double, _ w: Double) -> PlanarTransform? {
+        var m = PlanarTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0, m33: 1)
+        switch self {
+        case .transformRotation, .transformRotationZ: (m.a, m.b, m.c, m.d) = (cos(v), sin(v), -sin(v), cos(v))
+        case .transformScale: (m.a, m.d, m.m33) = (v, v, v)
+        case .transformScaleX: m.a = v
+        case .transformScaleY: m.d = v
+        case .transformScaleZ: m.m33 = v
+        case .transformTranslation: (m.tx, m.ty) = (v, w)
+        case .transformTranslationX: m.tx = v
+        case .transformTranslationY: m.ty = v
+        default: return nil
+        }
+        return m
+    }
 }

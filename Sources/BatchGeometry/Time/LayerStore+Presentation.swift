@@ -232,15 +232,37 @@ extension LayerStore {
     /// `writePresentedTransform(presentation.transform(at: k), of: layer)` with the
     /// setter's steps inlined (`setTransform`'s own, in its order, so the same bits and
     /// marks): the matrix, made here from a value function's numbers or read from the
-    /// sample, stays in this frame instead of being passed down three calls.
+    /// sample, stays in this frame instead of being passed down three calls. A planar value
+    /// function (the cards' `transform.scale`) makes no matrix at all.
     @inline(never)
     private mutating func writePresentedTransform(entry k: Int, of presentation: PresentationValues, at layer: Int) {
+        if let keyPath = presentation.transformFunctionColumn[k] {
+            let v = presentation.transformArgumentColumn[k]
+            if let planar = keyPath.planarValueFunction(v[0], v[1]) {
+                writePresentedTransform(planar, of: layer)
+                return
+            }
+        }
         let value = presentation.transform(at: k)
         guard !Self.holds(value, columns.transforms, at: layer) else { return }
         checkIndexForUpdate(layer)
         columns.transforms.store(value, at: layer)
         noteChange(layer, .localTransform)
         noteTransformDrift(layer, to: value)
+    }
+
+    /// `writePresentedTransform(value.matrix, of: layer)` without the 4×4 (a planar value
+    /// function, the cards' `transform.scale`): the same comparison by `==`, the same
+    /// column bits and kind (`TransformColumns.store(_:kind:at:)`), change mark and drift
+    /// note as `setTransform`, in its order. O(1).
+    @inline(__always)
+    private mutating func writePresentedTransform(_ value: PlanarTransform, of layer: Int) {
+        let kind = value.kind
+        guard !columns.transforms.holds(value, kind: kind, at: layer) else { return }
+        checkIndexForUpdate(layer)
+        columns.transforms.store(value, kind: kind, at: layer)
+        noteChange(layer, .localTransform)
+        if caches.subtreeBounds.isBuilt { noteTransformDrift(layer, planeScale: value.planeScale) }
     }
 
     private mutating func writePresentedSublayerTransform(_ value: Transform3D, of layer: Int) {
