@@ -207,6 +207,28 @@ static CA_ALWAYS_INLINE void ca_concat_scalar_range(const BGAffineColumns *A, co
     }
 }
 
+/* One lane of BGTimingNewton8 (CAffineKernels.h): the Newton loop of Swift's
+ * TimingFunction.value(at:), operation for operation. Returns 1 with *y the float
+ * result (as a double) when a step lands within 1e-5, else 0 (a flat slope, or 8
+ * steps without: the caller's bisection). c: ax, bx, cx, ay, by, cy. The portable
+ * backend's lanes; the SIMD ones do the same operations lanewise. */
+static CA_ALWAYS_INLINE int ca_timing_newton_lane(const double *c, double input, double *y) {
+    const double ax = c[0], bx = c[1], cx = c[2], ay = c[3], by = c[4], cy = c[5];
+    const double x = (double)(float)input;
+    double t = x;
+    for (int step = 0; step < 8; step++) {
+        const double e = ((ax * t + bx) * t + cx) * t - x;
+        if (__builtin_fabs(e) < 1e-5) {
+            *y = (double)(float)(((ay * t + by) * t + cy) * t);
+            return 1;
+        }
+        const double g = ((3 * ax) * t + 2 * bx) * t + cx;
+        if (__builtin_fabs(g) < 1e-6) return 0;
+        t = t - e / g;
+    }
+    return 0;
+}
+
 /* ---- implementation tables (dispatch.c) -------------------------------- */
 
 /* The planar world kernels (world_portable.c, world_kinds.c, world_scattered.c), with
@@ -244,6 +266,7 @@ CA_HIDDEN int ca_world_translation_list_checked(const BGAffineColumns *local, co
 CA_HIDDEN void ca_frames_portable(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_portable(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *functions, double *values);
 #if CA_ARCH_X86
 CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx2(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
@@ -251,6 +274,8 @@ CA_HIDDEN void ca_general_avx2(const BGGeneralWorld *k, const ptrdiff_t *positio
 CA_HIDDEN void ca_frames_avx512(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx512(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN unsigned ca_timing_newton8_avx2(const double *coefficients, const int32_t *functions, double *values);
+CA_HIDDEN unsigned ca_timing_newton8_avx512(const double *coefficients, const int32_t *functions, double *values);
 #endif
 #if CA_ARCH_ARM64
 CA_HIDDEN void ca_frames_neon(const BGFrameColumns *k, size_t start, size_t end);

@@ -280,6 +280,30 @@ static inline long BGClaimNext(long *counter) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* Timing functions                                                          */
+/* ------------------------------------------------------------------------ */
+
+/// The Newton steps of a Core Animation timing function's solve (docs/ANIMATION.md
+/// section 3.2) for eight inputs at once, with the selected backend: the curve's
+/// coefficients are six doubles a function in `coefficients` (ax, bx, cx, ay, by, cy,
+/// as TimingFunction.swift makes them), lane k uses function `functions[k]`, or the
+/// first (`coefficients[0..5]`) for every lane when `functions` is NULL. For each lane:
+///
+///     x = (double)(float)values[k];  t = x
+///     up to 8 times:  e = ((ax*t + bx)*t + cx)*t - x
+///                     if |e| < 1e-5: values[k] = (double)(float)(((ay*t + by)*t + cy)*t); done
+///                     g = ((3*ax)*t + 2*bx)*t + cx;  if |g| < 1e-6: stop
+///                     t = t - e/g
+///
+/// every operation rounded to double (never fused), so each lane has the bits of
+/// TimingFunction.value(at:) whenever Newton converges. Returns the lanes it did not
+/// solve (bit k: lane k), whose values are left as they were: the caller solves them
+/// by value(at:) (its bisection or clamp; NaN and infinite inputs land there). Reads
+/// 8 values, 8 indices (when given) and their coefficients; writes only `values`.
+/// O(1): at most 8 steps. No allocation.
+unsigned BGTimingNewton8(const double *coefficients, const int32_t *functions, double *values);
+
+/* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
 

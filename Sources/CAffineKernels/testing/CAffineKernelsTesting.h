@@ -49,6 +49,7 @@ typedef struct BGKernelTable {
     void (*concat)(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
     void (*general)(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
     const struct ca_world_kernels *world;
+    unsigned (*timing_newton8)(const double *coefficients, const int32_t *functions, double *values);
 } BGKernelTable;
 
 /// The table named `name` (ASCII case-insensitive) when this build has it and this
