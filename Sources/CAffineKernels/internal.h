@@ -229,6 +229,45 @@ static CA_ALWAYS_INLINE int ca_timing_newton_lane(const double *c, double input,
     return 0;
 }
 
+/* floor(x), as Swift's roundedDown (Time/AnimationTiming.swift) computes it: below
+ * 2^52 in magnitude by truncation (one less when that is above x; a zero keeps x's
+ * sign), else libm. The same number as floor for every x. */
+static CA_ALWAYS_INLINE double ca_floor(double x) {
+    if (!(__builtin_fabs(x) < 0x1p52)) return __builtin_floor(x);
+    const double t = (double)(int64_t)x;
+    if (t > x) return t - 1;
+    return t == 0 ? x * 0 : t;
+}
+
+/* One member of BGLaneTimes (CAffineKernels.h), the steps of the Swift lane timing
+ * loop in its order: 0 when it does not show inside its active duration (nothing
+ * written), else 1 with its progress and iteration written. */
+static CA_ALWAYS_INLINE int ca_lane_time(const BGLaneTimings *t, size_t i, double time, int divide,
+                                         double *progress, double *iterations) {
+    const double b = t->beginTime[i], s = t->speed[i], D = t->active[i];
+    if (!(time >= b)) return 0;
+    const double tau = (time - b) * __builtin_fabs(s);
+    if (tau > D) return 0;
+    const double I = t->iteration[i], d = t->duration[i];
+    const double l = (s < 0 ? -tau : tau) + t->timeOffset[i];
+    double k = ca_floor(l / I);
+    double r = l - k * I;
+    if (tau == D && s > 0 && r == 0) {
+        r = I;
+        k = k - 1;
+    }
+    const double m = 0 >= r ? 0 : r; /* Swift.max(r, 0) */
+    r = I < m ? I : m;               /* Swift.min(m, I) */
+    double local = r;
+    if (t->autoreverses[i] != 0) {
+        local = r <= d ? r : I - r;
+        k = 0;
+    }
+    iterations[i] = k;
+    progress[i] = divide ? local / d : local;
+    return 1;
+}
+
 /* ---- implementation tables (dispatch.c) -------------------------------- */
 
 /* The planar world kernels (world_portable.c, world_kinds.c, world_scattered.c), with
@@ -266,6 +305,8 @@ CA_HIDDEN int ca_world_translation_list_checked(const BGAffineColumns *local, co
 CA_HIDDEN void ca_frames_portable(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_portable(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN int ca_lane_times_portable(const BGLaneTimings *timings, size_t count, double time, int divide,
+                                     double *progress, double *iterations);
 CA_HIDDEN unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *functions, double *values);
 #if CA_ARCH_X86
 CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
@@ -274,6 +315,8 @@ CA_HIDDEN void ca_general_avx2(const BGGeneralWorld *k, const ptrdiff_t *positio
 CA_HIDDEN void ca_frames_avx512(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx512(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN int ca_lane_times_avx2(const BGLaneTimings *timings, size_t count, double time, int divide,
+                                 double *progress, double *iterations);
 CA_HIDDEN unsigned ca_timing_newton8_avx2(const double *coefficients, const int32_t *functions, double *values);
 CA_HIDDEN unsigned ca_timing_newton8_avx512(const double *coefficients, const int32_t *functions, double *values);
 #endif

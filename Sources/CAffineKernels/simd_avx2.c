@@ -33,6 +33,45 @@
 #define CA_SIMD_CONCAT_NAME ca_concat_avx2
 #include "simd_template.h"
 
+/* The lane timing loop (BGLaneTimes; ca_lane_time's steps lanewise), four members a
+ * vector: the floor is vroundpd's (exact, as floor), Swift's max(r, 0) and min(m, I)
+ * are compare-and-select in their argument order (signed zeros and NaN as Swift
+ * gives them), the tail goes through ca_lane_time. */
+CA_HIDDEN __attribute__((target("avx2"))) int ca_lane_times_avx2(const BGLaneTimings *t, size_t count, double time,
+                                                               int divide, double *progress, double *iterations) {
+    const __m256d now = _mm256_set1_pd(time), zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1);
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    size_t i = 0;
+    for (; count - i >= 4; i += 4) {
+        const __m256d b = _mm256_loadu_pd(t->beginTime + i), s = _mm256_loadu_pd(t->speed + i);
+        const __m256d D = _mm256_loadu_pd(t->active + i);
+        const __m256d tau = _mm256_mul_pd(_mm256_sub_pd(now, b), _mm256_andnot_pd(sign, s));
+        const __m256d shows = _mm256_and_pd(_mm256_cmp_pd(now, b, _CMP_GE_OQ), _mm256_cmp_pd(tau, D, _CMP_NGT_UQ));
+        if (_mm256_movemask_pd(shows) != 0xf) return 1;
+        const __m256d I = _mm256_loadu_pd(t->iteration + i), d = _mm256_loadu_pd(t->duration + i);
+        const __m256d backwards = _mm256_cmp_pd(s, zero, _CMP_LT_OQ);
+        const __m256d l = _mm256_add_pd(_mm256_blendv_pd(tau, _mm256_xor_pd(tau, sign), backwards),
+                                        _mm256_loadu_pd(t->timeOffset + i));
+        __m256d k = _mm256_floor_pd(_mm256_div_pd(l, I));
+        __m256d r = _mm256_sub_pd(l, _mm256_mul_pd(k, I));
+        const __m256d end = _mm256_and_pd(
+            _mm256_cmp_pd(tau, D, _CMP_EQ_OQ),
+            _mm256_and_pd(_mm256_cmp_pd(s, zero, _CMP_GT_OQ), _mm256_cmp_pd(r, zero, _CMP_EQ_OQ)));
+        r = _mm256_blendv_pd(r, I, end);
+        k = _mm256_blendv_pd(k, _mm256_sub_pd(k, one), end);
+        const __m256d m = _mm256_blendv_pd(r, zero, _mm256_cmp_pd(zero, r, _CMP_GE_OQ)); /* max(r, 0) */
+        r = _mm256_blendv_pd(m, I, _mm256_cmp_pd(I, m, _CMP_LT_OQ));                     /* min(m, I) */
+        const __m256d reverses = _mm256_cmp_pd(_mm256_loadu_pd(t->autoreverses + i), zero, _CMP_NEQ_UQ);
+        const __m256d back = _mm256_blendv_pd(_mm256_sub_pd(I, r), r, _mm256_cmp_pd(r, d, _CMP_LE_OQ));
+        const __m256d local = _mm256_blendv_pd(r, back, reverses);
+        _mm256_storeu_pd(iterations + i, _mm256_blendv_pd(k, zero, reverses));
+        _mm256_storeu_pd(progress + i, divide ? _mm256_div_pd(local, d) : local);
+    }
+    for (; i < count; i++)
+        if (!ca_lane_time(t, i, time, divide, progress, iterations)) return 1;
+    return 0;
+}
+
 /* The timing-function solve (BGTimingNewton8; the lane loop of ca_timing_newton_lane),
  * eight lanes as two vectors of four, stepped together so that their divisions
  * overlap. A lane stops where the scalar loop stops (converged, or a flat slope) and

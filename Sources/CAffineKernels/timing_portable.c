@@ -1,8 +1,9 @@
 /*
  * timing_portable.c — the portable timing-function solve (BGTimingNewton8): each
  * lane by ca_timing_newton_lane (internal.h), the Newton loop of Swift's
- * TimingFunction.value(at:). The reference the SIMD backends match bit for bit, and
- * the one NEON runs.
+ * TimingFunction.value(at:); and the lane timing loop (BGLaneTimes), each member
+ * by ca_lane_time. The references the SIMD backends match bit for bit, and what NEON
+ * runs.
  */
 #pragma STDC FP_CONTRACT OFF
 #if defined(__clang__)
@@ -23,4 +24,11 @@ unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *f
         }
     }
     return left;
+}
+
+int ca_lane_times_portable(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
+                           double *iterations) {
+    for (size_t i = 0; i < count; i++)
+        if (!ca_lane_time(timings, i, time, divide, progress, iterations)) return 1;
+    return 0;
 }

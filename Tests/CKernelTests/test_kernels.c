@@ -820,6 +820,78 @@ static void test_timing(void) {
     }
 }
 
+/* The lane timing loop of docs/ANIMATION.md sections 2.3-2.4 for member i, written
+ * here from the spec (Swift's max(x, y) is y >= x ? y : x, its min y < x ? y : x). */
+static int ref_lane_time(const double *f, double time, int divide, double *progress, double *iteration) {
+    const double b = f[0], s = f[1], off = f[2], I = f[3], D = f[4], d = f[5];
+    if (!(time >= b)) return 0;
+    const double tau = (time - b) * fabs(s);
+    if (tau > D) return 0;
+    const double l = (s < 0 ? -tau : tau) + off;
+    double k = floor(l / I), r = l - k * I;
+    if (tau == D && s > 0 && r == 0) { r = I; k = k - 1; }
+    r = (0 >= r) ? 0 : r;
+    r = (I < r) ? I : r;
+    double local = r;
+    if (f[6] != 0) { local = r <= d ? r : I - r; k = 0; }
+    *iteration = k;
+    *progress = divide ? local / d : local;
+    return 1;
+}
+
+/* BGLaneTimes of every table and the dispatching entry point against the reference:
+ * random timings (speeds of both signs and 0, offsets, autoreverse, repeat counts,
+ * times at the exact end of the active duration), counts 0 to 13 (the vector loop and
+ * its tail), groups that all show (every column's bits) and groups where one member
+ * does not (the return value). */
+static void test_lane_times(void) {
+    enum { N = 13 };
+    static const double speeds[] = {1, 2, -1, 0.5, 0, -2, 1e-3};
+    static const double durations[] = {0.25, 0.7, 1, 2, 0.1};
+    for (size_t b = 0; b <= N_NAMES; b++) {
+        const BGKernelTable *t = b < N_NAMES ? BGKernelTableNamed(k_names[b]) : NULL;
+        if (b < N_NAMES && t == NULL) continue;
+        const char *name = t ? t->name : "dispatch";
+        long bad = 0, shown = 0, left = 0;
+        for (int round = 0; round < 20000; round++) {
+            double col[7][N], p[N], k[N], wp[N], wk[N];
+            const size_t count = (size_t)(rnd64() % (N + 1));
+            const double time = round % 7 == 0 ? 2.5 : (double)(rnd64() % 4000) / 997.0 - 0.5;
+            const int divide = (int)(rnd64() % 2), all = round % 4 != 0;
+            for (size_t i = 0; i < N; i++) {
+                const double d = durations[rnd64() % 5];
+                const int reverses = rnd64() % 3 == 0;
+                const double I = reverses ? d + d : d, repeat = (double)(rnd64() % 4);
+                col[0][i] = all ? -1 - (double)(rnd64() % 3) : (double)(rnd64() % 5) - 2;
+                col[1][i] = speeds[rnd64() % 7];
+                col[2][i] = rnd64() % 2 ? 0 : (double)(rnd64() % 100) / 37.0;
+                col[3][i] = I;
+                col[4][i] = all ? 1e9 : (rnd64() % 5 == 0 ? (time - col[0][i]) * fabs(col[1][i]) : repeat * I + I);
+                col[5][i] = d;
+                col[6][i] = reverses;
+            }
+            int want = 0;
+            for (size_t i = 0; i < count; i++) {
+                double f[7];
+                for (int c = 0; c < 7; c++) f[c] = col[c][i];
+                if (!ref_lane_time(f, time, divide, &wp[i], &wk[i])) { want = 1; break; }
+            }
+            const BGLaneTimings lt = {col[0], col[1], col[2], col[3], col[4], col[5], col[6]};
+            const int got = t ? t->lane_times(&lt, count, time, divide, p, k) : BGLaneTimes(&lt, count, time, divide, p, k);
+            if (got != want) bad++;
+            if (!want) {
+                shown++;
+                for (size_t i = 0; i < count; i++)
+                    if (bits_of(p[i]) != bits_of(wp[i]) || bits_of(k[i]) != bits_of(wk[i])) bad++;
+            } else {
+                left++;
+            }
+        }
+        check(bad == 0, "lane-times", name, N, 0, NULL);
+        check(shown > 1000 && left > 1000, "lane-times-both-outcomes", name, N, 0, NULL);
+    }
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 static void init_backends(void) {
@@ -1027,6 +1099,7 @@ int main(int argc, char **argv) {
         test_propagate();
         test_general();
         test_timing();
+        test_lane_times();
         test_tables();
         test_set_backend();
         printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,

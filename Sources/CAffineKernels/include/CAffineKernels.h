@@ -303,6 +303,32 @@ static inline long BGClaimNext(long *counter) {
 /// O(1): at most 8 steps. No allocation.
 unsigned BGTimingNewton8(const double *coefficients, const int32_t *functions, double *values);
 
+/// One lane group's member timings (Time/AnimationLanes.swift), one entry a member, as
+/// resolved when each animation was added (ResolvedTiming, docs/ANIMATION.md section 2):
+/// begin time, speed, time offset, one iteration I (forward and back when
+/// autoreversing), the active duration D, the duration d, and 1 when autoreversing
+/// (else 0).
+typedef struct BGLaneTimings {
+    const double *beginTime, *speed, *timeOffset, *iteration, *active, *duration, *autoreverses;
+} BGLaneTimings;
+
+/// A lane group's timing loop at scene time `time` (docs/ANIMATION.md sections 2.3 and
+/// 2.4, `ResolvedTiming.localTime(activeTime:)`), with the selected backend: for each
+/// member i in [0, count) that shows inside its active duration (time >= beginTime and
+/// not tau > D, where tau = (time - beginTime) * |speed|):
+///
+///     l = (speed < 0 ? -tau : tau) + timeOffset;  k = floor(l / I);  r = l - k*I
+///     if tau == D && speed > 0 && r == 0: r = I; k = k - 1
+///     r = min(max(r, 0), I)                  (Swift's max: 0 >= r ? 0 : r; min: I < r ? I : r)
+///     autoreversing: local = r <= d ? r : I - r; k = 0;  else local = r
+///     iterations[i] = k;  progress[i] = divide ? local / d : local
+///
+/// every operation rounded to double, never fused: the bits of the Swift steps. Returns
+/// 0 when every member shows; else 1, as soon as one does not (before its begin, after
+/// its end), having written an unspecified part of the columns. O(count), no allocation.
+int BGLaneTimes(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
+                double *iterations);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
