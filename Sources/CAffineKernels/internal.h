@@ -231,9 +231,11 @@ static CA_ALWAYS_INLINE int ca_timing_newton_lane(const double *c, double input,
 
 /* floor(x), as Swift's roundedDown (Time/AnimationTiming.swift) computes it: below
  * 2^52 in magnitude by truncation (one less when that is above x; a zero keeps x's
- * sign), else libm. The same number as floor for every x. */
+ * sign); from 2^52 on every double is an integer, and an infinity or NaN is its own
+ * floor, so x itself. The same number as floor for every x, without libm (the module
+ * links nothing). */
 static CA_ALWAYS_INLINE double ca_floor(double x) {
-    if (!(__builtin_fabs(x) < 0x1p52)) return __builtin_floor(x);
+    if (!(__builtin_fabs(x) < 0x1p52)) return x;
     const double t = (double)(int64_t)x;
     if (t > x) return t - 1;
     return t == 0 ? x * 0 : t;

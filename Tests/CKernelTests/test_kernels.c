@@ -820,6 +820,15 @@ static void test_timing(void) {
     }
 }
 
+/* floor without libm (this executable links only the module): a double of magnitude
+ * 2^52 or more is an integer; below, truncate and step down when that is above q. */
+static double ref_floor(double q) {
+    if (!(fabs(q) < 4503599627370496.0)) return q;
+    const double k = (double)(long long)q;
+    if (k > q) return k - 1;
+    return k == 0 ? q * 0 : k;
+}
+
 /* The lane timing loop of docs/ANIMATION.md sections 2.3-2.4 for member i, written
  * here from the spec (Swift's max(x, y) is y >= x ? y : x, its min y < x ? y : x). */
 static int ref_lane_time(const double *f, double time, int divide, double *progress, double *iteration) {
@@ -828,7 +837,7 @@ static int ref_lane_time(const double *f, double time, int divide, double *progr
     const double tau = (time - b) * fabs(s);
     if (tau > D) return 0;
     const double l = (s < 0 ? -tau : tau) + off;
-    double k = floor(l / I), r = l - k * I;
+    double k = ref_floor(l / I), r = l - k * I;
     if (tau == D && s > 0 && r == 0) { r = I; k = k - 1; }
     r = (0 >= r) ? 0 : r;
     r = (I < r) ? I : r;
