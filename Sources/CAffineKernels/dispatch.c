@@ -75,8 +75,9 @@ static const BGKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_
 #endif
 
 #if CA_ARCH_ARM64
-/* NEON has no 4x4 kernel or timing kernels of its own: it runs the portable ones (two
- * lanes a vector would not pay for the compares and selects; not measured). */
+/* NEON has no 4x4 kernel or timing kernels of its own: it runs the portable ones (the
+ * portable Newton steps are already two-lane vectors, NEON's width, through the
+ * compiler's vector extension). */
 static const BGKernelTable ca_backend_neon = {"neon", ca_always_available, ca_frames_neon, ca_concat_neon,
                                               ca_general_portable, &ca_world_kernels_portable,
                                               ca_timing_newton8_portable, ca_lane_times_portable};
