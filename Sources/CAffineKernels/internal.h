@@ -207,6 +207,69 @@ static CA_ALWAYS_INLINE void ca_concat_scalar_range(const BGAffineColumns *A, co
     }
 }
 
+/* One lane of BGTimingNewton8 (CAffineKernels.h): the Newton loop of Swift's
+ * TimingFunction.value(at:), operation for operation. Returns 1 with *y the float
+ * result (as a double) when a step lands within 1e-5, else 0 (a flat slope, or 8
+ * steps without: the caller's bisection). c: ax, bx, cx, ay, by, cy. The portable
+ * backend's lanes; the SIMD ones do the same operations lanewise. */
+static CA_ALWAYS_INLINE int ca_timing_newton_lane(const double *c, double input, double *y) {
+    const double ax = c[0], bx = c[1], cx = c[2], ay = c[3], by = c[4], cy = c[5];
+    const double x = (double)(float)input;
+    double t = x;
+    for (int step = 0; step < 8; step++) {
+        const double e = ((ax * t + bx) * t + cx) * t - x;
+        if (__builtin_fabs(e) < 1e-5) {
+            *y = (double)(float)(((ay * t + by) * t + cy) * t);
+            return 1;
+        }
+        const double g = ((3 * ax) * t + 2 * bx) * t + cx;
+        if (__builtin_fabs(g) < 1e-6) return 0;
+        t = t - e / g;
+    }
+    return 0;
+}
+
+/* floor(x), as Swift's roundedDown (Time/AnimationTiming.swift) computes it: below
+ * 2^52 in magnitude by truncation (one less when that is above x; a zero keeps x's
+ * sign); from 2^52 on every double is an integer, and an infinity or NaN is its own
+ * floor, so x itself. The same number as floor for every x, without libm (the module
+ * links nothing). */
+static CA_ALWAYS_INLINE double ca_floor(double x) {
+    if (!(__builtin_fabs(x) < 0x1p52)) return x;
+    const double t = (double)(int64_t)x;
+    if (t > x) return t - 1;
+    return t == 0 ? x * 0 : t;
+}
+
+/* One member of BGLaneTimes (CAffineKernels.h), the steps of the Swift lane timing
+ * loop in its order: 0 when it does not show inside its active duration (nothing
+ * written), else 1 with its progress and iteration written. */
+static CA_ALWAYS_INLINE int ca_lane_time(const BGLaneTimings *t, size_t i, double time, int divide,
+                                         double *progress, double *iterations) {
+    const double b = t->beginTime[i], s = t->speed[i], D = t->active[i];
+    if (!(time >= b)) return 0;
+    const double tau = (time - b) * __builtin_fabs(s);
+    if (tau > D) return 0;
+    const double I = t->iteration[i], d = t->duration[i];
+    const double l = (s < 0 ? -tau : tau) + t->timeOffset[i];
+    double k = ca_floor(l / I);
+    double r = l - k * I;
+    if (tau == D && s > 0 && r == 0) {
+        r = I;
+        k = k - 1;
+    }
+    const double m = 0 >= r ? 0 : r; /* Swift.max(r, 0) */
+    r = I < m ? I : m;               /* Swift.min(m, I) */
+    double local = r;
+    if (t->autoreverses[i] != 0) {
+        local = r <= d ? r : I - r;
+        k = 0;
+    }
+    iterations[i] = k;
+    progress[i] = divide ? local / d : local;
+    return 1;
+}
+
 /* ---- implementation tables (dispatch.c) -------------------------------- */
 
 /* The planar world kernels (world_portable.c, world_kinds.c, world_scattered.c), with
@@ -244,6 +307,9 @@ CA_HIDDEN int ca_world_translation_list_checked(const BGAffineColumns *local, co
 CA_HIDDEN void ca_frames_portable(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_portable(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN int ca_lane_times_portable(const BGLaneTimings *timings, size_t count, double time, int divide,
+                                     double *progress, double *iterations);
+CA_HIDDEN unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *functions, double *values);
 #if CA_ARCH_X86
 CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx2(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
@@ -251,6 +317,10 @@ CA_HIDDEN void ca_general_avx2(const BGGeneralWorld *k, const ptrdiff_t *positio
 CA_HIDDEN void ca_frames_avx512(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx512(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
 CA_HIDDEN void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
+CA_HIDDEN int ca_lane_times_avx2(const BGLaneTimings *timings, size_t count, double time, int divide,
+                                 double *progress, double *iterations);
+CA_HIDDEN unsigned ca_timing_newton8_avx2(const double *coefficients, const int32_t *functions, double *values);
+CA_HIDDEN unsigned ca_timing_newton8_avx512(const double *coefficients, const int32_t *functions, double *values);
 #endif
 #if CA_ARCH_ARM64
 CA_HIDDEN void ca_frames_neon(const BGFrameColumns *k, size_t start, size_t end);

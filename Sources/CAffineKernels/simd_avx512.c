@@ -37,4 +37,43 @@
 #define CA_SIMD_CONCAT_NAME ca_concat_avx512
 #include "simd_template.h"
 
+/* The timing-function solve (BGTimingNewton8; the lane loop of ca_timing_newton_lane)
+ * in one vector of eight with mask registers: a lane stops where the scalar loop stops
+ * (converged, or a flat slope) and keeps its t. Ordered compares (NaN fails, as in the
+ * scalar |e| < 1e-5). */
+CA_HIDDEN __attribute__((target("avx512f"))) unsigned ca_timing_newton8_avx512(const double *coefficients,
+                                                                             const int32_t *functions,
+                                                                             double *values) {
+    __m512d k[6];
+    if (functions == NULL) {
+        for (int j = 0; j < 6; j++) k[j] = _mm512_set1_pd(coefficients[j]);
+    } else {
+        const __m256i index = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)functions), _mm256_set1_epi32(6));
+        for (int j = 0; j < 6; j++) k[j] = _mm512_i32gather_pd(index, coefficients + j, 8);
+    }
+    const __m512d near = _mm512_set1_pd(1e-5), nearNeg = _mm512_set1_pd(-1e-5);
+    const __m512d flat = _mm512_set1_pd(1e-6), flatNeg = _mm512_set1_pd(-1e-6);
+    const __m512d x = _mm512_cvtps_pd(_mm512_cvtpd_ps(_mm512_loadu_pd(values)));
+    const __m512d sa = _mm512_mul_pd(_mm512_set1_pd(3), k[0]);
+    const __m512d sb = _mm512_mul_pd(_mm512_set1_pd(2), k[1]);
+    __m512d t = x;
+    __mmask8 active = 0xff, converged = 0;
+    for (int step = 0; step < 8; step++) {
+        const __m512d X = _mm512_mul_pd(
+            _mm512_add_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(k[0], t), k[1]), t), k[2]), t);
+        const __m512d e = _mm512_sub_pd(X, x);
+        const __mmask8 in = active & _mm512_cmp_pd_mask(e, near, _CMP_LT_OQ) & _mm512_cmp_pd_mask(e, nearNeg, _CMP_GT_OQ);
+        converged |= in;
+        const __m512d g = _mm512_add_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(sa, t), sb), t), k[2]);
+        const __mmask8 level = _mm512_cmp_pd_mask(g, flat, _CMP_LT_OQ) & _mm512_cmp_pd_mask(g, flatNeg, _CMP_GT_OQ);
+        active = active & (__mmask8)~(in | level);
+        if (!active) break;
+        t = _mm512_mask_sub_pd(t, active, t, _mm512_div_pd(e, g));
+    }
+    const __m512d Y = _mm512_mul_pd(
+        _mm512_add_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(k[3], t), k[4]), t), k[5]), t);
+    _mm512_mask_storeu_pd(values, converged, _mm512_cvtps_pd(_mm512_cvtpd_ps(Y)));
+    return ~(unsigned)converged & 0xffu;
+}
+
 #endif

@@ -31,6 +31,7 @@ final class MisuseMessageTests: XCTestCase {
         ("stale-world-rects", "3 world rects for 4 layers"),
         ("flag-property-not-zero-or-one", "userInteractionEnabled is a flag: it takes 0 or 1, not 0.5"),
         ("c-kernel-environment", "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected "),
+        ("animation-c-kernel-environment", "BATCHGEOMETRY_C_KERNEL=avx9 is not a C kernel (expected "),
         ("timing-function-count-mismatch", "values(of:at:into:): functions.count is 1, inputs.count is 2"),
         ("spring-count-mismatch", "Spring.progress(of:at:into:): springs.count is 2, times.count is 1"),
     ]

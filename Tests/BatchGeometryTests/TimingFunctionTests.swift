@@ -201,9 +201,10 @@ final class TimingFunctionTests: XCTestCase {
         XCTAssertEqual(results, [])
     }
 
-    /// The four-lane solve the sampler uses equals `value(at:)` bit for bit in every lane:
-    /// named and random custom curves (flat slopes that hand a lane to bisection
-    /// included), inputs in and out of [0, 1], the ends, NaN and ±infinity.
+    /// The eight-lane solve with each of four functions in two lanes equals `value(at:)`
+    /// bit for bit in every lane: named and random custom curves (flat slopes that hand
+    /// a lane to bisection included), inputs in and out of [0, 1], the ends, NaN and
+    /// ±infinity.
     func testFourLaneSolveEqualsOneAtATime() throws {
         var random = SplitMix64(seed: 4423)
         var functions = TimingFunction.Name.allCases.map { TimingFunction($0) }
@@ -220,7 +221,8 @@ final class TimingFunctionTests: XCTestCase {
                 round % 5 == 0 ? special[random.below(special.count)] : random.value(in: -0.1...1.1)
             }
             let v = TimingFunction.values(
-                lanes[0], lanes[1], lanes[2], lanes[3], at: SIMD4(inputs[0], inputs[1], inputs[2], inputs[3]))
+                lanes, SIMD8(0, 1, 2, 3, 0, 1, 2, 3),
+                at: SIMD8(inputs[0], inputs[1], inputs[2], inputs[3], inputs[0], inputs[1], inputs[2], inputs[3]))
             for lane in 0..<4 {
                 XCTAssertEqual(
                     v[lane].bitPattern, lanes[lane].value(at: inputs[lane]).bitPattern,

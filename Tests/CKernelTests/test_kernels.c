@@ -6,7 +6,8 @@
  *
  * The SwiftPM executable c-kernel-tests; run.sh builds it in each
  * configuration and runs it. Modes:
- *   test_kernels [--seed N]   differential tests (default)
+ *   test_kernels [--seed N]   differential tests (default; the timing solve
+ *                             BGTimingNewton8 against a reference too)
  *   test_kernels --env-check  first use in the process must honour
  *                             BATCHGEOMETRY_C_KERNEL (or fall back correctly)
  *   test_kernels --threads    first use from many threads at once
@@ -736,6 +737,170 @@ static void test_general(void) {
     }
 }
 
+/* ---------------------------------------------------------------- timing */
+
+/* Newton's steps of docs/ANIMATION.md section 3.2 for one lane, written here from the
+ * spec: 1 and *y when a step lands within 1e-5, 0 when the slope is flat or 8 steps
+ * do not. c: ax, bx, cx, ay, by, cy. */
+static int ref_timing_newton(const double *c, double input, double *y) {
+    const double x = (double)(float)input;
+    double t = x;
+    for (int step = 0; step < 8; step++) {
+        const double e = ((c[0] * t + c[1]) * t + c[2]) * t - x;
+        if (fabs(e) < 1e-5) { *y = (double)(float)(((c[3] * t + c[4]) * t + c[5]) * t); return 1; }
+        const double g = ((3 * c[0]) * t + 2 * c[1]) * t + c[2];
+        if (fabs(g) < 1e-6) return 0;
+        t = t - e / g;
+    }
+    return 0;
+}
+
+/* The coefficients of control points (x1, y1, x2, y2) as TimingFunction makes them
+ * (each point a float). */
+static void timing_coefficients(float x1, float y1, float x2, float y2, double *c) {
+    const double cx = (double)x1 * 3, gx = ((double)x2 - (double)x1) * 3;
+    const double cy = (double)y1 * 3, gy = ((double)y2 - (double)y1) * 3;
+    c[0] = 1 - gx; c[1] = gx - cx; c[2] = cx;
+    c[3] = 1 - gy; c[4] = gy - cy; c[5] = cy;
+}
+
+/* BGTimingNewton8 of every table and the dispatching entry point against the
+ * reference, broadcast and gathered: the lanes left, the values written (exact bits)
+ * and the left lanes untouched. Named curves, curves at the limits, random ones;
+ * inputs in and out of [0, 1], the ends, tiny, NaN, infinities. */
+static void test_timing(void) {
+    enum { FUNCTIONS = 48 };
+    static const float named[][4] = {{0.25f, 0.1f, 0.25f, 1}, {0, 0, 1, 1}, {0.42f, 0, 1, 1}, {0, 0, 0.58f, 1},
+                                     {0.42f, 0, 0.58f, 1}, {0, 0, 0, 0}, {1, 1, 1, 1}, {1, 0, 0, 1},
+                                     {0, -1e6f, 1, 1e6f}, {1, 3e38f, 0, -3e38f}, {1, 0.5f, 1, 0.5f}};
+    const size_t n_named = sizeof named / sizeof named[0];
+    static const double special[] = {0, -0.0, 1, NAN, INFINITY, -INFINITY, 5e-324, 1e-300, 1e-9,
+                                     1 - 1e-9, 1 + 1e-9, -0.25, 1.25, 3, 1e300, 0.5, 0.67};
+    const size_t n_special = sizeof special / sizeof special[0];
+    double table[6 * FUNCTIONS];
+    for (size_t f = 0; f < FUNCTIONS; f++) {
+        if (f < n_named) {
+            timing_coefficients(named[f][0], named[f][1], named[f][2], named[f][3], table + 6 * f);
+        } else {
+            const double u = (double)(rnd64() >> 11) / 9007199254740992.0, v = (double)(rnd64() >> 11) / 9007199254740992.0;
+            const double p = (double)(rnd64() >> 11) / 9007199254740992.0, q = (double)(rnd64() >> 11) / 9007199254740992.0;
+            timing_coefficients((float)u, (float)(p * 4 - 1.5), (float)v, (float)(q * 4 - 1.5), table + 6 * f);
+        }
+    }
+    for (size_t b = 0; b <= N_NAMES; b++) {
+        const BGKernelTable *t = b < N_NAMES ? BGKernelTableNamed(k_names[b]) : NULL;
+        if (b < N_NAMES && t == NULL) continue;
+        const char *name = t ? t->name : "dispatch";
+        long bad = 0, left_lanes = 0;
+        for (int round = 0; round < 20000; round++) {
+            int32_t functions[8];
+            double in[8], got[8];
+            const int uniform = round % 2;
+            for (int k = 0; k < 8; k++) {
+                functions[k] = (int32_t)(rnd64() % FUNCTIONS);
+                in[k] = round % 3 == 0 ? special[rnd64() % n_special]
+                                       : (double)(rnd64() >> 11) / 9007199254740992.0 * 1.2 - 0.1;
+                got[k] = in[k];
+            }
+            const double *base = uniform ? table + 6 * (size_t)functions[0] : table;
+            const int32_t *lanes = uniform ? NULL : functions;
+            const unsigned left = t ? t->timing_newton8(base, lanes, got) : BGTimingNewton8(base, lanes, got);
+            for (int k = 0; k < 8; k++) {
+                double y = 0;
+                const int solved = ref_timing_newton(table + 6 * (size_t)functions[uniform ? 0 : k], in[k], &y);
+                const int ok = solved ? !(left & (1u << k)) && bits_of(got[k]) == bits_of(y)
+                                      : (left & (1u << k)) && bits_of(got[k]) == bits_of(in[k]);
+                if (!ok) bad++;
+                left_lanes += !solved;
+            }
+            if (left >> 8) bad++;
+        }
+        check(bad == 0, "timing-newton8", name, 8, 0, NULL);
+        check(left_lanes > 1000 && left_lanes < 160000 - 1000, "timing-newton8-both-outcomes", name, 8, 0, NULL);
+    }
+}
+
+/* floor without libm (this executable links only the module): a double of magnitude
+ * 2^52 or more is an integer; below, truncate and step down when that is above q. */
+static double ref_floor(double q) {
+    if (!(fabs(q) < 4503599627370496.0)) return q;
+    const double k = (double)(long long)q;
+    if (k > q) return k - 1;
+    return k == 0 ? q * 0 : k;
+}
+
+/* The lane timing loop of docs/ANIMATION.md sections 2.3-2.4 for member i, written
+ * here from the spec (Swift's max(x, y) is y >= x ? y : x, its min y < x ? y : x). */
+static int ref_lane_time(const double *f, double time, int divide, double *progress, double *iteration) {
+    const double b = f[0], s = f[1], off = f[2], I = f[3], D = f[4], d = f[5];
+    if (!(time >= b)) return 0;
+    const double tau = (time - b) * fabs(s);
+    if (tau > D) return 0;
+    const double l = (s < 0 ? -tau : tau) + off;
+    double k = ref_floor(l / I), r = l - k * I;
+    if (tau == D && s > 0 && r == 0) { r = I; k = k - 1; }
+    r = (0 >= r) ? 0 : r;
+    r = (I < r) ? I : r;
+    double local = r;
+    if (f[6] != 0) { local = r <= d ? r : I - r; k = 0; }
+    *iteration = k;
+    *progress = divide ? local / d : local;
+    return 1;
+}
+
+/* BGLaneTimes of every table and the dispatching entry point against the reference:
+ * random timings (speeds of both signs and 0, offsets, autoreverse, repeat counts,
+ * times at the exact end of the active duration), counts 0 to 13 (the vector loop and
+ * its tail), groups that all show (every column's bits) and groups where one member
+ * does not (the return value). */
+static void test_lane_times(void) {
+    enum { N = 13 };
+    static const double speeds[] = {1, 2, -1, 0.5, 0, -2, 1e-3};
+    static const double durations[] = {0.25, 0.7, 1, 2, 0.1};
+    for (size_t b = 0; b <= N_NAMES; b++) {
+        const BGKernelTable *t = b < N_NAMES ? BGKernelTableNamed(k_names[b]) : NULL;
+        if (b < N_NAMES && t == NULL) continue;
+        const char *name = t ? t->name : "dispatch";
+        long bad = 0, shown = 0, left = 0;
+        for (int round = 0; round < 20000; round++) {
+            double col[7][N], p[N], k[N], wp[N], wk[N];
+            const size_t count = (size_t)(rnd64() % (N + 1));
+            const double time = round % 7 == 0 ? 2.5 : (double)(rnd64() % 4000) / 997.0 - 0.5;
+            const int divide = (int)(rnd64() % 2), all = round % 4 != 0;
+            for (size_t i = 0; i < N; i++) {
+                const double d = durations[rnd64() % 5];
+                const int reverses = rnd64() % 3 == 0;
+                const double I = reverses ? d + d : d, repeat = (double)(rnd64() % 4);
+                col[0][i] = all ? -1 - (double)(rnd64() % 3) : (double)(rnd64() % 5) - 2;
+                col[1][i] = speeds[rnd64() % 7];
+                col[2][i] = rnd64() % 2 ? 0 : (double)(rnd64() % 100) / 37.0;
+                col[3][i] = I;
+                col[4][i] = all ? 1e9 : (rnd64() % 5 == 0 ? (time - col[0][i]) * fabs(col[1][i]) : repeat * I + I);
+                col[5][i] = d;
+                col[6][i] = reverses;
+            }
+            int want = 0;
+            for (size_t i = 0; i < count; i++) {
+                double f[7];
+                for (int c = 0; c < 7; c++) f[c] = col[c][i];
+                if (!ref_lane_time(f, time, divide, &wp[i], &wk[i])) { want = 1; break; }
+            }
+            const BGLaneTimings lt = {col[0], col[1], col[2], col[3], col[4], col[5], col[6]};
+            const int got = t ? t->lane_times(&lt, count, time, divide, p, k) : BGLaneTimes(&lt, count, time, divide, p, k);
+            if (got != want) bad++;
+            if (!want) {
+                shown++;
+                for (size_t i = 0; i < count; i++)
+                    if (bits_of(p[i]) != bits_of(wp[i]) || bits_of(k[i]) != bits_of(wk[i])) bad++;
+            } else {
+                left++;
+            }
+        }
+        check(bad == 0, "lane-times", name, N, 0, NULL);
+        check(shown > 1000 && left > 1000, "lane-times-both-outcomes", name, N, 0, NULL);
+    }
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 static void init_backends(void) {
@@ -942,6 +1107,8 @@ int main(int argc, char **argv) {
         test_concat();
         test_propagate();
         test_general();
+        test_timing();
+        test_lane_times();
         test_tables();
         test_set_backend();
         printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,

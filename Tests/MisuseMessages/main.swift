@@ -140,6 +140,18 @@ let cases: [String: () -> Void] = [
         let store = makeStoreAlone()
         print(store.frames(options: .serial(.c)).count)
     },
+    "animation-c-kernel-environment": {
+        // The sampler solves timing functions with the C kernels: its first sample checks it.
+        setenv("BATCHGEOMETRY_C_KERNEL", "avx9", 1)
+        let storeFixture = makeStore()
+        var animations = AnimationStore()
+        let animation = Animation(
+            keyPath: .opacity, content: .basic(from: [0], to: [1], by: nil), timingFunction: TimingFunction(.easeIn))
+        try! animations.add(animation, to: storeFixture.handles[1], in: storeFixture.store)
+        var values = PresentationValues()
+        try! animations.sample(at: 0.5, model: storeFixture.store, into: &values)
+        print(values.count)
+    },
     "timing-function-count-mismatch": {
         var values: [Float] = []
         TimingFunction.values(of: [TimingFunction(.easeIn)], at: [0.1, 0.2], into: &values)

@@ -253,6 +253,14 @@ func withRawValue<T, R>(_ value: T, _ body: (UnsafePointer<T>) -> R) -> R {
     withUnsafePointer(to: value, body)
 }
 
+/// Calls `body` with `value`'s bytes as a column of `Element` (a SIMD vector's lanes, for
+/// a C kernel that takes them as an array): `T` is `Element`s laid end to end, as every
+/// `SIMDn<Element>` is. Writes through the column change `value`.
+@inline(__always)
+func withRawLanes<T, Element, R>(_ value: inout T, of type: Element.Type, _ body: (RawColumn<Element>) -> R) -> R {
+    withUnsafeMutableBytes(of: &value) { body(RawColumn($0.baseAddress!.assumingMemoryBound(to: Element.self))) }
+}
+
 /// A raw pointer that chunks running on other threads may write through (each chunk
 /// writes its own slot). (The tests' and older code's name for a `RawColumn`.)
 struct SendablePointer<Element>: @unchecked Sendable {

@@ -10,6 +10,8 @@
 // the general loops, in the order added. The same operations in the same order as the
 // general path, so the same bits.
 
+import CAffineKernels
+
 /// How a lane group's progress is made (section 2.5).
 enum LaneCurve: UInt8, Sendable {
     /// A basic animation without a timing function: f = u.
@@ -41,6 +43,15 @@ struct LaneGroup: Sendable {
     /// Each member's entry in the presentation values (fixed by `makeLanes`).
     var entries: [Int32] = []
     var timings: [ResolvedTiming] = []
+    /// `timings` as the C timing loop's columns (`LaneTimingColumns`): begin time, speed,
+    /// time offset, iteration, active duration, duration, 1 when autoreversing (else 0).
+    var beginTimes: [Double] = []
+    var speeds: [Double] = []
+    var timeOffsets: [Double] = []
+    var iterationLengths: [Double] = []
+    var activeDurations: [Double] = []
+    var durations: [Double] = []
+    var autoreverses: [Double] = []
     /// Index into `timingFunctions` or `springs` by `curve`; unused for linear.
     var curves: [Int32] = []
     /// Where the resolved ends are (`resolvedEndIndices`); a whole transform's are read
@@ -64,12 +75,31 @@ struct LaneGroup: Sendable {
 
     var count: Int { numbers.count }
 
+    /// Appends a member's timing to `timings` and the columns.
+    mutating func appendTiming(_ timing: ResolvedTiming) {
+        timings.append(timing)
+        beginTimes.append(timing.beginTime)
+        speeds.append(timing.speed)
+        timeOffsets.append(timing.timeOffset)
+        iterationLengths.append(timing.iteration)
+        activeDurations.append(timing.active)
+        durations.append(timing.duration)
+        autoreverses.append(timing.autoreverses ? 1 : 0)
+    }
+
     /// Forgets the members, keeping the capacity (a rebuild allocates nothing it had).
     mutating func removeMembers() {
         numbers.removeAll(keepingCapacity: true)
         slots.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
         timings.removeAll(keepingCapacity: true)
+        beginTimes.removeAll(keepingCapacity: true)
+        speeds.removeAll(keepingCapacity: true)
+        timeOffsets.removeAll(keepingCapacity: true)
+        iterationLengths.removeAll(keepingCapacity: true)
+        activeDurations.removeAll(keepingCapacity: true)
+        durations.removeAll(keepingCapacity: true)
+        autoreverses.removeAll(keepingCapacity: true)
         curves.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
@@ -78,6 +108,33 @@ struct LaneGroup: Sendable {
         iterations.removeAll(keepingCapacity: true)
         segments.removeAll(keepingCapacity: true)
         segmentFunctions.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A group's timing columns, held (copies of the arrays) so that the C loop can read
+/// them while the group's progress and iteration columns are open for writing.
+struct LaneTimingColumns {
+    let begin: [Double], speed: [Double], offset: [Double], iteration: [Double]
+    let active: [Double], duration: [Double], autoreverses: [Double]
+
+    init(_ g: LaneGroup) {
+        (begin, speed, offset, iteration) = (g.beginTimes, g.speeds, g.timeOffsets, g.iterationLengths)
+        (active, duration, autoreverses) = (g.activeDurations, g.durations, g.autoreverses)
+    }
+
+    /// `body` with the columns' addresses as `BGLaneTimings` (none empty).
+    @inline(__always)
+    func withColumns<R>(_ body: (BGLaneTimings) -> R) -> R {
+        withRawColumns(reading: begin, speed, offset, iteration) { b, s, o, i in
+            withRawColumns(reading: active, duration) { a, d in
+                withRawColumn(reading: autoreverses) { r in
+                    body(
+                        BGLaneTimings(
+                            beginTime: b.base, speed: s.base, timeOffset: o.base, iteration: i.base, active: a.base,
+                            duration: d.base, autoreverses: r.base))
+                }
+            }
+        }
     }
 }
 
@@ -195,7 +252,7 @@ extension AnimationStore {
         groups[g!].numbers.append(Int32(i))
         groups[g!].slots.append(layerSlots[i])
         groups[g!].entries.append(entry)
-        groups[g!].timings.append(timings[i])
+        groups[g!].appendTiming(timings[i])
         groups[g!].curves.append(curveIndex)
         groups[g!].ends.append(Int32(r))
         if curve.isKeyframe {
@@ -253,45 +310,52 @@ extension AnimationStore {
 
     /// The timing of one group at scene time `time` (section 2.3, the steps of
     /// `timingStep` for an animation showing inside its active duration): each member's
-    /// progress and iteration into the group's scratch. A member that is not showing
-    /// inside its active duration is flagged `laneless` (nothing written for it); returns
-    /// whether any was. A timing-function group keeps u in the progress column and
-    /// solves it afterwards, eight members at a time (`solveLaneProgress`).
+    /// progress and iteration into the group's scratch, by the C timing loop
+    /// (`BGLaneTimes`: local time ÷ duration, or the local time that a spring group's
+    /// springs then turn into progress). When a member is not showing inside its active
+    /// duration, every such member is flagged `laneless` and it returns true (what was
+    /// written is not read: the sample is general). A timing-function group keeps u in
+    /// the progress column and solves it afterwards, eight members at a time
+    /// (`solveLaneProgress`).
     private mutating func runLaneTiming(_ group: inout LaneGroup, at time: Double) -> Bool {
         guard group.count > 0 else { return false }
-        let (curve, count, numbers) = (group.curve, group.count, group.numbers)
-        let (timings, curveColumn) = (group.timings, group.curves)
-        var leftAny = false
-        withRawColumns(&group.progress, &group.iterations) { progress, iterations in
-            withRawColumn(reading: timings) { tm in
+        let (curve, count, curveColumn) = (group.curve, group.count, group.curves)
+        let timings = LaneTimingColumns(group)
+        let showing = withRawColumns(&group.progress, &group.iterations) { progress, iterations in
+            timings.withColumns { columns in
+                withRawValue(columns) {
+                    BGLaneTimes($0, count, time, curve == .spring ? 0 : 1, progress.base, iterations.base) == 0
+                }
+            }
+        }
+        guard showing else {
+            flagLeavingMembers(group, at: time)
+            return true
+        }
+        if curve == .spring || curve == .timingFunction {
+            withRawColumn(&group.progress) { progress in
                 withRawColumn(reading: curveColumn) { curves in
-                    for m in 0..<count {
-                        let timing = tm[m]
-                        // Not after its end and not before its begin: `phase` is `localTime(τ)`.
-                        guard time >= timing.beginTime,
-                            case let tau = (time - timing.beginTime) * Swift.abs(timing.speed), !(tau > timing.active),
-                            case .showing(let local, let k) = timing.localTime(activeTime: tau)
-                        else {
-                            flags[Int(numbers[m])].insert(.laneless)
-                            leftAny = true
-                            continue
-                        }
-                        iterations[m] = k
-                        if curve == .spring {
-                            progress[m] = Double(springs[Int(curves[m])].progress(at: local))
-                        } else {
-                            progress[m] = local / timing.duration
-                        }
-                    }
-                    // After a member left the sample is general: nothing here is read.
-                    if curve == .timingFunction && !leftAny {
+                    if curve == .timingFunction {
                         solveLaneProgress(count: count, functions: curves, progress: progress)
+                    } else {
+                        for m in 0..<count { progress[m] = Double(springs[Int(curves[m])].progress(at: progress[m])) }
                     }
                 }
             }
         }
-        if curve.isKeyframe && !leftAny { runKeyframeSegments(&group) }
-        return leftAny
+        if curve.isKeyframe { runKeyframeSegments(&group) }
+        return false
+    }
+
+    /// Flags `laneless` each member of `group` that is not showing inside its active
+    /// duration at `time` (before its begin, after its end: `BGLaneTimes`' test).
+    private mutating func flagLeavingMembers(_ group: LaneGroup, at time: Double) {
+        for m in 0..<group.count {
+            let timing = group.timings[m]
+            if !(time >= timing.beginTime) || (time - timing.beginTime) * Swift.abs(timing.speed) > timing.active {
+                flags[Int(group.numbers[m])].insert(.laneless)
+            }
+        }
     }
 
     /// A keyframe group's segments (section 6, `keyframeProgress`): each member's u in
@@ -334,38 +398,22 @@ extension AnimationStore {
 
     /// Replaces each u in `progress` by its timing function's value there (`functions`:
     /// the members' indices into `timingFunctions`), read and written in place: eight
-    /// members at a time in SIMD lanes (one function's coefficients broadcast when the
-    /// eight share it, as a group's members do when they share a curve), the rest one at
-    /// a time. The memo (`lastSolvedInputs`) holds what a solve gave at an input, so a
-    /// value taken from it, or a lane solved again at the memo's input, has the same
-    /// bits; eight members that all hit it are not solved.
+    /// members at a time by the C kernel (`TimingFunction.solveEight` on the column
+    /// itself; one function's coefficients broadcast when the eight share it, as a
+    /// group's members do when they share a curve, a gather from `timingCoefficients`
+    /// otherwise), the rest one at a time. The memo (`lastSolvedInputs`) holds what a
+    /// solve gave at an input, so a value taken from it, or a lane solved again at the
+    /// memo's input, has the same bits; eight members that all hit it are not solved.
     private mutating func solveLaneProgress(count: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>) {
         var m = 0
-        while m + 8 <= count {
-            let u = progress.load(at: m, as: SIMD8<Double>.self)
-            let f = functions.load(at: m, as: SIMD8<Int32>.self)
-            let function = Int(f[0])
-            // The eight indices as four words, each two copies of the first index.
-            let pair = UInt64(UInt32(bitPattern: f[0])) &* 0x1_0000_0001
-            let v: SIMD8<Float>
-            if orOfLanes(functions.load(at: m, as: SIMD4<UInt64>.self) ^ SIMD4(repeating: pair)) == 0 {
-                let memo = lastSolvedInputs[function]
-                if orOfLanes(progress.load(at: m, as: SIMD8<UInt64>.self) ^ SIMD8(repeating: memo)) == 0 {
-                    v = SIMD8(repeating: lastSolvedValues[function])
-                } else {
-                    v = timingFunctions[function].values(at: u)
-                    lastSolvedInputs[function] = u[7].bitPattern
-                    lastSolvedValues[function] = v[7]
-                }
-            } else {
-                v = TimingFunction.values(timingFunctions, f, at: u)
-                for lane in 0..<8 {
-                    lastSolvedInputs[Int(f[lane])] = u[lane].bitPattern
-                    lastSolvedValues[Int(f[lane])] = v[lane]
+        if count >= 8 {
+            let table = timingFunctions
+            withRawColumn(reading: timingCoefficients) { coefficients in
+                while m + 8 <= count {
+                    solveEightLaneMembers(at: m, functions: functions, progress: progress, table, coefficients)
+                    m += 8
                 }
             }
-            for lane in 0..<8 { progress[m + lane] = Double(v[lane]) }
-            m += 8
         }
         while m < count {
             let (function, u) = (Int(functions[m]), progress[m])
@@ -375,6 +423,41 @@ extension AnimationStore {
             }
             progress[m] = Double(lastSolvedValues[function])
             m += 1
+        }
+    }
+
+    /// Members `m..<m + 8` of `solveLaneProgress`: the memo's value when all eight share
+    /// a function and its memo's input, else the C solve in place (broadcast or gather).
+    @inline(__always)
+    private mutating func solveEightLaneMembers(
+        at m: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>, _ table: [TimingFunction],
+        _ coefficients: RawColumn<Double>
+    ) {
+        let f = functions.load(at: m, as: SIMD8<Int32>.self)
+        let function = Int(f[0])
+        // The eight indices as four words, each two copies of the first index.
+        let pair = UInt64(UInt32(bitPattern: f[0])) &* 0x1_0000_0001
+        if orOfLanes(functions.load(at: m, as: SIMD4<UInt64>.self) ^ SIMD4(repeating: pair)) == 0 {
+            let memo = lastSolvedInputs[function]
+            if orOfLanes(progress.load(at: m, as: SIMD8<UInt64>.self) ^ SIMD8(repeating: memo)) == 0 {
+                progress.store(SIMD8<Double>(repeating: Double(lastSolvedValues[function])), at: m)
+                return
+            }
+            let u = progress[m + 7].bitPattern
+            TimingFunction.solveEight(coefficients + 6 * function, nil, progress + m) { _ in
+                table[function]
+            }
+            lastSolvedInputs[function] = u
+            lastSolvedValues[function] = Float(progress[m + 7])
+        } else {
+            let u = progress.load(at: m, as: SIMD8<UInt64>.self)
+            TimingFunction.solveEight(coefficients, functions + m, progress + m) {
+                table[Int(f[$0])]
+            }
+            for lane in 0..<8 {
+                lastSolvedInputs[Int(f[lane])] = u[lane]
+                lastSolvedValues[Int(f[lane])] = Float(progress[m + lane])
+            }
         }
     }
 

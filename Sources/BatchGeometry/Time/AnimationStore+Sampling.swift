@@ -14,6 +14,10 @@ extension AnimationStore {
     /// O(live animations × (depth when some layer has its own timing)) time; allocates
     /// nothing once `presentation` and the store's scratch have grown.
     ///
+    /// The timing functions are solved eight at a time by the C kernel (`BGTimingNewton8`),
+    /// so the first sample stops with a message when `BATCHGEOMETRY_C_KERNEL` names an
+    /// instruction set this build or CPU cannot run, as the geometry kernels do.
+    ///
     /// - Throws: `AnimationError` (field `time`) for a NaN time or one before the previous
     ///   sample's (samples are frames: time does not go back); nothing changes then.
     public mutating func sample(
@@ -26,6 +30,7 @@ extension AnimationStore {
                 message: "\(shownNumber(time)) is before the previous sample (\(shownNumber(lastSampleTime)))")
         }
         lastSampleTime = time
+        _ = Self.usableCKernel
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
@@ -38,6 +43,10 @@ extension AnimationStore {
         if finished.count > finishedBefore { finished.sort() }
         sampledVersion = liveVersion
     }
+
+    /// `BATCHGEOMETRY_C_KERNEL` checked, once a process (`KernelOptions.requireUsableCKernel`):
+    /// the timing solve runs the selected C table, which cannot report a bad value itself.
+    static let usableCKernel: Void = KernelOptions.requireUsableCKernel()
 
     /// The sample through the lanes (AnimationLanes.swift) when they apply: every layer
     /// verified alive and none with its own timing, and a live list that stayed the same
@@ -244,8 +253,16 @@ extension AnimationStore {
         let q = solveQueue
         solveQueue.count = 0
         if q.count == 8 {
-            let v = TimingFunction.values(timingFunctions, q.functions, at: q.inputs)
-            for lane in 0..<8 { finishSolve(q, lane: lane, value: v[lane], into: st) }
+            var (v, lanes) = (q.inputs, q.functions)
+            let table = timingFunctions
+            withRawColumn(reading: timingCoefficients) { coefficients in
+                withRawLanes(&lanes, of: Int32.self) { functions in
+                    withRawLanes(&v, of: Double.self) { values in
+                        TimingFunction.solveEight(coefficients, functions, values) { table[Int(q.functions[$0])] }
+                    }
+                }
+            }
+            for lane in 0..<8 { finishSolve(q, lane: lane, value: Float(v[lane]), into: st) }
         } else {
             for lane in 0..<q.count {
                 let value = timingFunctions[Int(q.functions[lane])].value(at: q.inputs[lane])

@@ -126,6 +126,9 @@ public struct AnimationStore: Sendable {
     // handful of distinct ones, so the tables stay in cache however many animations
     // share them (a table entry per animation cost a cache miss per sample).
     var timingFunctions: [TimingFunction] = []
+    /// `timingFunctions`' coefficients, six a function (`TimingFunction.coefficients`):
+    /// the C solve's table (`TimingFunction.solveEight`).
+    var timingCoefficients: [Double] = []
     /// Where each run of timing functions (one, or a keyframe animation's segments)
     /// already is in `timingFunctions`, by the control points' bits (which determine
     /// the function: a named one has its exact points, a custom one near them is it).
@@ -368,6 +371,10 @@ extension AnimationStore {
         if let start = timingFunctionRuns[bits] { return start }
         let start = timingFunctions.count
         timingFunctions.append(contentsOf: functions)
+        for function in functions {
+            let c = function.coefficients
+            timingCoefficients.append(contentsOf: [c.0, c.1, c.2, c.3, c.4, c.5])
+        }
         timingFunctionRuns[bits] = start
         lastSolvedInputs.append(contentsOf: repeatElement(Self.unsolved, count: functions.count))
         lastSolvedValues.append(contentsOf: repeatElement(.nan, count: functions.count))

@@ -1,7 +1,10 @@
 // Core Animation's timing functions (CAMediaTimingFunction, docs/ANIMATION.md section 3):
 // a cubic Bézier from (0,0) to (1,1) with 32-bit control points, solved for x by
 // Newton's method then bisection, the result rounded to 32 bits. The operation order is
-// the contract's; Swift never contracts a * b + c into a fused multiply-add.
+// the contract's; Swift never contracts a * b + c into a fused multiply-add. Eight
+// solves at once run the C kernel's Newton steps (CAffineKernels, `BGTimingNewton8`).
+
+import CAffineKernels
 
 /// A Core Animation timing function (`CAMediaTimingFunction`): the cubic Bézier curve from
 /// (0, 0) to (1, 1) with control points (`x1`, `y1`) and (`x2`, `y2`), which maps an
@@ -189,99 +192,47 @@ extension TimingFunction {
 }
 
 extension TimingFunction {
-    /// `value(at:)` of four functions at four inputs at once, the same bits
-    /// (`values(_:_:at:)` with each lane twice). O(1), no allocation.
-    static func values(
-        _ f0: TimingFunction, _ f1: TimingFunction, _ f2: TimingFunction, _ f3: TimingFunction,
-        at inputs: SIMD4<Double>
-    ) -> SIMD4<Float> {
-        func lanes(_ c: (TimingFunction) -> Double) -> SIMD8<Double> {
-            SIMD8(c(f0), c(f1), c(f2), c(f3), c(f0), c(f1), c(f2), c(f3))
-        }
-        let v = laneValues(
-            ax: lanes(\.ax), bx: lanes(\.bx), cx: lanes(\.cx), ay: lanes(\.ay), by: lanes(\.by), cy: lanes(\.cy),
-            at: SIMD8(lowHalf: inputs, highHalf: inputs)
-        ) { lane in
-            let k = lane % 4
-            return (k == 0 ? f0 : k == 1 ? f1 : k == 2 ? f2 : f3).value(at: inputs[k])
-        }
-        return v.lowHalf
-    }
+    /// The six coefficients (ax, bx, cx, ay, by, cy): an entry of the C solve's table
+    /// (`BGTimingNewton8`).
+    var coefficients: (Double, Double, Double, Double, Double, Double) { (ax, bx, cx, ay, by, cy) }
 
-    /// `table[functions[k]].value(at: inputs[k])` for the eight lanes k, the same bits.
-    /// O(1), no allocation.
+    /// `table[functions[k]].value(at: inputs[k])` for the eight lanes k, the same bits:
+    /// the eight functions' coefficients copied into a table of eight for
+    /// `solveEight`. O(1), no allocation.
     static func values(_ table: [TimingFunction], _ functions: SIMD8<Int32>, at inputs: SIMD8<Double>) -> SIMD8<Float> {
-        var ax = SIMD8<Double>()
-        var bx = SIMD8<Double>()
-        var cx = SIMD8<Double>()
-        var ay = SIMD8<Double>()
-        var by = SIMD8<Double>()
-        var cy = SIMD8<Double>()
+        var coefficients = SIMD64<Double>()
         for k in 0..<8 {
-            let f = table[Int(functions[k])]
-            (ax[k], bx[k], cx[k], ay[k], by[k], cy[k]) = (f.ax, f.bx, f.cx, f.ay, f.by, f.cy)
+            let c = table[Int(functions[k])].coefficients
+            (coefficients[6 * k], coefficients[6 * k + 1], coefficients[6 * k + 2]) = (c.0, c.1, c.2)
+            (coefficients[6 * k + 3], coefficients[6 * k + 4], coefficients[6 * k + 5]) = (c.3, c.4, c.5)
         }
-        return laneValues(ax: ax, bx: bx, cx: cx, ay: ay, by: by, cy: cy, at: inputs) {
-            table[Int(functions[$0])].value(at: inputs[$0])
+        var (values, lanes) = (inputs, SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7))
+        withRawLanes(&coefficients, of: Double.self) { c in
+            withRawLanes(&lanes, of: Int32.self) { lanes in
+                withRawLanes(&values, of: Double.self) { v in solveEight(c, lanes, v) { table[Int(functions[$0])] } }
+            }
+        }
+        return SIMD8<Float>(values)
+    }
+
+    /// `value(at:)` of eight inputs in place (`values[k]` becomes the value, a float's
+    /// bits as a double): the C kernel's Newton steps (`BGTimingNewton8`, the selected
+    /// instruction set; `coefficients` is its table, six doubles a function, `functions`
+    /// the lanes' indices or nil for the table's first function in every lane), then
+    /// `value(at:)` itself for each lane the kernel leaves (bisection, the clamps, NaN);
+    /// `function(k)` is lane k's function. The same bits as `value(at:)` in every lane:
+    /// the kernel does its operations in its order (Tests: `TimingSolveKernelTests`).
+    /// O(1), no allocation.
+    @inline(__always)
+    static func solveEight(
+        _ coefficients: RawColumn<Double>, _ functions: RawColumn<Int32>?, _ values: RawColumn<Double>,
+        function: (Int) -> TimingFunction
+    ) {
+        var left = BGTimingNewton8(coefficients.base, functions?.base, values.base)
+        while left != 0 {
+            let k = left.trailingZeroBitCount
+            values[k] = Double(function(k).value(at: values[k]))
+            left &= left - 1
         }
     }
-
-    /// `value(at: inputs[k])` for the eight lanes k, the same bits: `values(_:_:at:)`
-    /// with this function's coefficients broadcast (no gather). O(1), no allocation.
-    func values(at inputs: SIMD8<Double>) -> SIMD8<Float> {
-        Self.laneValues(
-            ax: SIMD8(repeating: ax), bx: SIMD8(repeating: bx), cx: SIMD8(repeating: cx), ay: SIMD8(repeating: ay),
-            by: SIMD8(repeating: by), cy: SIMD8(repeating: cy), at: inputs
-        ) { value(at: inputs[$0]) }
-    }
-
-    /// The Newton steps of `value(at:)` in eight SIMD lanes (the sampler's timing
-    /// functions are latency-bound chains of a division each; eight lanes, two
-    /// independent halves, overlap them), each lane frozen where the scalar loop leaves
-    /// it (within 1e-5, or a flat slope), so every lane does exactly the scalar's
-    /// operations in its order. A lane that the scalar loop would hand to bisection (or
-    /// its clamp) is solved by `scalar(lane)`, `value(at:)` itself.
-    @inline(__always)
-    private static func laneValues(
-        ax: SIMD8<Double>, bx: SIMD8<Double>, cx: SIMD8<Double>, ay: SIMD8<Double>, by: SIMD8<Double>,
-        cy: SIMD8<Double>, at inputs: SIMD8<Double>, scalar: (Int) -> Float
-    ) -> SIMD8<Float> {
-        let x = SIMD8<Double>(SIMD8<Float>(inputs))
-        let slopeA = SIMD8<Double>(repeating: 3) * ax
-        let slopeB = SIMD8<Double>(repeating: 2) * bx
-        var t = x
-        var active = SIMDMask<SIMD8<Int64>>(repeating: true)
-        var converged = SIMDMask<SIMD8<Int64>>(repeating: false)
-        for _ in 0..<8 {
-            let e = ((ax * t + bx) * t + cx) * t - x
-            // |e| < 1e-5 exactly as the scalar test (abs is exact; NaN fails both).
-            let near = active .& (e .< 1e-5) .& (e .> -1e-5)
-            converged .|= near
-            let g = (slopeA * t + slopeB) * t + cx
-            let flat = (g .< 1e-6) .& (g .> -1e-6)
-            active .&= .!near .& .!flat
-            guard anyLane(active) else { break }
-            t.replace(with: t - e / g, where: active)
-        }
-        let y = SIMD8<Float>(((ay * t + by) * t + cy) * t)
-        guard !allLanes(converged) else { return y }
-        var result = y
-        for k in 0..<8 where !converged[k] { result[k] = scalar(k) }
-        return result
-    }
-
-    /// Whether any lane of `mask` is set, by the OR of its lanes (`any(_:)` reduces the
-    /// eight 64-bit lanes by a signed minimum, which SSE2 lacks: ~70 instructions a
-    /// Newton step).
-    @inline(__always)
-    private static func anyLane(_ mask: SIMDMask<SIMD8<Int64>>) -> Bool {
-        let bits = SIMD8<Int64>(repeating: 0).replacing(with: -1, where: mask)
-        let half = bits.lowHalf | bits.highHalf
-        let quarter = half.lowHalf | half.highHalf
-        return quarter[0] | quarter[1] != 0
-    }
-
-    /// Whether every lane of `mask` is set (`anyLane` of its complement).
-    @inline(__always)
-    private static func allLanes(_ mask: SIMDMask<SIMD8<Int64>>) -> Bool { !anyLane(.!mask) }
 }

@@ -280,6 +280,56 @@ static inline long BGClaimNext(long *counter) {
 }
 
 /* ------------------------------------------------------------------------ */
+/* Timing functions                                                          */
+/* ------------------------------------------------------------------------ */
+
+/// The Newton steps of a Core Animation timing function's solve (docs/ANIMATION.md
+/// section 3.2) for eight inputs at once, with the selected backend: the curve's
+/// coefficients are six doubles a function in `coefficients` (ax, bx, cx, ay, by, cy,
+/// as TimingFunction.swift makes them), lane k uses function `functions[k]`, or the
+/// first (`coefficients[0..5]`) for every lane when `functions` is NULL. For each lane:
+///
+///     x = (double)(float)values[k];  t = x
+///     up to 8 times:  e = ((ax*t + bx)*t + cx)*t - x
+///                     if |e| < 1e-5: values[k] = (double)(float)(((ay*t + by)*t + cy)*t); done
+///                     g = ((3*ax)*t + 2*bx)*t + cx;  if |g| < 1e-6: stop
+///                     t = t - e/g
+///
+/// every operation rounded to double (never fused), so each lane has the bits of
+/// TimingFunction.value(at:) whenever Newton converges. Returns the lanes it did not
+/// solve (bit k: lane k), whose values are left as they were: the caller solves them
+/// by value(at:) (its bisection or clamp; NaN and infinite inputs land there). Reads
+/// 8 values, 8 indices (when given) and their coefficients; writes only `values`.
+/// O(1): at most 8 steps. No allocation.
+unsigned BGTimingNewton8(const double *coefficients, const int32_t *functions, double *values);
+
+/// One lane group's member timings (Time/AnimationLanes.swift), one entry a member, as
+/// resolved when each animation was added (ResolvedTiming, docs/ANIMATION.md section 2):
+/// begin time, speed, time offset, one iteration I (forward and back when
+/// autoreversing), the active duration D, the duration d, and 1 when autoreversing
+/// (else 0).
+typedef struct BGLaneTimings {
+    const double *beginTime, *speed, *timeOffset, *iteration, *active, *duration, *autoreverses;
+} BGLaneTimings;
+
+/// A lane group's timing loop at scene time `time` (docs/ANIMATION.md sections 2.3 and
+/// 2.4, `ResolvedTiming.localTime(activeTime:)`), with the selected backend: for each
+/// member i in [0, count) that shows inside its active duration (time >= beginTime and
+/// not tau > D, where tau = (time - beginTime) * |speed|):
+///
+///     l = (speed < 0 ? -tau : tau) + timeOffset;  k = floor(l / I);  r = l - k*I
+///     if tau == D && speed > 0 && r == 0: r = I; k = k - 1
+///     r = min(max(r, 0), I)                  (Swift's max: 0 >= r ? 0 : r; min: I < r ? I : r)
+///     autoreversing: local = r <= d ? r : I - r; k = 0;  else local = r
+///     iterations[i] = k;  progress[i] = divide ? local / d : local
+///
+/// every operation rounded to double, never fused: the bits of the Swift steps. Returns
+/// 0 when every member shows; else 1, as soon as one does not (before its begin, after
+/// its end), having written an unspecified part of the columns. O(count), no allocation.
+int BGLaneTimes(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
+                double *iterations);
+
+/* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
 

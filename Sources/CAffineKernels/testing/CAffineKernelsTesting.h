@@ -49,6 +49,9 @@ typedef struct BGKernelTable {
     void (*concat)(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
     void (*general)(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
     const struct ca_world_kernels *world;
+    unsigned (*timing_newton8)(const double *coefficients, const int32_t *functions, double *values);
+    int (*lane_times)(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
+                      double *iterations);
 } BGKernelTable;
 
 /// The table named `name` (ASCII case-insensitive) when this build has it and this
