@@ -19,13 +19,9 @@ extension AnimationStore {
     public mutating func sample(
         at time: Double, model: borrowing LayerStore, into presentation: inout PresentationValues
     ) throws(AnimationError) {
-        guard !time.isNaN else { throw AnimationError(field: "time", message: "must not be NaN") }
-        guard time >= lastSampleTime else {
-            throw AnimationError(
-                field: "time",
-                message: "\(shownNumber(time)) is before the previous sample (\(shownNumber(lastSampleTime)))")
-        }
+        try checkSampleTime(time)
         lastSampleTime = time
+        lastCulledCount = 0
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
@@ -37,6 +33,16 @@ extension AnimationStore {
         verifiedStructure = structure
         if finished.count > finishedBefore { finished.sort() }
         sampledVersion = liveVersion
+    }
+
+    /// Refuses a NaN time or one before the previous sample's.
+    func checkSampleTime(_ time: Double) throws(AnimationError) {
+        guard !time.isNaN else { throw AnimationError(field: "time", message: "must not be NaN") }
+        guard time >= lastSampleTime else {
+            throw AnimationError(
+                field: "time",
+                message: "\(shownNumber(time)) is before the previous sample (\(shownNumber(lastSampleTime)))")
+        }
     }
 
     /// The sample through the lanes (AnimationLanes.swift) when they apply: every layer
