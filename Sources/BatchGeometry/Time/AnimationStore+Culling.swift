@@ -85,8 +85,8 @@ extension AnimationStore {
     /// is 2D affine; and when its reach, a box that holds its subtree under every value
     /// those animations can take (timing-function curves by their control points, springs
     /// by their envelope) and under the model's, misses `region` in the world. Anything
-    /// else is sampled. A sample with a layer timing set, or the first after `add`, a
-    /// removal or a structure change of the model, samples everything.
+    /// else is sampled. A sample with a layer timing set, or the first after an `add` or a
+    /// structure change of the model, samples everything (it verifies the layers).
     ///
     /// O(live animations) for the timing of the culled ones and the test of each layer's
     /// reach, kept from sample to sample and redone (reading its subtree in the model) only
