@@ -151,7 +151,7 @@ enum RunCommand {
         let layers = workload.layerCount
         let points = options.hitTestPointCount(layers: layers)
         for kernel in options.kernels {
-            if kernel == .frameAnimated && !FramePlayer.supports(.live, workload) {
+            if kernel.isAnimatedFrame && !FramePlayer.supports(.live, workload) {
                 progress.note(
                     "skipping \(kernel.rawValue) on \(workload): it animates the app workload's cards")
                 continue
@@ -249,7 +249,7 @@ enum RunCommand {
         switch kernel {
         case .hitTest: return hitTestPoints
         case .convert: return fixture.workload.layerCount
-        case .frame, .frameLive, .frameRelayout, .frameAnimated: return FrameScript.touchCount
+        case .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled: return FrameScript.touchCount
         case .hitTestPoint, .hitTestCulled: return fixture.singlePoints.count
         case .hitTestCulledBatch: return fixture.batchPoints.count
         default: return nil
@@ -306,10 +306,13 @@ enum RunCommand {
             layersPerSecond: units / timing.medianSeconds, verified: problem == nil)
     }
 
-    /// Fills in frame-animated's frame time over frame's (same workload and size, the
+    /// Fills in frame-animated's (and frame-animated-unculled's) frame time over frame's (same workload and size, the
     /// same run): median, p99 and max each over its counterpart.
     private static func addStillRatios(_ results: inout [BenchReport.Result]) {
-        for index in results.indices where results[index].kernel == BenchKernel.frameAnimated.rawValue {
+        for index in results.indices
+        where results[index].kernel == BenchKernel.frameAnimated.rawValue
+            || results[index].kernel == BenchKernel.frameAnimatedUnculled.rawValue
+        {
             let r = results[index]
             guard let animated = r.frame?.frameTime,
                 let still = results.first(where: {

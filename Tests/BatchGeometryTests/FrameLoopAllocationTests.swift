@@ -306,7 +306,12 @@ final class FrameLoopAllocationTests: XCTestCase {
     /// in place of the restore and the apply: nothing is allocated once warmed up.
     func testFusedAnimatedFrameLoopAllocatesNothing() throws { try animatedFrameLoop(fused: true) }
 
-    private func animatedFrameLoop(fused: Bool) throws {
+    /// The fused loop with the sample culled to the viewport
+    /// (`sample(at:model:into:culledTo:)`): nothing is allocated once warmed up, and the
+    /// cards out of view are culled.
+    func testCulledAnimatedFrameLoopAllocatesNothing() throws { try animatedFrameLoop(fused: true, culled: true) }
+
+    private func animatedFrameLoop(fused: Bool, culled: Bool = false) throws {
         try Self.requireAllocationCounter()
         var model = LayerStore()
         let (list, cards) = try Self.addCardList(to: &model)
@@ -334,7 +339,11 @@ final class FrameLoopAllocationTests: XCTestCase {
             model.setContentOffset(offset, of: list)
             screen.setContentOffset(offset, of: list)
             mark(1)
-            try animations.sample(at: Double(n) / 60, model: model, into: &values)
+            if culled {
+                try animations.sample(at: Double(n) / 60, model: model, into: &values, culledTo: Rect(0, 0, 400, 800))
+            } else {
+                try animations.sample(at: Double(n) / 60, model: model, into: &values)
+            }
             mark(2)
             if fused {
                 screen.updatePresentation(from: previous, to: values, model: model)
@@ -352,8 +361,14 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertEqual(
             tally, [0, 0, 0, 0, 0],
             "allocations in 40 warmed-up animated frames: restore, edits, sample, apply, queries")
-        XCTAssertEqual(values.count, 100, "every animation shows")
         XCTAssertGreaterThan(visible.count, 2)
+        if culled {
+            // Cards 0, 3, … 297 animate; about nine of the 500 show in the 800-point view.
+            XCTAssertGreaterThan(animations.lastCulledCount, 40, "the cards out of view are culled")
+            XCTAssertLessThan(values.count, 60)
+            return
+        }
+        XCTAssertEqual(values.count, 100, "every animation shows")
         // The presentation store shows the sample; the model keeps its values.
         let moved = cards[0]
         XCTAssertEqual(screen.position(of: moved), values.values(of: moved, model: model)?.position)

@@ -60,11 +60,12 @@ final class MemoryFootprintTests: XCTestCase {
         XCTAssertEqual(footprint.hierarchy, Self.hierarchyBytes(store.hierarchy))
         XCTAssertEqual(footprint.hierarchy / capacity, 24)
         // Nothing built yet: only the change tracker's one byte per slot, reserved up front,
-        // and its list of the layers added.
+        // its list of the layers added, and the edit log's fixed ring.
         let changes = store.caches.changes
         XCTAssertEqual(
             footprint.worldCache,
-            Self.bytes(changes.dirtyStates, stride: 1) + Self.bytes(changes.dirtyLayers, stride: 4))
+            Self.bytes(changes.dirtyStates, stride: 1) + Self.bytes(changes.dirtyLayers, stride: 4)
+                + Self.bytes(store.caches.editLog.ring, stride: 4))
         XCTAssertEqual(footprint.queryCaches, 0)
         XCTAssertEqual(footprint.total, footprint.columns + footprint.hierarchy + footprint.worldCache)
     }

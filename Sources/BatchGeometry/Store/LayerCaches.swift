@@ -20,6 +20,8 @@ struct LayerCaches: Sendable {
     /// How the last `updateWorld()` that did any work brought the cache up to date: a
     /// test hook, so tests can tell the incremental paths apart (their results agree).
     var lastWorldUpdatePath: WorldUpdatePath = .none
+    /// The layers whose geometry changed lately (`EditLog`), for the culled animation sample.
+    var editLog = EditLog()
 
     // Working storage, kept between calls so that a warmed-up frame loop allocates
     // nothing; never copied (`copy()` leaves it for the copy to grow again).

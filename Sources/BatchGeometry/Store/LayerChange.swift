@@ -40,6 +40,29 @@ struct LayerChange: OptionSet, Sendable, Hashable {
     static let boxInputs = LayerChange(rawValue: ~viewHitGate.rawValue)
 }
 
+/// The latest layers whose geometry a setter changed, in a ring of `capacity` slots, and
+/// how many were ever recorded: what lets a reader that remembers `written` find the
+/// layers edited since (or learn, when more than `capacity` were, that it cannot), with
+/// nothing to clear. The culled animation sample keeps its layers' reaches by it
+/// (AnimationStore+Culling.swift). The ring is made with the store (16 KiB), so that
+/// recording never allocates.
+struct EditLog: Sendable {
+    static let capacity = 4096
+    private(set) var ring = [Int32](repeating: -1, count: EditLog.capacity)
+    /// Layers recorded since the store was made.
+    private(set) var written: UInt64 = 0
+
+    @inline(__always)
+    mutating func record(_ layer: Int) {
+        ring[Int(written % UInt64(Self.capacity))] = Int32(truncatingIfNeeded: layer)
+        written &+= 1
+    }
+
+    /// The layer of record number `number` (one of the latest `capacity`).
+    @inline(__always)
+    func layer(_ number: UInt64) -> Int { Int(ring[Int(number % UInt64(Self.capacity))]) }
+}
+
 extension LayerStore {
     /// Records that `change` happened to `layer`: the one call a setter makes after
     /// writing its columns. O(1); allocates only when a cache's pending list grows past
@@ -61,6 +84,7 @@ extension LayerStore {
         if change.contains(.sublayerAdjustment) { sublayerAdjustmentDidChange(layer) }
         if change.contains(.zOrder) { zPositionDidChange(layer) }
         if change.contains(.viewHitGate) { refreshViewRuleFlag(layer) }
+        if !change.isDisjoint(with: .boxInputs) { caches.editLog.record(layer) }
     }
 
     /// Records that `layer` was linked into `superlayer`'s list (`joined`: called once its

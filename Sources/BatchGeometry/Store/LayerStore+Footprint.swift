@@ -49,10 +49,12 @@ extension LayerStore {
                 + caches.incrementalScratch.allocatedByteCount + allocatedBytes(caches.structureScratch))
     }
 
-    /// The world cache, its plan and the change tracker, in bytes; the world cache's modes
+    /// The world cache, its plan, the change tracker and the edit log, in bytes; the world cache's modes
     /// left out while they are the plan's own array.
     private var worldCacheBytes: Int {
-        let changes = allocatedBytes(caches.changes.dirtyLayers) + allocatedBytes(caches.changes.dirtyStates)
+        let changes =
+            allocatedBytes(caches.changes.dirtyLayers) + allocatedBytes(caches.changes.dirtyStates)
+            + allocatedBytes(caches.editLog.ring)
         let plan = caches.worldPlan?.allocatedByteCount ?? 0
         guard let world = caches.worldCache else { return changes + plan }
         var worldBytes = world.general.allocatedByteCount

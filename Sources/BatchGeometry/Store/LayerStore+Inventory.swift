@@ -29,7 +29,7 @@ extension LayerStore {
         let footprint = memoryFootprint
         let worldOnly = footprint.worldCache - (caches.worldPlan?.allocatedByteCount ?? 0)
         add("world", "plan (locals, modes, pairs, order, general locals)", caches.worldPlan?.allocatedByteCount ?? 0)
-        add("world", "world snapshot and change tracker", worldOnly)
+        add("world", "world snapshot, change tracker and edit log", worldOnly)
         addQueryCaches(footprint.queryCaches, add)
         add("scratch", "stacks, lists, sort space", footprint.scratch)
         return list

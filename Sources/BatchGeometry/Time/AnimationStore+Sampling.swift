@@ -23,14 +23,10 @@ extension AnimationStore {
     public mutating func sample(
         at time: Double, model: borrowing LayerStore, into presentation: inout PresentationValues
     ) throws(AnimationError) {
-        guard !time.isNaN else { throw AnimationError(field: "time", message: "must not be NaN") }
-        guard time >= lastSampleTime else {
-            throw AnimationError(
-                field: "time",
-                message: "\(shownNumber(time)) is before the previous sample (\(shownNumber(lastSampleTime)))")
-        }
+        try checkSampleTime(time)
         lastSampleTime = time
         _ = Self.usableCKernel
+        lastCulledCount = 0
         presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
@@ -47,6 +43,16 @@ extension AnimationStore {
     /// `BATCHGEOMETRY_C_KERNEL` checked, once a process (`KernelOptions.requireUsableCKernel`):
     /// the timing solve runs the selected C table, which cannot report a bad value itself.
     static let usableCKernel: Void = KernelOptions.requireUsableCKernel()
+
+    /// Refuses a NaN time or one before the previous sample's.
+    func checkSampleTime(_ time: Double) throws(AnimationError) {
+        guard !time.isNaN else { throw AnimationError(field: "time", message: "must not be NaN") }
+        guard time >= lastSampleTime else {
+            throw AnimationError(
+                field: "time",
+                message: "\(shownNumber(time)) is before the previous sample (\(shownNumber(lastSampleTime)))")
+        }
+    }
 
     /// The sample through the lanes (AnimationLanes.swift) when they apply: every layer
     /// verified alive and none with its own timing, and a live list that stayed the same

@@ -175,6 +175,13 @@ public struct AnimationStore: Sendable {
     /// the timing pass skips the per-animation liveness check.
     var verifiedStructure: UInt64?
 
+    /// The culled sample's tables and scratch (AnimationStore+Culling.swift).
+    var cull = AnimationCull()
+
+    /// How many live animations the latest `sample(at:model:into:culledTo:)` culled
+    /// (timed, not sampled); 0 after a sample that sampled every one.
+    public internal(set) var lastCulledCount = 0
+
     /// The numbers of the animations that have finished (been after their end) at the
     /// latest sample or an earlier one, ascending (section 2.3). Read it after each sample.
     public internal(set) var finished: [Int] = []

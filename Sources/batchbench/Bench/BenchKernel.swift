@@ -45,6 +45,10 @@ enum BenchKernel: String, CaseIterable {
     /// sample of the animations applied to the queried store, then the queries; the ratio
     /// to `frame` in the same run is reported. Opt-in; app workloads only.
     case frameAnimated = "frame-animated"
+    /// frame-animated with every animation sampled and applied each frame (the full
+    /// `sample(at:model:into:)`), not only those that can show in the viewport: the
+    /// culled sample's counterpart, side by side in one run. Opt-in; app workloads only.
+    case frameAnimatedUnculled = "frame-animated-unculled"
     /// One point per call through `hitTest(_:in:rule:)` on a world snapshot: the walk
     /// over every layer no mask rules out; the median over points. Opt-in.
     case hitTestPoint = "hit-test-point"
@@ -82,9 +86,12 @@ enum BenchKernel: String, CaseIterable {
     }
 
     /// The frame script a frame kernel plays; nil for the other kernels.
+    /// The frame kernels with animations.
+    var isAnimatedFrame: Bool { self == .frameAnimated || self == .frameAnimatedUnculled }
+
     var frameMode: FrameScriptMode? {
         switch self {
-        case .frame, .frameAnimated: return .still
+        case .frame, .frameAnimated, .frameAnimatedUnculled: return .still
         case .frameLive: return .live
         case .frameRelayout: return .relayout
         default: return nil
@@ -128,7 +135,10 @@ enum BenchKernel: String, CaseIterable {
                 "\(rawValue): as frame, on the app's live tree (rows inserted and destroyed every frame\(self == .frameRelayout ? ", the cards below each edit moved" : "")); frame = the script's edits + the queries"
         case .frameAnimated:
             return
-                "frame-animated: as frame, with 10,000 cards animating (keep the previous sample, edits, sample + updatePresentation, then the queries); frame = all of it"
+                "frame-animated: as frame, with 10,000 cards animating (keep the previous sample, edits, the sample culled to the viewport + updatePresentation, then the queries); frame = all of it"
+        case .frameAnimatedUnculled:
+            return
+                "frame-animated-unculled: frame-animated with every animation sampled and applied (no culling)"
         case .hitTestPoint:
             return
                 "hit-test-point: one point per call, hitTest(_:in:rule:) on a snapshot (median over points); rate = the store's layers per second"
@@ -161,7 +171,8 @@ enum BenchKernel: String, CaseIterable {
         case .frames:
             // Read bounds.size (2), anchorPoint (2), affine transform (6), position (2); write 4.
             return (2 + 2 + 6 + 2) * double + 4 * double
-        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout, .frameAnimated, .visibleLayers:
+        case .world, .worldIncremental, .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled,
+            .visibleLayers:
             // The per-frame pass reads each layer's cached local transform (6 doubles),
             // its mode byte and superlayer index (Int32), and writes its world transform
             // (6 doubles); the superlayer's world is shared by its sublayers (8 in the

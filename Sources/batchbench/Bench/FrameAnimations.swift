@@ -25,8 +25,20 @@ final class FrameAnimations {
     private var player: FramePlayer
     /// The animations running (every one, every frame).
     let count: Int
+    /// Whether `sample(frame:)` samples only the animations that can show in `region`
+    /// (`sample(at:model:into:culledTo:)`, kernel frame-animated) or every one
+    /// (frame-animated-unculled).
+    var culled = true
+    /// The frame query's viewport, which the culled sample is for.
+    let region: Rect
+    /// The full sample at the latest check (`sampleForCheck(frame:)`), which the old
+    /// path applies: the culled store is checked against every animation's values.
+    private(set) var checkValues = PresentationValues()
+    /// How many animations the latest sample culled.
+    var lastCulledCount: Int { animations.lastCulledCount }
 
     init(workload: Workload, mode: FrameScriptMode, cards: Int = FrameAnimations.defaultCardCount) {
+        region = FrameScript(workload).viewport
         let store = workload.makeStore()
         player = FramePlayer(workload, mode: mode, store: store)
         let layout = AppLayout(layerCount: workload.layerCount)
@@ -91,10 +103,25 @@ final class FrameAnimations {
     /// The frame's edits to the model (the caller gives the screen the same edits).
     func edit(frame: Int) { _ = player.apply(frame: frame, to: &model) }
 
-    /// Samples every animation at the frame's time (1/60 s a frame) against the model.
+    /// Samples the animations at the frame's time (1/60 s a frame) against the model:
+    /// those that can show in the viewport when `culled`, else every one.
     func sample(frame: Int) {
         do {
-            try animations.sample(at: Double(frame) / 60, model: model, into: &values)
+            if culled {
+                try animations.sample(at: Double(frame) / 60, model: model, into: &values, culledTo: region)
+            } else {
+                try animations.sample(at: Double(frame) / 60, model: model, into: &values)
+            }
+        } catch {
+            fatalError("sampling failed: \(error)")
+        }
+    }
+
+    /// Samples every animation at the frame's time again, into `checkValues` (after
+    /// `sample(frame:)`, outside the timed part): what the old path shows.
+    func sampleForCheck(frame: Int) {
+        do {
+            try animations.sample(at: Double(frame) / 60, model: model, into: &checkValues)
         } catch {
             fatalError("sampling failed: \(error)")
         }
@@ -103,8 +130,9 @@ final class FrameAnimations {
     /// Moves `screen` from the previous sample to the last one.
     func apply(to screen: inout LayerStore) { screen.updatePresentation(from: previous, to: values, model: model) }
 
-    /// Nil when every animation showed at the last sample; else what went wrong.
+    /// Nil when every animation showed at the last full sample (`sampleForCheck`); else
+    /// what went wrong.
     var problem: String? {
-        values.count == count ? nil : "\(values.count) layers animated at the last frame, expected \(count)"
+        checkValues.count == count ? nil : "\(checkValues.count) layers animated at the last frame, expected \(count)"
     }
 }

@@ -63,6 +63,8 @@ final class FrameFixture {
         var modelEdits = 0.0
         var sample = 0.0
         var apply = 0.0
+        /// frame-animated: the animations the sample culled (timed, not sampled).
+        var culled = 0
         var visibleLayers = 0.0
         var culledHitTests = 0.0
         /// Heap allocations (every thread) during the new path's edits, and its queries.
@@ -182,6 +184,7 @@ final class FrameFixture {
             times.modelEdits = seconds(from: screenEdited, to: modelEdited)
             times.sample = seconds(from: modelEdited, to: sampled)
             times.apply = seconds(from: sampled, to: clock.now)
+            times.culled = animations.lastCulledCount
         }
         let edited = clock.now
         let afterEdits = BGAllocationCount()
@@ -237,8 +240,12 @@ final class FrameFixture {
         let clock = ContinuousClock()
         let viewport = script.viewport
         oldPlayer.apply(frame: frame, to: &oldStore)
-        if let animations { oldStore.applyPresentation(animations.values) }
-        defer { if let animations { oldStore.restoreModelValues(of: animations.values, from: animations.model) } }
+        // Every animation's values (the new store may hold only those that can show).
+        animations?.sampleForCheck(frame: frame)
+        if let animations { oldStore.applyPresentation(animations.checkValues) }
+        defer {
+            if let animations { oldStore.restoreModelValues(of: animations.checkValues, from: animations.model) }
+        }
         let start = clock.now
         let world = oldStore.updateWorld(options: options)
         let worldDone = clock.now

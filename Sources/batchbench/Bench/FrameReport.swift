@@ -36,6 +36,8 @@ enum FrameReport {
             detail.animationParts = [
                 "restore": median(\.restore), "modelEdits": median(\.modelEdits), "sample": median(\.sample),
                 "apply": median(\.apply),
+                // A count, not seconds: the animations the sample culled (frame-animated).
+                "culled": Double(medianCount(\.culled)),
             ]
         }
         detail.frameTime = distribution(frames.map(\.frameTotal))
@@ -117,7 +119,7 @@ enum FrameReport {
         if !animated.isEmpty {
             out +=
                 "\n" + bullet
-                + "Frames with animations (frame-animated, issue 23): animation = keep the previous sample (restore: a swap) + the model's edits + sample + updatePresentation(from:to:model:) (apply: the restore and the apply in one pass); ratio = its frame time over frame's, same run:\n"
+                + "Frames with animations (frame-animated: the sample culled to the viewport; frame-animated-unculled: every animation sampled; issue 23): animation = keep the previous sample (restore: a swap) + the model's edits + sample + updatePresentation(from:to:model:) (apply: the restore and the apply in one pass); ratio = its frame time over frame's, same run:\n"
             for line in animated { out += (markdown ? "  - " : "  ") + line + "\n" }
         }
         let soaks = soakLines(report)
@@ -176,7 +178,9 @@ enum FrameReport {
             let parts = ["restore", "modelEdits", "sample", "apply"].map { "\($0) \(d(f.animationParts?[$0] ?? 0))" }
                 .joined(separator: ", ")
             let allocations = f.allocations.map { String(format: "%.1f allocations a frame", $0.meanPerFrame) }
-            return "\(r.workload) \(TableFormatter.si(Double(r.layers))) layers, \(count) animations: frame "
+            let culled = Int(f.animationParts?["culled"] ?? 0)
+            return "\(r.kernel): \(r.workload) \(TableFormatter.si(Double(r.layers))) layers, \(count) animations "
+                + "(\(culled) culled, median): frame "
                 + "\(d(frame.medianSeconds)) / p99 \(d(frame.p99Seconds)) / max \(d(frame.maxSeconds)); animation "
                 + "\(d(step.medianSeconds)) / p99 \(d(step.p99Seconds)) (\(parts)); queries \(d(f.queryTime?.medianSeconds ?? 0)), "
                 + "\(f.refreshedLayers ?? 0) refreshed; ratio to frame: \(ratio ?? "no frame result")"

@@ -38,7 +38,8 @@ let helpText = """
     OPTIONS (lists are comma-separated; repeats are dropped)
       --kernels LIST     frames, world, world-incremental, world-full-update, world-rects,
                          hit-test, convert, autoresize, frame, frame-live,
-                         frame-relayout, frame-animated, hit-test-point,
+                         frame-relayout, frame-animated, frame-animated-unculled,
+                         hit-test-point,
                          hit-test-culled, hit-test-culled-batch, curves,
                          visible-layers, animations, or all (default: all but the
                          opt-in frame, single-point, curves, visible-layers and
@@ -83,13 +84,17 @@ let helpText = """
                            frame-animated     opt-in, app only: frame with 10,000 cards
                                               animating (position, spring scale, opacity;
                                               repeating): per frame the edits (model
-                                              and presentation store), sample,
+                                              and presentation store), the sample
+                                              culled to the viewport,
                                               updatePresentation (restore and apply in
                                               one pass), then the
                                               queries on the presentation store; reports
                                               each part and the ratio of its frame time
                                               to frame's in the same run (--kernels
                                               frame,frame-animated)
+                           frame-animated-unculled
+                                              opt-in, app only: frame-animated with
+                                              every animation sampled and applied
                            hit-test-point     opt-in: one point per call, hitTest(_:in:rule:)
                                               on a snapshot; median over points
                            visible-layers     opt-in: visibleLayers(in:into:) of the

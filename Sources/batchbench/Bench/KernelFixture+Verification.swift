@@ -61,7 +61,7 @@ extension KernelFixture {
             return nil
         case .autoresize:
             return verifyAutoresize()
-        case .frame, .frameLive, .frameRelayout, .frameAnimated:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled:
             guard let frameFixture else { return "no frame was run" }
             return frameFixture.problem
         case .hitTestPoint, .hitTestCulled:

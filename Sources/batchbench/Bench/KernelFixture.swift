@@ -136,7 +136,7 @@ final class KernelFixture {
             autoresizeStore!.setBounds(
                 Rect(x: 0, y: 0, width: size.width, height: size.height), of: autoresizeStore!.layer(0))
             sink += autoresizeStore!.bounds(of: autoresizeStore!.layer(store.count - 1)).width
-        case .frame, .frameLive, .frameRelayout, .frameAnimated:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled:
             sink += Double(frameFixture!.runFrame(options: options).visible)
         case .hitTestPoint, .hitTestCulled:
             runSinglePoint(kernel, call: 0)
@@ -173,7 +173,7 @@ final class KernelFixture {
         _ kernel: BenchKernel, options: KernelOptions, minTime: Double, frameCount: Int? = nil, checkEvery: Int = 1
     ) -> (Timing, BenchReport.FrameDetail?) {
         switch kernel {
-        case .frame, .frameLive, .frameRelayout, .frameAnimated:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled:
             frameFixture!.checkEvery = checkEvery
             let (timing, detail) = frameFixture!.measure(options: options, minTime: minTime, frameCount: frameCount)
             sink += frameFixture!.sink
@@ -214,15 +214,19 @@ final class KernelFixture {
             var masked = workload.makeStore(autoresizing: true)
             sink += masked.updateWorld(options: options)[0].m41
             autoresizeStore = consume masked
-        case .frame, .frameLive, .frameRelayout, .frameAnimated:
+        case .frame, .frameLive, .frameRelayout, .frameAnimated, .frameAnimatedUnculled:
             // One frame fixture at a time (two stores each, three animated): a new script
             // replaces it.
-            let animated = kernel == .frameAnimated
+            // The animated kernels share one fixture (its frames go on): the culled
+            // sample holds for any previous sample, culled or not.
+            let animated = kernel.isAnimatedFrame
+            frameFixture?.animations?.culled = kernel == .frameAnimated
             guard let mode = kernel.frameMode,
                 frameFixture?.mode != mode || (frameFixture?.animations != nil) != animated
             else { break }
             frameFixture = nil
             frameFixture = FrameFixture(workload: workload, mode: mode, animated: animated)
+            frameFixture?.animations?.culled = kernel == .frameAnimated
         case .curves where curveFixture == nil:
             curveFixture = CurveFixture(count: store.count, seed: workload.seed)
         case .animations where animationFixture == nil:
