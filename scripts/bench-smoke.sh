@@ -34,7 +34,7 @@ workloads = {"standard", "3d", "chain", "wide", "random", "ui", "app"}
 expected = {(w, k, b, n, t) for w in workloads for k in kernels for b in ("scalar", "simd", "c")
             for n in (500, 3000) for t in (1, 2)}
 # The live and animated frame kernels play the app's lists: app only.
-expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout", "frame-animated")
+expected |= {("app", k, b, n, t) for k in ("frame-live", "frame-relayout", "frame-animated", "frame-animated-unculled")
              for b in ("scalar", "simd", "c") for n in (500, 3000) for t in (1, 2)}
 # autoresize, the hit tests, curves, visible-layers and animations ignore backend and threads: timed once, at the first
 # of each asked for.
@@ -50,10 +50,10 @@ for i, r in enumerate(results):
         value = need(r, field, (int, float), where)
         assert value > 0, f"{where}.{field} = {value} is not positive"
     assert r.get("verified") is True, f"{where} ({' '.join(map(str, key))}): output not verified against the reference"
-    if key[1] in ("frame", "frame-live", "frame-relayout", "frame-animated"):
+    if key[1] in ("frame", "frame-live", "frame-relayout", "frame-animated", "frame-animated-unculled"):
         frame = need(r, "frame", dict, where)
         script = {"frame": "still", "frame-live": "live", "frame-relayout": "relayout",
-                  "frame-animated": "still+animations"}[key[1]]
+                  "frame-animated": "still+animations", "frame-animated-unculled": "still+animations"}[key[1]]
         assert need(frame, "script", str, f"{where}.frame") == script, frame["script"]
         for dist in ("frameTime", "queryTime", "editTime"):
             d = need(frame, dist, dict, f"{where}.frame")
@@ -128,7 +128,7 @@ set -e
 [ "$status" -eq 1 ] || { echo "error: compare of a slower report exited $status, expected 1" >&2; exit 1; }
 tail -1 "$work/slower.txt"
 
-echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, frame-animated, hit-test-point, hit-test-culled, hit-test-culled-batch, curves, visible-layers, animations)"
+echo "bench-smoke: the default run leaves out the opt-in kernels (frame, frame-live, frame-relayout, frame-animated, frame-animated-unculled, hit-test-point, hit-test-culled, hit-test-culled-batch, curves, visible-layers, animations)"
 "$bin" --backends c --layers 200 --threads 1 --min-time 0.01 -q --no-baseline --format json > "$work/default.json"
 python3 -c "import json,sys; k={r['kernel'] for r in json.load(open(sys.argv[1]))['results']}; assert k=={'frames','world','world-incremental','world-full-update','world-rects','hit-test','convert','autoresize'}, k" "$work/default.json"
 
