@@ -336,7 +336,10 @@ extension AnimationStore {
     mutating func compactLiveLists() {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
+        // Only removals: the culled sample's tables still hold (they skip what left).
+        let keepsCullTables = cull.liveVersion == liveVersion
         liveVersion &+= 1
+        if keepsCullTables { cull.liveVersion = liveVersion }
     }
 
     /// Resolves the ends of basic or spring animation `number` when none is the value
