@@ -70,7 +70,8 @@ final class CulledSampleListTests: XCTestCase {
         switch Int(random.unit() * 3) {
         case 0:
             return Animation(
-                keyPath: .position, content: .basic(from: [40 * random.unit() - 20, 300 * random.unit()], to: [0, 0], by: nil),
+                keyPath: .position,
+                content: .basic(from: [40 * random.unit() - 20, 300 * random.unit()], to: [0, 0], by: nil),
                 timing: timing, timingFunction: TimingFunction(.easeInEaseOut), isAdditive: true)
         case 1:
             let spring = Spring(stiffness: 100 + 200 * random.unit(), damping: 5 + 10 * random.unit())

@@ -136,7 +136,7 @@ extension AnimationStore {
         cull.order = (0..<kept.count).map { Int32($0) }
         cull.orderLow = Array(repeating: 0, count: kept.count)
         cull.orderHigh = cull.orderLow
-        cull.orderHighMax = cull.orderLow
+        cull.placeOfMember = cull.order
         cull.stale = (0..<kept.count).map { Int32($0) }
         cull.stale.reserveCapacity(kept.count)
         cull.dirtyGroups = []
@@ -228,37 +228,62 @@ extension AnimationStore {
         cull.endCursor = 0
     }
 
-    /// Brings group `g`'s order up to date with its members' reaches: their edges along
-    /// the axis refreshed, then sorted (an insertion sort when few moved: O(members +
-    /// moves); else a heap sort, the axis chosen again: O(members × log members)), and
-    /// the running maximum of the high edges. No allocation.
+    /// Sorts group `g`'s order again: its members' edges along the axis (chosen again)
+    /// refreshed, then a heap sort, and the bounds of the reaches made again. O(members ×
+    /// log members), no allocation.
     mutating func reorder(group g: Int) {
         var group = cull.groups[g]
         let range = group.members
-        let all = !group.isOrdered || group.staleCount * 8 > range.count
-        if all { group.axis = spreadAxis(of: range) }
+        group.axis = spreadAxis(of: range)
         group.unreached = 0
         group.magnitude = 0
+        group.extent = 0
         for k in range {
-            guard let r = cull.members[Int(cull.order[k])].reach else {
-                group.unreached += 1
-                cull.orderLow[k] = .infinity
-                cull.orderHigh[k] = -.infinity
-                continue
-            }
-            group.magnitude = max(max(group.magnitude, max(abs(r.minX), abs(r.maxX))), max(abs(r.minY), abs(r.maxY)))
-            cull.orderLow[k] = group.axis == 0 ? r.minX : r.minY
-            cull.orderHigh[k] = group.axis == 0 ? r.maxX : r.maxY
+            let (low, high) = Self.edges(cull.members[Int(cull.order[k])].reach, axis: group.axis, into: &group)
+            cull.orderLow[k] = low
+            cull.orderHigh[k] = high
         }
-        if all { heapSortOrder(range) } else { insertionSortOrder(range) }
-        var high = -Double.infinity
-        for k in range {
-            high = max(high, cull.orderHigh[k])
-            cull.orderHighMax[k] = high
-        }
+        heapSortOrder(range)
+        for k in range { cull.placeOfMember[Int(cull.order[k])] = Int32(k) }
         group.isOrdered = true
-        group.staleCount = 0
         cull.groups[g] = group
+    }
+
+    /// Member `m`'s new edges (its reach redone) put in place, and the member moved to
+    /// its place in the group's order. O(places moved), no allocation.
+    mutating func moveInOrder(member m: Int) {
+        let g = Int(cull.members[m].group)
+        var k = Int(cull.placeOfMember[m])
+        var group = cull.groups[g]
+        if cull.orderLow[k] == .infinity { group.unreached -= 1 }
+        let (low, high) = Self.edges(cull.members[m].reach, axis: group.axis, into: &group)
+        cull.groups[g] = group
+        cull.orderLow[k] = low
+        cull.orderHigh[k] = high
+        let range = group.members
+        while k > range.lowerBound && cull.orderLow[k - 1] > cull.orderLow[k] {
+            swapOrder(k - 1, k)
+            k -= 1
+        }
+        while k + 1 < range.upperBound && cull.orderLow[k + 1] < cull.orderLow[k] {
+            swapOrder(k, k + 1)
+            k += 1
+        }
+    }
+
+    /// A reach's low and high edges along `axis` (+∞ and −∞ without one), counted into
+    /// `group`'s bounds (`unreached`, `magnitude`, `extent`: the extent widened by 10⁻⁶
+    /// of the edges and 10⁻⁶, more than the rounding of the band's subtraction).
+    static func edges(_ reach: RectEdges?, axis: Int, into group: inout CullGroup) -> (Double, Double) {
+        guard let r = reach else {
+            group.unreached += 1
+            return (.infinity, -.infinity)
+        }
+        group.magnitude = max(max(group.magnitude, max(abs(r.minX), abs(r.maxX))), max(abs(r.minY), abs(r.maxY)))
+        let low = axis == 0 ? r.minX : r.minY
+        let high = axis == 0 ? r.maxX : r.maxY
+        group.extent = max(group.extent, (high - low) + 1e-6 * (abs(high) + abs(low)) + 1e-6)
+        return (low, high)
     }
 
     /// The axis (0: x, 1: y) along which the centres of the reaches in `range` of the
@@ -276,22 +301,13 @@ extension AnimationStore {
         return spread.x > spread.y ? 0 : 1
     }
 
-    /// Swaps entries `a` and `b` of the order and its edges.
+    /// Swaps entries `a` and `b` of the order and its edges (and the members' places).
     private mutating func swapOrder(_ a: Int, _ b: Int) {
         cull.order.swapAt(a, b)
         cull.orderLow.swapAt(a, b)
         cull.orderHigh.swapAt(a, b)
-    }
-
-    /// Sorts `range` of the order by low edge, for an order nearly sorted. O(n + moves).
-    private mutating func insertionSortOrder(_ range: Range<Int>) {
-        for k in range.dropFirst() {
-            var j = k
-            while j > range.lowerBound && cull.orderLow[j - 1] > cull.orderLow[j] {
-                swapOrder(j - 1, j)
-                j -= 1
-            }
-        }
+        cull.placeOfMember[Int(cull.order[a])] = Int32(a)
+        cull.placeOfMember[Int(cull.order[b])] = Int32(b)
     }
 
     /// Sorts `range` of the order by low edge in place. O(n log n), no allocation.

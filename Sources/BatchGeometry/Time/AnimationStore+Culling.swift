@@ -46,12 +46,16 @@ struct CullGroup: Sendable {
     var axis = 1
     /// Whether the order was made (then only members whose reach changed move).
     var isOrdered = false
-    /// Members whose reach was redone since the order was made.
+    /// Members whose reach is being redone (a scratch count of a sample).
     var staleCount = 0
     /// Members without a reach: while there are any, every member is tested.
     var unreached = 0
-    /// The largest magnitude of a reach's edge (bounds the test's margin in the band).
+    /// Bounds of the reaches since the order was made (they only grow): the largest
+    /// magnitude of an edge (bounds the test's margin in the band) and the largest extent
+    /// along the axis, widened (a member whose low edge is that far before the band
+    /// cannot reach it).
     var magnitude = 0.0
+    var extent = 0.0
 }
 
 /// The culled sample's tables and scratch (`AnimationStore.cull`).
@@ -71,12 +75,12 @@ struct AnimationCull: Sendable {
     /// The live animations of no member (always sampled), in the order added.
     var unculled: [Int32] = []
     /// Per group, over `group.members`: its members by the low edge of their reach along
-    /// the group's axis, that edge, the high edge, and the running maximum of the high
-    /// edges (both searched by bisection).
+    /// the group's axis (searched by bisection), that edge (+∞ without a reach) and the
+    /// high edge; per member, its place in `order`.
     var order: [Int32] = []
     var orderLow: [Double] = []
     var orderHigh: [Double] = []
-    var orderHighMax: [Double] = []
+    var placeOfMember: [Int32] = []
     /// The animations that can end (finite active duration, speed not 0), by a lower
     /// bound of their end time; those before `endCursor` have finished or left.
     var endKeys: [Double] = []
@@ -233,8 +237,9 @@ extension AnimationStore {
         cull.stale.append(Int32(m))
     }
 
-    /// Redoes the stale reaches and reorders their groups. O(stale subtrees + their
-    /// groups' members), no allocation.
+    /// Redoes the stale reaches and moves their members in their group's order (the
+    /// whole group sorted again when it was not ordered or an eighth of it moved).
+    /// O(stale subtrees + moves), no allocation.
     private mutating func refreshStaleReaches(model: borrowing LayerStore) {
         for k in 0..<cull.stale.count {
             let m = Int(cull.stale[k])
@@ -244,8 +249,18 @@ extension AnimationStore {
             if cull.groups[g].staleCount == 0 { cull.dirtyGroups.append(Int32(g)) }
             cull.groups[g].staleCount += 1
         }
+        for k in 0..<cull.stale.count {
+            let m = Int(cull.stale[k])
+            let group = cull.groups[Int(cull.members[m].group)]
+            if group.isOrdered && group.staleCount * 8 <= group.members.count { moveInOrder(member: m) }
+        }
         cull.stale.removeAll(keepingCapacity: true)
-        for k in 0..<cull.dirtyGroups.count { reorder(group: Int(cull.dirtyGroups[k])) }
+        for k in 0..<cull.dirtyGroups.count {
+            let g = Int(cull.dirtyGroups[k])
+            let group = cull.groups[g]
+            if !group.isOrdered || group.staleCount * 8 > group.members.count { reorder(group: g) }
+            cull.groups[g].staleCount = 0
+        }
         cull.dirtyGroups.removeAll(keepingCapacity: true)
     }
 
@@ -265,8 +280,9 @@ extension AnimationStore {
             var low = -Double.infinity
             if group.unreached == 0, let band = Self.band(of: group, through: toWorld, region: region) {
                 low = band.low
-                // The first whose running high reaches the band, the first past its end.
-                k = Self.firstIndex(in: cull.orderHighMax, k..<end) { $0 >= band.low }
+                // Members before the first low edge within `extent` of the band end before
+                // it; those from the first low edge past it start after it.
+                k = Self.firstIndex(in: cull.orderLow, k..<end) { $0 >= band.low - group.extent }
                 end = Self.firstIndex(in: cull.orderLow, k..<end) { $0 > band.high }
             }
             while k < end {

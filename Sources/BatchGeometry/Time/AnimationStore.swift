@@ -175,11 +175,12 @@ public struct AnimationStore: Sendable {
     /// the timing pass skips the per-animation liveness check.
     var verifiedStructure: UInt64?
 
-    /// The culled sample's tables and scratch (AnimationStore+Culling.swift).
+    /// The culled sample's tables and scratch (AnimationStore+Culling.swift,
+    /// AnimationStore+CullTables.swift).
     var cull = AnimationCull()
 
     /// How many live animations the latest `sample(at:model:into:culledTo:)` culled
-    /// (timed, not sampled); 0 after a sample that sampled every one.
+    /// (not sampled; their ends are still kept); 0 after a sample that sampled every one.
     public internal(set) var lastCulledCount = 0
 
     /// The numbers of the animations that have finished (been after their end) at the
