@@ -1,19 +1,24 @@
 // The culled sample (issue 23, docs/ANIMATION.md section 10): only the animations that
-// can show in a region are sampled; the others are timed (for `finished` and removal)
-// and their layers keep the model's values. Sampling is a pure function of time, so an
-// animation skipped now and sampled later is exact then.
+// can show in a region are sampled; the others write nothing and their layers keep the
+// model's values. Sampling is a pure function of time, so an animation skipped now and
+// sampled later is exact then. A frame costs O(what shows + edits + ends due), not
+// O(animations): the members are kept ordered by reach per superlayer (a binary search
+// finds the band that can meet the region) and the animations that can end by end time
+// (the others never need timing while culled).
 //
 // Each animated layer that can be bounded gets a reach: a box in its superlayer's bounds
 // space that holds its whole subtree under every value its animations can take and under
 // the model's values. A layer is culled when the world box of its reach (through its
 // superlayer's world transform, read from the model) misses the region. Layers that
 // cannot be bounded (other key paths, keyframes, ends read from the model, an animated
-// ancestor or descendant, 3D) are always sampled.
+// ancestor or descendant, 3D) are always sampled. The tables: AnimationStore+CullTables.swift.
 
 /// One animated layer whose animations the culled sample can bound: the ranges of the
-/// values they take, resolved when the live list or the model's structure changes.
+/// values they take, resolved when the tables are made.
 struct CullMember: Sendable {
     var layer: Int32
+    /// Its superlayer's group (`AnimationCull.groups`).
+    var group: Int32 = 0
     /// 0: no position animation; 1: additive (the range is added to the model's); 2: the
     /// range replaces the model's position.
     var positionMode: UInt8 = 0
@@ -23,37 +28,72 @@ struct CullMember: Sendable {
     /// `transform.scale`'s range, 1 (the model's identity transform) included.
     var scaleLow = 1.0
     var scaleHigh = 1.0
-    /// Whether the layer's reach met the region at the latest culled sample.
-    var isVisible = true
     /// The reach from the model's values when it was computed (nil: not bounded), and
     /// whether it is still the model's: no layer of the subtree was edited since
     /// (`EditLog`).
     var reach: RectEdges?
     var isReachCurrent = false
+    /// Its animations: `AnimationCull.memberAnimations[animations]`, in the order added.
+    var animations: Range<Int32> = 0..<0
 }
 
-/// The members that share a superlayer (`members` indexes `AnimationCull.members`).
+/// The members that share a superlayer (`members` indexes `AnimationCull.members`), and
+/// their order by reach (`AnimationCull.order[members]`).
 struct CullGroup: Sendable {
     var superlayer: Int32
     var members: Range<Int>
+    /// The axis the order is along (0: x, 1: y): the wider spread of the reaches' centres.
+    var axis = 1
+    /// Whether the order was made (then only members whose reach changed move).
+    var isOrdered = false
+    /// Members whose reach is being redone (a scratch count of a sample).
+    var staleCount = 0
+    /// Members without a reach: while there are any, every member is tested.
+    var unreached = 0
+    /// Bounds of the reaches since the order was made (they only grow): the largest
+    /// magnitude of an edge (bounds the test's margin in the band) and the largest extent
+    /// along the axis, widened (a member whose low edge is that far before the band
+    /// cannot reach it).
+    var magnitude = 0.0
+    var extent = 0.0
 }
 
 /// The culled sample's tables and scratch (`AnimationStore.cull`).
 struct AnimationCull: Sendable {
-    /// The live list's and the model's structure version the tables were made for.
+    /// The live list's and the model's structure version the tables were made for (a
+    /// removal keeps them: what left is skipped).
     var liveVersion: UInt64?
     var structureVersion: UInt64 = 0
     var members: [CullMember] = []
     var groups: [CullGroup] = []
     /// Per animation number: its layer's member, or −1 (always sampled).
     var memberOfAnimation: [Int32] = []
-    /// The member of each member's layer.
-    var memberOfLayer: [Int32: Int32] = [:]
+    /// Per layer slot: its member, or −1.
+    var memberOfLayer: [Int32] = []
+    /// The members' animations, member after member.
+    var memberAnimations: [Int32] = []
+    /// The live animations of no member (always sampled), in the order added.
+    var unculled: [Int32] = []
+    /// Per group, over `group.members`: its members by the low edge of their reach along
+    /// the group's axis (searched by bisection), that edge (+∞ without a reach) and the
+    /// high edge; per member, its place in `order`.
+    var order: [Int32] = []
+    var orderLow: [Double] = []
+    var orderHigh: [Double] = []
+    var placeOfMember: [Int32] = []
+    /// The animations that can end (finite active duration, speed not 0), by a lower
+    /// bound of their end time; those before `endCursor` have finished or left.
+    var endKeys: [Double] = []
+    var endAnimations: [Int32] = []
+    var endCursor = 0
     /// The model's `EditLog.written` when the reaches were last brought up to date.
     var logRead: UInt64 = 0
-    /// Scratch: the live animations sampled and culled, in the order added.
+    /// Scratch: members whose reach is stale, groups to reorder, members whose reach
+    /// meets the region, the animations to sample.
+    var stale: [Int32] = []
+    var dirtyGroups: [Int32] = []
+    var visible: [Int32] = []
     var shown: [Int32] = []
-    var culled: [Int32] = []
     /// Scratch of the subtree walk: a layer and its affine map to the member's bounds space.
     var stack: [(layer: Int32, map: AffineTransform)] = []
     /// The most descendants a member's subtree may have; past it, always sampled.
@@ -64,7 +104,7 @@ extension AnimationStore {
     /// Samples the animations that can show in `region` (world space, the rectangle a
     /// frame's queries ask about, such as `visibleLayers(in:into:)`'s viewport) at `time`,
     /// and writes their layers' presentation values into `presentation` (cleared first).
-    /// The other animations are timed but not sampled: their layers get no values, so
+    /// The other animations are not sampled: their layers get no values, so
     /// `LayerStore.updatePresentation(from:to:model:)` leaves them holding the model's.
     ///
     /// The contract: after `updatePresentation(from: previous, to: presentation, model:)`
@@ -88,12 +128,16 @@ extension AnimationStore {
     /// else is sampled. A sample with a layer timing set, or the first after an `add` or a
     /// structure change of the model, samples everything (it verifies the layers).
     ///
-    /// O(live animations) for the timing of the culled ones and the test of each layer's
-    /// reach, kept from sample to sample and redone (reading its subtree in the model) only
-    /// for the layers whose subtree the model's setters edited since (O(edits × depth) to
-    /// find them), plus the full sample's cost for the animations that show, plus
-    /// O(superlayers × depth) for the superlayers' world transforms. Allocates nothing once warm, except when the live list or the model's
-    /// structure changed since the previous culled sample (the tables are remade).
+    /// O(animations sampled + reach tests near the region + edits × depth + ends due +
+    /// superlayers × depth) once the tables are made: per superlayer the members are kept
+    /// in order of their reach, so a bisection finds those that can meet the region (when
+    /// the superlayer's world map neither rotates nor shears; else each is tested); only
+    /// animations with a finite active duration are timed while culled, in order of their
+    /// end; a reach is redone (reading its subtree in the model) only when the model's
+    /// setters edited its subtree. The first culled sample after an `add` or a structure
+    /// change makes the tables (O(live animations × depth + layers), allocating; removals
+    /// keep them): take one at load time, as with the sample buffers. Allocates nothing
+    /// otherwise.
     ///
     /// - Throws: `AnimationError` (field `time`) as `sample(at:model:into:)`.
     public mutating func sample(
@@ -113,53 +157,54 @@ extension AnimationStore {
             makeCullTables(model: model)
         }
         invalidateEditedReaches(model: model)
+        refreshStaleReaches(model: model)
         markVisibleMembers(in: region, model: model)
-        splitLiveList()
+        collectShown()
+        lastCulledCount = live.count - cull.shown.count
         let finishedBefore = finished.count
         var removedAny = false
         if !cull.shown.isEmpty { removedAny = runSteadyTimingPass(time: time, over: cull.shown).removedAny }
-        if timeCulled(at: time) { removedAny = true }
-        lastCulledCount = cull.culled.count
+        if checkEnds(at: time) { removedAny = true }
         if removedAny { compactLiveLists() }
-        composeShowing(model: model, into: &presentation)
+        composeShowing(cull.shown, model: model, into: &presentation)
         if finished.count > finishedBefore { finished.sort() }
         sampledVersion = liveVersion
     }
 
-    /// Splits the live list into the animations to sample and the culled ones, in the
-    /// order added. O(live animations), no allocation once the lists have grown.
-    private mutating func splitLiveList() {
+    /// The animations to sample: the unculled ones, then each visible member's, skipping
+    /// those that left. O(them), no allocation once the list has grown.
+    private mutating func collectShown() {
         cull.shown.removeAll(keepingCapacity: true)
-        cull.culled.removeAll(keepingCapacity: true)
-        // An index loop: an array's for-in allocates per element in unoptimized builds.
-        for k in 0..<live.count {
-            let i = live[k]
-            let member = Int(cull.memberOfAnimation[Int(i)])
-            if member < 0 || cull.members[member].isVisible {
-                cull.shown.append(i)
-            } else {
-                cull.culled.append(i)
+        // Index loops: an array's for-in allocates per element in unoptimized builds.
+        for k in 0..<cull.unculled.count where !flags[Int(cull.unculled[k])].contains(.removed) {
+            cull.shown.append(cull.unculled[k])
+        }
+        for k in 0..<cull.visible.count {
+            let range = cull.members[Int(cull.visible[k])].animations
+            for j in Int(range.lowerBound)..<Int(range.upperBound) {
+                let i = cull.memberAnimations[j]
+                if !flags[Int(i)].contains(.removed) { cull.shown.append(i) }
             }
         }
     }
 
-    /// The culled animations' timing: finished (and removed on completion) exactly as the
-    /// timing pass does it, not showing otherwise. Returns whether any left the store.
-    private mutating func timeCulled(at time: Double) -> Bool {
+    /// The end checks of the animations that can end, in order of end: those whose lower
+    /// bound is past are checked exactly (`isAfterEnd`, as the timing pass; a sampled one
+    /// was already), and marked finished or removed as the full sample does. Time never
+    /// goes back, so one found after its end stays so. Returns whether any left the store.
+    private mutating func checkEnds(at time: Double) -> Bool {
         var removedAny = false
-        for k in cull.culled.indices {
-            let i = Int(cull.culled[k])
-            states[i].isShowing = false
+        var settled = true
+        var k = cull.endCursor
+        while k < cull.endKeys.count && cull.endKeys[k] <= time {
+            let i = Int(cull.endAnimations[k])
             let timing = timings[i]
-            guard timing.isAfterEnd(time) else { continue }
-            if !flags[i].contains(.finished) {
-                flags[i].insert(.finished)
-                finished.append(i)
+            if !flags[i].contains(.removed) && timing.isAfterEnd(time) {
+                _ = noteEnd(i, timing, removedAny: &removedAny)
             }
-            if timing.removedOnCompletion {
-                flags[i].insert(.removed)
-                removedAny = true
-            }
+            settled = settled && !flags[i].isDisjoint(with: [.finished, .removed])
+            if settled { cull.endCursor = k + 1 }
+            k += 1
         }
         return removedAny
     }
@@ -170,13 +215,14 @@ extension AnimationStore {
     private mutating func invalidateEditedReaches(model: borrowing LayerStore) {
         let written = model.caches.editLog.written
         if written &- cull.logRead > UInt64(EditLog.capacity) {
-            for m in cull.members.indices { cull.members[m].isReachCurrent = false }
+            for m in 0..<cull.members.count { markStale(m) }
         } else {
             var number = cull.logRead
             while number < written {
                 var layer = model.caches.editLog.layer(number)
-                while layer >= 0 && layer < model.count {
-                    if let m = cull.memberOfLayer[Int32(layer)] { cull.members[Int(m)].isReachCurrent = false }
+                while layer >= 0 && layer < cull.memberOfLayer.count {
+                    let m = Int(cull.memberOfLayer[layer])
+                    if m >= 0 { markStale(m) }
                     layer = Int(model.hierarchy.parents[layer])
                 }
                 number += 1
@@ -185,26 +231,104 @@ extension AnimationStore {
         cull.logRead = written
     }
 
-    /// Sets each member's `isVisible` for `region`, a superlayer at a time.
+    private mutating func markStale(_ m: Int) {
+        guard cull.members[m].isReachCurrent else { return }
+        cull.members[m].isReachCurrent = false
+        cull.stale.append(Int32(m))
+    }
+
+    /// Redoes the stale reaches and moves their members in their group's order (the
+    /// whole group sorted again when it was not ordered or an eighth of it moved).
+    /// O(stale subtrees + moves), no allocation.
+    private mutating func refreshStaleReaches(model: borrowing LayerStore) {
+        for k in 0..<cull.stale.count {
+            let m = Int(cull.stale[k])
+            cull.members[m].reach = reach(of: cull.members[m], model: model)
+            cull.members[m].isReachCurrent = true
+            let g = Int(cull.members[m].group)
+            if cull.groups[g].staleCount == 0 { cull.dirtyGroups.append(Int32(g)) }
+            cull.groups[g].staleCount += 1
+        }
+        for k in 0..<cull.stale.count {
+            let m = Int(cull.stale[k])
+            let group = cull.groups[Int(cull.members[m].group)]
+            if group.isOrdered && group.staleCount * 8 <= group.members.count { moveInOrder(member: m) }
+        }
+        cull.stale.removeAll(keepingCapacity: true)
+        for k in 0..<cull.dirtyGroups.count {
+            let g = Int(cull.dirtyGroups[k])
+            let group = cull.groups[g]
+            if !group.isOrdered || group.staleCount * 8 > group.members.count { reorder(group: g) }
+            cull.groups[g].staleCount = 0
+        }
+        cull.dirtyGroups.removeAll(keepingCapacity: true)
+    }
+
+    /// Lists in `cull.visible` the members whose reach can meet `region`, a superlayer at
+    /// a time: with a band (`band(of:through:region:)`), only the members in it along the
+    /// group's order are tested; else every one. No allocation.
     private mutating func markVisibleMembers(in region: Rect, model: borrowing LayerStore) {
-        for g in cull.groups.indices {
+        cull.visible.removeAll(keepingCapacity: true)
+        for g in 0..<cull.groups.count {
             let group = cull.groups[g]
             guard let toWorld = Self.planarSublayerToWorld(of: Int(group.superlayer), model: model) else {
-                for m in group.members { cull.members[m].isVisible = true }
+                for m in group.members { cull.visible.append(Int32(m)) }
                 continue
             }
-            for m in group.members {
-                if !cull.members[m].isReachCurrent {
-                    cull.members[m].reach = reach(of: cull.members[m], model: model)
-                    cull.members[m].isReachCurrent = true
+            var k = group.members.lowerBound
+            var end = group.members.upperBound
+            var low = -Double.infinity
+            if group.unreached == 0, let band = Self.band(of: group, through: toWorld, region: region) {
+                low = band.low
+                // Members before the first low edge within `extent` of the band end before
+                // it; those from the first low edge past it start after it.
+                k = Self.firstIndex(in: cull.orderLow, k..<end) { $0 >= band.low - group.extent }
+                end = Self.firstIndex(in: cull.orderLow, k..<end) { $0 > band.high }
+            }
+            while k < end {
+                let m = Int(cull.order[k])
+                if cull.orderHigh[k] >= low {
+                    if let reach = cull.members[m].reach {
+                        if Self.worldBox(of: reach, through: toWorld, meets: region) { cull.visible.append(Int32(m)) }
+                    } else {
+                        cull.visible.append(Int32(m))
+                    }
                 }
-                if let reach = cull.members[m].reach {
-                    cull.members[m].isVisible = Self.worldBox(of: reach, through: toWorld, meets: region)
-                } else {
-                    cull.members[m].isVisible = true
-                }
+                k += 1
             }
         }
+    }
+
+    /// The interval along `group`'s axis, in its superlayer's bounds space, outside which
+    /// a reach's world box cannot meet `region` (`worldBox(of:through:meets:)`), when the
+    /// map `m` neither rotates nor shears; else nil. The region is widened by twice a
+    /// bound of that test's margin (1e-9 of the world box's size and place plus 1e-6; the
+    /// group's `magnitude` bounds the reaches' edges), which also covers this
+    /// computation's rounding.
+    static func band(of group: CullGroup, through m: Transform3D, region: Rect) -> (low: Double, high: Double)? {
+        guard m.m12 == 0 && m.m21 == 0 else { return nil }
+        let s = group.axis == 0 ? m.m11 : m.m22
+        let t = group.axis == 0 ? m.m41 : m.m42
+        let low = group.axis == 0 ? region.minX : region.minY
+        let high = group.axis == 0 ? region.maxX : region.maxY
+        let place = abs(m.m41) + abs(m.m42) + abs(region.minX) + abs(region.maxX) + abs(region.minY) + abs(region.maxY)
+        let margin = 1e-9 * (2 * (abs(m.m11) + abs(m.m22)) * group.magnitude + place) + 1e-6
+        let a = (low - 2 * margin - t) / s
+        let b = (high + 2 * margin - t) / s
+        guard s != 0, (a + b).isFinite else { return nil }
+        return (min(a, b), max(a, b))
+    }
+
+    /// The first index of `range` whose element of `column` satisfies `isPast`, which
+    /// holds from some index on (`range.upperBound` if none). O(log range).
+    static func firstIndex(in column: [Double], _ range: Range<Int>, where isPast: (Double) -> Bool) -> Int {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let mid = low + (high - low) / 2
+            if isPast(column[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 
     /// `Adjust(S) · Flat(S) · ToWorld(S)` of superlayer `s` (what takes a point of its
@@ -239,227 +363,5 @@ extension AnimationStore {
             wx + ex + margin < region.minX || wx - ex - margin > region.maxX
             || wy + ey + margin < region.minY || wy - ey - margin > region.maxY
         return !misses
-    }
-
-    /// Member `member`'s reach in its superlayer's bounds space, from the model's values
-    /// now; nil when it cannot be bounded (the caller samples it). O(its subtree).
-    mutating func reach(of member: CullMember, model: borrowing LayerStore) -> RectEdges? {
-        let layer = Int(member.layer)
-        guard model.columns.transforms.kind(at: layer) == .identity, let content = subtreeBox(of: layer, model: model)
-        else { return nil }
-        let anchorX = model.columns.boundsX[layer] + model.columns.anchorX[layer] * model.columns.boundsWidth[layer]
-        let anchorY = model.columns.boundsY[layer] + model.columns.anchorY[layer] * model.columns.boundsHeight[layer]
-        let position = SIMD2(model.columns.positionX[layer], model.columns.positionY[layer])
-        var low = position
-        var high = position
-        if member.positionMode == 1 {
-            low = position + member.positionLow
-            high = position + member.positionHigh
-        } else if member.positionMode == 2 {
-            low = pointwiseMin(position, member.positionLow)
-            high = pointwiseMax(position, member.positionHigh)
-        }
-        let x = Self.scaledRange(content.minX - anchorX, content.maxX - anchorX, member.scaleLow, member.scaleHigh)
-        let y = Self.scaledRange(content.minY - anchorY, content.maxY - anchorY, member.scaleLow, member.scaleHigh)
-        let box = RectEdges(minX: low.x + x.low, minY: low.y + y.low, maxX: high.x + x.high, maxY: high.y + y.high)
-        // min and max drop a NaN: a value that is not finite anywhere is not bounded.
-        let sum = box.minX + box.minY + box.maxX + box.maxY + anchorX + anchorY + position.x + position.y
-        return sum.isFinite ? box : nil
-    }
-
-    /// The range of s·d for s in [sLow, sHigh] and d in [dLow, dHigh] (bilinear: the
-    /// corners bound it).
-    static func scaledRange(_ dLow: Double, _ dHigh: Double, _ sLow: Double, _ sHigh: Double) -> (
-        low: Double, high: Double
-    ) {
-        let a = sLow * dLow
-        let b = sLow * dHigh
-        let c = sHigh * dLow
-        let d = sHigh * dHigh
-        return (min(min(a, b), min(c, d)), max(max(a, b), max(c, d)))
-    }
-}
-
-// The reach's pieces: the subtree's box and the tables of members.
-extension AnimationStore {
-    /// The box, in layer `root`'s bounds space, of its bounds and every descendant's
-    /// (hidden ones and masks ignored: a larger box), or nil when a map on the way is not
-    /// 2D affine or the subtree has more than `maximumDescendants` layers. O(subtree).
-    mutating func subtreeBox(of root: Int, model: borrowing LayerStore) -> RectEdges? {
-        var box = Self.boundsBox(of: root, columns: model.columns, through: .identity)
-        cull.stack.removeAll(keepingCapacity: true)
-        cull.stack.append((Int32(root), .identity))
-        var descendants = 0
-        while let (layer, map) = cull.stack.popLast() {
-            var sublayer = Int(model.hierarchy.firstSublayers[Int(layer)])
-            guard sublayer >= 0 else { continue }
-            guard model.columns.flags[Int(layer)].isDisjoint(with: .adjustingSublayers),
-                model.columns.sublayerTransforms.kind(at: Int(layer)) == .identity
-            else { return nil }
-            while sublayer >= 0 {
-                descendants += 1
-                guard descendants <= AnimationCull.maximumDescendants,
-                    model.columns.transforms.kind(at: sublayer).isAffine
-                else { return nil }
-                let toRoot = Self.localAffine(of: sublayer, columns: model.columns).concatenating(map)
-                let sublayerBox = Self.boundsBox(of: sublayer, columns: model.columns, through: toRoot)
-                guard (sublayerBox.minX + sublayerBox.minY + sublayerBox.maxX + sublayerBox.maxY).isFinite else {
-                    return nil
-                }
-                box = Self.union(box, sublayerBox)
-                cull.stack.append((Int32(sublayer), toRoot))
-                sublayer = Int(model.hierarchy.nextSiblings[sublayer])
-            }
-        }
-        return box
-    }
-
-    /// `Local(L)` of a layer whose transform is 2D affine, as an affine map.
-    static func localAffine(of layer: Int, columns: borrowing LayerColumns) -> AffineTransform {
-        // Most sublayers are not transformed: their six entries are not read.
-        let t = columns.transforms.kind(at: layer) == .identity ? .identity : columns.transforms.affine(at: layer)
-        let ax = columns.boundsX[layer] + columns.anchorX[layer] * columns.boundsWidth[layer]
-        let ay = columns.boundsY[layer] + columns.anchorY[layer] * columns.boundsHeight[layer]
-        return AffineTransform(
-            a: t.a, b: t.b, c: t.c, d: t.d,
-            tx: (t.tx + columns.positionX[layer]) - (t.a * ax + t.c * ay),
-            ty: (t.ty + columns.positionY[layer]) - (t.b * ax + t.d * ay))
-    }
-
-    /// The smallest box holding both (neither null nor NaN).
-    static func union(_ a: RectEdges, _ b: RectEdges) -> RectEdges {
-        RectEdges(
-            minX: min(a.minX, b.minX), minY: min(a.minY, b.minY), maxX: max(a.maxX, b.maxX), maxY: max(a.maxY, b.maxY))
-    }
-
-    /// The box of `layer`'s bounds mapped by `map`.
-    static func boundsBox(of layer: Int, columns: borrowing LayerColumns, through map: AffineTransform) -> RectEdges {
-        let x0 = columns.boundsX[layer]
-        let y0 = columns.boundsY[layer]
-        let x1 = x0 + columns.boundsWidth[layer]
-        let y1 = y0 + columns.boundsHeight[layer]
-        let cx = (x0 + x1) * 0.5
-        let cy = (y0 + y1) * 0.5
-        let hx = abs(x1 - x0) * 0.5
-        let hy = abs(y1 - y0) * 0.5
-        let wx = map.a * cx + map.c * cy + map.tx
-        let wy = map.b * cx + map.d * cy + map.ty
-        let ex = abs(map.a) * hx + abs(map.c) * hy
-        let ey = abs(map.b) * hx + abs(map.d) * hy
-        return RectEdges(minX: wx - ex, minY: wy - ey, maxX: wx + ex, maxY: wy + ey)
-    }
-
-    /// Remakes the members and groups for the live list and the model's structure:
-    /// which layers can be bounded, and the ranges of their animations. O(live
-    /// animations × depth); allocates.
-    mutating func makeCullTables(model: borrowing LayerStore) {
-        cull.liveVersion = liveVersion
-        cull.structureVersion = model.hierarchy.structureVersion
-        cull.memberOfAnimation = Array(repeating: -1, count: count)
-        var byLayer: [Int32: CullMember] = [:]
-        var unbounded: Set<Int32> = []
-        for i in live {
-            let layer = layerSlots[Int(i)]
-            var member = byLayer[layer] ?? CullMember(layer: layer)
-            if !absorb(Int(i), into: &member) { unbounded.insert(layer) }
-            byLayer[layer] = member
-        }
-        // An animated ancestor: neither layer's reach holds the other's motion.
-        for layer in byLayer.keys {
-            var ancestor = model.hierarchy.parents[Int(layer)]
-            if ancestor < 0 { unbounded.insert(layer) }
-            while ancestor >= 0 {
-                if byLayer[ancestor] != nil {
-                    unbounded.insert(layer)
-                    unbounded.insert(ancestor)
-                }
-                ancestor = model.hierarchy.parents[Int(ancestor)]
-            }
-        }
-        let kept = byLayer.values.filter { !unbounded.contains($0.layer) }
-            .sorted {
-                (model.hierarchy.parents[Int($0.layer)], $0.layer) < (model.hierarchy.parents[Int($1.layer)], $1.layer)
-            }
-        cull.members = kept
-        cull.groups = []
-        var memberOfLayer: [Int32: Int32] = [:]
-        for (m, member) in kept.enumerated() {
-            memberOfLayer[member.layer] = Int32(m)
-            let superlayer = model.hierarchy.parents[Int(member.layer)]
-            if let last = cull.groups.last, last.superlayer == superlayer {
-                cull.groups[cull.groups.count - 1].members = last.members.lowerBound..<(m + 1)
-            } else {
-                cull.groups.append(CullGroup(superlayer: superlayer, members: m..<(m + 1)))
-            }
-        }
-        for i in live { cull.memberOfAnimation[Int(i)] = memberOfLayer[layerSlots[Int(i)]] ?? -1 }
-        cull.memberOfLayer = memberOfLayer
-        cull.logRead = model.caches.editLog.written
-        cull.shown.reserveCapacity(live.count)
-        cull.culled.reserveCapacity(live.count)
-    }
-
-    /// Adds animation `i`'s range to `member`; false when it cannot be bounded.
-    private func absorb(_ i: Int, into member: inout CullMember) -> Bool {
-        let r = Int(resolvedEndIndices[i])
-        guard r >= 0, !flags[i].contains(.cumulative), let f = progressRange(i) else { return false }
-        let start = resolvedVectors[r]
-        let delta = resolvedVectors[r + 1]
-        let a = start + delta * f.low
-        let b = start + delta * f.high
-        switch keyPaths[i] {
-        case .opacity:
-            return true
-        case .position:
-            guard member.positionMode == 0 else { return false }
-            let low = SIMD2(min(a[0], b[0]), min(a[1], b[1]))
-            let high = SIMD2(max(a[0], b[0]), max(a[1], b[1]))
-            let additive = flags[i].contains(.additive)
-            member.positionMode = additive ? 1 : 2
-            // Additive: the model's position (a culled layer's) is the range's 0.
-            member.positionLow = additive ? pointwiseMin(low, .zero) : low
-            member.positionHigh = additive ? pointwiseMax(high, .zero) : high
-            return (low + high).x.isFinite && (low + high).y.isFinite
-        case .transformScale:
-            guard !member.hasScale else { return false }
-            member.hasScale = true
-            member.scaleLow = min(min(a[0], b[0]), 1)
-            member.scaleHigh = max(max(a[0], b[0]), 1)
-            return (member.scaleLow + member.scaleHigh).isFinite
-        default:
-            return false
-        }
-    }
-
-    /// The range of animation `i`'s progress f over its active duration, widened for the
-    /// float rounding: a timing function's curve lies in the hull of its control points'
-    /// y (0, y1, y2, 1); a spring's |1 − x(t)| is at most |A| + |B| when underdamped or
-    /// overdamped (both exponentials decay), 1 + |B|/(e·ω0) when critically damped
-    /// (t·exp(−ω0·t) ≤ 1/(e·ω0)). Nil for other curves or a bound that is not finite.
-    func progressRange(_ i: Int) -> (low: Double, high: Double)? {
-        var low = 0.0
-        var high = 1.0
-        switch curveKinds[i] {
-        case .basic:
-            let function = Int(timingFunctionIndices[i])
-            if function >= 0 {
-                let tf = timingFunctions[function]
-                low = min(0, Double(min(tf.y1, tf.y2)))
-                high = max(1, Double(max(tf.y1, tf.y2)))
-            }
-        case .spring:
-            let spring = springs[Int(curveIndices[i])]
-            let a = abs(spring.coefficientA)
-            let b = abs(spring.coefficientB)
-            let w0 = spring.naturalFrequency
-            let amplitude = spring.regime == .criticallyDamped ? a + b / (2.718281828459045 * w0) : a + b
-            guard amplitude.isFinite, w0 > 0 else { return nil }
-            low = 1 - amplitude
-            high = 1 + amplitude
-        case .keyframe, .deceleration:
-            return nil
-        }
-        let margin = 1e-6 * (1 + abs(low) + abs(high))
-        return (low - margin, high + margin)
     }
 }

@@ -75,13 +75,19 @@ extension AnimationStore {
     /// for as many new entries as the chunk has animations: the room stays small however
     /// few layers the animations share.
     func composeShowing(model: borrowing LayerStore, into presentation: inout PresentationValues) {
+        composeShowing(live, model: model, into: &presentation)
+    }
+
+    /// The composition loop over `list` (the live list, or the culled sample's animations
+    /// to show: each layer's in the order added).
+    func composeShowing(_ list: [Int32], model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let chunk = 4096
         var start = 0
-        while start < live.count {
-            let end = min(start + chunk, live.count)
+        while start < list.count {
+            let end = min(start + chunk, list.count)
             presentation.reserveCells(room: end - start)
             withPresentationCells(&presentation, room: end - start) { cells in
-                composeShowing(start..<end, model: model, into: &cells)
+                composeShowing(list, start..<end, model: model, into: &cells)
             }
             start = end
         }
@@ -92,9 +98,9 @@ extension AnimationStore {
     /// it: `compose`'s dispatch (a call, its reads with their bounds checks) was ~40
     /// instructions a sample.
     private func composeShowing(
-        _ range: Range<Int>, model: borrowing LayerStore, into presentation: inout PresentationCells
+        _ list: [Int32], _ range: Range<Int>, model: borrowing LayerStore, into presentation: inout PresentationCells
     ) {
-        withRawColumn(reading: live) { liveColumn in
+        withRawColumn(reading: list) { liveColumn in
             withRawColumn(reading: states) { st in
                 for k in range where st[Int(liveColumn[k])].isShowing {
                     composeOne(Int(liveColumn[k]), model: model, into: &presentation)
@@ -173,17 +179,7 @@ extension AnimationStore {
     private mutating func timingStep(
         _ i: Int, _ timing: ResolvedTiming, at parentTime: Double, removedAny: inout Bool
     ) -> SampledState {
-        if timing.isAfterEnd(parentTime) {
-            if !flags[i].contains(.finished) {
-                flags[i].insert(.finished)
-                finished.append(i)
-            }
-            if timing.removedOnCompletion {
-                flags[i].insert(.removed)
-                removedAny = true
-                return SampledState()
-            }
-        }
+        if timing.isAfterEnd(parentTime) && noteEnd(i, timing, removedAny: &removedAny) { return SampledState() }
         switch timing.phase(parentTime) {
         case .silent: return SampledState()
         case .showing(let local, let iteration):
@@ -191,6 +187,21 @@ extension AnimationStore {
             let (f, segment) = progress(i, local: local, duration: timing.duration)
             return SampledState(progress: f ?? 0, iteration: iteration, isShowing: true, segment: segment)
         }
+    }
+
+    /// Animation `i` is after its end: marked finished (listed once in `finished`) and,
+    /// with `removedOnCompletion`, removed (`removedAny` set). Returns whether it was
+    /// removed. The timing pass's step and the culled sample's end checks share it.
+    @inline(__always)
+    mutating func noteEnd(_ i: Int, _ timing: ResolvedTiming, removedAny: inout Bool) -> Bool {
+        if !flags[i].contains(.finished) {
+            flags[i].insert(.finished)
+            finished.append(i)
+        }
+        guard timing.removedOnCompletion else { return false }
+        flags[i].insert(.removed)
+        removedAny = true
+        return true
     }
 
     /// Progress f (section 2.5): the timing function of u = λ / d (or u itself) for

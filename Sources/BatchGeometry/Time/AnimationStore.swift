@@ -175,11 +175,12 @@ public struct AnimationStore: Sendable {
     /// the timing pass skips the per-animation liveness check.
     var verifiedStructure: UInt64?
 
-    /// The culled sample's tables and scratch (AnimationStore+Culling.swift).
+    /// The culled sample's tables and scratch (AnimationStore+Culling.swift,
+    /// AnimationStore+CullTables.swift).
     var cull = AnimationCull()
 
     /// How many live animations the latest `sample(at:model:into:culledTo:)` culled
-    /// (timed, not sampled); 0 after a sample that sampled every one.
+    /// (not sampled; their ends are still kept); 0 after a sample that sampled every one.
     public internal(set) var lastCulledCount = 0
 
     /// The numbers of the animations that have finished (been after their end) at the
@@ -336,7 +337,10 @@ extension AnimationStore {
     mutating func compactLiveLists() {
         let flags = self.flags
         live.removeAll { flags[Int($0)].contains(.removed) }
+        // Only removals: the culled sample's tables still hold (they skip what left).
+        let keepsCullTables = cull.liveVersion == liveVersion
         liveVersion &+= 1
+        if keepsCullTables { cull.liveVersion = liveVersion }
     }
 
     /// Resolves the ends of basic or spring animation `number` when none is the value
