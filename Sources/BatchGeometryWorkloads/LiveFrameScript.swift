@@ -43,9 +43,12 @@ package enum FrameScriptMode: String, Sendable, CaseIterable {
 /// store grows by about 2 layers a frame (6 inserted, 4 or 6 destroyed), so it outgrows
 /// the capacity it was built with in frame 1. A `settled` script inserts cards of the
 /// built shape (4 layers), so the layer count stays where it was built (a soak's
-/// resident memory then measures what the store keeps, not a tree that grows). The script keeps every list's cards in an
-/// array with room reserved for 1,024 more, so its own bookkeeping allocates nothing
-/// unless a list grows past that.
+/// resident memory then measures what the store keeps, not a tree that grows). The script keeps every list's cards as
+/// 4-byte numbers into one table of cards (a destroyed card's entry is reused), in
+/// arrays with room reserved for 1,024 more, so its own bookkeeping allocates nothing
+/// unless a list grows past that, and an insert or removal in its array moves 4 bytes a
+/// card below it rather than the whole `Card` (a 56-byte memmove of half a list, twice a
+/// frame, was ~30 µs of a 1M-layer frame: the script's cost, not the store's).
 ///
 /// The viewport and the touches are the still script's (`FrameScript`).
 package struct LiveFrameScript: Sendable {
@@ -78,7 +81,12 @@ package struct LiveFrameScript: Sendable {
     /// The lists and the window, and every list's cards in sublayer order.
     private let window: LayerHandle
     private let listLayers: [LayerHandle]
-    package private(set) var lists: [[Card]]
+    /// Every list's cards in sublayer order, as positions in `cards`.
+    private var listCards: [[Int32]]
+    /// The cards, live and free (`freeCards`), in no order.
+    private var cards: [Card]
+    /// Positions in `cards` whose card was destroyed, for the next inserts.
+    private var freeCards: [Int32]
     private var nextCardNumber: Int
     private var lastFrame = 0
     /// The list detached now, if any.
@@ -100,20 +108,37 @@ package struct LiveFrameScript: Sendable {
         window = store.layer(AppLayout.window)
         listLayers = (0..<AppLayout.listCount).map { store.layer(AppLayout.list($0)) }
         nextCardNumber = layout.cardCount
-        var lists: [[Card]] = []
+        var listCards: [[Int32]] = []
+        var cards: [Card] = []
+        cards.reserveCapacity(layout.cardCount + Self.reservedCards)
         for j in 0..<AppLayout.listCount {
-            var cards: [Card] = []
-            cards.reserveCapacity(layout.cardsInList(j) + Self.reservedCards)
+            var list: [Int32] = []
+            list.reserveCapacity(layout.cardsInList(j) + Self.reservedCards)
             for card in layout.firstCard(ofList: j)..<layout.firstCard(ofList: j) + layout.cardsInList(j) {
                 let base = layout.cardLayer(card)
                 func part(_ k: Int) -> LayerHandle? { base + k < layout.layerCount ? store.layer(base + k) : nil }
+                list.append(Int32(cards.count))
                 cards.append(
                     Card(number: card, layer: store.layer(base), icon: part(1), label: part(2), badge: part(3)))
             }
-            lists.append(cards)
+            listCards.append(list)
         }
-        self.lists = lists
+        self.listCards = listCards
+        self.cards = cards
+        freeCards = []
+        freeCards.reserveCapacity(Self.reservedCards)
     }
+
+    /// Every list's cards in sublayer order (a new array: for tests and checks). O(cards).
+    package var lists: [[Card]] { listCards.map { $0.map { cards[Int($0)] } } }
+
+    /// Entries in the script's table of cards, live and free: after a frame, the cards
+    /// the lists hold and at most one free entry (each frame's insert takes the entry the
+    /// previous frame's removal freed). O(1).
+    package var cardTableCount: Int { cards.count }
+
+    /// The card at `position` of list `j`. O(1).
+    private func cardAt(_ j: Int, _ position: Int) -> Card { cards[Int(listCards[j][position])] }
 
     /// The world rect the frame query asks for: the window.
     package var viewport: Rect { still.viewport }
@@ -145,7 +170,7 @@ package struct LiveFrameScript: Sendable {
 
     private mutating func insertCard(frame: Int, list j: Int, random: inout SplitMix64, store: inout LayerStore) -> Int
     {
-        let position = random.next(below: lists[j].count + 1)
+        let position = random.next(below: listCards[j].count + 1)
         let number = nextCardNumber
         nextCardNumber += 1
         let list = listLayers[j]
@@ -168,24 +193,32 @@ package struct LiveFrameScript: Sendable {
             _ = sublayer(Rect(x: 8, y: 112, width: 72, height: 16))  // caption
             _ = sublayer(Rect(x: 0, y: 218, width: 88, height: 2))  // separator
         }
-        lists[j].insert(Card(number: number, layer: card, icon: icon, label: label, badge: badge), at: position)
+        let entry = Card(number: number, layer: card, icon: icon, label: label, badge: badge)
+        if let free = freeCards.popLast() {
+            cards[Int(free)] = entry
+            listCards[j].insert(free, at: position)
+        } else {
+            listCards[j].insert(Int32(cards.count), at: position)
+            cards.append(entry)
+        }
         let moved = relayout ? moveCards(ofList: j, from: position + 1, store: &store) : 0
         return 1 + (settled ? AppLayout.layersPerCard - 1 : Self.insertedSublayerCount) + moved
     }
 
     private mutating func destroyCard(list j: Int, random: inout SplitMix64, store: inout LayerStore) -> Int {
-        guard lists[j].count > 1 else { return 0 }
-        let position = random.next(below: lists[j].count)
-        let card = lists[j].remove(at: position)
-        let destroyed = mustSucceed { try store.destroyLayer(card.layer) }
+        guard listCards[j].count > 1 else { return 0 }
+        let position = random.next(below: listCards[j].count)
+        let entry = listCards[j].remove(at: position)
+        freeCards.append(entry)
+        let destroyed = mustSucceed { try store.destroyLayer(cards[Int(entry)].layer) }
         let moved = relayout ? moveCards(ofList: j, from: position, store: &store) : 0
         return destroyed + moved
     }
 
     private func changeZPosition(random: inout SplitMix64, store: inout LayerStore) -> Int {
         let j = random.next(below: AppLayout.listCount)
-        guard !lists[j].isEmpty else { return 0 }
-        let card = lists[j][random.next(below: lists[j].count)]
+        guard !listCards[j].isEmpty else { return 0 }
+        let card = cardAt(j, random.next(below: listCards[j].count))
         store.setZPosition(Double(random.next(below: 3)), of: card.layer)
         return 1
     }
@@ -210,12 +243,12 @@ package struct LiveFrameScript: Sendable {
     /// Moves the cards of list `j` from position `start` on to their positions' places.
     private func moveCards(ofList j: Int, from start: Int, store: inout LayerStore) -> Int {
         var position = start
-        while position < lists[j].count {
+        while position < listCards[j].count {
             let center = Point(x: 4 + AppLayout.cardSize.width / 2, y: cardY(position) + AppLayout.cardSize.height / 2)
-            store.setPosition(center, of: lists[j][position].layer)
+            store.setPosition(center, of: cardAt(j, position).layer)
             position += 1
         }
-        return lists[j].count - start
+        return listCards[j].count - start
     }
 
     private func cardY(_ position: Int) -> Double { AppLayout.cardTop + AppLayout.cardPitch * Double(position) }
@@ -234,9 +267,9 @@ package struct LiveFrameScript: Sendable {
             let offset = layout.contentOffset(ofList: j, frame: frame)
             store.setContentOffset(Point(x: 0, y: offset), of: listLayers[j])
             changed += 1
-            let shown = layout.visibleCards(ofList: j, offset: offset).clamped(to: 0..<lists[j].count)
+            let shown = layout.visibleCards(ofList: j, offset: offset).clamped(to: 0..<listCards[j].count)
             for position in shown {
-                let card = lists[j][position]
+                let card = cardAt(j, position)
                 if let label = card.label {
                     let width = layout.labelWidth(card: card.number, frame: frame)
                     store.setBounds(Rect(x: 0, y: 0, width: width, height: 20), of: label)
@@ -248,7 +281,7 @@ package struct LiveFrameScript: Sendable {
                     changed += 1
                 }
             }
-            if let first = shown.first, let icon = lists[j][first].icon {
+            if let first = shown.first, let icon = cardAt(j, first).icon {
                 store.setAffineTransform(layout.spinnerRotation(frame: frame), of: icon)
                 changed += 1
             }

@@ -39,6 +39,12 @@
 
 #if !defined(BG_COLUMNS_USE_MALLOC)
 #include <sys/mman.h>
+/* Linux 5.14's madvise advice (older headers lack the name). */
+#if defined(MADV_POPULATE_WRITE)
+#define CA_MADV_POPULATE_WRITE MADV_POPULATE_WRITE
+#else
+#define CA_MADV_POPULATE_WRITE 23
+#endif
 #endif
 
 static _Atomic uint64_t ca_mapped_column_calls = 0;
@@ -119,6 +125,10 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
          * pages: the copy and the adds after it would fault huge ones in this call. */
         void *mapped = ca_map(newBytes);
         (void)madvise(mapped, ca_mapped_length(newBytes), MADV_NOHUGEPAGE);
+        /* The pages the copy writes, faulted in one call rather than one fault each: at a
+         * million layers a 2 MB table's move took 1.4-2 ms of a frame, 0.7-1.3 ms so (a
+         * hint; older kernels refuse it and the copy faults them as before). */
+        (void)madvise(mapped, (oldBytes + 4095) & ~(size_t)4095, CA_MADV_POPULATE_WRITE);
         memcpy(mapped, block, oldBytes);
         free(block);
         return mapped;

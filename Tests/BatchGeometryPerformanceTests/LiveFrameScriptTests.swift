@@ -99,6 +99,24 @@ final class LiveFrameScriptTests: XCTestCase {
         }
     }
 
+    /// The script's own bookkeeping does not grow with the frames played (the soak's
+    /// resident memory measures the store): a destroyed card's entry in its table is
+    /// taken by the next insert, and the entries the lists name are distinct.
+    func testTheScriptReusesItsCardEntries() {
+        let workload = Workload(.app, layerCount: 2_000)
+        var store = workload.makeStore()
+        var script = LiveFrameScript(workload, relayout: false, store: store)
+        let built = script.cardTableCount
+        XCTAssertEqual(built, script.lists.reduce(0) { $0 + $1.count }, "one entry a built card")
+        for frame in 1...70 {
+            script.apply(frame: frame, to: &store)
+            let live = script.lists.reduce(0) { $0 + $1.count }
+            XCTAssertLessThanOrEqual(script.cardTableCount, live + 1, "frame \(frame): entries reused")
+        }
+        let layers = script.lists.flatMap { $0.map(\.layer) }
+        XCTAssertEqual(Set(layers).count, layers.count, "no entry named twice")
+    }
+
     /// The visible list is the drawing order filtered by visibility, with the full
     /// passes' world transforms (bit for bit), world rects and clip rects. False when the
     /// lists differ.

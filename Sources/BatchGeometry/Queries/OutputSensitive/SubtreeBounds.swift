@@ -107,7 +107,9 @@ struct SubtreeBounds: Sendable {
         // A parked layer's new box marks wait with it; its drift was raised in its list
         // by the setter (`LayerStore.raiseParkedDrift`), so the refresh need not see it.
         if bits == Mark.extent && old & Mark.parked != 0 {
-            state[layer] = old | bits
+            // (A relayout moves the same parked cards frame after frame: most already
+            // have the bit, and the write was a uniqueness check and a store each.)
+            if old & Mark.extent == 0 { state[layer] = old | bits }
             return
         }
         state[layer] = old | bits | Mark.queued
