@@ -58,9 +58,12 @@ struct LaneGroup: Sendable {
     /// there, a vector's are copied into `starts` and `deltas`.
     var ends: [Int32] = []
     /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair); a
-    /// keyframe animation's segment ends at each sample (the values a and b − a).
+    /// keyframe animation's segment ends at each sample (the values a and b − a); a
+    /// whole transform's rotation (slerped quaternion) at each sample, in `starts`.
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
+    /// A whole transform's interpolation between its resolved ends (`TransformMix`).
+    var transformMixes: [TransformMix] = []
     /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
     var iterations: [Double] = []
@@ -104,6 +107,7 @@ struct LaneGroup: Sendable {
         ends.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
         deltas.removeAll(keepingCapacity: true)
+        transformMixes.removeAll(keepingCapacity: true)
         progress.removeAll(keepingCapacity: true)
         iterations.removeAll(keepingCapacity: true)
         segments.removeAll(keepingCapacity: true)
@@ -258,7 +262,11 @@ extension AnimationStore {
         if curve.isKeyframe {
             groups[g!].starts.append(SIMD4())
             groups[g!].deltas.append(SIMD4())
-        } else if !keyPath.isWholeTransform {
+        } else if keyPath.isWholeTransform {
+            groups[g!].transformMixes.append(
+                TransformMix(resolvedDecompositions[r], resolvedDecompositions[r + 1], slerp: resolvedSlerps[r / 2]))
+            groups[g!].starts.append(SIMD4())
+        } else {
             groups[g!].starts.append(resolvedVectors[r])
             groups[g!].deltas.append(resolvedVectors[r + 1])
         }
@@ -338,13 +346,31 @@ extension AnimationStore {
                     if curve == .timingFunction {
                         solveLaneProgress(count: count, functions: curves, progress: progress)
                     } else {
-                        for m in 0..<count { progress[m] = Double(springs[Int(curves[m])].progress(at: progress[m])) }
+                        withRawColumn(reading: springs) { table in
+                            for m in 0..<count { progress[m] = Double(table[Int(curves[m])].progress(at: progress[m])) }
+                        }
                     }
                 }
             }
         }
         if curve.isKeyframe { runKeyframeSegments(&group) }
+        if group.keyPath.isWholeTransform { slerpTransformLane(&group) }
         return false
+    }
+
+    /// A whole-transform group's rotations at this sample (`TransformMix.rotation(at:)`,
+    /// the slerp's two sines) into `starts`: the writing loop (`writeTransformLane`) then
+    /// calls nothing and keeps its numbers in registers. Members at f = 0 or 1, or with
+    /// an end that has no decomposition, get one too, unused.
+    private func slerpTransformLane(_ group: inout LaneGroup) {
+        let (count, progress, mixes) = (group.count, group.progress, group.transformMixes)
+        withRawColumn(&group.starts) { rotations in
+            withRawColumn(reading: progress) { f in
+                withRawColumn(reading: mixes) { mixes in
+                    for m in 0..<count { rotations[m] = mixes[m].rotation(at: f[m]) }
+                }
+            }
+        }
     }
 
     /// Flags `laneless` each member of `group` that is not showing inside its active
@@ -378,21 +404,28 @@ extension AnimationStore {
         }
     }
 
-    /// The loop of `runKeyframeSegments` (non-mutating, called once a group: the segment
-    /// search and the values are `keyframeSegmentBeforeFunction`'s and `keyframeValue`'s).
+    /// The loop of `runKeyframeSegments` (non-mutating, called once a group), over the
+    /// keyframe tables opened raw: the segment search is `keyframeSegmentBeforeFunction`'s
+    /// (`Self.segment`), the values `keyframeValue`'s.
     private func placeKeyframeSegments(
         _ count: Int, sets: RawColumn<Int32>, starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
         progress: RawColumn<Double>, segments: RawColumn<Int32>, functions: RawColumn<Int32>
     ) {
-        for m in 0..<count {
-            let set = keyframeSets[Int(sets[m])]
-            let (segment, sigma) = keyframeSegmentBeforeFunction(set, progress[m])
-            let a = keyframeValue(set, segment)
-            starts[m] = a
-            deltas[m] = keyframeValue(set, segment + 1) - a
-            progress[m] = sigma
-            segments[m] = Int32(segment)
-            functions[m] = Int32(set.functionStart + segment)
+        withRawColumn(reading: keyframeSets) { table in
+            withRawColumns(reading: keyTimes, keyframeValues) { times, values in
+                for m in 0..<count {
+                    let set = table[Int(sets[m])]
+                    let (segment, sigma) = Self.segment(set, progress[m]) { times[$0] }
+                    let at = set.valueStart + segment * 4
+                    let a = SIMD4(values[at], values[at + 1], values[at + 2], values[at + 3])
+                    let b = SIMD4(values[at + 4], values[at + 5], values[at + 6], values[at + 7])
+                    starts[m] = a
+                    deltas[m] = b - a
+                    progress[m] = sigma
+                    segments[m] = Int32(segment)
+                    functions[m] = Int32(set.functionStart + segment)
+                }
+            }
         }
     }
 
@@ -405,58 +438,67 @@ extension AnimationStore {
     /// solve gave at an input, so a value taken from it, or a lane solved again at the
     /// memo's input, has the same bits; eight members that all hit it are not solved.
     private mutating func solveLaneProgress(count: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>) {
-        var m = 0
-        if count >= 8 {
-            let table = timingFunctions
-            withRawColumn(reading: timingCoefficients) { coefficients in
-                while m + 8 <= count {
-                    solveEightLaneMembers(at: m, functions: functions, progress: progress, table, coefficients)
-                    m += 8
+        // The memo moved out and opened raw: a gathered solve writes eight entries, and
+        // each array write was a uniqueness and a bounds check.
+        var (inputs, values) = (lastSolvedInputs, lastSolvedValues)
+        (lastSolvedInputs, lastSolvedValues) = ([], [])
+        let table = timingFunctions
+        withRawColumn(&inputs) { memoInputs in
+            withRawColumn(&values) { memoValues in
+                withRawColumn(reading: timingCoefficients) { coefficients in
+                    let memo = SolveMemo(inputs: memoInputs, values: memoValues)
+                    var m = 0
+                    while m + 8 <= count {
+                        Self.solveEightLaneMembers(
+                            at: m, functions: functions, progress: progress, table, coefficients, memo)
+                        m += 8
+                    }
+                    while m < count {
+                        let (function, u) = (Int(functions[m]), progress[m])
+                        if memo.inputs[function] != u.bitPattern {
+                            memo.inputs[function] = u.bitPattern
+                            memo.values[function] = table[function].value(at: u)
+                        }
+                        progress[m] = Double(memo.values[function])
+                        m += 1
+                    }
                 }
             }
         }
-        while m < count {
-            let (function, u) = (Int(functions[m]), progress[m])
-            if lastSolvedInputs[function] != u.bitPattern {
-                lastSolvedInputs[function] = u.bitPattern
-                lastSolvedValues[function] = timingFunctions[function].value(at: u)
-            }
-            progress[m] = Double(lastSolvedValues[function])
-            m += 1
-        }
+        (lastSolvedInputs, lastSolvedValues) = (inputs, values)
     }
 
     /// Members `m..<m + 8` of `solveLaneProgress`: the memo's value when all eight share
     /// a function and its memo's input, else the C solve in place (broadcast or gather).
     @inline(__always)
-    private mutating func solveEightLaneMembers(
+    private static func solveEightLaneMembers(
         at m: Int, functions: RawColumn<Int32>, progress: RawColumn<Double>, _ table: [TimingFunction],
-        _ coefficients: RawColumn<Double>
+        _ coefficients: RawColumn<Double>, _ memo: SolveMemo
     ) {
         let f = functions.load(at: m, as: SIMD8<Int32>.self)
         let function = Int(f[0])
         // The eight indices as four words, each two copies of the first index.
         let pair = UInt64(UInt32(bitPattern: f[0])) &* 0x1_0000_0001
         if orOfLanes(functions.load(at: m, as: SIMD4<UInt64>.self) ^ SIMD4(repeating: pair)) == 0 {
-            let memo = lastSolvedInputs[function]
-            if orOfLanes(progress.load(at: m, as: SIMD8<UInt64>.self) ^ SIMD8(repeating: memo)) == 0 {
-                progress.store(SIMD8<Double>(repeating: Double(lastSolvedValues[function])), at: m)
+            let last = memo.inputs[function]
+            if orOfLanes(progress.load(at: m, as: SIMD8<UInt64>.self) ^ SIMD8(repeating: last)) == 0 {
+                progress.store(SIMD8<Double>(repeating: Double(memo.values[function])), at: m)
                 return
             }
             let u = progress[m + 7].bitPattern
             TimingFunction.solveEight(coefficients + 6 * function, nil, progress + m) { _ in
                 table[function]
             }
-            lastSolvedInputs[function] = u
-            lastSolvedValues[function] = Float(progress[m + 7])
+            memo.inputs[function] = u
+            memo.values[function] = Float(progress[m + 7])
         } else {
             let u = progress.load(at: m, as: SIMD8<UInt64>.self)
             TimingFunction.solveEight(coefficients, functions + m, progress + m) {
                 table[Int(f[$0])]
             }
             for lane in 0..<8 {
-                lastSolvedInputs[Int(f[lane])] = u[lane]
-                lastSolvedValues[Int(f[lane])] = Float(progress[m + lane])
+                memo.inputs[Int(f[lane])] = u[lane]
+                memo.values[Int(f[lane])] = Float(progress[m + lane])
             }
         }
     }
@@ -579,7 +621,8 @@ extension AnimationStore {
     }
 
     /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
-    /// resolved ends and decompositions, read in place, then written whole.
+    /// resolved ends, the decompositions' numbers mixed from the member's `TransformMix`
+    /// (made with the lanes), then written whole.
     private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
         guard group.count > 0 else { return }
         let property = group.keyPath.presentationProperty
@@ -587,9 +630,9 @@ extension AnimationStore {
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
             withRawColumn(reading: group.ends) { ends in
                 withRawColumn(reading: group.progress) { progress in
-                    withRawColumn(reading: resolvedTransforms) { transforms in
-                        withRawColumn(reading: resolvedDecompositions) { decompositions in
-                            withRawColumn(reading: resolvedSlerps) { slerps in
+                    withRawColumn(reading: group.transformMixes) { mixes in
+                        withRawColumn(reading: resolvedTransforms) { transforms in
+                            withRawColumn(reading: group.starts) { rotations in
                                 for m in 0..<group.count {
                                     let (slot, e, k, f) = (Int(slots[m]), Int(entries[m]), Int(ends[m]), progress[m])
                                     cells.entries[slot] = Int32(e)
@@ -598,8 +641,8 @@ extension AnimationStore {
                                     let value: Transform3D
                                     if f == 0 || f == 1 {
                                         value = transforms[f == 0 ? k : k + 1]
-                                    } else if let a = decompositions[k], let b = decompositions[k + 1] {
-                                        value = Transform3D(interpolating: a, b, fraction: f, slerp: slerps[k / 2])
+                                    } else if mixes[m].decomposable {
+                                        value = mixes[m].matrix(at: f, rotation: rotations[m])
                                     } else {
                                         value = transforms[f < 0.5 ? k : k + 1]
                                     }
@@ -616,6 +659,13 @@ extension AnimationStore {
             }
         }
     }
+}
+
+/// The timing-function solve memo (`AnimationStore.lastSolvedInputs`, `lastSolvedValues`)
+/// opened raw for `solveLaneProgress`.
+struct SolveMemo {
+    let inputs: RawColumn<UInt64>
+    let values: RawColumn<Float>
 }
 
 /// The OR of a vector's lanes: zero exactly when every lane is. Bitwise halvings (`por`):

@@ -89,18 +89,25 @@ extension AnimationStore {
     /// it in its lanes.
     @inline(__always)
     func keyframeSegmentBeforeFunction(_ set: KeyframeSet, _ u: Double) -> (index: Int, progress: Double) {
+        Self.segment(set, u) { keyTimes[$0] }
+    }
+
+    /// `keyframeSegmentBeforeFunction` with the key times read by `keyTime` (an index into
+    /// `keyTimes`): the lanes read them raw.
+    @inline(__always)
+    static func segment(_ set: KeyframeSet, _ u: Double, keyTime: (Int) -> Double) -> (index: Int, progress: Double) {
         let kt = set.keyTimeStart
         var i = 0
         var j = set.count - 2
         while j > 0 {
-            if keyTimes[kt + j] <= u {
+            if keyTime(kt + j) <= u {
                 i = j
                 break
             }
             j -= 1
         }
-        let w = keyTimes[kt + i + 1] - keyTimes[kt + i]
-        return (i, w == 0 ? 1 : (u - keyTimes[kt + i]) / w)
+        let w = keyTime(kt + i + 1) - keyTime(kt + i)
+        return (i, w == 0 ? 1 : (u - keyTime(kt + i)) / w)
     }
 
     /// The index shown by a discrete animation at `u`: the last of the n key times at or

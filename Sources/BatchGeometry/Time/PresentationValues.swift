@@ -143,7 +143,15 @@ public struct PresentationValues: Sendable {
 
     /// Forgets the previous sample (O(layers it had)) and sizes the slot map for `slotCount`.
     mutating func reset(slotCount: Int) {
-        for k in 0..<layers.count { entries[layers[k]] = -1 }
+        if !layers.isEmpty {
+            // Raw: an array write per layer was a bounds and a uniqueness check.
+            let layers = self.layers
+            withRawColumn(&entries) { e in
+                withRawColumn(reading: layers) { l in
+                    for k in 0..<layers.count { e[l[k]] = -1 }
+                }
+            }
+        }
         layers.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
         if entries.count < slotCount {

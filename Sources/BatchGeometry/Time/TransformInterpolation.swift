@@ -45,16 +45,9 @@ extension Transform3D {
     /// `init(interpolating:_:fraction:)` with the slerp's constants made beforehand
     /// (`PreparedSlerp(a.quaternion, b.quaternion)`); the same bits.
     init(interpolating a: DecomposedTransform, _ b: DecomposedTransform, fraction f: Double, slerp: PreparedSlerp) {
-        func mix<V: SIMD>(_ x: V, _ y: V) -> V where V.Scalar == Double {
-            var result = x
-            for i in x.indices { result[i] = x[i] + (y[i] - x[i]) * f }
-            return result
-        }
-        self.init(
-            recomposing: DecomposedTransform(
-                translation: mix(a.translation, b.translation), scale: mix(a.scale, b.scale),
-                shear: mix(a.shear, b.shear), perspective: mix(a.perspective, b.perspective),
-                quaternion: slerp.interpolate(from: a.quaternion, f)))
+        // x + (y − x) · f per number (section 7's mix), lane by lane.
+        let (x, y) = (TransformMix.numbers(of: a), TransformMix.numbers(of: b))
+        self.init(recomposing: x + (y - x) * f, quaternion: slerp.interpolate(from: a.quaternion, f))
     }
 
     /// The decomposition of section 7, or nil when there is none. O(1).
@@ -109,31 +102,79 @@ extension Transform3D {
 
     /// The matrix of a decomposition (section 7's `recompose`). O(1).
     init(recomposing d: DecomposedTransform) {
-        let (x, y, z, w) = (d.quaternion.x, d.quaternion.y, d.quaternion.z, d.quaternion.w)
-        let rot0 = SIMD3(1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w))
-        let rot1 = SIMD3(2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w))
-        let rot2 = SIMD3(2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
-        let (kxy, kxz, kyz) = (d.shear.x, d.shear.y, d.shear.z)
-        var row0 = rot0
-        var row1 = SIMD3(kxy * rot0.x + rot1.x, kxy * rot0.y + rot1.y, kxy * rot0.z + rot1.z)
-        var row2 = SIMD3(
-            (kxz * rot0.x + kyz * rot1.x) + rot2.x, (kxz * rot0.y + kyz * rot1.y) + rot2.y,
-            (kxz * rot0.z + kyz * rot1.z) + rot2.z)
-        row0 = d.scale.x * row0
-        row1 = d.scale.y * row1
-        row2 = d.scale.z * row2
-        let t = d.translation
-        let p = d.perspective
-        var last = SIMD4<Double>(0, 0, 0, p.w)
-        if p.x != 0 || p.y != 0 || p.z != 0 {
-            func m4(_ row: SIMD3<Double>) -> Double { (row.x * p.x + row.y * p.y) + row.z * p.z }
-            last = SIMD4(m4(row0), m4(row1), m4(row2), ((t.x * p.x + t.y * p.y) + t.z * p.z) + p.w)
+        self.init(recomposing: TransformMix.numbers(of: d), quaternion: d.quaternion)
+    }
+
+    /// `recompose` of the numbers `TransformMix.numbers(of:)` packs (translation, scale,
+    /// shear, perspective) and quaternion `q`, in scalars: the SIMD3 form's operations in
+    /// its order (the same bits) without its vector shuffles. O(1).
+    @inline(__always)
+    init(recomposing v: SIMD16<Double>, quaternion q: SIMD4<Double>) {
+        let (x, y, z, w) = (q.x, q.y, q.z, q.w)
+        let (r00, r01, r02) = (1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w))
+        let (r10, r11, r12) = (2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w))
+        let (r20, r21, r22) = (2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y))
+        let (kxy, kxz, kyz) = (v[6], v[7], v[8])
+        let (sx, sy, sz) = (v[3], v[4], v[5])
+        let (m11, m12, m13) = (sx * r00, sx * r01, sx * r02)
+        let (m21, m22, m23) = (sy * (kxy * r00 + r10), sy * (kxy * r01 + r11), sy * (kxy * r02 + r12))
+        let m31 = sz * ((kxz * r00 + kyz * r10) + r20)
+        let m32 = sz * ((kxz * r01 + kyz * r11) + r21)
+        let m33 = sz * ((kxz * r02 + kyz * r12) + r22)
+        let (tx, ty, tz) = (v[0], v[1], v[2])
+        let (px, py, pz, pw) = (v[9], v[10], v[11], v[12])
+        var (m14, m24, m34, m44) = (0.0, 0.0, 0.0, pw)
+        if px != 0 || py != 0 || pz != 0 {
+            m14 = (m11 * px + m12 * py) + m13 * pz
+            m24 = (m21 * px + m22 * py) + m23 * pz
+            m34 = (m31 * px + m32 * py) + m33 * pz
+            m44 = ((tx * px + ty * py) + tz * pz) + pw
         }
         self.init(
-            m11: row0.x, m12: row0.y, m13: row0.z, m14: last.x,
-            m21: row1.x, m22: row1.y, m23: row1.z, m24: last.y,
-            m31: row2.x, m32: row2.y, m33: row2.z, m34: last.z,
-            m41: t.x, m42: t.y, m43: t.z, m44: last.w)
+            m11: m11, m12: m12, m13: m13, m14: m14, m21: m21, m22: m22, m23: m23, m24: m24,
+            m31: m31, m32: m32, m33: m33, m34: m34, m41: tx, m42: ty, m43: tz, m44: m44)
+    }
+}
+
+/// A whole-transform interpolation between two constant ends (section 7), made once (the
+/// lanes' whole-transform groups): the thirteen numbers that mix linearly as start and
+/// end − start (`numbers(of:)`'s order), the start's quaternion and the slerp's constants.
+/// A sample is then `start + delta · f` (the same operations as `mix`, so the same bits),
+/// the slerp's two sines and the recomposition.
+struct TransformMix: Sendable {
+    var start: SIMD16<Double>
+    var delta: SIMD16<Double>
+    var quaternion: SIMD4<Double>
+    var slerp: PreparedSlerp
+    /// False when either end has no decomposition: the nearer end is shown.
+    var decomposable: Bool
+
+    init(_ a: DecomposedTransform?, _ b: DecomposedTransform?, slerp: PreparedSlerp) {
+        let (x, y) = (a.map(Self.numbers) ?? SIMD16(), b.map(Self.numbers) ?? SIMD16())
+        (start, delta, quaternion) = (x, y - x, a?.quaternion ?? SIMD4(0, 0, 0, 1))
+        self.slerp = slerp
+        decomposable = a != nil && b != nil
+    }
+
+    /// Translation (0–2), scale (3–5), shear (6–8) and perspective (9–12) in one vector.
+    static func numbers(of d: DecomposedTransform) -> SIMD16<Double> {
+        let (t, s, k, p) = (d.translation, d.scale, d.shear, d.perspective)
+        return SIMD16(t.x, t.y, t.z, s.x, s.y, s.z, k.x, k.y, k.z, p.x, p.y, p.z, p.w, 0, 0, 0)
+    }
+
+    /// The matrix at fraction `f` (0 < f < 1, both ends decomposable).
+    @inline(__always)
+    func matrix(at f: Double) -> Transform3D { matrix(at: f, rotation: rotation(at: f)) }
+
+    /// The slerped quaternion at `f` (its two sines: the lanes make them in a loop of
+    /// their own, so that the recomposing loop makes no call).
+    @inline(__always)
+    func rotation(at f: Double) -> SIMD4<Double> { slerp.interpolate(from: quaternion, f) }
+
+    /// The matrix at `f` with `rotation(at: f)` made beforehand.
+    @inline(__always)
+    func matrix(at f: Double, rotation: SIMD4<Double>) -> Transform3D {
+        Transform3D(recomposing: start + delta * f, quaternion: rotation)
     }
 }
 
