@@ -159,43 +159,27 @@ final class CulledSampleTests: XCTestCase {
             let scene = try Scene(&random)
             var stores = (AnimationStore(), AnimationStore())
             for _ in 0..<120 { try Self.addRandomAnimation(&random, scene, to: &stores) }
-            var model = scene.model.copy()
-            var full = model.copy()
-            var culled = model.copy()
-            var values = (PresentationValues(), PresentationValues())
-            var previous = (PresentationValues(), PresentationValues())
-            var visible = (VisibleLayers(), VisibleLayers())
+            var twins = CulledSampleTwins(scene.model)
             for n in 1...90 {
-                swap(&previous.0, &values.0)
-                swap(&previous.1, &values.1)
-                scene.edit(&model, frame: n)
-                scene.edit(&full, frame: n)
-                scene.edit(&culled, frame: n)
+                scene.edit(&twins.model, frame: n)
+                scene.edit(&twins.full, frame: n)
+                scene.edit(&twins.culled, frame: n)
                 if n % 30 == 0 { try Self.addRandomAnimation(&random, scene, to: &stores) }
                 let region = Rect(
                     random.unit() * 700 - 100, random.unit() * 500 - 100, random.unit() * 400, random.unit() * 300)
-                let time = Double(n) / 30
-                try stores.0.sample(at: time, model: model, into: &values.0)
-                try stores.1.sample(at: time, model: model, into: &values.1, culledTo: region)
+                try twins.sample(&stores, at: Double(n) / 30, region: region, "seed \(seed) frame \(n)")
                 totalCulled += stores.1.lastCulledCount
                 totalSampled += stores.1.liveCount
-                full.updatePresentation(from: previous.0, to: values.0, model: model)
-                culled.updatePresentation(from: previous.1, to: values.1, model: model)
-                XCTAssertEqual(stores.0.finished, stores.1.finished, "seed \(seed) frame \(n): finished")
-                XCTAssertEqual(stores.0.liveCount, stores.1.liveCount, "seed \(seed) frame \(n): live")
-                full.visibleLayers(in: region, into: &visible.0)
-                culled.visibleLayers(in: region, into: &visible.1)
-                Self.assertSame(visible.0, visible.1, "seed \(seed) frame \(n)")
                 for _ in 0..<6 {
                     let point = Point(
                         region.minX + random.unit() * region.size.width,
                         region.minY + random.unit() * region.size.height)
                     XCTAssertEqual(
-                        full.hitTest(point, rule: .layer), culled.hitTest(point, rule: .layer),
+                        twins.full.hitTest(point, rule: .layer), twins.culled.hitTest(point, rule: .layer),
                         "seed \(seed) frame \(n): hit test at \(point)")
                 }
             }
-            culled._checkInvariants()
+            twins.culled._checkInvariants()
         }
         XCTAssertGreaterThan(totalCulled, totalSampled / 10, "frames should cull many animations")
     }
@@ -302,14 +286,5 @@ final class CulledSampleTests: XCTestCase {
             }
         }
         return box
-    }
-
-    static func assertSame(_ a: VisibleLayers, _ b: VisibleLayers, _ context: String) {
-        XCTAssertEqual(a.layers, b.layers, "\(context): visible layers")
-        guard a.layers == b.layers else { return }
-        XCTAssertEqual(a.worldTransforms, b.worldTransforms, "\(context): world transforms")
-        XCTAssertEqual(a.worldRects, b.worldRects, "\(context): world rects")
-        XCTAssertEqual(a.clipRects, b.clipRects, "\(context): clip rects")
-        XCTAssertEqual(a.worldOpacities, b.worldOpacities, "\(context): world opacities")
     }
 }
