@@ -71,6 +71,7 @@ final class TransformLaneKernelTests: XCTestCase {
                     let identity = SIMD4<Double>(0, 0, 0, 1)
                     let slerp = PreparedSlerp(da?.quaternion ?? identity, db?.quaternion ?? identity)
                     group.appendTransformMix(TransformMix(da, db, slerp: slerp))
+                    group.numbers.append(Int32(m))
                     group.ends.append(Int32(2 * m))
                     group.progress.append(fraction(&random))
                     ends += [a, b]
@@ -78,6 +79,7 @@ final class TransformLaneKernelTests: XCTestCase {
                 // Scattered entries: a permutation of 0 ..< count + 5, the rest untouched.
                 let entries = (0..<(count + 5)).shuffled(using: &random).prefix(count).map { Int32($0) }
                 group.entries = entries
+                XCTAssertEqual(group.count, count)
                 group.slerpRotations()
                 var out = [Transform3D](repeating: sentinel, count: count + 5)
                 withRawColumn(&out) { group.writeTransforms(endMatrices: ends, into: $0) }
