@@ -310,6 +310,7 @@ CA_HIDDEN void ca_general_portable(const BGGeneralWorld *k, const ptrdiff_t *pos
 CA_HIDDEN int ca_lane_times_portable(const BGLaneTimings *timings, size_t count, double time, int divide,
                                      double *progress, double *iterations);
 CA_HIDDEN unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *functions, double *values);
+CA_HIDDEN void ca_transform_lanes_portable(const BGTransformLanes *lanes, size_t count);
 #if CA_ARCH_X86
 CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx2(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
@@ -319,6 +320,7 @@ CA_HIDDEN void ca_concat_avx512(size_t n, const BGAffineColumns *A, const BGAffi
 CA_HIDDEN void ca_general_avx512(const BGGeneralWorld *k, const ptrdiff_t *positions, size_t count);
 CA_HIDDEN int ca_lane_times_avx2(const BGLaneTimings *timings, size_t count, double time, int divide,
                                  double *progress, double *iterations);
+CA_HIDDEN void ca_transform_lanes_avx2(const BGTransformLanes *lanes, size_t count);
 CA_HIDDEN unsigned ca_timing_newton8_avx2(const double *coefficients, const int32_t *functions, double *values);
 CA_HIDDEN unsigned ca_timing_newton8_avx512(const double *coefficients, const int32_t *functions, double *values);
 #endif

@@ -12,6 +12,7 @@
 #endif
 
 #include "internal.h"
+#include "transform_lanes.h"
 
 #if CA_ARCH_X86
 #include <immintrin.h>
@@ -132,6 +133,13 @@ CA_HIDDEN __attribute__((target("avx2"))) unsigned ca_timing_newton8_avx2(const 
         solved |= (unsigned)_mm256_movemask_pd(converged[h]) << (4 * h);
     }
     return ~solved & 0xffu;
+}
+
+/* The whole-transform lanes' write (BGTransformLanesWrite): transform_lanes.h's body,
+ * its four-lane vectors one AVX register each. */
+CA_HIDDEN __attribute__((target("avx2"))) void ca_transform_lanes_avx2(const BGTransformLanes *lanes,
+                                                                     size_t count) {
+    ca_transform_lanes_body(lanes, count);
 }
 
 #endif

@@ -901,6 +901,87 @@ static void test_lane_times(void) {
     }
 }
 
+/* BGTransformLanesWrite's contract (CAffineKernels.h), member by member, written from
+ * the header: the end at f = 0 or 1, the mix and recompose when both ends decompose,
+ * else the nearer end. */
+static void ref_transform_member(const double *v, const double *q, double f, int decomposable, const double *e0,
+                                 double *o) {
+    if (f == 0 || f == 1 || !decomposable) {
+        const int first = (f == 0 || f == 1) ? f == 0 : f < 0.5;
+        memcpy(o, first ? e0 : e0 + 16, 16 * sizeof(double));
+        return;
+    }
+    const double x = q[0], y = q[1], z = q[2], w = q[3];
+    const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w)},
+                            {2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w)},
+                            {2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)}};
+    const double px = v[9], py = v[10], pz = v[11], pw = v[12];
+    for (int j = 0; j < 3; j++) {
+        o[j] = v[3] * r[0][j];
+        o[4 + j] = v[4] * (v[6] * r[0][j] + r[1][j]);
+        o[8 + j] = v[5] * ((v[7] * r[0][j] + v[8] * r[1][j]) + r[2][j]);
+        o[12 + j] = v[j];
+    }
+    const int p = px != 0 || py != 0 || pz != 0;
+    for (int i = 0; i < 3; i++) o[4 * i + 3] = p ? (o[4 * i] * px + o[4 * i + 1] * py) + o[4 * i + 2] * pz : 0;
+    o[15] = p ? ((v[0] * px + v[1] * py) + v[2] * pz) + pw : pw;
+}
+
+/* BGTransformLanesWrite of every table and the dispatching entry point against the
+ * reference: random numbers (perspective zero or not, an infinite delta now and then:
+ * only default NaNs, whose bits do not depend on operand order),
+ * fractions 0, 1, inside and outside [0, 1], ends without a decomposition, counts 0 to
+ * 13 (whole blocks and a partial one) to shuffled entries; other entries untouched. */
+static void test_transform_lanes(void) {
+    enum { N = 13, B = (N + 3) / 4, E = N + 4 };
+    for (size_t b = 0; b <= N_NAMES; b++) {
+        const BGKernelTable *t = b < N_NAMES ? BGKernelTableNamed(k_names[b]) : NULL;
+        if (b < N_NAMES && t == NULL) continue;
+        const char *name = t ? t->name : "dispatch";
+        long bad = 0;
+        for (int round = 0; round < 3000; round++) {
+            static double mix[104 * B], rot[16 * B], f[N], ends[32 * N], out[16 * E], want[16 * E];
+            uint8_t dec[N];
+            int32_t endIndex[N], entries[N], perm[E];
+            const size_t count = (size_t)(rnd64() % (N + 1));
+            memset(mix, 0, sizeof mix);
+            memset(rot, 0, sizeof rot);
+            for (int e = 0; e < E; e++) perm[e] = e;
+            for (int e = E - 1; e > 0; e--) {
+                const int j = (int)(rnd64() % (uint64_t)(e + 1)), s = perm[e];
+                perm[e] = perm[j], perm[j] = s;
+            }
+            for (size_t i = 0; i < 16 * E; i++) out[i] = want[i] = from_bits(CANARY);
+            for (size_t m = 0; m < count; m++) {
+                double v[13], q[4];
+                const int flat = rnd64() % 3 == 0; /* no perspective */
+                for (int j = 0; j < 13; j++) {
+                    const double start = (j >= 9 && j < 12 && flat) ? 0 : rnd_range(-3, 3);
+                    const double delta = (j >= 9 && j < 12 && flat) ? 0 : rnd_range(-2, 2);
+                    const double d = rnd64() % 200 == 0 ? ((rnd64() & 1) ? INFINITY : -INFINITY) : delta;
+                    mix[104 * (m / 4) + 4 * j + m % 4] = start;
+                    mix[104 * (m / 4) + 4 * (13 + j) + m % 4] = d;
+                }
+                for (int c = 0; c < 4; c++) q[c] = rot[16 * (m / 4) + 4 * c + m % 4] = rnd_range(-1, 1);
+                const uint64_t pick = rnd64() % 8;
+                f[m] = pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? rnd_range(-0.5, 1.5) : rnd01();
+                dec[m] = rnd64() % 5 != 0;
+                endIndex[m] = (int32_t)(2 * m);
+                entries[m] = perm[m];
+                for (int i = 0; i < 32; i++) ends[32 * m + i] = rnd_range(-9, 9);
+                for (int j = 0; j < 13; j++)
+                    v[j] = mix[104 * (m / 4) + 4 * j + m % 4] + mix[104 * (m / 4) + 4 * (13 + j) + m % 4] * f[m];
+                ref_transform_member(v, q, f[m], dec[m], ends + 32 * m, want + 16 * perm[m]);
+            }
+            const BGTransformLanes k = {mix, rot, f, dec, endIndex, ends, entries, out};
+            if (t) t->transform_lanes(&k, count);
+            else BGTransformLanesWrite(&k, count);
+            for (size_t i = 0; i < 16 * E; i++) bad += bits_of(out[i]) != bits_of(want[i]);
+        }
+        check(bad == 0, "transform-lanes", name, N, 0, NULL);
+    }
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 static void init_backends(void) {
@@ -1109,6 +1190,7 @@ int main(int argc, char **argv) {
         test_general();
         test_timing();
         test_lane_times();
+        test_transform_lanes();
         test_tables();
         test_set_backend();
         printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,

@@ -124,6 +124,15 @@ extension RawList where Element == UInt8 {
     func string(_ range: Range<Int>) -> String { String(decoding: slice(range).buffer, as: UTF8.self) }
 }
 
+extension RawColumn where Element == Transform3D {
+    /// The matrices as 16 doubles each, row-major (`m11 … m44`), for a C kernel:
+    /// `Transform3D` is its sixteen stored doubles in that order, a homogeneous
+    /// aggregate of `Double` (TransformLaneKernelTests checks the layout).
+    @inline(__always) var elements: RawColumn<Double> {
+        RawColumn<Double>(UnsafeMutableRawPointer(base).assumingMemoryBound(to: Double.self))
+    }
+}
+
 // MARK: - Openers
 
 /// Calls `body` with the address of `array`'s elements for writing. `array` must not be

@@ -58,12 +58,19 @@ struct LaneGroup: Sendable {
     /// there, a vector's are copied into `starts` and `deltas`.
     var ends: [Int32] = []
     /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair); a
-    /// keyframe animation's segment ends at each sample (the values a and b − a); a
-    /// whole transform's rotation (slerped quaternion) at each sample, in `starts`.
+    /// keyframe animation's segment ends at each sample (the values a and b − a). Empty
+    /// for a whole transform.
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
     /// A whole transform's interpolation between its resolved ends (`TransformMix`).
     var transformMixes: [TransformMix] = []
+    /// `transformMixes` as the C write's columns (`BGTransformLanes`), members in blocks
+    /// of four, lane by lane: the thirteen numbers' starts and deltas (104 doubles a
+    /// block), the rotation at each sample (16 a block: x, y, z, w; written by the slerp
+    /// loop), and 1 where both ends decompose.
+    var transformNumbers: [Double] = []
+    var rotations: [Double] = []
+    var decomposables: [UInt8] = []
     /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
     var iterations: [Double] = []
@@ -90,6 +97,64 @@ struct LaneGroup: Sendable {
         autoreverses.append(timing.autoreverses ? 1 : 0)
     }
 
+    /// Appends a whole-transform member's mix to `transformMixes` and the C write's
+    /// columns (a new block of four zeroed when the member starts one).
+    mutating func appendTransformMix(_ mix: TransformMix) {
+        let (m, lane) = (transformMixes.count, transformMixes.count % 4)
+        transformMixes.append(mix)
+        if lane == 0 {
+            transformNumbers.append(contentsOf: repeatElement(0, count: 104))
+            rotations.append(contentsOf: repeatElement(0, count: 16))
+        }
+        let block = 104 * (m / 4)
+        for j in 0..<13 {
+            transformNumbers[block + 4 * j + lane] = mix.start[j]
+            transformNumbers[block + 4 * (13 + j) + lane] = mix.delta[j]
+        }
+        decomposables.append(mix.decomposable ? 1 : 0)
+    }
+
+    /// A whole-transform group's rotations at this sample (`TransformMix.rotation(at:)`,
+    /// the slerp's two sines, at each member's `progress`) into `rotations`. Members at
+    /// f = 0 or 1, or with an end that has no decomposition, get one too, unused.
+    mutating func slerpRotations() {
+        let (count, progress, mixes) = (count, progress, transformMixes)
+        withRawColumn(&rotations) { rotations in
+            withRawColumn(reading: progress) { f in
+                withRawColumn(reading: mixes) { mixes in
+                    for m in 0..<count {
+                        let q = mixes[m].rotation(at: f[m])
+                        let at = 16 * (m / 4) + m % 4
+                        (rotations[at], rotations[at + 4], rotations[at + 8], rotations[at + 12]) = (q.x, q.y, q.z, q.w)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes each member's matrix at its entry of `out` (`BGTransformLanesWrite`, the
+    /// selected C backend): the resolved end (`endMatrices[ends[m]]` or the next) at
+    /// f = 0 or 1 or when an end has no decomposition, else `TransformMix.matrix(at:
+    /// rotation:)` with the rotation `slerpRotations` made: its bits. O(count).
+    func writeTransforms(endMatrices: [Transform3D], into out: RawColumn<Transform3D>) {
+        guard count > 0 else { return }
+        withRawColumns(reading: transformNumbers, rotations) { mix, rotation in
+            withRawColumns(reading: ends, entries) { ends, entries in
+                withRawColumn(reading: progress) { progress in
+                    withRawColumn(reading: decomposables) { decomposable in
+                        withRawColumn(reading: endMatrices) { matrices in
+                            let lanes = BGTransformLanes(
+                                mix: mix.base, rotation: rotation.base, progress: progress.base,
+                                decomposable: decomposable.base, ends: ends.base, endMatrices: matrices.elements.base,
+                                entries: entries.base, out: out.elements.base)
+                            withRawValue(lanes) { BGTransformLanesWrite($0, count) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Forgets the members, keeping the capacity (a rebuild allocates nothing it had).
     mutating func removeMembers() {
         numbers.removeAll(keepingCapacity: true)
@@ -108,6 +173,9 @@ struct LaneGroup: Sendable {
         starts.removeAll(keepingCapacity: true)
         deltas.removeAll(keepingCapacity: true)
         transformMixes.removeAll(keepingCapacity: true)
+        transformNumbers.removeAll(keepingCapacity: true)
+        rotations.removeAll(keepingCapacity: true)
+        decomposables.removeAll(keepingCapacity: true)
         progress.removeAll(keepingCapacity: true)
         iterations.removeAll(keepingCapacity: true)
         segments.removeAll(keepingCapacity: true)
@@ -263,9 +331,8 @@ extension AnimationStore {
             groups[g!].starts.append(SIMD4())
             groups[g!].deltas.append(SIMD4())
         } else if keyPath.isWholeTransform {
-            groups[g!].transformMixes.append(
+            groups[g!].appendTransformMix(
                 TransformMix(resolvedDecompositions[r], resolvedDecompositions[r + 1], slerp: resolvedSlerps[r / 2]))
-            groups[g!].starts.append(SIMD4())
         } else {
             groups[g!].starts.append(resolvedVectors[r])
             groups[g!].deltas.append(resolvedVectors[r + 1])
@@ -354,23 +421,8 @@ extension AnimationStore {
             }
         }
         if curve.isKeyframe { runKeyframeSegments(&group) }
-        if group.keyPath.isWholeTransform { slerpTransformLane(&group) }
+        if group.keyPath.isWholeTransform { group.slerpRotations() }
         return false
-    }
-
-    /// A whole-transform group's rotations at this sample (`TransformMix.rotation(at:)`,
-    /// the slerp's two sines) into `starts`: the writing loop (`writeTransformLane`) then
-    /// calls nothing and keeps its numbers in registers. Members at f = 0 or 1, or with
-    /// an end that has no decomposition, get one too, unused.
-    private func slerpTransformLane(_ group: inout LaneGroup) {
-        let (count, progress, mixes) = (group.count, group.progress, group.transformMixes)
-        withRawColumn(&group.starts) { rotations in
-            withRawColumn(reading: progress) { f in
-                withRawColumn(reading: mixes) { mixes in
-                    for m in 0..<count { rotations[m] = mixes[m].rotation(at: f[m]) }
-                }
-            }
-        }
     }
 
     /// Flags `laneless` each member of `group` that is not showing inside its active
@@ -621,43 +673,25 @@ extension AnimationStore {
     }
 
     /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
-    /// resolved ends, the decompositions' numbers mixed from the member's `TransformMix`
-    /// (made with the lanes), then written whole.
+    /// resolved ends, each member's entry made here (a matrix cell, as `setTransform`
+    /// leaves it) and its matrix written by the C kernel (`LaneGroup.writeTransforms`:
+    /// the resolved end, or the member's `TransformMix` at f with the rotation the
+    /// timing step slerped).
     private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
         guard group.count > 0 else { return }
         let property = group.keyPath.presentationProperty
         let isTransform = group.keyPath == .transform
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
-            withRawColumn(reading: group.ends) { ends in
-                withRawColumn(reading: group.progress) { progress in
-                    withRawColumn(reading: group.transformMixes) { mixes in
-                        withRawColumn(reading: resolvedTransforms) { transforms in
-                            withRawColumn(reading: group.starts) { rotations in
-                                for m in 0..<group.count {
-                                    let (slot, e, k, f) = (Int(slots[m]), Int(entries[m]), Int(ends[m]), progress[m])
-                                    cells.entries[slot] = Int32(e)
-                                    cells.layers[e] = slot
-                                    cells.touched[e] = property
-                                    let value: Transform3D
-                                    if f == 0 || f == 1 {
-                                        value = transforms[f == 0 ? k : k + 1]
-                                    } else if mixes[m].decomposable {
-                                        value = mixes[m].matrix(at: f, rotation: rotations[m])
-                                    } else {
-                                        value = transforms[f < 0.5 ? k : k + 1]
-                                    }
-                                    if isTransform {
-                                        cells.setTransform(value, entry: e)
-                                    } else {
-                                        cells.sublayerTransform[e] = value
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            for m in 0..<group.count {
+                let (slot, e) = (Int(slots[m]), Int(entries[m]))
+                cells.entries[slot] = Int32(e)
+                cells.layers[e] = slot
+                cells.touched[e] = property
+                if isTransform && cells.transformFunction[e] != nil { cells.transformFunction[e] = nil }
             }
         }
+        group.writeTransforms(
+            endMatrices: resolvedTransforms, into: isTransform ? cells.transform : cells.sublayerTransform)
     }
 }
 

@@ -329,6 +329,40 @@ typedef struct BGLaneTimings {
 int BGLaneTimes(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
                 double *iterations);
 
+/// A whole-transform lane group (Time/AnimationLanes.swift; docs/ANIMATION.md section 7)
+/// for `BGTransformLanesWrite`. Members go in blocks of four, member m is lane m % 4 of
+/// block m / 4, and a partial last block is whole in memory (zeros past the members):
+/// `mix` holds 104 doubles a block, the thirteen numbers' starts (translation x y z,
+/// scale x y z, shear xy xz yz, perspective x y z w) then their end − start, each four
+/// lanes; `rotation` 16 doubles a block, the quaternion at this sample (x, y, z, w, each
+/// four lanes). The other columns have one entry a member: progress f; 1 when both ends
+/// decompose (else 0); the start end's index in `endMatrices` (the end's is the next);
+/// the entry its matrix goes to in `out`. Matrices are 16 doubles, row-major m11 … m44.
+typedef struct BGTransformLanes {
+    const double *mix, *rotation, *progress;
+    const uint8_t *decomposable;
+    const int32_t *ends;
+    const double *endMatrices;
+    const int32_t *entries;
+    double *out;
+} BGTransformLanes;
+
+/// Writes each member's matrix at its entry of `out`, with the selected backend (Swift's
+/// `TransformMix.matrix(at:rotation:)` and the lanes' choice of it):
+///
+///     f == 0 or f == 1:   endMatrices[ends + (f == 0 ? 0 : 1)]
+///     decomposable:       v = start + delta * f (each number); x y z w = rotation;
+///                         r = the quaternion's rows, e.g. r00 = 1 - 2*(y*y + z*z),
+///                         r01 = 2*(x*y + z*w); m11.. = sx*r0j, m2j = sy*(kxy*r0j + r1j),
+///                         m3j = sz*((kxz*r0j + kyz*r1j) + r2j), m4j = t; when px, py or
+///                         pz != 0: mi4 = (mi1*px + mi2*py) + mi3*pz and
+///                         m44 = ((tx*px + ty*py) + tz*pz) + pw, else 0, 0, 0, pw
+///     otherwise:          endMatrices[ends + (f < 0.5 ? 0 : 1)]
+///
+/// every operation rounded to double, never fused: the bits of the Swift code on every
+/// backend. Entries must be distinct. O(count), no allocation.
+void BGTransformLanesWrite(const BGTransformLanes *lanes, size_t count);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */

@@ -52,6 +52,7 @@ typedef struct BGKernelTable {
     unsigned (*timing_newton8)(const double *coefficients, const int32_t *functions, double *values);
     int (*lane_times)(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
                       double *iterations);
+    void (*transform_lanes)(const BGTransformLanes *lanes, size_t count);
 } BGKernelTable;
 
 /// The table named `name` (ASCII case-insensitive) when this build has it and this
