@@ -106,6 +106,63 @@ extension LayerStore {
         raiseParkedDrift(layer, reference: reference, hadDrift: hadDrift)
     }
 
+    /// `offsetPositions(ofSublayersOf:in:by:)` on the `count` sublayers of `superlayer`
+    /// from slot `first` on, in list order (the caller checked they are there): each gets
+    /// `setPosition(position + offset)`, but one parked in the list's drifting cards with a
+    /// known drift (a relayout's moved card after its first move) takes `moveParked`, and
+    /// the list's bound is written once at the end rather than card by card. The bound
+    /// only grows by comparisons (`drift > bound`), so the one write leaves what the card
+    /// by card writes would; it is written back before any other sublayer's setter, which
+    /// may read or raise it. O(count).
+    mutating func offsetPositions(from first: Int32, count: Int, under superlayer: Int, by offset: Point) {
+        let list = caches.subtreeBounds.isBuilt ? Int(caches.subtreeBounds.indexSlot[superlayer]) : -1
+        var bound = list >= 0 ? caches.subtreeBounds.drift.listBounds[list] : 0
+        var layer = Int(first)
+        var moved = 0
+        while moved < count {
+            let position = Point(x: columns.positionX[layer] + offset.x, y: columns.positionY[layer] + offset.y)
+            if list < 0 || !moveParked(layer, to: position, list: list, bound: &bound) {
+                if list >= 0 { caches.subtreeBounds.drift.listBounds[list] = bound }
+                setPosition(position, of: layer)
+                if list >= 0 { bound = caches.subtreeBounds.drift.listBounds[list] }
+            }
+            layer = Int(hierarchy.nextSiblings[layer])
+            moved += 1
+        }
+        if list >= 0 { caches.subtreeBounds.drift.listBounds[list] = bound }
+    }
+
+    /// `setPosition(position, of: layer)` for a sublayer parked in list position `list`'s
+    /// drifting cards with a known drift, its list's bound raised in `bound` (the caller
+    /// writes it); false, changing nothing, for any other sublayer. The setter's writes,
+    /// in its order, less what it reads again: the position, the change tracker's mark,
+    /// the extent bit (`SubtreeBounds.mark` of a parked layer), the edit log, the drift
+    /// (`noteMoveDrift`, its state, reference and list read once). O(1).
+    @inline(__always)
+    private mutating func moveParked(_ layer: Int, to position: Point, list: Int, bound: inout Double) -> Bool {
+        typealias Mark = SubtreeBounds.Mark
+        let state = caches.subtreeBounds.state[layer]
+        let reference = Int(caches.subtreeBounds.drift.referenceSlots[layer])
+        guard state & Mark.parked != 0, reference >= 0,
+            caches.subtreeBounds.drift.parkedSlot(atReference: reference) == list,
+            caches.subtreeBounds.drift.drift(atReference: reference) != nil
+        else { return false }
+        columns.positionX[layer] = position.x
+        columns.positionY[layer] = position.y
+        caches.changes.markPositionChanged(layer)
+        if state & Mark.extent == 0 { caches.subtreeBounds.state[layer] = state | Mark.extent }
+        caches.editLog.record(layer)
+        caches.subtreeBounds.drift.noteMove(atReference: reference, to: position)
+        guard let drift = caches.subtreeBounds.drift.drift(atReference: reference) else {
+            // Its drift is unknown now (a jump to a non-finite place): the setter's path,
+            // which puts it in the list's parked sublayers.
+            raiseParkedDrift(layer, reference: reference, hadDrift: true)
+            return true
+        }
+        if drift > bound { bound = drift }
+        return true
+    }
+
     /// `setTransform`'s note: the bound on `layer`'s box's growth about its anchor. O(1).
     @inline(__always)
     mutating func noteTransformDrift(_ layer: Int, to transform: Transform3D) {
