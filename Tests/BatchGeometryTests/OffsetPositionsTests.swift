@@ -214,13 +214,13 @@ final class OffsetPositionsTests: XCTestCase {
     /// `call` on the batch store throws `expected`, and the twins still agree.
     private static func expect(
         _ expected: LayerStoreError, _ twins: inout Twins, _ random: inout SplitMix64,
-        _ call: (inout LayerStore) throws(LayerStoreError) -> Void, line: UInt = #line
+        _ call: (inout LayerStore) throws -> Void, line: UInt = #line
     ) {
         do {
             try call(&twins.batch)
             XCTFail("no error, expected \(expected)", line: line)
         } catch {
-            XCTAssertEqual(error, expected, line: line)
+            XCTAssertEqual(error as? LayerStoreError, expected, line: line)
         }
         twins.assertSame(&random, "after \(expected)", line: line)
     }
