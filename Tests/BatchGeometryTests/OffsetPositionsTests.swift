@@ -15,6 +15,9 @@ final class OffsetPositionsTests: XCTestCase {
         var single: LayerStore
         var lists: [LayerHandle] = []
         var window: LayerHandle
+        /// Sublayers that a range move found parked in their list's drifting cards with a
+        /// known drift (its run's path; the others take the setter's).
+        var drifting = 0
 
         init(_ random: inout SplitMix64) {
             var store = LayerStore()
@@ -51,6 +54,8 @@ final class OffsetPositionsTests: XCTestCase {
                 let lower = random.below(count + 1)
                 let range = lower..<(lower + random.below(count - lower + 1))
                 let offset = Self.offset(&random)
+                let bounds = batch.caches.subtreeBounds
+                drifting += single.sublayers(of: list)[range].filter { Self.isDrifting($0.index, in: list.index, bounds) }.count
                 try batch.offsetPositions(ofSublayersOf: list, in: range, by: offset)
                 for layer in single.sublayers(of: list)[range] {
                     let p = single.position(of: layer)
@@ -85,6 +90,16 @@ final class OffsetPositionsTests: XCTestCase {
                 let card = batch.sublayers(of: list)[random.below(count)]
                 XCTAssertEqual(try batch.destroyLayer(card), try single.destroyLayer(card), label)
             }
+        }
+
+        /// Whether `layer`, a sublayer of `list`, waits parked in the list's drifting cards
+        /// with a known drift.
+        static func isDrifting(_ layer: Int, in list: Int, _ bounds: SubtreeBounds) -> Bool {
+            guard bounds.isBuilt, bounds.indexSlot[list] >= 0 else { return false }
+            let reference = Int(bounds.drift.referenceSlots[layer])
+            return bounds.state[layer] & SubtreeBounds.Mark.parked != 0 && reference >= 0
+                && bounds.drift.parkedSlot(atReference: reference) == Int(bounds.indexSlot[list])
+                && bounds.drift.drift(atReference: reference) != nil
         }
 
         /// Whole points, halves, and fractions whose sums round (a pitch of 232, 0.1, …).
@@ -134,6 +149,7 @@ final class OffsetPositionsTests: XCTestCase {
     }
 
     func testRangeMovesMatchThePerLayerSetter() throws {
+        var drifting = 0
         for seed in UInt64(0)..<3 {
             var random = SplitMix64(seed: 2200 + seed)
             var twins = Twins(&random)
@@ -144,12 +160,14 @@ final class OffsetPositionsTests: XCTestCase {
                 twins.batch.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
                 twins.single.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
             }
-            for step in 0..<120 {
+            for step in 0..<60 {
                 let label = "seed \(seed) step \(step)"
                 try twins.step(&random, label)
                 twins.assertSame(&random, label)
             }
+            drifting += twins.drifting
         }
+        XCTAssertGreaterThan(drifting, 1_000, "range moves of drifting cards (the run's path)")
     }
 
     /// A relayout's move: the rows below an insert, a pitch down, keep their bits as the
