@@ -55,7 +55,8 @@ final class OffsetPositionsTests: XCTestCase {
                 let range = lower..<(lower + random.below(count - lower + 1))
                 let offset = Self.offset(&random)
                 let bounds = batch.caches.subtreeBounds
-                drifting += single.sublayers(of: list)[range].filter { Self.isDrifting($0.index, in: list.index, bounds) }.count
+                drifting +=
+                    single.sublayers(of: list)[range].filter { Self.isDrifting($0.index, in: list.index, bounds) }.count
                 try batch.offsetPositions(ofSublayersOf: list, in: range, by: offset)
                 for layer in single.sublayers(of: list)[range] {
                     let p = single.position(of: layer)
@@ -113,7 +114,9 @@ final class OffsetPositionsTests: XCTestCase {
         }
 
         /// The two stores agree, bit for bit where it matters.
-        mutating func assertSame(_ random: inout SplitMix64, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        mutating func assertSame(
+            _ random: inout SplitMix64, _ label: String, file: StaticString = #filePath, line: UInt = #line
+        ) {
             XCTAssertEqual(batch.count, single.count, label, file: file, line: line)
             for slot in 0..<batch.count where batch.isLiveSlot(slot) {
                 let (a, b) = (batch.position(of: slot), single.position(of: slot))

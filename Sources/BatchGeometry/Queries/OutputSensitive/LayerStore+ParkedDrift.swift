@@ -127,7 +127,8 @@ extension LayerStore {
                 moved += run.moved
                 if run.moved > 0 { continue }  // else its new drift is unknown: the setter's path
             }
-            setPosition(Point(x: columns.positionX[layer] + offset.x, y: columns.positionY[layer] + offset.y), of: layer)
+            setPosition(
+                Point(x: columns.positionX[layer] + offset.x, y: columns.positionY[layer] + offset.y), of: layer)
             if list >= 0 { bound = caches.subtreeBounds.drift.listBounds[list] }
             layer = Int(hierarchy.nextSiblings[layer])
             moved += 1
@@ -163,33 +164,33 @@ extension LayerStore {
         withRawColumn(reading: hierarchy.nextSiblings) { next in
             withRawColumn(reading: caches.subtreeBounds.drift.referenceSlots) { referenceSlots in
                 withRawColumn(&columns.positionX) { x in
-                withRawColumn(&columns.positionY) { y in
-                    withRawColumn(&caches.subtreeBounds.state) { states in
-                        withRawColumn(&caches.subtreeBounds.drift.references) { references in
-                            while moved < count {
-                                let state = states[layer]
-                                let reference = Int(referenceSlots[layer])
-                                guard state & Mark.parked != 0, reference >= 0 else { return }
-                                var entry = references[reference]
-                                let position = Point(x: x[layer] + offset.x, y: y[layer] + offset.y)
-                                let drift = Double(ParkedDrift.moveBound(entry, to: position)) + Double(entry[6])
-                                // Another list's, no drift before or after: the setter's path.
-                                guard entry[7].bitPattern == slot, ParkedDrift.drift(entry) != nil, drift.isFinite
-                                else { return }
-                                x[layer] = position.x
-                                y[layer] = position.y
-                                caches.changes.markPositionChanged(layer)
-                                if state & Mark.extent == 0 { states[layer] = state | Mark.extent }
-                                caches.editLog.record(layer)
-                                entry[5] = ParkedDrift.moveBound(entry, to: position)
-                                references[reference] = entry
-                                if drift > bound { bound = drift }
-                                layer = Int(next[layer])
-                                moved += 1
+                    withRawColumn(&columns.positionY) { y in
+                        withRawColumn(&caches.subtreeBounds.state) { states in
+                            withRawColumn(&caches.subtreeBounds.drift.references) { references in
+                                while moved < count {
+                                    let state = states[layer]
+                                    let reference = Int(referenceSlots[layer])
+                                    guard state & Mark.parked != 0, reference >= 0 else { return }
+                                    var entry = references[reference]
+                                    let position = Point(x: x[layer] + offset.x, y: y[layer] + offset.y)
+                                    let drift = Double(ParkedDrift.moveBound(entry, to: position)) + Double(entry[6])
+                                    // Another list's, no drift before or after: the setter's path.
+                                    guard entry[7].bitPattern == slot, ParkedDrift.drift(entry) != nil, drift.isFinite
+                                    else { return }
+                                    x[layer] = position.x
+                                    y[layer] = position.y
+                                    caches.changes.markPositionChanged(layer)
+                                    if state & Mark.extent == 0 { states[layer] = state | Mark.extent }
+                                    caches.editLog.record(layer)
+                                    entry[5] = ParkedDrift.moveBound(entry, to: position)
+                                    references[reference] = entry
+                                    if drift > bound { bound = drift }
+                                    layer = Int(next[layer])
+                                    moved += 1
+                                }
                             }
                         }
                     }
-                }
                 }
             }
         }
