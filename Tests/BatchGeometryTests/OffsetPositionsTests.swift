@@ -103,13 +103,15 @@ final class OffsetPositionsTests: XCTestCase {
                 && bounds.drift.drift(atReference: reference) != nil
         }
 
-        /// Whole points, halves, and fractions whose sums round (a pitch of 232, 0.1, …).
+        /// Whole points, halves, and fractions whose sums round (a pitch of 232, 0.1, …);
+        /// now and then a jump of thousands (a bound past the list's height).
         static func offset(_ random: inout SplitMix64) -> Point {
-            switch random.below(4) {
-            case 0: return Point(x: 0, y: 232 * (random.chance(50) ? 1 : -1))
-            case 1: return Point(x: 0.1, y: -0.3)
-            case 2: return Point(x: random.unit() * 40 - 20, y: random.unit() * 6000 - 3000)
-            default: return Point(x: -0.0, y: Double(random.below(5)) * 0.5)
+            switch random.below(8) {
+            case 0..<3: return Point(x: 0, y: 232 * (random.chance(50) ? 1 : -1))
+            case 3: return Point(x: 0.1, y: -0.3)
+            case 4, 5: return Point(x: random.unit() * 40 - 20, y: random.unit() * 600 - 300)
+            case 6: return Point(x: -0.0, y: Double(random.below(5)) * 0.5)
+            default: return Point(x: random.unit() * 40 - 20, y: random.unit() * 6000 - 3000)
             }
         }
 
@@ -170,7 +172,43 @@ final class OffsetPositionsTests: XCTestCase {
             }
             drifting += twins.drifting
         }
-        XCTAssertGreaterThan(drifting, 1_000, "range moves of drifting cards (the run's path)")
+        XCTAssertGreaterThan(drifting, 300, "range moves of drifting cards (the run's path)")
+    }
+
+    /// A relayout's pattern: the rows below a random row of each masking list move a row
+    /// down and back, frame after frame, with a query between; after their first move
+    /// the rows off screen wait parked with a known drift, and the range move takes them
+    /// in runs. The twins agree after every frame.
+    func testRepeatedRowMovesTakeTheParkedRun() throws {
+        var random = SplitMix64(seed: 2201)
+        var twins = Twins(&random)
+        var result = VisibleLayers()
+        twins.batch.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
+        twins.single.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
+        var drifting = 0
+        for frame in 0..<12 {
+            for list in twins.lists.prefix(3) {
+                let count = twins.batch.sublayerCount(of: list)
+                let range = random.below(count)..<count
+                let offset = Point(x: 0, y: frame % 2 == 0 ? 50 : -50)
+                let bounds = twins.batch.caches.subtreeBounds
+                drifting +=
+                    twins.single.sublayers(of: list)[range].filter {
+                        Twins.isDrifting($0.index, in: list.index, bounds)
+                    }.count
+                try twins.batch.offsetPositions(ofSublayersOf: list, in: range, by: offset)
+                for layer in twins.single.sublayers(of: list)[range] {
+                    let p = twins.single.position(of: layer)
+                    twins.single.setPosition(Point(x: p.x + offset.x, y: p.y + offset.y), of: layer)
+                }
+            }
+            twins.batch.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
+            FrameQueryTests.assertMatches(
+                result, FrameQueryTests.expectedVisible(twins.batch, viewport: Rect(0, 0, 400, 800)), "frame \(frame)")
+            twins.single.visibleLayers(in: Rect(0, 0, 400, 800), into: &result)
+            twins.assertSame(&random, "frame \(frame)")
+        }
+        XCTAssertGreaterThan(drifting, 300, "moved rows that waited parked with a known drift")
     }
 
     /// A relayout's move: the rows below an insert, a pitch down, keep their bits as the
