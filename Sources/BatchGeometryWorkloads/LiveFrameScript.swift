@@ -27,9 +27,10 @@ package enum FrameScriptMode: String, Sendable, CaseIterable {
 ///    (`removeFromSuperlayer`); 30 frames later it is re-attached at its place among
 ///    the window's sublayers (`insertSublayer(_:into:at:)`).
 /// 5. With **relayout**, after the insert the cards below p in list `a` move down a
-///    pitch, and after the removal those below it in list `b` move up one: every card
-///    of a changed list sits at `cardTop + cardPitch · (its position)`. Without it, no
-///    other card moves (the new card overlaps the one it was inserted before).
+///    pitch, and after the removal those below it in list `b` move up one (one
+///    `offsetPositions(ofSublayersOf:in:by:)` each): every card of a changed list sits at
+///    `cardTop + cardPitch · (its position)`. Without it, no other card moves (the new
+///    card overlaps the one it was inserted before).
 /// 6. The still script's edits (`FrameScript`), on the cards as the lists now hold them:
 ///    every list scrolls to `contentOffset(ofList:frame:)`; the cards at the positions
 ///    `visibleCards(ofList:offset:)` names (cut to the list's length) get their label
@@ -201,7 +202,7 @@ package struct LiveFrameScript: Sendable {
             listCards[j].insert(Int32(cards.count), at: position)
             cards.append(entry)
         }
-        let moved = relayout ? moveCards(ofList: j, from: position + 1, store: &store) : 0
+        let moved = relayout ? moveCards(ofList: j, from: position + 1, rows: 1, store: &store) : 0
         return 1 + (settled ? AppLayout.layersPerCard - 1 : Self.insertedSublayerCount) + moved
     }
 
@@ -211,7 +212,7 @@ package struct LiveFrameScript: Sendable {
         let entry = listCards[j].remove(at: position)
         freeCards.append(entry)
         let destroyed = mustSucceed { try store.destroyLayer(cards[Int(entry)].layer) }
-        let moved = relayout ? moveCards(ofList: j, from: position, store: &store) : 0
+        let moved = relayout ? moveCards(ofList: j, from: position, rows: -1, store: &store) : 0
         return destroyed + moved
     }
 
@@ -240,15 +241,17 @@ package struct LiveFrameScript: Sendable {
         return 0
     }
 
-    /// Moves the cards of list `j` from position `start` on to their positions' places.
-    private func moveCards(ofList j: Int, from start: Int, store: inout LayerStore) -> Int {
-        var position = start
-        while position < listCards[j].count {
-            let center = Point(x: 4 + AppLayout.cardSize.width / 2, y: cardY(position) + AppLayout.cardSize.height / 2)
-            store.setPosition(center, of: cardAt(j, position).layer)
-            position += 1
-        }
-        return listCards[j].count - start
+    /// Moves the cards of list `j` from position `start` on by `rows` pitches: one
+    /// `offsetPositions(ofSublayersOf:in:by:)` call over the list's sublayers (its cards,
+    /// in the script's order), as an engine moves the rows below an edit. Each card sat at
+    /// its old position's place, and its coordinates and the pitch are whole numbers, so
+    /// the sums are exact: the bits `setPosition` with the new place's center would store.
+    private func moveCards(ofList j: Int, from start: Int, rows: Double, store: inout LayerStore) -> Int {
+        let count = listCards[j].count
+        guard start < count else { return 0 }
+        let offset = Point(x: 0, y: AppLayout.cardPitch * rows)
+        mustSucceed { try store.offsetPositions(ofSublayersOf: listLayers[j], in: start..<count, by: offset) }
+        return count - start
     }
 
     private func cardY(_ position: Int) -> Double { AppLayout.cardTop + AppLayout.cardPitch * Double(position) }

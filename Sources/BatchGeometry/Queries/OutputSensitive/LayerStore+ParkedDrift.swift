@@ -106,6 +106,97 @@ extension LayerStore {
         raiseParkedDrift(layer, reference: reference, hadDrift: hadDrift)
     }
 
+    /// `offsetPositions(ofSublayersOf:in:by:)` on the `count` sublayers of `superlayer`
+    /// from slot `first` on, in list order (the caller checked they are there): each gets
+    /// `setPosition(position + offset)`, but runs of those parked in the list's drifting
+    /// cards with a known drift (a relayout's moved cards after their first move) take
+    /// `moveParkedRun`, and the list's bound is written once a run rather than card by
+    /// card. The bound only grows by comparisons (`drift > bound`), so the one write
+    /// leaves what the card by card writes would; it is written back before any other
+    /// sublayer's setter, which may read or raise it. O(count).
+    mutating func offsetPositions(from first: Int32, count: Int, under superlayer: Int, by offset: Point) {
+        let list = caches.subtreeBounds.isBuilt ? Int(caches.subtreeBounds.indexSlot[superlayer]) : -1
+        var bound = list >= 0 ? caches.subtreeBounds.drift.listBounds[list] : 0
+        var layer = Int(first)
+        var moved = 0
+        while moved < count {
+            if list >= 0 && isDrifting(layer, in: list) {
+                let run = moveParkedRun(from: layer, count: count - moved, list: list, by: offset, bound: &bound)
+                caches.subtreeBounds.drift.listBounds[list] = bound
+                layer = run.next
+                moved += run.moved
+                if run.moved > 0 { continue }  // else its new drift is unknown: the setter's path
+            }
+            setPosition(
+                Point(x: columns.positionX[layer] + offset.x, y: columns.positionY[layer] + offset.y), of: layer)
+            if list >= 0 { bound = caches.subtreeBounds.drift.listBounds[list] }
+            layer = Int(hierarchy.nextSiblings[layer])
+            moved += 1
+        }
+    }
+
+    /// Whether `layer` is parked in list position `list`'s drifting cards with a known
+    /// drift (what `moveParkedRun` takes, a non-finite new drift apart). O(1).
+    @inline(__always)
+    private func isDrifting(_ layer: Int, in list: Int) -> Bool {
+        let reference = Int(caches.subtreeBounds.drift.referenceSlots[layer])
+        return caches.subtreeBounds.state[layer] & SubtreeBounds.Mark.parked != 0 && reference >= 0
+            && caches.subtreeBounds.drift.parkedSlot(atReference: reference) == list
+            && caches.subtreeBounds.drift.drift(atReference: reference) != nil
+    }
+
+    /// Moves the sublayers from `layer` on (at most `count`, linked by `nextSiblings`) by
+    /// `offset` for as long as each is parked in list position `list`'s drifting cards
+    /// with a known drift before and after, raising `bound` (the list's, held by the
+    /// caller); returns the first sublayer it did not move and how many it moved. Each
+    /// gets the setter's writes for such a card, in its order: the position, the change
+    /// tracker's mark, the extent bit (`SubtreeBounds.mark` of a parked layer), the edit
+    /// log, the drift (`noteMoveDrift`); its state, reference and list read once, and the
+    /// columns through their raw addresses (bounds and uniqueness checked once a run, not
+    /// several times a card). O(moved).
+    private mutating func moveParkedRun(
+        from layer: Int, count: Int, list: Int, by offset: Point, bound: inout Double
+    ) -> (next: Int, moved: Int) {
+        typealias Mark = SubtreeBounds.Mark
+        var layer = layer
+        var moved = 0
+        let slot = UInt32(truncatingIfNeeded: list)
+        withRawColumn(reading: hierarchy.nextSiblings) { next in
+            withRawColumn(reading: caches.subtreeBounds.drift.referenceSlots) { referenceSlots in
+                withRawColumn(&columns.positionX) { x in
+                    withRawColumn(&columns.positionY) { y in
+                        withRawColumn(&caches.subtreeBounds.state) { states in
+                            withRawColumn(&caches.subtreeBounds.drift.references) { references in
+                                while moved < count {
+                                    let state = states[layer]
+                                    let reference = Int(referenceSlots[layer])
+                                    guard state & Mark.parked != 0, reference >= 0 else { return }
+                                    var entry = references[reference]
+                                    let position = Point(x: x[layer] + offset.x, y: y[layer] + offset.y)
+                                    let drift = Double(ParkedDrift.moveBound(entry, to: position)) + Double(entry[6])
+                                    // Another list's, no drift before or after: the setter's path.
+                                    guard entry[7].bitPattern == slot, ParkedDrift.drift(entry) != nil, drift.isFinite
+                                    else { return }
+                                    x[layer] = position.x
+                                    y[layer] = position.y
+                                    caches.changes.markPositionChanged(layer)
+                                    if state & Mark.extent == 0 { states[layer] = state | Mark.extent }
+                                    caches.editLog.record(layer)
+                                    entry[5] = ParkedDrift.moveBound(entry, to: position)
+                                    references[reference] = entry
+                                    if drift > bound { bound = drift }
+                                    layer = Int(next[layer])
+                                    moved += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (layer, moved)
+    }
+
     /// `setTransform`'s note: the bound on `layer`'s box's growth about its anchor. O(1).
     @inline(__always)
     mutating func noteTransformDrift(_ layer: Int, to transform: Transform3D) {

@@ -122,8 +122,11 @@ struct ParkedDrift: Sendable {
 
     /// `drift(of:)` of the layer whose reference is at `position` in `references`. O(1).
     @inline(__always)
-    func drift(atReference position: Int) -> Double? {
-        let reference = references[position]
+    func drift(atReference position: Int) -> Double? { Self.drift(references[position]) }
+
+    /// `drift(of:)` of a layer whose reference is `reference`. O(1).
+    @inline(__always)
+    static func drift(_ reference: SIMD8<Float>) -> Double? {
         let drift = Double(reference[5]) + Double(reference[6])
         return drift.isFinite ? drift : nil
     }
@@ -149,12 +152,18 @@ struct ParkedDrift: Sendable {
     /// bound on its anchor's move since the reference.
     @inline(__always)
     mutating func noteMove(atReference slot: Int, to position: Point) {
-        let reference = references[slot]
+        references[slot][5] = Self.moveBound(references[slot], to: position)
+    }
+
+    /// The bound on the anchor's move from `reference`'s position to `position`: lane 5
+    /// of a reference after a move (`noteMove`). O(1).
+    @inline(__always)
+    static func moveBound(_ reference: SIMD8<Float>, to position: Point) -> Float {
         let (x0, y0) = (Double(reference[0]), Double(reference[1]))
         let moved =
             Swift.max(abs(position.x - x0), abs(position.y - y0)) + Self.floatSlack * (abs(x0) + abs(y0))
             + Self.roundingSlack * (Double(reference[4]) + abs(position.x) + abs(position.y))
-        references[slot][5] = Self.roundedUp(moved)
+        return Self.roundedUp(moved)
     }
 
     /// The transform of the layer whose reference is at `slot` became one of
