@@ -143,7 +143,9 @@ extension LayerStore {
     /// accessor.
     public func sublayerCount(of layer: LayerHandle) -> Int {
         let slot = slot(of: layer)
-        if let list = caches.subtreeBounds.rankedList(of: slot) { return caches.subtreeBounds.drift.rankCount(list: list) }
+        if let list = caches.subtreeBounds.rankedList(of: slot) {
+            return caches.subtreeBounds.drift.rankCount(list: list)
+        }
         var count = 0
         var current = hierarchy.firstSublayers[slot]
         while current >= 0 {
