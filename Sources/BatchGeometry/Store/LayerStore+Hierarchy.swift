@@ -297,7 +297,9 @@ extension LayerStore {
     /// `-[CALayer removeFromSuperlayer]`: it stays in the store with all its properties
     /// and its handle, but is not drawn, not hit and has no world rect or visibility until
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
-    /// if it were a root. Nothing happens when it is already detached. O(1).
+    /// if it were a root. Nothing happens when it is already detached. O(1), plus expected
+    /// O(log w) in a list of w ≥ 64 sublayers once the caches are built (its R-tree leaf
+    /// and rank-tree node leave).
     /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store
     ///   is then unchanged.
     public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws(LayerStoreError) {
@@ -369,8 +371,9 @@ extension LayerStore {
 
     /// Destroys `layer` and its whole subtree: their handles become stale (every later
     /// use is detected) and their slots free, to be reused by `addLayer`. No other layer's
-    /// handle or slot changes. O(subtree), no recursion (a chain of any depth can be
-    /// destroyed).
+    /// handle or slot changes. O(subtree) (plus expected O(log w) for each destroyed layer
+    /// of a list of w ≥ 64 sublayers once the caches are built), no recursion (a chain of
+    /// any depth can be destroyed).
     ///
     /// - Returns: the number of layers destroyed.
     /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store
