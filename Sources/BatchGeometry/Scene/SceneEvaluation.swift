@@ -106,7 +106,7 @@ extension Scene {
 
     /// Plays a structure operation on the store and keeps the scene-to-store map: a
     /// destroyed layer's scene index maps to nil (no other layer's slot changes). O(layers)
-    /// for a removal, O(sublayers) for a move.
+    /// for a removal, `insertSublayer(_:into:at:)`'s cost for a move.
     private func applyStructure(
         _ operation: SceneOperation, _ storeLayer: Int, to store: inout LayerStore,
         storeLayers: inout [Int?], path: ScenePath

@@ -126,7 +126,7 @@ extension WorldPlan {
 }
 
 extension SubtreeBounds {
-    /// Bytes allocated for the boxes, marks, labels and spatial indexes (every index's
+    /// Bytes allocated for the boxes, marks, labels, rank trees and spatial indexes (every index's
     /// arrays and list of parked sublayers), and for the refresh's and builds' working
     /// arrays, apart. O(number of indexes).
     var allocatedByteCounts: (cache: Int, scratch: Int) {
@@ -142,6 +142,7 @@ extension SubtreeBounds {
         }
         cache += allocatedBytes(parkedSublayers)
         cache += drift.allocatedReferenceBytes + allocatedBytes(drift.lists) + allocatedBytes(drift.listBounds)
+        cache += allocatedBytes(drift.rankLinks) + allocatedBytes(drift.rankRoots) + allocatedBytes(drift.rankCounts)
         var scratch = allocatedBytes(queue) + allocatedBytes(depths) + allocatedBytes(sortedQueue)
         scratch += allocatedBytes(drift.candidates)
         scratch += allocatedBytes(levelStarts) + allocatedBytes(carried) + allocatedBytes(carrying)

@@ -29,7 +29,10 @@ extension LayerStore {
     /// makes. `index` may equal the sublayer count (the end). The layer takes a free
     /// slot when there is one, as `addLayer(superlayer:)` does.
     ///
-    /// O(index) to find the place, plus amortized O(1); allocates as
+    /// Finding the place costs expected O(log w) in a list of w ≥ 64 sublayers once the
+    /// caches are built (the first output-sensitive query or `warmUp()`: the list's rank
+    /// tree), else O(index) (a walk of the list; the roots always); then amortized O(1),
+    /// plus expected O(log w) to update a wide list's caches. Allocates as
     /// `addLayer(superlayer:)` does.
     /// - Throws: `.staleSuperlayer` or `.foreignSuperlayer`, `.sublayerIndexOutOfRange`
     ///   (with the sublayer count), `.tooManyLayers`, in that order; the store is then
@@ -134,11 +137,17 @@ extension LayerStore {
         return parent < 0 ? nil : Int(parent)
     }
 
-    /// How many sublayers `layer` has. O(sublayers), allocates nothing. Stops the
-    /// program on a stale handle, like every accessor.
+    /// How many sublayers `layer` has. O(1) for a layer of at least 64 sublayers once
+    /// the caches are built (the first output-sensitive query or `warmUp()`), else
+    /// O(sublayers); allocates nothing. Stops the program on a stale handle, like every
+    /// accessor.
     public func sublayerCount(of layer: LayerHandle) -> Int {
+        let slot = slot(of: layer)
+        if let list = caches.subtreeBounds.rankedList(of: slot) {
+            return caches.subtreeBounds.drift.rankCount(list: list)
+        }
         var count = 0
-        var current = hierarchy.firstSublayers[slot(of: layer)]
+        var current = hierarchy.firstSublayers[slot]
         while current >= 0 {
             count += 1
             current = hierarchy.nextSiblings[Int(current)]
@@ -147,11 +156,18 @@ extension LayerStore {
     }
 
     /// Sublayer number `index` of `layer` (in list order, before zPosition), or nil when
-    /// `index` is not in `0 ..< sublayerCount(of: layer)`. O(index), allocates nothing.
-    /// Stops the program on a stale handle.
+    /// `index` is not in `0 ..< sublayerCount(of: layer)`. Expected O(log w) for a layer
+    /// of w ≥ 64 sublayers once the caches are built (the first output-sensitive query
+    /// or `warmUp()`), else O(index); allocates nothing. Stops the program on a stale
+    /// handle.
     public func sublayer(at index: Int, of layer: LayerHandle) -> LayerHandle? {
         guard index >= 0 else { return nil }
-        var current = hierarchy.firstSublayers[slot(of: layer)]
+        let slot = slot(of: layer)
+        if let list = caches.subtreeBounds.rankedList(of: slot) {
+            guard index < caches.subtreeBounds.drift.rankCount(list: list) else { return nil }
+            return handle(atSlot: Int(caches.subtreeBounds.drift.rankedSublayer(at: index, list: list)))
+        }
+        var current = hierarchy.firstSublayers[slot]
         var position = 0
         while current >= 0 && position < index {
             position += 1
@@ -193,7 +209,11 @@ extension LayerStore {
     /// `-[CALayer insertSublayer:atIndex:]`: it first leaves its old superlayer. A
     /// detached layer (`removeFromSuperlayer(_:)`) is attached again. Handles stay valid.
     ///
-    /// O(1) for `index == nil`, O(sublayers) otherwise; O(depth) to check for cycles.
+    /// O(depth) to check for cycles; then O(1) for `index == nil`, else expected O(log w)
+    /// in a list of w ≥ 64 sublayers once the caches are built (the first
+    /// output-sensitive query or `warmUp()`: the list's rank tree), and O(index)
+    /// otherwise (a walk of the list; among the roots always). A wide list's caches add
+    /// expected O(log w) amortized to either. Allocates nothing once the store has room.
     /// - Throws: checked in this order, before anything changes: `.staleLayer` or
     ///   `.foreignLayer` (another store's handle), `.staleSuperlayer` or
     ///   `.foreignSuperlayer`, `.cycle` (`superlayer` is the layer or inside its subtree),
@@ -234,10 +254,31 @@ extension LayerStore {
     }
 
     /// The layer that sublayer `index` of `parent` (-1: the attached roots) is once `layer`
-    /// is left out of the list, or -1 for `index` equal to that count (the end). O(index),
-    /// allocates nothing.
+    /// (-1: none) is left out of the list, or -1 for `index` equal to that count (the end).
+    /// Expected O(log w) in a list of w ≥ `SublayerIndex.minimumSublayers` sublayers once
+    /// the caches are built (the first output-sensitive query or `warmUp()`): its rank
+    /// tree (`SublayerRanks.swift`). Otherwise, the roots included, O(index): the walk.
+    /// Allocates nothing.
     /// - Throws: `.sublayerIndexOutOfRange` for an index below 0 or past the end.
-    private func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
+    func sibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
+        guard parent >= 0, let list = caches.subtreeBounds.rankedList(of: Int(parent)) else {
+            return try walkedSibling(at: index, under: parent, skipping: layer)
+        }
+        let skips = layer >= 0 && hierarchy.parents[layer] == parent
+        let count = caches.subtreeBounds.drift.rankCount(list: list) - (skips ? 1 : 0)
+        guard index >= 0 && index <= count else {
+            throw LayerStoreError.sublayerIndexOutOfRange(index: index, sublayerCount: count)
+        }
+        if index == count { return -1 }
+        // Past `layer`'s own position, the positions without it are one less.
+        let skipped = skips && caches.subtreeBounds.drift.rank(of: Int32(truncatingIfNeeded: layer)) <= index
+        return caches.subtreeBounds.drift.rankedSublayer(at: skipped ? index + 1 : index, list: list)
+    }
+
+    /// `sibling(at:under:skipping:)` by walking the linked list: O(index). Detached roots
+    /// are skipped among the roots (they stay linked there). The reference the rank trees
+    /// are tested against.
+    func walkedSibling(at index: Int, under parent: Int32, skipping layer: Int) throws(LayerStoreError) -> Int32 {
         var current = parent >= 0 ? hierarchy.firstSublayers[Int(parent)] : hierarchy.firstRoot
         var position = 0
         while current >= 0 {
@@ -256,7 +297,9 @@ extension LayerStore {
     /// `-[CALayer removeFromSuperlayer]`: it stays in the store with all its properties
     /// and its handle, but is not drawn, not hit and has no world rect or visibility until
     /// `insertSublayer(_:into:at:)` attaches it again. Its world transform is computed as
-    /// if it were a root. Nothing happens when it is already detached. O(1).
+    /// if it were a root. Nothing happens when it is already detached. O(1), plus expected
+    /// O(log w) in a list of w ≥ 64 sublayers once the caches are built (its R-tree leaf
+    /// and rank-tree node leave).
     /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store
     ///   is then unchanged.
     public mutating func removeFromSuperlayer(_ layer: LayerHandle) throws(LayerStoreError) {
@@ -328,8 +371,9 @@ extension LayerStore {
 
     /// Destroys `layer` and its whole subtree: their handles become stale (every later
     /// use is detected) and their slots free, to be reused by `addLayer`. No other layer's
-    /// handle or slot changes. O(subtree), no recursion (a chain of any depth can be
-    /// destroyed).
+    /// handle or slot changes. O(subtree) (plus expected O(log w) for each destroyed layer
+    /// of a list of w ≥ 64 sublayers once the caches are built), no recursion (a chain of
+    /// any depth can be destroyed).
     ///
     /// - Returns: the number of layers destroyed.
     /// - Throws: `.staleLayer`, or `.foreignLayer` for another store's handle; the store

@@ -166,7 +166,7 @@ extension LayerStore {
     /// Each cache, brought up to date from its marks (on a copy), equals a fresh build; the
     /// world cache, when current, equals a full pass, bit for bit.
     fileprivate func cacheViolations() -> [String] {
-        var violations: [String] = []
+        var violations = rankViolations()
         var fresh = copy()
         fresh.invalidateWorld()
         fresh.caches.subtreeBounds = SubtreeBounds()
@@ -219,6 +219,35 @@ extension LayerStore {
 }
 
 extension LayerStore {
+    /// Every indexed list's rank tree, kept edit by edit (not by the refresh), as it
+    /// stands: it holds the list in order (`ParkedDrift.rankViolation`), and each
+    /// position's sibling is the walk's, with and without a sublayer left out.
+    fileprivate func rankViolations() -> [String] {
+        let bounds = caches.subtreeBounds
+        for layer in 0..<count {
+            guard let list = bounds.rankedList(of: layer) else { continue }
+            let sublayers = sublayers(of: layer).map { Int32(truncatingIfNeeded: $0) }
+            if let broken = bounds.drift.rankViolation(list: list, sublayers) {
+                return ["the rank tree of layer \(layer): \(broken)"]
+            }
+            let skipped = sublayers.isEmpty ? -1 : Int(sublayers[sublayers.count / 3])
+            for left in [-1, skipped] {
+                for index in [0, sublayers.count / 2, sublayers.count - 1, sublayers.count, sublayers.count + 1] {
+                    let ranked = Result { () throws(LayerStoreError) in
+                        try sibling(at: index, under: Int32(layer), skipping: left)
+                    }
+                    let walked = Result { () throws(LayerStoreError) in
+                        try walkedSibling(at: index, under: Int32(layer), skipping: left)
+                    }
+                    if ranked != walked {
+                        return ["sibling \(index) of layer \(layer) without \(left) is \(ranked), walked \(walked)"]
+                    }
+                }
+            }
+        }
+        return []
+    }
+
     /// The spatial indexes, kept edit by edit, may differ in shape from a fresh build's
     /// but must agree in content: the same layers indexed (`freshIndexed`), each holding
     /// exactly its sublayers, each leaf with its sublayer's extent (bit for bit) and the

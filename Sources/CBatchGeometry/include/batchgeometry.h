@@ -340,7 +340,9 @@ bg_status bg_layer_add(bg_store *store, bg_layer superlayer, bg_layer *out);
  * when `superlayer` is BG_LAYER_NONE: the row insert of a list (Swift:
  * addLayer(superlayer:at:)). Errors, checked in this order: NULL_ARGUMENT (store, out);
  * STALE_SUPERLAYER; SUBLAYER_INDEX_OUT_OF_RANGE (`index` outside 0...n); TOO_MANY_LAYERS;
- * the store is then unchanged. O(index); allocates nothing once the store has room.
+ * the store is then unchanged. Expected O(log w) in a list of w >= 64 sublayers once the
+ * caches are built (the first frame query or bg_store_warm_up), else O(index); allocates
+ * nothing once the store has room.
  */
 bg_status bg_layer_add_at(bg_store *store, bg_layer superlayer, int64_t index, bg_layer *out);
 
@@ -351,7 +353,9 @@ bg_status bg_layer_add_at(bg_store *store, bg_layer superlayer, int64_t index, b
  * Errors, checked in this order: NULL_ARGUMENT; STALE_LAYER; STALE_SUPERLAYER; CYCLE
  * (`superlayer` is `layer` or inside its subtree); SUBLAYER_INDEX_OUT_OF_RANGE (`index`
  * outside 0...n, n = the superlayer's sublayers, or the roots, other than `layer`).
- * O(index + depth); allocates nothing.
+ * O(depth), plus expected O(log w) to find `index` in a list of w >= 64 sublayers once the
+ * caches are built (the first frame query or bg_store_warm_up), else O(index); allocates
+ * nothing.
  */
 bg_status bg_layer_insert(bg_store *store, bg_layer layer, bg_layer superlayer, int64_t index);
 

@@ -449,8 +449,9 @@ extension LayerStore {
     /// `layer` was linked into (`joined`, after the links are set) or out of (before
     /// they are cleared) `superlayer`'s list (-1: the roots). A wide superlayer's index
     /// frees the leaving layer's leaf at once, and labels a joining one (its leaf waits
-    /// for the refresh, which knows its extent); the drawing-order cache moves it when it
-    /// can tell where (`DrawOrderCache.link`). O(log w) amortized.
+    /// for the refresh, which knows its extent); its rank tree takes or drops the layer's
+    /// node (`SublayerRanks.swift`); the drawing-order cache moves it when it can tell
+    /// where (`DrawOrderCache.link`). O(log w) amortized.
     @inline(__always)
     mutating func sublayerListDidChange(_ layer: Int, superlayer: Int32, joined: Bool) {
         if superlayer >= 0 {
@@ -460,8 +461,12 @@ extension LayerStore {
             if caches.subtreeBounds.isBuilt && caches.subtreeBounds.state[parent] & SubtreeBounds.Mark.indexed != 0 {
                 if joined {
                     labelJoiningSublayer(layer)
+                    caches.subtreeBounds.insertRank(
+                        of: layer, into: parent, previous: hierarchy.previousSiblings[layer],
+                        next: hierarchy.nextSiblings[layer])
                 } else {
                     caches.subtreeBounds.removeLeaf(of: layer, from: parent)
+                    caches.subtreeBounds.removeRank(of: layer, from: parent, next: hierarchy.nextSiblings[layer])
                 }
             }
             caches.subtreeBounds.mark(parent, SubtreeBounds.Mark.sublayerList)

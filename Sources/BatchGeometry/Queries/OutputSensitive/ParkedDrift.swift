@@ -37,11 +37,19 @@ struct ParkedDrift: Sendable {
     /// while the superlayer is indexed (`SubtreeBounds.orderLabel(of:)`); stale otherwise.
     /// Beside `references`, not in a lane of it: a `UInt64` label does not fit a `Float`.
     var orderLabels: RemappedColumn<UInt64> = []
+    /// Per position in `referenceSlots`: the layer's node in its indexed list's rank tree
+    /// (left child, right child, parent, left subtree size: `SublayerRanks.swift`); stale when
+    /// the superlayer is not indexed.
+    var rankLinks: RemappedColumn<SIMD4<Int32>> = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
     /// of their drifts (infinity: redo them all on descent).
     var lists: [[Int32]] = []
     var listBounds: [Double] = []
+    /// Per position in `SubtreeBounds.indexes`: the root of that list's rank tree (-1:
+    /// empty) and how many sublayers it holds.
+    var rankRoots: [Int32] = []
+    var rankCounts: [Int32] = []
     /// The candidates of a grown query, kept so that a descent allocates nothing.
     var candidates: [Int32] = []
 
@@ -59,6 +67,7 @@ struct ParkedDrift: Sendable {
         referenceSlots[layer] = Int32(truncatingIfNeeded: references.count)
         references.append(Self.invalid)
         orderLabels.append(0)
+        rankLinks.append(SIMD4(-1, -1, -1, 0))
         return references.count - 1
     }
 
@@ -84,6 +93,7 @@ struct ParkedDrift: Sendable {
         let room = references.count + joining + Swift.max(0, capacity - referenceSlots.count)
         if references.capacity < room { references.reserveCapacity(room) }
         if orderLabels.capacity < room { orderLabels.reserveCapacity(room) }
+        if rankLinks.capacity < room { rankLinks.reserveCapacity(room) }
     }
 
     /// `layer`'s reference (`invalid` when it has none). O(1).
@@ -252,6 +262,8 @@ struct ParkedDrift: Sendable {
     mutating func appendList() {
         lists.append([])
         listBounds.append(0)
+        rankRoots.append(-1)
+        rankCounts.append(0)
     }
 
     /// Forgets the drifting cards of list position `slot` (they were redone, or the list

@@ -297,6 +297,28 @@ struct SubtreeBounds: Sendable {
             drift.setOrderLabel(UInt64(k + 1) * spacing, of: Int(buildScratch.sublayers[k]))
             k += 1
         }
+        drift.buildRanks(list: slot, buildScratch.sublayers)
+    }
+
+    /// The position in `indexes` of `layer`'s list when it has an index, and so a rank
+    /// tree that finds a position in O(log w) (`SublayerRanks.swift`); nil otherwise
+    /// (narrow, or the caches not built). O(1).
+    @inline(__always)
+    func rankedList(of layer: Int) -> Int? { hasIndex(layer) ? Int(indexSlot[layer]) : nil }
+
+    /// `sublayer` was linked into the indexed list of `layer` between `previous` and
+    /// `next`: its rank node joins the tree. Expected O(log w).
+    @inline(__always)
+    mutating func insertRank(of sublayer: Int, into layer: Int, previous: Int32, next: Int32) {
+        drift.insertRank(
+            Int32(truncatingIfNeeded: sublayer), list: Int(indexSlot[layer]), previous: previous, next: next)
+    }
+
+    /// `sublayer`, before `next` (-1: the last), leaves the indexed list of `layer`: its
+    /// rank node leaves the tree. Expected O(log w).
+    @inline(__always)
+    mutating func removeRank(of sublayer: Int, from layer: Int, next: Int32) {
+        drift.removeRank(Int32(truncatingIfNeeded: sublayer), list: Int(indexSlot[layer]), next: next)
     }
 
     /// Room in the parked lists of the index at `slot` for all that may wait there
@@ -331,6 +353,8 @@ struct SubtreeBounds: Sendable {
             indexes[Int(slot)] = SublayerIndex()
             parkedSublayers[Int(slot)].removeAll(keepingCapacity: true)
             drift.clearList(Int(slot))
+            drift.rankRoots[Int(slot)] = -1
+            drift.rankCounts[Int(slot)] = 0
             state[layer] &= ~Mark.hasParked
             freeIndexSlots.append(slot)
             indexSlot[layer] = -1
