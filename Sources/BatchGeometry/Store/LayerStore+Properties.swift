@@ -69,8 +69,9 @@ extension LayerStore {
     /// once, its list's bound raised once a run of them, its columns' checks made once a
     /// run (~60 instructions a row, against ~120 for the setter).
     ///
-    /// O(`range.upperBound`) to find and check the range (a walk of the sublayer list),
-    /// plus O(`range.count`) for the moves; allocates only when a setter would (a cache's
+    /// Expected O(log w) to find and check the range in a list of w ≥ 64 sublayers once
+    /// the caches are built (its rank tree), else O(`range.upperBound`) (a walk of the
+    /// sublayer list); plus O(`range.count`) for the moves; allocates only when a setter would (a cache's
     /// pending list growing past what it has held).
     /// - Throws: checked before anything changes: `.staleSuperlayer` or
     ///   `.foreignSuperlayer` (another store's handle), `.sublayerIndexOutOfRange` when
@@ -85,9 +86,18 @@ extension LayerStore {
     }
 
     /// Sublayer `range.lowerBound` of `superlayer` (-1 when `range` is empty), once
-    /// `range` is checked to lie in `0...n`. O(`range.upperBound`), allocates nothing.
+    /// `range` is checked to lie in `0...n`. Expected O(log w) through a wide list's rank
+    /// tree, else O(`range.upperBound`); allocates nothing.
     /// - Throws: `.sublayerIndexOutOfRange` (the first index out of range, and n).
     private func firstSublayer(of range: Range<Int>, under superlayer: Int) throws(LayerStoreError) -> Int32 {
+        if let list = caches.subtreeBounds.rankedList(of: superlayer) {
+            let count = caches.subtreeBounds.drift.rankCount(list: list)
+            guard range.lowerBound >= 0 && range.upperBound <= count else {
+                throw LayerStoreError.sublayerIndexOutOfRange(
+                    index: range.lowerBound < 0 ? range.lowerBound : range.upperBound, sublayerCount: count)
+            }
+            return range.isEmpty ? -1 : caches.subtreeBounds.drift.rankedSublayer(at: range.lowerBound, list: list)
+        }
         var current = hierarchy.firstSublayers[superlayer]
         var position = 0
         var first: Int32 = -1
