@@ -3,8 +3,14 @@
  * Sources/BatchGeometry/Memory). A Swift Array grows by allocate-and-copy: at a million
  * layers one column's growth cost 0.4-42 ms, mostly the first touch of the new block's
  * pages plus the copy (Benchmarks/KERNELS.md, "Growth by remapping"). On Linux a block of
- * 2 MiB or more is an anonymous mapping instead, grown with mremap(MREMAP_MAYMOVE): the
- * kernel moves the page-table entries, copies nothing and faults in no old page. Such a
+ * 256 KiB or more is an anonymous mapping instead, inside a reservation of inaccessible
+ * address space many times its size: it grows by making more of the reservation
+ * writable (mprotect), which copies nothing, moves no page and keeps its address, and
+ * only when it outgrows the reservation is it moved, with mremap (page-table entries
+ * moved, nothing copied, no old page faulted in). An mremap of every column in the
+ * growing addLayer cost ~1 ms at a million layers (each one a TLB shootdown), and the
+ * copy of the 1-byte columns as they crossed the old 2 MiB threshold another ~2 ms
+ * (Benchmarks/KERNELS.md, "Growth inside reservations"). Such a
  * block asks for transparent huge pages (madvise(MADV_HUGEPAGE); the systems measured
  * have THP set to "madvise"), which take TLB misses off the kernels' streaming passes,
  * but only where the block is already filled: the first touch of a huge page can stall
@@ -78,32 +84,98 @@ void BGColumnFree(void *block, size_t bytes) {
 
 #else
 
-/* Blocks of this size or more are mappings; a mapping's length is the size rounded up
- * to whole huge pages, so that each one can be backed by huge pages and the rounding is
- * the same whichever call computes it. */
-enum { CA_MAPPED_MINIMUM = 2u << 20 };
+/* Blocks of this size or more are mappings: a heap block's one copy into a mapping
+ * (when it passes this size) is at most this many bytes, whatever the store's size. */
+enum { CA_MAPPED_MINIMUM = 256u << 10 };
+/* A mapping's read-write part is its size rounded up to whole huge pages, so that each
+ * one can be backed by huge pages and the rounding is the same whichever call computes
+ * it. */
+enum { CA_HUGE_PAGE = 2u << 20 };
 
 static int ca_is_mapped(size_t bytes) { return bytes >= CA_MAPPED_MINIMUM; }
 
 static size_t ca_mapped_length(size_t bytes) {
-    return (bytes + (CA_MAPPED_MINIMUM - 1)) & ~(size_t)(CA_MAPPED_MINIMUM - 1);
+    return (bytes + (CA_HUGE_PAGE - 1)) & ~(size_t)(CA_HUGE_PAGE - 1);
+}
+
+/* The address space reserved for a mapping whose read-write part is `length`: the
+ * smallest of 2 MiB, 128 MiB, 8 GiB, 512 GiB, ... (64 times apart) that holds it. A
+ * block grows inside its reservation by making more of it writable (mprotect: no page
+ * moves, no TLB shootdown), so a growth costs a few system calls however large the
+ * column; only every sixth doubling moves the block to a larger reservation (an mremap
+ * of its page tables). Reserved but inaccessible pages are neither resident nor
+ * committed. A pure function of the length, so Free and Grow find the reservation the
+ * last call made. */
+static size_t ca_reserved_length(size_t length) {
+    size_t reserved = CA_HUGE_PAGE;
+    while (reserved < length) reserved <<= 6;
+    return reserved;
+}
+
+/* `reserved` bytes of address space, inaccessible, starting at a huge-page boundary
+ * (over-reserved by a huge page, then trimmed: mmap only promises page alignment). */
+static char *ca_reserve(size_t reserved) {
+    size_t padded = reserved + CA_HUGE_PAGE;
+    char *raw = mmap(NULL, padded, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) ca_out_of_memory(reserved);
+    uintptr_t aligned = ((uintptr_t)raw + (CA_HUGE_PAGE - 1)) & ~(uintptr_t)(CA_HUGE_PAGE - 1);
+    size_t head = aligned - (uintptr_t)raw;
+    if (head > 0) (void)munmap(raw, head);
+    if (padded - head > reserved) (void)munmap((char *)aligned + reserved, padded - head - reserved);
+    return (char *)aligned;
+}
+
+/* Makes [from, to) of a reservation writable: small pages until the next growth finds
+ * it full (see the top of this file). */
+static void ca_open(char *block, size_t from, size_t to, size_t bytes) {
+    if (to <= from) return;
+    if (mprotect(block + from, to - from, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
+    (void)madvise(block + from, to - from, MADV_NOHUGEPAGE); /* advice only: fine to fail */
 }
 
 static void *ca_map(size_t bytes) {
     size_t length = ca_mapped_length(bytes);
-    void *block = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (block == MAP_FAILED) ca_out_of_memory(bytes);
-    (void)madvise(block, length, MADV_HUGEPAGE); /* advice only: fine to fail */
+    char *block = ca_reserve(ca_reserved_length(length));
+    if (mprotect(block, length, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
+    /* Advice only: fine to fail. Under 2 MiB, small pages, as malloc's would be: a block
+     * asked for as scratch may be touched in a few places only, and a huge page's first
+     * touch zeroes 2 MiB (in the frame that touches it) and keeps it resident. */
+    (void)madvise(block, length, bytes >= CA_HUGE_PAGE ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return block;
 }
 
-/* mremap's fallback (it refuses a range that is not one mapping): a new mapping, a
- * copy and the old one unmapped. */
-static void *ca_grow_by_copy(void *block, size_t oldLength, size_t newBytes) {
-    void *mapped = ca_map(newBytes);
-    memcpy(mapped, block, oldLength);
-    (void)munmap(block, oldLength);
+/* A mapping that outgrew its reservation: a larger one, the written part's page tables
+ * moved into its start (mremap onto the new reservation), the old reservation's
+ * inaccessible rest unmapped (not the moved part's range, which another thread's mmap
+ * may already have taken). If the move fails, a copy. */
+static char *ca_move(char *block, size_t oldLength, size_t newLength, size_t newBytes) {
+    char *moved = ca_reserve(ca_reserved_length(newLength));
+    void *target = mremap(block, oldLength, oldLength, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
+    if (target == MAP_FAILED) {
+        if (mprotect(moved, oldLength, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(newBytes);
+        memcpy(moved, block, oldLength);
+        (void)munmap(block, ca_reserved_length(oldLength));
+    } else {
+        size_t oldReserved = ca_reserved_length(oldLength);
+        if (oldReserved > oldLength) (void)munmap(block + oldLength, oldReserved - oldLength);
+    }
+    return moved;
+}
+
+/* The heap block's move into a mapping: the one copy of a column's life (at most
+ * CA_MAPPED_MINIMUM bytes). Small pages: the copy and the adds after it would fault
+ * huge ones in this call. */
+static void *ca_map_from_heap(void *block, size_t oldBytes, size_t newBytes) {
+    size_t length = ca_mapped_length(newBytes);
+    char *mapped = ca_reserve(ca_reserved_length(length));
+    ca_open(mapped, 0, length, newBytes);
+    /* The pages the copy writes, faulted in one call rather than one fault each (a
+     * hint; older kernels refuse it and the copy faults them as before). */
+    (void)madvise(mapped, (oldBytes + 4095) & ~(size_t)4095, CA_MADV_POPULATE_WRITE);
+    memcpy(mapped, block, oldBytes);
+    free(block);
+    atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return mapped;
 }
 
@@ -120,27 +192,17 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
         if (grown == NULL) ca_out_of_memory(newBytes);
         return grown;
     }
-    if (!ca_is_mapped(oldBytes)) {
-        /* The move from the heap to a mapping: the one copy of a column's life. Small
-         * pages: the copy and the adds after it would fault huge ones in this call. */
-        void *mapped = ca_map(newBytes);
-        (void)madvise(mapped, ca_mapped_length(newBytes), MADV_NOHUGEPAGE);
-        /* The pages the copy writes, faulted in one call rather than one fault each: at a
-         * million layers a 2 MB table's move took 1.4-2 ms of a frame, 0.7-1.3 ms so (a
-         * hint; older kernels refuse it and the copy faults them as before). */
-        (void)madvise(mapped, (oldBytes + 4095) & ~(size_t)4095, CA_MADV_POPULATE_WRITE);
-        memcpy(mapped, block, oldBytes);
-        free(block);
-        return mapped;
-    }
+    if (!ca_is_mapped(oldBytes)) return ca_map_from_heap(block, oldBytes, newBytes);
     size_t oldLength = ca_mapped_length(oldBytes), newLength = ca_mapped_length(newBytes);
     if (newLength == oldLength) return block;
-    /* The block is full: huge pages for all of it (this also merges a small-page tail
-     * back into one mapping, which mremap needs); small ones for the new tail. */
+    /* The block is full: huge pages for all of it (khugepaged collapses the small-page
+     * tail in the background); small ones for the new tail. */
     (void)madvise(block, oldLength, MADV_HUGEPAGE);
-    void *grown = mremap(block, oldLength, newLength, MREMAP_MAYMOVE);
-    if (grown == MAP_FAILED) grown = ca_grow_by_copy(block, oldLength, newBytes);
-    (void)madvise((char *)grown + oldLength, newLength - oldLength, MADV_NOHUGEPAGE);
+    char *grown = block;
+    if (ca_reserved_length(newLength) != ca_reserved_length(oldLength)) {
+        grown = ca_move(block, oldLength, newLength, newBytes);
+    }
+    ca_open(grown, oldLength, newLength, newBytes);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return grown;
 }
@@ -148,7 +210,7 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
 void BGColumnFree(void *block, size_t bytes) {
     if (block == NULL) return;
     if (ca_is_mapped(bytes)) {
-        (void)munmap(block, ca_mapped_length(bytes));
+        (void)munmap(block, ca_reserved_length(ca_mapped_length(bytes)));
     } else {
         free(block);
     }

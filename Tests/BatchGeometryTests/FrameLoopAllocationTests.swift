@@ -702,7 +702,7 @@ final class FrameLoopAllocationTests: XCTestCase {
     /// Growth by remapping (issue 22 item 3): one layer added at a time, each followed by
     /// a frame query, in a store that reserved nothing, to past twice its capacity (two
     /// growths). Once warm, only the add that finds the columns full allocates, once
-    /// per per-layer column and cache it grows (a realloc below 2 MiB, a remap above:
+    /// per per-layer column and cache it grows (a realloc below 256 KiB, a mapping grown above:
     /// never a copy of an array), and every other add and every query allocates nothing.
     func testGrowthAllocatesOnlyInTheAddThatCrossesTheCapacity() throws {
         try Self.requireAllocationCounter()

@@ -23,8 +23,8 @@ final class RemappedColumnTests: XCTestCase {
     }
 
     func testContentIsKeptAcrossGrowthPastTheMappedSize() {
-        // 600,000 doubles = 4.8 MB: from the heap into a mapping (2 MiB) and then remapped
-        // several times (each doubling).
+        // 600,000 doubles = 4.8 MB: from the heap into a mapping (256 KiB), grown in its
+        // 2 MiB reservation, then moved (mremap) into a 128 MiB one and grown there.
         let mappingsBefore = BGColumnMappingCount()
         var column = RemappedColumn<Double>()
         var capacities: Set<Int> = []
@@ -38,11 +38,44 @@ final class RemappedColumnTests: XCTestCase {
         XCTAssertEqual(column[599_999], Self.value(599_999))
         XCTAssertEqual(column.reduce(0, +), (0..<600_000).reduce(0) { $0 + Self.value($1) })
         // Linux with glibc and no sanitizer (where the allocation counter runs) is where
-        // columns are mapped: 2 MiB and 4 MiB blocks, so one map and at least one remap.
+        // columns are mapped: one map and at least one growth of the mapping.
         if BGAllocationCounterIsActive() != 0 {
             XCTAssertGreaterThanOrEqual(
                 BGColumnMappingCount() - mappingsBefore, 2, "the growth went through mmap and mremap")
         }
+    }
+
+    /// Growth inside a mapping's reservation keeps the block where it is (no page moves,
+    /// so no TLB shootdown in the frame that grows), and the move to a larger reservation
+    /// (past 2 MiB written, past 128 MiB) keeps every element. The address check holds
+    /// only where columns are mapped (Linux, glibc, no sanitizer: where the allocation
+    /// counter runs).
+    func testGrowthInsideTheReservationKeepsTheAddress() {
+        var column = RemappedColumn<Double>()
+        for i in 0..<20_000 { column.append(Self.value(i)) }  // 160 KB: the heap
+        column.reserveCapacity(40_000)  // 320 KB: copied into a mapping (2 MiB reserved)
+        let mapped = column.block.unsafelyUnwrapped.base
+        column.reserveCapacity(200_000)  // 1.6 MB: still inside the first 2 MiB
+        let inFirst = column.block.unsafelyUnwrapped.base
+        column.reserveCapacity(400_000)  // 3.2 MB: moved into a 128 MiB reservation
+        let moved = column.block.unsafelyUnwrapped.base
+        for capacity in [800_000, 1_600_000, 3_200_000] {  // up to 25.6 MB: inside it
+            column.reserveCapacity(capacity)
+            if BGAllocationCounterIsActive() != 0 {
+                XCTAssertEqual(column.block.unsafelyUnwrapped.base, moved, "grown to \(capacity) in place")
+            }
+        }
+        if BGAllocationCounterIsActive() != 0 {
+            XCTAssertEqual(inFirst, mapped, "grown inside the first reservation in place")
+        }
+        for i in 20_000..<3_200_000 { column.append(Self.value(i)) }
+        XCTAssertEqual(column.count, 3_200_000)
+        for i in stride(from: 0, to: 3_200_000, by: 1_009) { XCTAssertEqual(column[i], Self.value(i), "element \(i)") }
+        XCTAssertEqual(column[3_199_999], Self.value(3_199_999))
+        var copy = column  // a copy of a mapped block, then both freed at their sizes
+        copy[7] = -1
+        XCTAssertEqual(column[7], Self.value(7))
+        XCTAssertEqual(copy[8], Self.value(8))
     }
 
     /// A unique column's growth is one realloc or remap: no copy into a new block (which

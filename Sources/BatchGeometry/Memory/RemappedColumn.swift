@@ -4,9 +4,10 @@ import CAffineKernels
 // "Growth by remapping"). A Swift Array grows by allocating a new block and copying the
 // old one into it: at a million layers one column's growth cost 0.4–42 ms, mostly the
 // first touch of the new block's pages. This column keeps its elements in a block from
-// `BGColumnAllocate` (CAffineKernels/column_memory.c): on Linux, from 2 MiB on, an
-// anonymous mapping that `mremap` grows by moving page-table entries (transparent huge
-// pages for its filled part, small pages for a grown tail until it fills). Copy-on-write like Array (a store's `copy()` and snapshots share blocks until
+// `BGColumnAllocate` (CAffineKernels/column_memory.c): on Linux, from 256 KiB on, an
+// anonymous mapping inside a larger reservation of address space, grown in place by
+// making more of it writable, or by `mremap` into a larger reservation (transparent huge
+// pages for its filled part from 2 MiB, small pages for a grown tail until it fills). Copy-on-write like Array (a store's `copy()` and snapshots share blocks until
 // one side writes); trivial elements only, so a block is plain bytes: no element is
 // ever initialized or deinitialized, only copied.
 //
@@ -58,7 +59,7 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
 }
 
 /// A growable column of trivial elements with Array's value semantics (copy-on-write)
-/// whose growth past 2 MiB remaps instead of copying (see the top of this file).
+/// whose growth past 256 KiB grows a mapping in place instead of copying (see the top of this file).
 /// Indices are 0..<count. Appending is amortized O(1); growth doubles the room, as
 /// Array's does. Nil block: no room yet (an empty column allocates nothing).
 @usableFromInline
@@ -125,7 +126,7 @@ struct RemappedColumn<Element: BitwiseCopyable> {
         }
     }
 
-    /// Adds `element` at the end; doubles the room when full (a remap from 2 MiB on).
+    /// Adds `element` at the end; doubles the room when full (in place from 256 KiB on).
     /// Amortized O(1).
     @inline(__always)
     @usableFromInline mutating func append(_ element: Element) {

@@ -36,8 +36,8 @@ struct LayerColumns: Sendable {
     /// Scroll-view state of the layers that have a `contentSize` (sparse: few layers do).
     var scrollViews: [Int32: ScrollViewState] = [:]
 
-    /// Reserves room for `capacity` layers in every per-layer column: a remap from 2 MiB
-    /// on, a realloc below (`LayerStore.reserveCapacity(_:)`).
+    /// Reserves room for `capacity` layers in every per-layer column: grown in place from
+    /// 256 KiB on, a realloc below (`LayerStore.reserveCapacity(_:)`).
     mutating func reserveCapacity(_ capacity: Int) {
         boundsX.reserveCapacity(capacity)
         boundsY.reserveCapacity(capacity)

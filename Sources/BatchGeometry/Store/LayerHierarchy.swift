@@ -45,7 +45,7 @@ struct LayerHierarchy: Sendable {
     var layerLimit = LayerStore.maximumLayerCount
 
     /// Reserves room for `capacity` layers in every per-layer link column. O(1) a
-    /// column from 2 MiB on (a remap); below, a realloc.
+    /// column from 256 KiB on (grown in place); below, a realloc.
     mutating func reserveCapacity(_ capacity: Int) {
         generations.reserveCapacity(capacity)
         parents.reserveCapacity(capacity)

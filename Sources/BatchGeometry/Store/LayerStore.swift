@@ -121,22 +121,25 @@ public struct LayerStore: ~Copyable, Sendable {
 
     /// Reserves room for `capacity` layers in every column and every per-layer cache, built
     /// or not, so that adding layers up to `capacity` reallocates nothing. O(columns):
-    /// a column of 2 MiB or more grows by a remap (no copy), a smaller one by a realloc
-    /// (at most 2 MiB copied); allocates at most once per column and cache.
+    /// a column of 256 KiB or more grows inside its reserved address space (no copy, no
+    /// move), a smaller one by a realloc (at most 256 KiB copied); allocates at most once
+    /// per column and cache.
     ///
     /// Growth policy: every per-layer column and cache is a remapped column (on Linux, from
-    /// 2 MiB on, an anonymous mapping that `mremap` grows by moving page-table entries:
-    /// no element is copied and no old page touched; README "Growing the store"). A
+    /// 256 KiB on, an anonymous mapping inside a reservation of address space 2 MiB, 128
+    /// MiB, 8 GiB, … long, that grows by making more of its reservation writable: no
+    /// element is copied, no page moved and no old page touched; only every sixth doubling
+    /// moves it to a larger reservation, by `mremap`; README "Growing the store"). A
     /// column doubles when an append finds it full, in that `addLayer`; the caches reserve
     /// the columns' capacity when they are built, so they grow in the same `addLayer`,
-    /// every one by a remap, not by the copies that cost 60–490 ms at a million layers
-    /// (Benchmarks/KERNELS.md, "Growth (fifth session)"). Growth is amortized O(1) a
-    /// layer. The new room costs nothing until written: each page is faulted in (zeroed by
-    /// the kernel) by the append that first reaches it, as a small page (a grown tail asks
-    /// for huge pages only at the next growth, when full, so no append faults 2 MiB at
-    /// once; docs/DEBTS.md). Reserving ahead (here or with
-    /// `init(minimumCapacity:)`) saves the remaps and each column's one copy from the heap
-    /// into a mapping at 2 MiB, not those page faults. Not covered: the world transforms
+    /// every one without a copy, not by the copies that cost 60–490 ms at a million layers
+    /// (Benchmarks/KERNELS.md, "Growth (fifth session)", "Growth inside reservations").
+    /// Growth is amortized O(1) a layer. The new room costs nothing until written: each
+    /// page is faulted in (zeroed by the kernel) by the append that first reaches it, as a
+    /// small page (a grown tail asks for huge pages only at the next growth, when full, so
+    /// no append faults 2 MiB at once; docs/DEBTS.md). Reserving ahead (here or with
+    /// `init(minimumCapacity:)`) saves those system calls and each column's one copy from
+    /// the heap into a mapping at 256 KiB, not the page faults. Not covered: the world transforms
     /// cache, which a full world pass (after any new slot) writes anew at `count` entries.
     /// Per wide list, not per layer: its R-tree, its parked lists and the walks' candidate
     /// stacks are sized to the tree's leaves (about a third more than its sublayers) when

@@ -51,16 +51,20 @@ uint64_t BGMonotonicNanoseconds(void);
 
 /// A new block of at least `bytes` bytes (uninitialized), for a column that grows with
 /// `BGColumnGrow` and is freed with `BGColumnFree` given the same size it was last
-/// allocated or grown to. On Linux a block of 2 MiB or more is an anonymous mapping
-/// (rounded up to whole 2 MiB pages, transparent huge pages asked for), smaller ones and
-/// other systems or sanitizer builds use malloc. Never NULL: out of memory writes a
-/// message to standard error and aborts. O(1) (pages are touched when written).
+/// allocated or grown to. On Linux a block of 256 KiB or more is an anonymous mapping
+/// (its writable part rounded up to whole 2 MiB pages, transparent huge pages asked for)
+/// inside a larger reservation of inaccessible address space (2 MiB, 128 MiB, 8 GiB, …:
+/// neither resident nor committed), smaller ones and other systems or sanitizer builds
+/// use malloc. Never NULL: out of memory writes a message to standard error and aborts.
+/// O(1) (pages are touched when written).
 void *BGColumnAllocate(size_t bytes);
 
 /// `block` (of `oldBytes`, from `BGColumnAllocate` or `BGColumnGrow`) grown to
 /// `newBytes` (>= `oldBytes`), its first `oldBytes` kept; the old address is invalid
-/// afterwards. A mapping grows with mremap (no copy: O(pages) page-table moves), a
-/// heap block with realloc, and a heap block that passes 2 MiB is copied once into a
+/// afterwards. A mapping grows inside its reservation (mprotect: no copy, no page
+/// moved; the address is kept), and moves to a 64 times larger reservation when it
+/// outgrows it (mremap: O(pages) page-table moves, no copy); a heap block grows with
+/// realloc, and one that passes 256 KiB is copied once (at most 256 KiB) into a
 /// mapping. Never NULL: out of memory aborts with a message.
 void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes);
 

@@ -46,7 +46,7 @@ struct DrawOrderCache: Sendable {
     }
 
     /// Room for `capacity` layers in every per-layer column, once built. O(1) a column (a
-    /// remap; below 2 MiB a realloc), O(n) for a column still shared with the hierarchy.
+    /// remap; below 256 KiB a realloc), O(n) for a column still shared with the hierarchy.
     /// The re-sorting scratch is not per layer: `reserveScratch` sizes it.
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
