@@ -107,9 +107,16 @@ static size_t ca_mapped_length(size_t bytes) {
  * committed. A pure function of the length, so Free and Grow find the reservation the
  * last call made. */
 static size_t ca_reserved_length(size_t length) {
+#if UINTPTR_MAX > 0xffffffffu
     size_t reserved = CA_HUGE_PAGE;
-    while (reserved < length) reserved <<= 6;
+    while (reserved < length) {
+        if (reserved > (SIZE_MAX >> 6)) return length; /* past any real column */
+        reserved <<= 6;
+    }
     return reserved;
+#else
+    return length; /* a 32-bit address space has no room to spare: every growth moves */
+#endif
 }
 
 /* `reserved` bytes of address space, inaccessible, starting at a huge-page boundary
