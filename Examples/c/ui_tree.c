@@ -48,7 +48,12 @@ int main(void) {
     add(store, BUTTON, CARD, 10, 10, 30, 20);
     add(store, LIST, WINDOW, 0, 450, 375, 300);
     add(store, ROW0, LIST, 0, 0, 375, 50);
-    add(store, ROW1, LIST, 0, 720, 375, 50);
+    add(store, ROW1, LIST, 0, 50, 375, 50);
+    /* The rows are laid out at a pitch of 50; a gap of 670 opens below row 0: the rows from
+     * sublayer 1 on move down in one call (the row move of a list after an insert above
+     * them), so row1 ends at y 720. */
+    const double gap[2] = {0, 670};
+    check(bg_layer_offset_positions(store, layers[LIST], 1, 1, gap), "offset positions");
     const double scale2[6] = {2, 0, 0, 2, 0, 0}, content[2] = {375, 1000}, scroll_to[2] = {0, 900};
     double offset[2], frame[4];
     check(bg_layer_set_affine_transform(store, layers[CARD], scale2), "transform");

@@ -34,6 +34,27 @@ public func bgLayerSetPosition(_ store: OpaquePointer?, _ layer: UInt64, _ posit
     }
 }
 
+/// `bg_layer_offset_positions`: `offsetPositions(ofSublayersOf:in:by:)` over sublayers
+/// `start ..< start + count`. `count` is checked here (a negative one, or one whose end
+/// overflows, would trap building the `Range`); the rest by the Swift call, which throws
+/// before it changes anything.
+@_cdecl("bg_layer_offset_positions")
+public func bgLayerOffsetPositions(
+    _ store: OpaquePointer?, _ superlayer: UInt64, _ start: Int64, _ count: Int64, _ offset: UnsafePointer<Double>?
+) -> Int32 {
+    cCall("bg_layer_offset_positions") {
+        let box = try CStore.from(store)
+        let offset = Point(c: try required(offset, "offset"))
+        guard count >= 0 else { throw CFailure.invalid("count is negative (\(count))") }
+        let (end, overflow) = start.addingReportingOverflow(count)
+        guard !overflow else { throw CFailure.invalid("start + count (\(start) + \(count)) overflows int64_t") }
+        try box.mutate {
+            try $0.offsetPositions(
+                ofSublayersOf: LayerHandle(rawValue: superlayer), in: Int(start)..<Int(end), by: offset)
+        }
+    }
+}
+
 /// `bg_layer_get_center`: `center(of:)`.
 @_cdecl("bg_layer_get_center")
 public func bgLayerGetCenter(_ store: OpaquePointer?, _ layer: UInt64, _ out: UnsafeMutablePointer<Double>?) -> Int32 {

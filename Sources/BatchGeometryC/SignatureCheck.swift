@@ -48,6 +48,7 @@ func checkSignaturesProperties() {
     same(CBatchGeometry.bg_layer_set_bounds, bgLayerSetBounds)
     same(CBatchGeometry.bg_layer_get_position, bgLayerGetPosition)
     same(CBatchGeometry.bg_layer_set_position, bgLayerSetPosition)
+    same(CBatchGeometry.bg_layer_offset_positions, bgLayerOffsetPositions)
     same(CBatchGeometry.bg_layer_get_center, bgLayerGetCenter)
     same(CBatchGeometry.bg_layer_set_center, bgLayerSetCenter)
     same(CBatchGeometry.bg_layer_get_anchor_point, bgLayerGetAnchorPoint)

@@ -83,9 +83,9 @@ final class MemoryFootprintTests: XCTestCase {
         // The world transforms' and the plan's six affine columns at least.
         XCTAssertGreaterThanOrEqual(warm.worldCache - cold.worldCache, 2 * n * 6 * 8)
         // Subtree bounds, per layer: an extent box, a content slot, a state byte, an index
-        // entry, an index slot and a drift slot (the content boxes, drift references and
-        // order labels are side tables, sized by what uses them).
-        XCTAssertGreaterThanOrEqual(warm.queryCaches, n * (32 + 4 + 1 + 4 + 4 + 4))
+        // slot and a drift slot (the content boxes, drift references, order labels and
+        // index entries are side tables, sized by what uses them).
+        XCTAssertGreaterThanOrEqual(warm.queryCaches, n * (32 + 4 + 1 + 4 + 4))
         XCTAssertEqual(warm.total, warm.columns + warm.hierarchy + warm.worldCache + warm.queryCaches + warm.scratch)
         _ = store.visibleLayers(in: Rect(x: 0, y: 0, width: 400, height: 800))
         XCTAssertGreaterThanOrEqual(store.memoryFootprint.total, warm.total)
@@ -112,9 +112,10 @@ final class MemoryFootprintTests: XCTestCase {
         XCTAssertGreaterThan(store.columns.scrollViews.capacity, 0)
     }
 
-    /// Order labels only for the sublayers of indexed lists (≥ 64 sublayers), in the drift
-    /// side table: the layers of a short list and the list layers themselves get no entry,
-    /// and the labels follow list order through an insert and a removal.
+    /// Order labels and index entries only for the sublayers of indexed lists (≥ 64
+    /// sublayers), in the drift side table: the layers of a short list and the list layers
+    /// themselves get no entry, the labels follow list order through an insert and a
+    /// removal, and each entry names the sublayer's leaf in its list's R-tree.
     func testOrderLabelsAreKeptOnlyForTheSublayersOfIndexedLists() throws {
         var store = LayerStore(minimumCapacity: 256)
         let root = try store.addLayer()
@@ -136,6 +137,14 @@ final class MemoryFootprintTests: XCTestCase {
         XCTAssertTrue(bounds.hasIndex(wide.index))
         for layer in [root, wide, short] + shortRows {
             XCTAssertEqual(bounds.drift.referenceSlots[layer.index], -1)
+            XCTAssertEqual(bounds.indexEntry(of: layer.index), -1)
+        }
+        XCTAssertFalse(store.caches.subtreeBounds.hasIndex(short.index))
+        XCTAssertEqual(bounds.drift.leaves.count, bounds.drift.references.count)
+        let index = bounds.index(of: wide.index)
+        for row in rows {
+            let leaf = Int(bounds.indexEntry(of: row.index))
+            XCTAssertTrue(leaf >= 0 && index.sublayers[leaf] == Int32(row.index))
         }
         let labels = rows.map { bounds.orderLabel(of: $0.index) }
         XCTAssertEqual(labels, labels.sorted())
@@ -151,6 +160,13 @@ final class MemoryFootprintTests: XCTestCase {
         let label = after.orderLabel(of: inserted.index)
         XCTAssertGreaterThan(label, after.orderLabel(of: rows[49].index))
         XCTAssertLessThan(label, after.orderLabel(of: rows[50].index))
+        // The removed row keeps its side-table entry (a slot is never given back) with no
+        // leaf; the inserted one has a leaf in the list's tree.
+        XCTAssertGreaterThanOrEqual(after.drift.referenceSlots[rows[10].index], 0)
+        XCTAssertEqual(after.indexEntry(of: rows[10].index), -1)
+        let leaf = Int(after.indexEntry(of: inserted.index))
+        XCTAssertTrue(leaf >= 0 && after.index(of: wide.index).sublayers[leaf] == Int32(inserted.index))
+        XCTAssertEqual(after.drift.leaves.count, after.drift.references.count)
         XCTAssertEqual(store._invariantViolations(), [])
     }
 }

@@ -101,6 +101,7 @@ ADAPTER(a_get_bounds, bg_layer_get_bounds(S, L, D))
 ADAPTER(a_set_bounds, bg_layer_set_bounds(S, L, R4))
 ADAPTER(a_get_position, bg_layer_get_position(S, L, D))
 ADAPTER(a_set_position, bg_layer_set_position(S, L, P2))
+ADAPTER(a_offset_positions, bg_layer_offset_positions(S, L, 0, 1, P2))
 ADAPTER(a_get_center, bg_layer_get_center(S, L, D))
 ADAPTER(a_set_center, bg_layer_set_center(S, L, P2))
 ADAPTER(a_get_anchor_point, bg_layer_get_anchor_point(S, L, D))
@@ -207,6 +208,7 @@ static const struct table_row {
     {"bg_layer_set_bounds", a_set_bounds, ACCESSOR},
     {"bg_layer_get_position", a_get_position, ACCESSOR},
     {"bg_layer_set_position", a_set_position, ACCESSOR},
+    {"bg_layer_offset_positions", a_offset_positions, SUPERLAYER},
     {"bg_layer_get_center", a_get_center, ACCESSOR},
     {"bg_layer_set_center", a_set_center, ACCESSOR},
     {"bg_layer_get_anchor_point", a_get_anchor_point, ACCESSOR},
@@ -415,6 +417,7 @@ ADAPTER(n_get_bounds, bg_layer_get_bounds(S, L, NULL))
 ADAPTER(n_set_bounds, bg_layer_set_bounds(S, L, NULL))
 ADAPTER(n_get_position, bg_layer_get_position(S, L, NULL))
 ADAPTER(n_set_position, bg_layer_set_position(S, L, NULL))
+ADAPTER(n_offset_positions, bg_layer_offset_positions(S, L, 0, 1, NULL))
 ADAPTER(n_get_center, bg_layer_get_center(S, L, NULL))
 ADAPTER(n_set_center, bg_layer_set_center(S, L, NULL))
 ADAPTER(n_get_anchor_point, bg_layer_get_anchor_point(S, L, NULL))
@@ -511,6 +514,7 @@ static const struct null_row {
     {n_set_bounds, "bg_layer_set_bounds: bounds is NULL"},
     {n_get_position, "bg_layer_get_position: out is NULL"},
     {n_set_position, "bg_layer_set_position: position is NULL"},
+    {n_offset_positions, "bg_layer_offset_positions: offset is NULL"},
     {n_get_center, "bg_layer_get_center: out is NULL"},
     {n_set_center, "bg_layer_set_center: center is NULL"},
     {n_get_anchor_point, "bg_layer_get_anchor_point: out is NULL"},

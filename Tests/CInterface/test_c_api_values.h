@@ -145,7 +145,24 @@ static void test_structure(void) {
     CHECK(count == 3 && list[0] == a && list[1] == row && list[2] == b);
     EXPECT_OK(bg_layer_destroy(store, row, &destroyed));
     CHECK(destroyed == 1);
+    /* A range move: sublayers 1..<2 of window (b) by {0.25, 0.1}, as bg_layer_set_position
+     * with position + offset; a (sublayer 0) keeps (5, 5). Mistakes change nothing. */
+    const double down[2] = {0.25, 0.1}, five[2] = {5, 5};
+    double moved[2] = {0, 0};
+    EXPECT_OK(bg_layer_offset_positions(store, window, 1, 1, down));
+    EXPECT_OK(bg_layer_get_position(store, b, moved));
+    CHECK(moved[0] == 5.0 + 0.25 && moved[1] == 5.0 + 0.1);
+    EXPECT_OK(bg_layer_get_position(store, a, moved));
+    CHECK(moved[0] == 5 && moved[1] == 5);
+    EXPECT_OK(bg_layer_set_position(store, b, five));
     before = fingerprint(store);
+    EXPECT(bg_layer_offset_positions(store, window, 1, 2, down), BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE,
+           "sublayer index 3 is out of range (2 sublayers)");
+    EXPECT(bg_layer_offset_positions(store, window, 0, -1, down), BG_ERROR_INVALID_ARGUMENT,
+           "bg_layer_offset_positions: count is negative (-1)");
+    EXPECT(bg_layer_offset_positions(store, c, 0, 1, down), BG_ERROR_SUBLAYER_INDEX_OUT_OF_RANGE,
+           "sublayer index 1 is out of range (0 sublayers)");
+    CHECK(fingerprint(store) == before);
     /* Detach: kept with its subtree, out of the tree. */
     EXPECT_OK(bg_layer_detach(store, a));
     EXPECT_OK(bg_layer_detach(store, a)); /* already detached: nothing happens */
@@ -1023,7 +1040,7 @@ static const char *const frame_steps[] = {
     "bg_store_clip_rects",         "bg_store_visibility",    "bg_store_hit_test",
     "bg_store_draw_order",         "bg_store_frame_query_geometry", "bg_store_frame_query",
     "bg_store_get_frame_query_cost", "bg_store_world_opacities",   "bg_store_frame_query_opacities",
-    "bg_store_hit_test (view rule)",
+    "bg_store_hit_test (view rule)", "bg_layer_offset_positions",
 };
 enum { LOOP_SLOTS = 1024 };
 static long long step_allocations[COUNT(frame_steps)];
@@ -1062,6 +1079,9 @@ static int loop_frame(bg_store *store, bg_layer list, int frame) {
     STEP(13, bg_store_world_opacities(store, loop_doubles, LOOP_SLOTS));
     STEP(14, bg_store_frame_query_opacities(store, viewport, loop_out, loop_doubles, LOOP_SLOTS, &count));
     STEP(15, bg_store_hit_test(store, points, 8, BG_HIT_TEST_VIEW, loop_out));
+    /* The rows below row 150 move down a point and back up, frame by frame. */
+    const double pitch[2] = {0, frame % 2 == 0 ? 1 : -1};
+    STEP(16, bg_layer_offset_positions(store, list, 150, 50, pitch));
     return ok && count > 0 && visited >= count;
 }
 

@@ -132,7 +132,7 @@ extension SubtreeBounds {
     var allocatedByteCounts: (cache: Int, scratch: Int) {
         var cache =
             allocatedBytes(contentSlots) + allocatedBytes(contents) + allocatedBytes(extent) + allocatedBytes(state)
-        cache += allocatedBytes(indexEntry) + allocatedBytes(drift.orderLabels) + allocatedBytes(indexes)
+        cache += allocatedBytes(drift.leaves) + allocatedBytes(drift.orderLabels) + allocatedBytes(indexes)
         cache += allocatedBytes(indexSlot) + allocatedBytes(freeIndexSlots)
         var position = 0
         while position < indexes.count {  // an index loop: an unoptimized build's iterator allocates

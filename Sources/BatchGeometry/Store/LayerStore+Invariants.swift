@@ -251,7 +251,7 @@ extension LayerStore {
     /// The spatial indexes, kept edit by edit, may differ in shape from a fresh build's
     /// but must agree in content: the same layers indexed (`freshIndexed`), each holding
     /// exactly its sublayers, each leaf with its sublayer's extent (bit for bit) and the
-    /// `indexEntry` that names it, the tree's own bookkeeping sound, and the order labels
+    /// `indexEntry(of:)` that names it, the tree's own bookkeeping sound, and the order labels
     /// strictly increasing along each indexed list.
     fileprivate func indexViolations(freshIndexed: (Int) -> Bool) -> [String] {
         let bounds = caches.subtreeBounds
@@ -263,7 +263,7 @@ extension LayerStore {
             if !indexed {
                 var sublayer = hierarchy.firstSublayers[layer]
                 while sublayer >= 0 {
-                    if bounds.indexEntry[Int(sublayer)] != -1 { return ["layer \(sublayer) has a leaf, unindexed"] }
+                    if bounds.indexEntry(of: Int(sublayer)) != -1 { return ["layer \(sublayer) has a leaf, unindexed"] }
                     sublayer = hierarchy.nextSiblings[Int(sublayer)]
                 }
                 continue
@@ -274,7 +274,7 @@ extension LayerStore {
             var held = 0
             var label: UInt64 = 0
             while sublayer >= 0 {
-                let leaf = Int(bounds.indexEntry[Int(sublayer)])
+                let leaf = Int(bounds.indexEntry(of: Int(sublayer)))
                 if leaf < 0 || leaf >= index.sublayers.count || index.sublayers[leaf] != sublayer {
                     return ["layer \(sublayer) has no leaf in the index of \(layer)"]
                 }

@@ -44,9 +44,10 @@ extension LayerStore {
             "query", "subtree content (slots and side table)",
             allocatedBytes(b.contentSlots) + allocatedBytes(b.contents))
         add(
-            "query", "state, index entry, index slot",
-            allocatedBytes(b.state) + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot))
-        add("query", "order labels (side table)", allocatedBytes(b.drift.orderLabels))
+            "query", "state, index slot", allocatedBytes(b.state) + allocatedBytes(b.indexSlot))
+        add(
+            "query", "order labels and index entries (side table)",
+            allocatedBytes(b.drift.orderLabels) + allocatedBytes(b.drift.leaves))
         var trees = allocatedBytes(b.indexes) + allocatedBytes(b.freeIndexSlots)
         var boxes = 0
         var parked = allocatedBytes(b.parkedSublayers) + allocatedBytes(b.drift.lists)
@@ -61,13 +62,16 @@ extension LayerStore {
         add("query", "R-trees: leaves, free counts, levels, marks", trees - boxes)
         add("query", "parked and drifting lists", parked + allocatedBytes(b.drift.listBounds))
         add("query", "drift references", b.drift.allocatedReferenceBytes)
+        let ranks =
+            allocatedBytes(b.drift.rankLinks) + allocatedBytes(b.drift.rankRoots) + allocatedBytes(b.drift.rankCounts)
+        add("query", "rank trees (side table)", ranks)
         let drawOrder = caches.drawOrderCache.allocatedByteCounts(sharingWith: hierarchy).cache
         add("query", "drawing-order cache", drawOrder)
         let listed =
             allocatedBytes(b.contentSlots) + allocatedBytes(b.contents) + allocatedBytes(b.extent)
             + allocatedBytes(b.state)
-            + allocatedBytes(b.indexEntry) + allocatedBytes(b.indexSlot) + allocatedBytes(b.drift.orderLabels) + trees
-            + parked + allocatedBytes(b.drift.listBounds) + b.drift.allocatedReferenceBytes + drawOrder
+            + allocatedBytes(b.indexSlot) + allocatedBytes(b.drift.orderLabels) + allocatedBytes(b.drift.leaves)
+            + trees + parked + allocatedBytes(b.drift.listBounds) + b.drift.allocatedReferenceBytes + ranks + drawOrder
         add("query", "(not listed above)", total - listed)
     }
 }

@@ -410,6 +410,24 @@ bg_status bg_layer_set_bounds(bg_store *store, bg_layer layer, const double boun
 bg_status bg_layer_get_position(const bg_store *store, bg_layer layer, double out[2]);
 bg_status bg_layer_set_position(bg_store *store, bg_layer layer, const double position[2]);
 
+/**
+ * Moves sublayers `start` ..< `start + count` of `superlayer` (in sublayer order, before
+ * zPosition) by `offset` {dx, dy}: each one's position becomes position + offset, x and y
+ * added apart, exactly as bg_layer_set_position with that sum would set it, one sublayer
+ * after another (Swift: offsetPositions(ofSublayersOf:in:by:)). The row move of a list:
+ * the rows below an inserted or removed row move by its pitch, in one call, without a
+ * handle per row. Errors, checked in this order before anything changes: NULL_ARGUMENT
+ * (store, offset); INVALID_ARGUMENT (`count` negative, or `start + count` overflows);
+ * STALE_SUPERLAYER (also for BG_LAYER_NONE: the roots are not a list here);
+ * SUBLAYER_INDEX_OUT_OF_RANGE (the range not within 0...n, n = the superlayer's
+ * sublayers; the message names the first index out of range and n). Expected O(log w) to
+ * find and check the range in a list of w >= 64 sublayers once the caches are built (the
+ * first frame query or bg_store_warm_up), else O(start + count); plus O(count) for the
+ * moves, each cheaper than a bg_layer_set_position; allocates only when the setters would.
+ */
+bg_status bg_layer_offset_positions(bg_store *store, bg_layer superlayer, int64_t start, int64_t count,
+                                    const double offset[2]);
+
 /** UIView's center: the same as the position. */
 bg_status bg_layer_get_center(const bg_store *store, bg_layer layer, double out[2]);
 bg_status bg_layer_set_center(bg_store *store, bg_layer layer, const double center[2]);

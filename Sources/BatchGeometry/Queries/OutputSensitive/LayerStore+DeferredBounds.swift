@@ -137,7 +137,7 @@ extension LayerStore {
         }
         bounds.state[sublayer] = marks & Mark.kept
         bounds.lastDeferredVisits += 1
-        let joined = bounds.indexEntry[sublayer] < 0
+        let joined = bounds.indexEntry(of: sublayer) < 0
         // Its own parked sublayers first when its union is redone; its superlayer
         // (`layer`) is not carried: the caller redoes its union.
         _ = redoBox(sublayer, marks: marks | redoParkedIfRead(sublayer, marks, &bounds), &bounds)

@@ -402,7 +402,7 @@ extension SubtreeBounds {
     /// raises the list's bound to its drift; false (nothing done) otherwise. O(1).
     @inline(__always)
     mutating func parkDrifting(_ layer: Int, slot: Int) -> Bool {
-        guard indexEntry[layer] >= 0, drift.lists[slot].count < drift.lists[slot].capacity,
+        guard indexEntry(of: layer) >= 0, drift.lists[slot].count < drift.lists[slot].capacity,
             let bound = drift.drift(of: layer)
         else { return false }
         drift.listBounds[slot] = Swift.max(drift.listBounds[slot], bound)

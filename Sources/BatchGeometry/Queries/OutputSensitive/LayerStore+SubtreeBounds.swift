@@ -27,7 +27,6 @@ extension LayerStore {
         bounds.contents = []
         bounds.extent = RemappedColumn(repeating: .null, count: count)
         bounds.state = RemappedColumn(repeating: 0, count: count)
-        bounds.indexEntry = RemappedColumn(repeating: -1, count: count)
         bounds.indexes = []
         bounds.parkedSublayers = []
         bounds.drift = ParkedDrift()
@@ -214,7 +213,7 @@ extension LayerStore {
         let extent = computedExtent(of: layer, &bounds)
         let superlayer = Int(hierarchy.parents[layer])
         let indexedSuperlayer = superlayer >= 0 && bounds.state[superlayer] & Mark.indexed != 0
-        let needsLeaf = indexedSuperlayer && bounds.indexEntry[layer] < 0
+        let needsLeaf = indexedSuperlayer && bounds.indexEntry(of: layer) < 0
         if indexedSuperlayer { recordMoveReference(of: layer, extent: extent, superlayer: superlayer, &bounds) }
         guard extent != bounds.extent[layer] || needsLeaf else { return nil }
         bounds.extent[layer] = extent
@@ -222,7 +221,7 @@ extension LayerStore {
         if needsLeaf {
             bounds.insertLeaf(of: layer, into: superlayer, box: extent)
         } else if indexedSuperlayer {
-            bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry[layer]), to: extent)
+            bounds.refitIndex(of: superlayer, leaf: Int(bounds.indexEntry(of: layer)), to: extent)
         }
         return superlayer
     }
@@ -294,7 +293,7 @@ extension LayerStore {
                 bounds.setIndex(nil, of: layer)
                 var k = 0
                 while k < bounds.buildScratch.sublayers.count {
-                    bounds.indexEntry[Int(bounds.buildScratch.sublayers[k])] = -1
+                    bounds.setIndexEntry(-1, of: Int(bounds.buildScratch.sublayers[k]))
                     k += 1
                 }
             }
@@ -476,7 +475,7 @@ extension LayerStore {
                 caches.drawOrderCache.unlink(layer, from: parent)
             }
         }
-        if caches.subtreeBounds.isBuilt { caches.subtreeBounds.indexEntry[layer] = -1 }
+        if caches.subtreeBounds.isBuilt { caches.subtreeBounds.setIndexEntry(-1, of: layer) }
         caches.subtreeBounds.mark(layer, SubtreeBounds.Mark.extent)
     }
 

@@ -16,8 +16,8 @@
 /// The references are a side table: only the sublayers of indexed lists (a card in four
 /// layers of the `app` workload, none of `standard`) need one, so each layer holds a
 /// 4-byte position in the table instead of a 32-byte reference (issue 22's bytes target).
-/// The same position holds the layer's order label (`orderLabels`), which only those
-/// sublayers need too.
+/// The same position holds the layer's order label (`orderLabels`) and its leaf in the
+/// list's spatial index (`leaves`), which only those sublayers need too.
 struct ParkedDrift: Sendable {
     /// Per layer: its reference's (and order label's) position in `references` and
     /// `orderLabels` (-1: none, which reads as `invalid` and label 0). A layer gets one
@@ -41,6 +41,11 @@ struct ParkedDrift: Sendable {
     /// (left child, right child, parent, left subtree size: `SublayerRanks.swift`); stale when
     /// the superlayer is not indexed.
     var rankLinks: RemappedColumn<SIMD4<Int32>> = []
+    /// Per position in `referenceSlots`: the layer's entry in its superlayer's
+    /// `SublayerIndex` (-1: none). Read and written with `leaf(of:)` and `setLeaf(_:of:)`;
+    /// a layer without a position has none. Here rather than a column a layer: only the
+    /// sublayers of indexed lists have a leaf (issue 22's bytes target).
+    var leaves: RemappedColumn<Int32> = []
     /// Per position in `SubtreeBounds.indexes`: the sublayers parked with a bounded drift
     /// (an entry redone since, or that left the list, is skipped), and the largest bound
     /// of their drifts (infinity: redo them all on descent).
@@ -68,7 +73,28 @@ struct ParkedDrift: Sendable {
         references.append(Self.invalid)
         orderLabels.append(0)
         rankLinks.append(SIMD4(-1, -1, -1, 0))
+        leaves.append(-1)
         return references.count - 1
+    }
+
+    /// `layer`'s entry in its superlayer's index (-1 when it has none). O(1).
+    @inline(__always)
+    func leaf(of layer: Int) -> Int32 {
+        let slot = referenceSlots[layer]
+        return slot >= 0 ? leaves[Int(slot)] : -1
+    }
+
+    /// Sets `layer`'s entry in its superlayer's index; a leaf (≥ 0) gives the layer a
+    /// position in the table if it has none, -1 on a layer without one writes nothing (it
+    /// reads as -1 already). O(1) amortized.
+    @inline(__always)
+    mutating func setLeaf(_ leaf: Int32, of layer: Int) {
+        if leaf >= 0 {
+            leaves[referenceSlot(of: layer)] = leaf
+            return
+        }
+        let slot = referenceSlots[layer]
+        if slot >= 0 { leaves[Int(slot)] = -1 }
     }
 
     /// `layer`'s order label (0 when it has no entry). O(1).
@@ -94,6 +120,7 @@ struct ParkedDrift: Sendable {
         if references.capacity < room { references.reserveCapacity(room) }
         if orderLabels.capacity < room { orderLabels.reserveCapacity(room) }
         if rankLinks.capacity < room { rankLinks.reserveCapacity(room) }
+        if leaves.capacity < room { leaves.reserveCapacity(room) }
     }
 
     /// `layer`'s reference (`invalid` when it has none). O(1).

@@ -24,9 +24,6 @@ struct SubtreeBounds: Sendable {
     var extent: RemappedColumn<RectEdges> = []
     /// Per layer: the `Mark` bits waiting for the next refresh, plus `indexed`.
     var state: RemappedColumn<UInt8> = []
-    /// Per layer: its entry in its superlayer's `SublayerIndex` (-1: none; a sublayer
-    /// linked into an indexed list since the last refresh gets its leaf there).
-    var indexEntry: RemappedColumn<Int32> = []
     /// The spatial indexes of the layers with at least `SublayerIndex.minimumSublayers`
     /// sublayers, by layer.
     /// (An array with a slot per indexed layer, not a dictionary: a dictionary's in-place
@@ -169,7 +166,6 @@ struct SubtreeBounds: Sendable {
         if contentSlots.capacity != contentRoom { reserveContents(forCapacity: contentSlots.capacity) }
         extent.append(.null)
         state.append(0)
-        indexEntry.append(-1)
         indexSlot.append(-1)
         drift.appendLayer()
     }
@@ -188,7 +184,6 @@ struct SubtreeBounds: Sendable {
         reserveContents(forCapacity: capacity)
         extent.reserveCapacity(capacity)
         state.reserveCapacity(capacity)
-        indexEntry.reserveCapacity(capacity)
         indexSlot.reserveCapacity(capacity)
         drift.referenceSlots.reserveCapacity(capacity)
         drift.reserveReferences(forCapacity: capacity)
@@ -206,6 +201,18 @@ struct SubtreeBounds: Sendable {
     /// Sets `layer`'s order label (its side-table entry made if it has none). O(1) amortized.
     @inline(__always)
     mutating func setOrderLabel(_ label: UInt64, of layer: Int) { drift.setOrderLabel(label, of: layer) }
+
+    /// `layer`'s entry in its superlayer's `SublayerIndex` (-1: none; a sublayer linked
+    /// into an indexed list since the last refresh gets its leaf there). Kept in the drift
+    /// side table (`ParkedDrift.leaves`): only the sublayers of indexed lists have one, so
+    /// a layer pays no 4-byte column for it. O(1).
+    @inline(__always)
+    func indexEntry(of layer: Int) -> Int32 { drift.leaf(of: layer) }
+
+    /// Sets `layer`'s index entry (a leaf makes its side-table entry if it has none; -1 on
+    /// a layer without one writes nothing). O(1) amortized.
+    @inline(__always)
+    mutating func setIndexEntry(_ leaf: Int32, of layer: Int) { drift.setLeaf(leaf, of: layer) }
 
     /// The index of `layer`, which must have one. O(1).
     func index(of layer: Int) -> SublayerIndex { indexes[Int(indexSlot[layer])] }
@@ -256,8 +263,8 @@ struct SubtreeBounds: Sendable {
     /// Frees `sublayer`'s leaf in the index of `layer` (which has one), if it has a leaf.
     /// O(log w).
     mutating func removeLeaf(of sublayer: Int, from layer: Int) {
-        let leaf = Int(indexEntry[sublayer])
-        indexEntry[sublayer] = -1
+        let leaf = Int(indexEntry(of: sublayer))
+        setIndexEntry(-1, of: sublayer)
         guard leaf >= 0 else { return }
         let slot = Int(indexSlot[layer])
         var index = SublayerIndex()
@@ -275,19 +282,19 @@ struct SubtreeBounds: Sendable {
         swap(&index, &indexes[slot])
         let leaf = index.insert(Int32(truncatingIfNeeded: sublayer), box: box)
         swap(&index, &indexes[slot])
-        indexEntry[sublayer] = leaf.map { Int32(truncatingIfNeeded: $0) } ?? -1
+        setIndexEntry(leaf.map { Int32(truncatingIfNeeded: $0) } ?? -1, of: sublayer)
     }
 
     /// Builds `layer`'s index over `buildScratch` (its sublayers in list order, with their
     /// extents), in the arrays of its old index when it has one, records every leaf in
-    /// `indexEntry`, and labels the sublayers evenly over the label space. O(w log w).
+    /// `indexEntry(of:)`, and labels the sublayers evenly over the label space. O(w log w).
     mutating func buildIndex(of layer: Int) {
         if indexSlot[layer] < 0 { setIndex(SublayerIndex(), of: layer) }
         let slot = Int(indexSlot[layer])
         var index = SublayerIndex()
         swap(&index, &indexes[slot])
         index.build(&buildScratch)
-        index.forEachLeaf { sublayer, leaf in indexEntry[sublayer] = Int32(truncatingIfNeeded: leaf) }
+        index.forEachLeaf { sublayer, leaf in setIndexEntry(Int32(truncatingIfNeeded: leaf), of: sublayer) }
         swap(&index, &indexes[slot])
         reserveParkedLists(slot)
         state[layer] |= Mark.indexed
