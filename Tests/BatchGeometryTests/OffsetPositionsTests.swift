@@ -93,6 +93,22 @@ final class OffsetPositionsTests: XCTestCase {
             }
         }
 
+        /// The change tracker (its list, states and full-update flag) and the edit log (its
+        /// ring and count) of the two stores agree: what `updateWorld()` and the culled
+        /// sample read of the moves. Read before anything updates the world.
+        static func assertSameLogs(
+            _ batch: borrowing LayerStore, _ single: borrowing LayerStore, _ label: String,
+            file: StaticString = #filePath,
+            line: UInt = #line
+        ) {
+            let (changes, twin) = (batch.caches.changes, single.caches.changes)
+            XCTAssertEqual(changes.needsFullUpdate, twin.needsFullUpdate, "\(label): full", file: file, line: line)
+            XCTAssertTrue(changes.dirtyLayers == twin.dirtyLayers, "\(label): dirty list", file: file, line: line)
+            XCTAssertTrue(changes.dirtyStates == twin.dirtyStates, "\(label): dirty states", file: file, line: line)
+            XCTAssertEqual(batch.caches.editLog.written, single.caches.editLog.written, label, file: file, line: line)
+            XCTAssertEqual(batch.caches.editLog.ring, single.caches.editLog.ring, label, file: file, line: line)
+        }
+
         /// Whether `layer`, a sublayer of `list`, waits parked in the list's drifting cards
         /// with a known drift.
         static func isDrifting(_ layer: Int, in list: Int, _ bounds: SubtreeBounds) -> Bool {
@@ -120,6 +136,7 @@ final class OffsetPositionsTests: XCTestCase {
             _ random: inout SplitMix64, _ label: String, file: StaticString = #filePath, line: UInt = #line
         ) {
             XCTAssertEqual(batch.count, single.count, label, file: file, line: line)
+            Self.assertSameLogs(batch, single, label, file: file, line: line)
             for slot in 0..<batch.count where batch.isLiveSlot(slot) {
                 let (a, b) = (batch.position(of: slot), single.position(of: slot))
                 XCTAssertTrue(
@@ -209,6 +226,49 @@ final class OffsetPositionsTests: XCTestCase {
             twins.assertSame(&random, "frame \(frame)")
         }
         XCTAssertGreaterThan(drifting, 300, "moved rows that waited parked with a known drift")
+    }
+
+    /// Many row moves with no world update between (only frame queries): the change
+    /// tracker's list reaches its limit inside a run of drifting rows (the tracker then
+    /// asks for a full update and lists nothing more) and the edit log's ring wraps; the
+    /// batch store's tracker and log equal the twin's after every call, and its
+    /// positions, world transforms and queries after the last.
+    func testRunsPastTheTrackersLimitAndTheLogsRing() throws {
+        var random = SplitMix64(seed: 2202)
+        var twins = Twins(&random)
+        var result = VisibleLayers()
+        let viewport = Rect(0, 0, 400, 800)
+        var filledInARun = 0
+        var mostListed = 0
+        for frame in 0..<50 {
+            twins.batch.visibleLayers(in: viewport, into: &result)
+            twins.single.visibleLayers(in: viewport, into: &result)
+            if frame % 10 == 0 {  // the tracker starts over now and then
+                _ = twins.batch.updateWorld()
+                _ = twins.single.updateWorld()
+            }
+            for list in twins.lists.prefix(3) {
+                let count = twins.batch.sublayerCount(of: list)
+                let range = random.below(count / 8)..<count
+                let offset = Point(x: 0, y: frame % 2 == 0 ? 50 : -50)
+                let wasListing = !twins.batch.caches.changes.needsFullUpdate
+                mostListed = max(mostListed, twins.batch.caches.changes.dirtyLayers.count)
+                try twins.batch.offsetPositions(ofSublayersOf: list, in: range, by: offset)
+                for layer in twins.single.sublayers(of: list)[range] {
+                    let p = twins.single.position(of: layer)
+                    twins.single.setPosition(Point(x: p.x + offset.x, y: p.y + offset.y), of: layer)
+                }
+                if wasListing && twins.batch.caches.changes.needsFullUpdate { filledInARun += 1 }
+                Twins.assertSameLogs(twins.batch, twins.single, "frame \(frame)")
+            }
+        }
+        let limit = ChangeTracker.incrementalLimit(slots: twins.batch.caches.changes.dirtyStates.count)
+        XCTAssertGreaterThan(filledInARun, 0, "a move that filled the tracker's list (\(mostListed) of \(limit))")
+        XCTAssertGreaterThan(twins.batch.caches.editLog.written, UInt64(2 * EditLog.capacity), "the ring wrapped")
+        twins.batch.visibleLayers(in: viewport, into: &result)
+        FrameQueryTests.assertMatches(result, FrameQueryTests.expectedVisible(twins.batch, viewport: viewport), "")
+        twins.single.visibleLayers(in: viewport, into: &result)
+        twins.assertSame(&random, "after the moves")
     }
 
     /// A relayout's move: the rows below an insert, a pitch down, keep their bits as the

@@ -274,6 +274,28 @@ extension RemappedColumn {
     }
 }
 
+extension RemappedColumn where Element: BitwiseCopyable {
+    /// Calls `body` with the address of the column's room (`capacity` elements, the first
+    /// `count` of them its elements; `RawColumn.empty` when it has no room) and its
+    /// count, which `body` may raise up to `capacity` by writing the elements past it:
+    /// appends in place, with the uniqueness and room checks made once rather than once
+    /// an element. O(1) unless shared (then a copy).
+    @inline(__always)
+    mutating func withAppendingRoom<R>(_ body: (RawColumn<Element>, inout Int) -> R) -> R {
+        guard capacity > 0 else {
+            var count = 0
+            return body(.empty, &count)
+        }
+        makeUnique()
+        let block = self.block.unsafelyUnwrapped
+        var count = block.count
+        let result = withExtendedLifetime(block) { body(RawColumn(block.base), &count) }
+        precondition(count >= block.count && count <= block.capacity, "RemappedColumn: appended past the room")
+        block.count = count
+        return result
+    }
+}
+
 /// Calls `body` with the address of `column`'s elements for writing (`RawColumn.empty`
 /// when it has none).
 @inline(__always)

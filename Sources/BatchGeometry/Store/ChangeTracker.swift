@@ -55,6 +55,34 @@ struct ChangeTracker: Sendable {
         dirtyStates[layer] = Self.positionOnly
     }
 
+    /// `markPositionChanged` on a run of layers through the columns' raw addresses: `body`
+    /// calls `PositionMarks.markPositionChanged` on them, and the tracker is left as the
+    /// calls on the tracker would leave it, with the bounds, uniqueness and room checks
+    /// made once a run (a range move's cards: `LayerStore.moveParkedRun`). O(1) plus
+    /// `body`; allocates nothing (the list has room for `incrementalLimit`, reserved with
+    /// the slots).
+    @inline(__always)
+    mutating func markingPositions<R>(_ body: (inout PositionMarks) -> R) -> R {
+        guard !needsFullUpdate else {  // nothing is listed or written (nor copied)
+            var marks = PositionMarks(states: .empty, layers: .empty, count: 0, limit: 0, full: true)
+            return body(&marks)
+        }
+        let limit = Self.incrementalLimit(slots: dirtyStates.count)
+        dirtyLayers.reserveCapacity(limit)  // room already, but for a store copied since
+        var full = false
+        let result = withRawColumn(&dirtyStates) { states in
+            dirtyLayers.withAppendingRoom { layers, count in
+                var marks = PositionMarks(states: states, layers: layers, count: count, limit: limit, full: full)
+                let result = body(&marks)
+                count = marks.count
+                full = marks.full
+                return result
+            }
+        }
+        needsFullUpdate = full
+        return result
+    }
+
     /// Lists `layer`, clean until now; returns false, listing nothing, when the list is at
     /// `incrementalLimit`: the tracker then asks for a full update, which needs no list
     /// (and `layer`'s state stays clean, as `clear()` resets only the listed ones). O(1).
@@ -83,5 +111,27 @@ struct ChangeTracker: Sendable {
         dirtyLayers.removeAll(keepingCapacity: true)
         needsFullUpdate = false
         hierarchyChanged = false
+    }
+}
+
+/// The tracker's columns opened for `ChangeTracker.markingPositions`.
+struct PositionMarks {
+    fileprivate let states: RawColumn<UInt8>
+    fileprivate let layers: RawColumn<Int32>
+    fileprivate var count: Int
+    fileprivate let limit: Int
+    fileprivate var full: Bool
+
+    /// `ChangeTracker.markPositionChanged(layer)`, the same writes. O(1).
+    @inline(__always)
+    mutating func markPositionChanged(_ layer: Int) {
+        if full || states[layer] != ChangeTracker.clean { return }
+        guard count < limit else {
+            full = true  // the list is at its limit: a full update, nothing listed
+            return
+        }
+        layers[count] = Int32(truncatingIfNeeded: layer)
+        count += 1
+        states[layer] = ChangeTracker.positionOnly
     }
 }

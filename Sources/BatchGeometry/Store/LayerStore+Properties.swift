@@ -66,8 +66,9 @@ extension LayerStore {
     /// below an inserted or removed row move by its pitch. Cheaper than the calls one by
     /// one: no handle per sublayer, and a sublayer parked under an indexed masking list
     /// with a known drift (a row off screen, moved before) has its state and drift read
-    /// once, its list's bound raised once a run of them, its columns' checks made once a
-    /// run (~60 instructions a row, against ~120 for the setter).
+    /// once, its list's bound raised once a run of them, its columns', change tracker's
+    /// and edit log's checks made once a run (~40 instructions a row, against ~120 for
+    /// the setter; a row's first move after a query redid it takes the setter's path).
     ///
     /// Expected O(log w) to find and check the range in a list of w ≥ 64 sublayers once
     /// the caches are built (its rank tree), else O(`range.upperBound`) (a walk of the

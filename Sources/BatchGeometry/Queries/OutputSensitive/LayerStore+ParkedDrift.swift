@@ -152,8 +152,9 @@ extension LayerStore {
     /// gets the setter's writes for such a card, in its order: the position, the change
     /// tracker's mark, the extent bit (`SubtreeBounds.mark` of a parked layer), the edit
     /// log, the drift (`noteMoveDrift`); its state, reference and list read once, and the
-    /// columns through their raw addresses (bounds and uniqueness checked once a run, not
-    /// several times a card). O(moved).
+    /// columns, the change tracker's and the edit log's ring through their raw addresses
+    /// (`ChangeTracker.markingPositions`, `EditLog.recording`): bounds, uniqueness and
+    /// room checked once a run, not several times a card. O(moved).
     private mutating func moveParkedRun(
         from layer: Int, count: Int, list: Int, by offset: Point, bound: inout Double
     ) -> (next: Int, moved: Int) {
@@ -167,26 +168,32 @@ extension LayerStore {
                     withRawColumn(&columns.positionY) { y in
                         withRawColumn(&caches.subtreeBounds.state) { states in
                             withRawColumn(&caches.subtreeBounds.drift.references) { references in
-                                while moved < count {
-                                    let state = states[layer]
-                                    let reference = Int(referenceSlots[layer])
-                                    guard state & Mark.parked != 0, reference >= 0 else { return }
-                                    var entry = references[reference]
-                                    let position = Point(x: x[layer] + offset.x, y: y[layer] + offset.y)
-                                    let drift = Double(ParkedDrift.moveBound(entry, to: position)) + Double(entry[6])
-                                    // Another list's, no drift before or after: the setter's path.
-                                    guard entry[7].bitPattern == slot, ParkedDrift.drift(entry) != nil, drift.isFinite
-                                    else { return }
-                                    x[layer] = position.x
-                                    y[layer] = position.y
-                                    caches.changes.markPositionChanged(layer)
-                                    if state & Mark.extent == 0 { states[layer] = state | Mark.extent }
-                                    caches.editLog.record(layer)
-                                    entry[5] = ParkedDrift.moveBound(entry, to: position)
-                                    references[reference] = entry
-                                    if drift > bound { bound = drift }
-                                    layer = Int(next[layer])
-                                    moved += 1
+                                caches.changes.markingPositions { marks in
+                                    caches.editLog.recording { log in
+                                        while moved < count {
+                                            let state = states[layer]
+                                            let reference = Int(referenceSlots[layer])
+                                            guard state & Mark.parked != 0, reference >= 0 else { return }
+                                            var entry = references[reference]
+                                            let position = Point(x: x[layer] + offset.x, y: y[layer] + offset.y)
+                                            let moveBound = ParkedDrift.moveBound(entry, to: position)
+                                            let drift = Double(moveBound) + Double(entry[6])
+                                            // Another list's, no drift before or after: the setter's path.
+                                            guard entry[7].bitPattern == slot, ParkedDrift.drift(entry) != nil,
+                                                drift.isFinite
+                                            else { return }
+                                            x[layer] = position.x
+                                            y[layer] = position.y
+                                            marks.markPositionChanged(layer)
+                                            if state & Mark.extent == 0 { states[layer] = state | Mark.extent }
+                                            log.record(layer)
+                                            entry[5] = moveBound
+                                            references[reference] = entry
+                                            if drift > bound { bound = drift }
+                                            layer = Int(next[layer])
+                                            moved += 1
+                                        }
+                                    }
                                 }
                             }
                         }
