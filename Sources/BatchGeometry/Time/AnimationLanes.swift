@@ -413,8 +413,8 @@ extension AnimationStore {
                     if curve == .timingFunction {
                         solveLaneProgress(count: count, functions: curves, progress: progress)
                     } else {
-                        withRawColumn(reading: springs) { table in
-                            for m in 0..<count { progress[m] = Double(table[Int(curves[m])].progress(at: progress[m])) }
+                        withRawColumn(reading: springCoefficients) { table in
+                            BGSpringProgress(table.base, curves.base, progress.base, count)
                         }
                     }
                 }

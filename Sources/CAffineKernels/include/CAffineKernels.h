@@ -368,6 +368,44 @@ typedef struct BGTransformLanes {
 void BGTransformLanesWrite(const BGTransformLanes *lanes, size_t count);
 
 /* ------------------------------------------------------------------------ */
+/* The package's exp and sincos, and the spring lanes                        */
+/* ------------------------------------------------------------------------ */
+
+/// e^x, the package's own (docs/ANIMATION.md section 5.2; vmath.h: fdlibm's algorithm,
+/// within 1 ulp of the correctly rounded result), the same bits on every platform and
+/// backend: the lane kernels compute it with the same operations. Overflow gives +inf,
+/// underflow 0 or a subnormal rounded once, NaN gives NaN. O(1), no allocation.
+double BGExp(double x);
+
+/// sin x and cos x (same accuracy and sources as `BGExp`).
+typedef struct BGSinCos {
+    double sin, cos;
+} BGSinCos;
+
+/// sin x and cos x together, the package's own: for |x| < 1.5·2^20 from a 151-bit
+/// reduction by π/2 and fdlibm's kernels, within 1 ulp; ±inf and NaN give NaN; larger
+/// finite x the C library's sin and cos (the lane kernels call this for them). O(1).
+BGSinCos BGSinCosOf(double x);
+
+/// One spring's x(t) at `time` seconds (`Spring.value(at:)`, docs/ANIMATION.md section
+/// 5.2) from its coefficients, 8 doubles: regime (0 underdamped, 1 critically damped,
+/// 2 overdamped), ω0, ζ, ωd (underdamped) or σ (overdamped), A, B, h = ω0·ζ
+/// (overdamped), unused:
+///
+///     0:  1 - (sin(ωd*t)*B + cos(ωd*t)*A) * exp(-(t*ζ)*ω0)
+///     1:  1 - exp(-(t*ω0)) * (A + B*t)
+///     2:  1 - (exp((σ - h)*t)*B + exp(-(t*(h + σ)))*A)
+///
+/// with `BGExp` and `BGSinCosOf`, every operation rounded to double, never fused. O(1).
+double BGSpringValue(const double *coefficients, double time);
+
+/// A spring lane group's progress, with the selected backend: for each member i in
+/// [0, count), `values[i]` (its local time in seconds) becomes
+/// `(double)(float)BGSpringValue(table + 8 * springs[i], values[i])`, bit for bit on
+/// every backend. O(count), no allocation.
+void BGSpringProgress(const double *table, const int32_t *springs, double *values, size_t count);
+
+/* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
 
