@@ -151,4 +151,11 @@ CA_HIDDEN __attribute__((target("avx2"))) void ca_spring_progress_avx2(const dou
     ca_spring_body(table, springs, values, count);
 }
 
+/* The whole-transform lanes' slerp (BGSlerpLanes): spring_lanes.h's four-lane body, one
+ * AVX register a field (the AVX-512 table runs it too: its blocks are four wide). */
+CA_HIDDEN __attribute__((target("avx2"))) void ca_slerp_lanes_avx2(const double *slerp, const double *progress,
+                                                                 double *rotation, size_t count) {
+    ca_slerp_body(slerp, progress, rotation, count);
+}
+
 #endif

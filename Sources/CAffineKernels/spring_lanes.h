@@ -104,3 +104,38 @@ static CA_ALWAYS_INLINE void ca_spring_body(const double *table, const int32_t *
     for (; count - i >= (size_t)CA_SW; i += CA_SW) ca_spring_block(table, springs, values, i);
     for (; i < count; i++) values[i] = (double)(float)ca_spring_value(table + 8 * (size_t)springs[i], values[i]);
 }
+
+#if CA_SW == 4
+/* The whole-transform lanes' slerp (BGSlerpLanes, CAffineKernels.h): Swift's
+ * PreparedSlerp.interpolate(from:_:) four members a block, lanewise, in its order:
+ * wa = sin((1 − f)·θ) / sin θ, wb = sin(f·θ) / sin θ, q = a·wa + b·wb, or a where the
+ * slerp returns its start. The sines are ca_sv_sincos's (the scalar BGSinCosOf's bits).
+ * A partial last block computes its padding lanes (zeros in memory, f = 0) and writes
+ * them to the rotation block's padding. */
+static CA_ALWAYS_INLINE void ca_slerp_body(const double *slerp, const double *progress, double *rotation,
+                                           size_t count) {
+    for (size_t i = 0; i < count; i += 4) {
+        const size_t lanes = count - i < 4 ? count - i : 4;
+        const double *k = slerp + 44 * (i / 4);
+        ca_sv f = {0}, a[4], b[4], theta, sinTheta, start;
+        for (size_t l = 0; l < lanes; l++) f[l] = progress[i + l];
+        for (int j = 0; j < 4; j++) {
+            __builtin_memcpy(&a[j], k + 4 * j, sizeof(ca_sv));
+            __builtin_memcpy(&b[j], k + 4 * (4 + j), sizeof(ca_sv));
+        }
+        __builtin_memcpy(&theta, k + 32, sizeof theta);
+        __builtin_memcpy(&sinTheta, k + 36, sizeof sinTheta);
+        __builtin_memcpy(&start, k + 40, sizeof start);
+        const ca_sv argA = (1.0 - f) * theta, argB = f * theta;
+        ca_sv sinA, cosA, sinB, cosB;
+        ca_sv_sincos(&argA, &sinA, &cosA);
+        ca_sv_sincos(&argB, &sinB, &cosB);
+        const ca_sv wa = sinA / sinTheta, wb = sinB / sinTheta;
+        const ca_sm keep = (ca_sm)(start != 0);
+        for (int j = 0; j < 4; j++) {
+            const ca_sv q = CA_SV_SELECT(keep, a[j], a[j] * wa + b[j] * wb);
+            __builtin_memcpy(rotation + 16 * (i / 4) + 4 * j, &q, sizeof q);
+        }
+    }
+}
+#endif

@@ -75,3 +75,7 @@ double BGSpringValue(const double *coefficients, double time) { return ca_spring
 void ca_spring_progress_portable(const double *table, const int32_t *springs, double *values, size_t count) {
     ca_spring_body(table, springs, values, count);
 }
+
+void ca_slerp_lanes_portable(const double *slerp, const double *progress, double *rotation, size_t count) {
+    ca_slerp_body(slerp, progress, rotation, count);
+}

@@ -1152,6 +1152,52 @@ static void test_spring_lanes(void) {
     }
 }
 
+/* The whole-transform lanes' slerp (BGSlerpLanes) on every table and through the
+ * dispatching entry point, against the header's formula written here with BGSinCosOf,
+ * member by member, bit for bit: counts 0..13 (whole blocks and a partial one), the
+ * slerp returning its start now and then, f = 0, 1, inside and outside [0, 1], NaN;
+ * nothing written past the last block. */
+static void test_slerp_lanes(void) {
+    enum { N = 13, B = (N + 3) / 4 };
+    for (size_t t = 0; t <= N_NAMES; t++) {
+        const BGKernelTable *table = t < N_NAMES ? BGKernelTableNamed(k_names[t]) : NULL;
+        if (t < N_NAMES && table == NULL) continue;
+        const char *name = table ? table->name : "dispatch";
+        long bad = 0;
+        for (int round = 0; round < 3000; round++) {
+            static double slerp[44 * B], f[N], rotation[16 * B + 1], want[4 * N];
+            const size_t count = (size_t)(rnd64() % (N + 1));
+            memset(slerp, 0, sizeof slerp);
+            for (size_t i = 0; i < 16 * B + 1; i++) rotation[i] = from_bits(CANARY);
+            for (size_t m = 0; m < count; m++) {
+                double *k = slerp + 44 * (m / 4) + m % 4, a[4], b[4];
+                for (int j = 0; j < 4; j++) k[4 * j] = a[j] = rnd_range(-1, 1), k[4 * (4 + j)] = b[j] = rnd_range(-1, 1);
+                const double d = rnd_range(0, 1), theta = acos(d), sinTheta = sqrt(1 - d * d);
+                const int start = rnd64() % 6 == 0;
+                k[32] = start ? 0 : theta, k[36] = start ? 0 : sinTheta, k[40] = start;
+                const uint64_t pick = rnd64() % 10;
+                f[m] = pick == 0 ? 0 : pick == 1 ? 1 : pick == 2 ? rnd_range(-0.5, 1.5) : pick == 3 ? NAN : rnd01();
+                for (int j = 0; j < 4; j++) {
+                    if (start) {
+                        want[4 * m + (size_t)j] = a[j];
+                    } else {
+                        const double wa = BGSinCosOf((1 - f[m]) * theta).sin / sinTheta;
+                        const double wb = BGSinCosOf(f[m] * theta).sin / sinTheta;
+                        want[4 * m + (size_t)j] = a[j] * wa + b[j] * wb;
+                    }
+                }
+            }
+            if (table) table->slerp_lanes(slerp, f, rotation, count);
+            else BGSlerpLanes(slerp, f, rotation, count);
+            for (size_t m = 0; m < count; m++)
+                for (int j = 0; j < 4; j++)
+                    bad += !same_value(rotation[16 * (m / 4) + 4 * (size_t)j + m % 4], want[4 * m + (size_t)j]);
+            bad += bits_of(rotation[16 * ((count + 3) / 4)]) != CANARY;
+        }
+        check(bad == 0, "slerp-lanes", name, N, 0, NULL);
+    }
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 static void init_backends(void) {
@@ -1363,6 +1409,7 @@ int main(int argc, char **argv) {
         test_transform_lanes();
         test_vmath();
         test_spring_lanes();
+        test_slerp_lanes();
         test_tables();
         test_set_backend();
         printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,

@@ -405,6 +405,21 @@ double BGSpringValue(const double *coefficients, double time);
 /// every backend. O(count), no allocation.
 void BGSpringProgress(const double *table, const int32_t *springs, double *values, size_t count);
 
+/// The whole-transform lanes' slerp (docs/ANIMATION.md section 7; Swift's
+/// `PreparedSlerp.interpolate(from:_:)`), with the selected backend. Members go in
+/// blocks of four as in `BGTransformLanes`: `slerp` holds 44 doubles a block, the start
+/// quaternion a (x, y, z, w, each four lanes), the far end b (likewise), θ, sin θ, and 1
+/// where the slerp returns its start (else 0); `progress` one f a member. Writes each
+/// member's rotation into `rotation` (16 doubles a block: x, y, z, w, each four lanes):
+///
+///     returns start:  a
+///     otherwise:      wa = sin((1 - f)*θ) / sin θ;  wb = sin(f*θ) / sin θ;  a*wa + b*wb
+///
+/// with `BGSinCosOf`'s sines, every operation rounded to double, never fused: the bits of
+/// the Swift code on every backend. A partial last block's padding lanes are written
+/// too. O(count), no allocation.
+void BGSlerpLanes(const double *slerp, const double *progress, double *rotation, size_t count);
+
 /* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
