@@ -19,7 +19,9 @@ let package = Package(
         .library(name: "BatchGeometryCStatic", type: .static, targets: ["BatchGeometryC"]),
     ],
     targets: [
-        .target(name: "CAffineKernels"),
+        // libm: the package's sin and cos (vmath.c) hand arguments past 1.5·2^20 to the C
+        // library's (Darwin and Windows have it in their C library).
+        .target(name: "CAffineKernels", linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux, .android]))]),
         .target(name: "BatchGeometry", dependencies: ["CAffineKernels"]),
         // The C interface: the header (a C target, so that Swift can import and check it)
         // and the @_cdecl functions that implement it over the Swift API.

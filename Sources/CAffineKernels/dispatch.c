@@ -42,7 +42,8 @@ static int ca_always_available(void) { return 1; }
 static const BGKernelTable ca_backend_portable = {"portable", ca_always_available, ca_frames_portable,
                                                   ca_concat_portable, ca_general_portable,
                                                   &ca_world_kernels_portable, ca_timing_newton8_portable,
-                                                  ca_lane_times_portable, ca_transform_lanes_portable};
+                                                  ca_lane_times_portable, ca_transform_lanes_portable,
+                                                  ca_spring_progress_portable, ca_slerp_lanes_portable};
 
 #if CA_ARCH_X86
 /* CPU features, probed once. __builtin_cpu_supports also checks that the OS
@@ -67,14 +68,16 @@ static int ca_cpu_has_avx512(void) { return (ca_x86_features() & CA_FEAT_AVX512F
 static const BGKernelTable ca_backend_avx2 = {"avx2", ca_cpu_has_avx2, ca_frames_avx2, ca_concat_avx2,
                                               ca_general_avx2, &ca_world_kernels_portable,
                                               ca_timing_newton8_avx2, ca_lane_times_avx2,
-                                              ca_transform_lanes_avx2};
+                                              ca_transform_lanes_avx2, ca_spring_progress_avx2,
+                                              ca_slerp_lanes_avx2};
 /* AVX-512 runs the AVX2 lane timing loop and transform write (every AVX-512F CPU has
  * AVX2): the timing loop's compares and selects on four members a vector already leave
  * it bound by the loads, and the write's four-member blocks are its columns' layout. */
 static const BGKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_frames_avx512, ca_concat_avx512,
                                                 ca_general_avx512, &ca_world_kernels_portable,
                                                 ca_timing_newton8_avx512, ca_lane_times_avx2,
-                                                ca_transform_lanes_avx2};
+                                                ca_transform_lanes_avx2, ca_spring_progress_avx512,
+                                                ca_slerp_lanes_avx2};
 #endif
 
 #if CA_ARCH_ARM64
@@ -84,7 +87,8 @@ static const BGKernelTable ca_backend_avx512 = {"avx512", ca_cpu_has_avx512, ca_
 static const BGKernelTable ca_backend_neon = {"neon", ca_always_available, ca_frames_neon, ca_concat_neon,
                                               ca_general_portable, &ca_world_kernels_portable,
                                               ca_timing_newton8_portable, ca_lane_times_portable,
-                                              ca_transform_lanes_portable};
+                                              ca_transform_lanes_portable, ca_spring_progress_portable,
+                                              ca_slerp_lanes_portable};
 #endif
 
 /* Every backend compiled into this build, best first. */
@@ -211,6 +215,14 @@ int BGLaneTimes(const BGLaneTimings *timings, size_t count, double time, int div
 
 void BGTransformLanesWrite(const BGTransformLanes *lanes, size_t count) {
     if (count > 0) ca_current()->transform_lanes(lanes, count);
+}
+
+void BGSpringProgress(const double *table, const int32_t *springs, double *values, size_t count) {
+    if (count > 0) ca_current()->spring_progress(table, springs, values, count);
+}
+
+void BGSlerpLanes(const double *slerp, const double *progress, double *rotation, size_t count) {
+    if (count > 0) ca_current()->slerp_lanes(slerp, progress, rotation, count);
 }
 
 const char *BGKernelBackendName(void) {

@@ -311,6 +311,8 @@ CA_HIDDEN int ca_lane_times_portable(const BGLaneTimings *timings, size_t count,
                                      double *progress, double *iterations);
 CA_HIDDEN unsigned ca_timing_newton8_portable(const double *coefficients, const int32_t *functions, double *values);
 CA_HIDDEN void ca_transform_lanes_portable(const BGTransformLanes *lanes, size_t count);
+CA_HIDDEN void ca_spring_progress_portable(const double *table, const int32_t *springs, double *values, size_t count);
+CA_HIDDEN void ca_slerp_lanes_portable(const double *slerp, const double *progress, double *rotation, size_t count);
 #if CA_ARCH_X86
 CA_HIDDEN void ca_frames_avx2(const BGFrameColumns *k, size_t start, size_t end);
 CA_HIDDEN void ca_concat_avx2(size_t n, const BGAffineColumns *A, const BGAffineColumns *B, BGAffineColumns *out);
@@ -323,6 +325,9 @@ CA_HIDDEN int ca_lane_times_avx2(const BGLaneTimings *timings, size_t count, dou
 CA_HIDDEN void ca_transform_lanes_avx2(const BGTransformLanes *lanes, size_t count);
 CA_HIDDEN unsigned ca_timing_newton8_avx2(const double *coefficients, const int32_t *functions, double *values);
 CA_HIDDEN unsigned ca_timing_newton8_avx512(const double *coefficients, const int32_t *functions, double *values);
+CA_HIDDEN void ca_spring_progress_avx2(const double *table, const int32_t *springs, double *values, size_t count);
+CA_HIDDEN void ca_slerp_lanes_avx2(const double *slerp, const double *progress, double *rotation, size_t count);
+CA_HIDDEN void ca_spring_progress_avx512(const double *table, const int32_t *springs, double *values, size_t count);
 #endif
 #if CA_ARCH_ARM64
 CA_HIDDEN void ca_frames_neon(const BGFrameColumns *k, size_t start, size_t end);

@@ -13,6 +13,8 @@
 
 #include "internal.h"
 #include "transform_lanes.h"
+#define CA_SW 4
+#include "spring_lanes.h"
 
 #if CA_ARCH_X86
 #include <immintrin.h>
@@ -140,6 +142,20 @@ CA_HIDDEN __attribute__((target("avx2"))) unsigned ca_timing_newton8_avx2(const 
 CA_HIDDEN __attribute__((target("avx2"))) void ca_transform_lanes_avx2(const BGTransformLanes *lanes,
                                                                      size_t count) {
     ca_transform_lanes_body(lanes, count);
+}
+
+/* The spring lanes (BGSpringProgress): spring_lanes.h's body, four lanes one AVX
+ * register. */
+CA_HIDDEN __attribute__((target("avx2"))) void ca_spring_progress_avx2(const double *table, const int32_t *springs,
+                                                                     double *values, size_t count) {
+    ca_spring_body(table, springs, values, count);
+}
+
+/* The whole-transform lanes' slerp (BGSlerpLanes): spring_lanes.h's four-lane body, one
+ * AVX register a field (the AVX-512 table runs it too: its blocks are four wide). */
+CA_HIDDEN __attribute__((target("avx2"))) void ca_slerp_lanes_avx2(const double *slerp, const double *progress,
+                                                                 double *rotation, size_t count) {
+    ca_slerp_body(slerp, progress, rotation, count);
 }
 
 #endif

@@ -15,6 +15,8 @@
 #endif
 
 #include "internal.h"
+#define CA_SW 8
+#include "spring_lanes.h"
 
 #if CA_ARCH_X86
 #include <immintrin.h>
@@ -74,6 +76,14 @@ CA_HIDDEN __attribute__((target("avx512f"))) unsigned ca_timing_newton8_avx512(c
         _mm512_add_pd(_mm512_mul_pd(_mm512_add_pd(_mm512_mul_pd(k[3], t), k[4]), t), k[5]), t);
     _mm512_mask_storeu_pd(values, converged, _mm512_cvtps_pd(_mm512_cvtpd_ps(Y)));
     return ~(unsigned)converged & 0xffu;
+}
+
+/* The spring lanes (BGSpringProgress): spring_lanes.h's body, eight lanes one
+ * AVX-512 register. */
+CA_HIDDEN __attribute__((target("avx512f"))) void ca_spring_progress_avx512(const double *table,
+                                                                          const int32_t *springs, double *values,
+                                                                          size_t count) {
+    ca_spring_body(table, springs, values, count);
 }
 
 #endif

@@ -1,3 +1,4 @@
+import CAffineKernels
 import XCTest
 
 @testable import BatchGeometry
@@ -147,22 +148,35 @@ final class SpringTests: XCTestCase {
             let r = (k * m).squareRoot()
             let zeta = c / (r + r)
             for t in [0.013, 0.1, 0.37, 1.25] {
+                // x with the package's exp and sincos (value(at:)), and with the C
+                // library's (libraryValue(at:), the settling search's).
                 let x: Double
+                let y: Double
                 if zeta < 1 {
                     let wd = (-(zeta * zeta + -1)).squareRoot() * w0
                     let b = -(v - zeta * w0) / wd
-                    x = 1 - (sin(wd * t) * b + cos(wd * t) * 1) * exp(-(t * zeta) * w0)
+                    let sc = BGSinCosOf(wd * t)
+                    x = 1 - (sc.sin * b + sc.cos * 1) * BGExp(-(t * zeta) * w0)
+                    y = 1 - (sin(wd * t) * b + cos(wd * t) * 1) * exp(-(t * zeta) * w0)
                     let envelope = Swift.max(-log(0.01 / (Swift.abs(b) + 1)) / (w0 * zeta), 0)
                     XCTAssertEqual(spring.duration(forEpsilon: 0.01).bitPattern, envelope.bitPattern)
                 } else if zeta > 1 {
                     let sigma = (zeta * zeta + -1).squareRoot() * w0
                     let q = v + zeta * w0
                     let (a, b, h) = ((q + sigma) / (sigma + sigma), (sigma - q) / (sigma + sigma), w0 * zeta)
-                    x = 1 - (exp((sigma - h) * t) * b + exp(-(t * (h + sigma))) * a)
+                    x = 1 - (BGExp((sigma - h) * t) * b + BGExp(-(t * (h + sigma))) * a)
+                    y = 1 - (exp((sigma - h) * t) * b + exp(-(t * (h + sigma))) * a)
                 } else {
-                    x = 1 - exp(-(t * w0)) * (1 + (w0 - v) * t)
+                    x = 1 - BGExp(-(t * w0)) * (1 + (w0 - v) * t)
+                    y = 1 - exp(-(t * w0)) * (1 + (w0 - v) * t)
                 }
-                XCTAssertEqual(spring.value(at: t).bitPattern, x.bitPattern, "m \(m) k \(k) c \(c) v \(v) t \(t)")
+                let label = "m \(m) k \(k) c \(c) v \(v) t \(t)"
+                XCTAssertEqual(spring.value(at: t).bitPattern, x.bitPattern, label)
+                XCTAssertEqual(spring.libraryValue(at: t).bitPattern, y.bitPattern, label)
+                XCTAssertEqual(x, y, accuracy: 1e-14, "the package's exp and sincos against the C library's")
+                // The C form of the same value (the lane kernels' scalar), from the table.
+                let table = withUnsafeBytes(of: spring.kernelCoefficients) { Array($0.bindMemory(to: Double.self)) }
+                XCTAssertEqual(BGSpringValue(table, t).bitPattern, x.bitPattern)
             }
         }
     }
@@ -211,7 +225,7 @@ final class SpringTests: XCTestCase {
         for spring in springs {
             for epsilon in [0.05, 0.01, 0.001, 1e-9] {
                 let e = Swift.max(epsilon, 1e-6)
-                let below = times.map { Swift.abs(1 - spring.value(at: $0)) < e }
+                let below = times.map { Swift.abs(1 - spring.libraryValue(at: $0)) < e }
                 let first = times.indices.first { start in
                     let end = times.indices.first { times[$0] - times[start] > 1 }!
                     return (start...end).allSatisfy { below[$0] }
@@ -243,6 +257,51 @@ final class SpringTests: XCTestCase {
             XCTAssertEqual(spring.progress(at: t), Float(spring.value(at: t)))
         }
         XCTAssertEqual(spring.progress(forInput: 0.3, duration: 2), Float(spring.value(at: 2 * Double(Float(0.3)))))
+    }
+
+    /// The spring lanes (`BGSpringProgress`, the batch sampler's spring groups) on every
+    /// instruction set this CPU runs: each member's progress is `Spring.progress(at:)`,
+    /// bit for bit, for groups of 1 to 29 members of mixed regimes (so blocks of four or
+    /// eight and a tail), times in [0, 4], negative, long (exp's slow path), NaN, and
+    /// springs whose ωd·t leaves sincos's fast range.
+    func testSpringLanesEqualProgressOnEveryInstructionSet() {
+        defer { _ = BGKernelSetBackend("auto") }
+        var random = SplitMix64(seed: 2323)
+        var springs: [Spring] = []
+        for i in 0..<60 {
+            springs.append(
+                Spring(
+                    mass: random.value(in: 0.2...3), stiffness: i == 0 ? 1e14 : random.value(in: 5...3000),
+                    damping: random.below(8) == 0 ? 0 : random.value(in: 0...150),
+                    initialVelocity: random.value(in: -30...30), allowsOverdamping: random.below(2) == 0))
+        }
+        let table = springs.flatMap { spring in
+            withUnsafeBytes(of: spring.kernelCoefficients) { Array($0.bindMemory(to: Double.self)) }
+        }
+        XCTAssertEqual(Set(springs.map(\.regime)).count, 3)
+        let sets = TimingSolveKernelTests.instructionSets
+        XCTAssertTrue(sets.contains("portable"))
+        for name in sets {
+            XCTAssertEqual(BGKernelSetBackend(name), 1)
+            for _ in 0..<500 {
+                let count = 1 + random.below(29)
+                let members = (0..<count).map { _ in Int32(random.below(springs.count)) }
+                var values = (0..<count).map { _ -> Double in
+                    switch random.below(40) {
+                    case 0: return .nan
+                    case 1: return -random.value(in: 0...1)
+                    case 2: return random.value(in: 10...5000)
+                    default: return random.value(in: 0...4)
+                    }
+                }
+                // Bits, except that NaNs are equal whatever their sign (which operand's NaN
+                // an operation returns is the compiler's choice).
+                func bits(_ x: Double) -> UInt64 { x.isNaN ? 1 : x.bitPattern }
+                let want = zip(members, values).map { bits(Double(springs[Int($0)].progress(at: $1))) }
+                BGSpringProgress(table, members, &values, count)
+                XCTAssertEqual(values.map(bits), want, "\(name)")
+            }
+        }
     }
 
     func testBatchFormsEqualTheScalarForm() {

@@ -1,3 +1,4 @@
+import CAffineKernels
 import Foundation
 import XCTest
 
@@ -48,8 +49,9 @@ final class TransformMixTests: XCTestCase {
         if dot < 1 {
             let theta = acos(dot)
             let sinTheta = sqrt(1 - dot * dot)
-            let wa = sin((1 - f) * theta) / sinTheta
-            let wb = sin(f * theta) / sinTheta
+            // The package's sin (BGSinCosOf, docs/ANIMATION.md section 1), as the lanes'.
+            let wa = BGSinCosOf((1 - f) * theta).sin / sinTheta
+            let wb = BGSinCosOf(f * theta).sin / sinTheta
             rotation = SIMD4(qa.x * wa + q.x * wb, qa.y * wa + q.y * wb, qa.z * wa + q.z * wb, qa.w * wa + q.w * wb)
         }
         return recomposed(

@@ -67,9 +67,11 @@ struct LaneGroup: Sendable {
     /// `transformMixes` as the C write's columns (`BGTransformLanes`), members in blocks
     /// of four, lane by lane: the thirteen numbers' starts and deltas (104 doubles a
     /// block), the rotation at each sample (16 a block: x, y, z, w; written by the slerp
-    /// loop), and 1 where both ends decompose.
+    /// kernel), and 1 where both ends decompose; the slerp's numbers (`BGSlerpLanes`, 44
+    /// a block: the start quaternion, the far end, θ, sin θ, 1 where it returns its start).
     var transformNumbers: [Double] = []
     var rotations: [Double] = []
+    var slerpNumbers: [Double] = []
     var decomposables: [UInt8] = []
     /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
@@ -105,29 +107,35 @@ struct LaneGroup: Sendable {
         if lane == 0 {
             transformNumbers.append(contentsOf: repeatElement(0, count: 104))
             rotations.append(contentsOf: repeatElement(0, count: 16))
+            slerpNumbers.append(contentsOf: repeatElement(0, count: 44))
         }
         let block = 104 * (m / 4)
         for j in 0..<13 {
             transformNumbers[block + 4 * j + lane] = mix.start[j]
             transformNumbers[block + 4 * (13 + j) + lane] = mix.delta[j]
         }
+        let (slerp, at) = (mix.slerp, 44 * (m / 4) + lane)
+        for j in 0..<4 {
+            slerpNumbers[at + 4 * j] = mix.quaternion[j]
+            slerpNumbers[at + 4 * (4 + j)] = slerp.b[j]
+        }
+        slerpNumbers[at + 32] = slerp.theta
+        slerpNumbers[at + 36] = slerp.sinTheta
+        slerpNumbers[at + 40] = slerp.returnsStart ? 1 : 0
         decomposables.append(mix.decomposable ? 1 : 0)
     }
 
     /// A whole-transform group's rotations at this sample (`TransformMix.rotation(at:)`,
-    /// the slerp's two sines, at each member's `progress`) into `rotations`. Members at
-    /// f = 0 or 1, or with an end that has no decomposition, get one too, unused.
+    /// the slerp's two sines, at each member's `progress`) into `rotations`, by the C
+    /// kernel (`BGSlerpLanes`: four members a vector, the package's sine, its bits).
+    /// Members at f = 0 or 1, or with an end that has no decomposition, get one too,
+    /// unused. O(count).
     mutating func slerpRotations() {
-        let (count, progress, mixes) = (count, progress, transformMixes)
+        guard count > 0 else { return }
+        let (count, progress, slerp) = (count, progress, slerpNumbers)
         withRawColumn(&rotations) { rotations in
-            withRawColumn(reading: progress) { f in
-                withRawColumn(reading: mixes) { mixes in
-                    for m in 0..<count {
-                        let q = mixes[m].rotation(at: f[m])
-                        let at = 16 * (m / 4) + m % 4
-                        (rotations[at], rotations[at + 4], rotations[at + 8], rotations[at + 12]) = (q.x, q.y, q.z, q.w)
-                    }
-                }
+            withRawColumns(reading: slerp, progress) { slerp, f in
+                BGSlerpLanes(slerp.base, f.base, rotations.base, count)
             }
         }
     }
@@ -175,6 +183,7 @@ struct LaneGroup: Sendable {
         transformMixes.removeAll(keepingCapacity: true)
         transformNumbers.removeAll(keepingCapacity: true)
         rotations.removeAll(keepingCapacity: true)
+        slerpNumbers.removeAll(keepingCapacity: true)
         decomposables.removeAll(keepingCapacity: true)
         progress.removeAll(keepingCapacity: true)
         iterations.removeAll(keepingCapacity: true)
@@ -413,8 +422,8 @@ extension AnimationStore {
                     if curve == .timingFunction {
                         solveLaneProgress(count: count, functions: curves, progress: progress)
                     } else {
-                        withRawColumn(reading: springs) { table in
-                            for m in 0..<count { progress[m] = Double(table[Int(curves[m])].progress(at: progress[m])) }
+                        withRawColumn(reading: springCoefficients) { table in
+                            BGSpringProgress(table.base, curves.base, progress.base, count)
                         }
                     }
                 }

@@ -144,6 +144,9 @@ public struct AnimationStore: Sendable {
     /// Where each run of resolved key times (by bit pattern) already is in `keyTimes`.
     var keyTimeRuns: [[UInt64]: Int] = [:]
     var springs: [Spring] = []
+    /// `springs`' coefficients, eight a spring (`Spring.kernelCoefficients`): the C spring
+    /// lanes' table (`BGSpringProgress`).
+    var springCoefficients: [Double] = []
     var keyframeSets: [KeyframeSet] = []
     var keyTimes: [Double] = []
     /// Decelerations of contentOffset (`addDeceleration`), by curve index.
@@ -253,6 +256,8 @@ extension AnimationStore {
             flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
             curveIndex = Int32(springs.count)
             springs.append(spring)
+            let c = spring.kernelCoefficients
+            springCoefficients.append(contentsOf: [c.0, c.1, c.2, c.3, c.4, c.5, c.6, c.7])
         case .keyframe(let keyframes):
             kind = .keyframe
             curveIndex = Int32(keyframeSets.count)

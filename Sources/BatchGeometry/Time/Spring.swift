@@ -1,6 +1,10 @@
 // Core Animation's spring (CASpringAnimation, docs/ANIMATION.md section 5): the closed-form
 // damped oscillator in Apple's operation order, its durations, and the sampled
-// settling search. The C library's exp, log, sin and cos (not Foundation's).
+// settling search. Values use the package's exp and sincos (CAffineKernels' `BGExp`,
+// `BGSinCosOf`: the lane kernels' bits); durations the C library's exp, log, sin and cos
+// (not Foundation's), which Apple's printed durations are checked against to the bit.
+
+import CAffineKernels
 
 #if canImport(Glibc)
 import Glibc
@@ -115,20 +119,45 @@ public struct Spring: Hashable, Sendable {
     /// - critically damped: `1 − exp(−(t·ω0)) · (A + B·t)`;
     /// - overdamped: `1 − (exp((σ − h)·t)·B + exp(−(t·(h + σ)))·A)`.
     ///
-    /// O(1), no allocation.
+    /// exp, sin and cos are the package's own (within 1 ulp of the correctly rounded
+    /// result; the same bits on every platform and in the batch sampler's lanes), not the
+    /// C library's: docs/ANIMATION.md section 5.2. O(1), no allocation.
     public func value(at time: Double) -> Double {
         let t = time
         switch regime {
         case .underdamped:
             let w0 = naturalFrequency
             let zeta = dampingRatio
-            return 1 - (sin(frequency * t) * coefficientB + cos(frequency * t) * coefficientA) * exp(-(t * zeta) * w0)
+            let sc = BGSinCosOf(frequency * t)
+            return 1 - (sc.sin * coefficientB + sc.cos * coefficientA) * BGExp(-(t * zeta) * w0)
+        case .criticallyDamped:
+            return 1 - BGExp(-(t * naturalFrequency)) * (coefficientA + coefficientB * t)
+        case .overdamped:
+            let sigma = frequency
+            return 1 - (BGExp((sigma - decay) * t) * coefficientB + BGExp(-(t * (decay + sigma))) * coefficientA)
+        }
+    }
+
+    /// ``value(at:)`` with the C library's exp, sin and cos: for the settling search of
+    /// `duration(forEpsilon:speed:)`, whose durations are Apple's to the double bit. O(1).
+    func libraryValue(at t: Double) -> Double {
+        switch regime {
+        case .underdamped:
+            let sc = (sin(frequency * t), cos(frequency * t))
+            return 1 - (sc.0 * coefficientB + sc.1 * coefficientA) * exp(-(t * dampingRatio) * naturalFrequency)
         case .criticallyDamped:
             return 1 - exp(-(t * naturalFrequency)) * (coefficientA + coefficientB * t)
         case .overdamped:
             let sigma = frequency
             return 1 - (exp((sigma - decay) * t) * coefficientB + exp(-(t * (decay + sigma))) * coefficientA)
         }
+    }
+
+    /// The eight coefficients of `BGSpringValue` and `BGSpringProgress` (regime 0, 1 or
+    /// 2, ω0, ζ, ωd or σ, A, B, h, 0): the batch sampler's spring table.
+    var kernelCoefficients: (Double, Double, Double, Double, Double, Double, Double, Double) {
+        let code: Double = regime == .underdamped ? 0 : (regime == .criticallyDamped ? 1 : 2)
+        return (code, naturalFrequency, dampingRatio, frequency, coefficientA, coefficientB, decay, 0)
     }
 
     /// A spring animation's progress after `time` seconds of its local time:
@@ -184,7 +213,7 @@ extension Spring {
         var best = Double.infinity
         var t = 0.0
         for _ in 0..<10_000_000 {
-            let delta = Swift.abs(1 - value(at: t))
+            let delta = Swift.abs(1 - libraryValue(at: t))
             if !delta.isFinite { return 0 }
             if best >= e {
                 if delta < best {

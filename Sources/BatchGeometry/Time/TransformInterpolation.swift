@@ -1,7 +1,10 @@
 // Whole-transform interpolation (docs/ANIMATION.md section 7): decompose both matrices
 // (CSS Transforms Level 2's 3D decomposition in the row-vector convention), interpolate
 // the pieces, slerp the rotation the shorter way, recompose. Operation order as written
-// in the contract.
+// in the contract. The slerp's sines are the package's (`BGSinCosOf`, docs/ANIMATION.md
+// section 1), so that the whole-transform lanes (`BGSlerpLanes`) give its bits.
+
+import CAffineKernels
 
 #if canImport(Glibc)
 import Glibc
@@ -224,8 +227,8 @@ struct PreparedSlerp: Sendable {
     @inline(__always)
     func interpolate(from a: SIMD4<Double>, _ f: Double) -> SIMD4<Double> {
         if returnsStart { return a }
-        let wa = sin((1 - f) * theta) / sinTheta
-        let wb = sin(f * theta) / sinTheta
+        let wa = BGSinCosOf((1 - f) * theta).sin / sinTheta
+        let wb = BGSinCosOf(f * theta).sin / sinTheta
         return SIMD4(a.x * wa + b.x * wb, a.y * wa + b.y * wb, a.z * wa + b.z * wb, a.w * wa + b.w * wb)
     }
 }

@@ -368,6 +368,59 @@ typedef struct BGTransformLanes {
 void BGTransformLanesWrite(const BGTransformLanes *lanes, size_t count);
 
 /* ------------------------------------------------------------------------ */
+/* The package's exp and sincos, and the spring lanes                        */
+/* ------------------------------------------------------------------------ */
+
+/// e^x, the package's own (docs/ANIMATION.md section 5.2; vmath.h: fdlibm's algorithm,
+/// within 1 ulp of the correctly rounded result), the same bits on every platform and
+/// backend: the lane kernels compute it with the same operations. Overflow gives +inf,
+/// underflow 0 or a subnormal rounded once, NaN gives NaN. O(1), no allocation.
+double BGExp(double x);
+
+/// sin x and cos x (same accuracy and sources as `BGExp`).
+typedef struct BGSinCos {
+    double sin, cos;
+} BGSinCos;
+
+/// sin x and cos x together, the package's own: for |x| < 1.5·2^20 from a 151-bit
+/// reduction by π/2 and fdlibm's kernels, within 1 ulp; ±inf and NaN give NaN; larger
+/// finite x the C library's sin and cos (the lane kernels call this for them). O(1).
+BGSinCos BGSinCosOf(double x);
+
+/// One spring's x(t) at `time` seconds (`Spring.value(at:)`, docs/ANIMATION.md section
+/// 5.2) from its coefficients, 8 doubles: regime (0 underdamped, 1 critically damped,
+/// 2 overdamped), ω0, ζ, ωd (underdamped) or σ (overdamped), A, B, h = ω0·ζ
+/// (overdamped), unused:
+///
+///     0:  1 - (sin(ωd*t)*B + cos(ωd*t)*A) * exp(-(t*ζ)*ω0)
+///     1:  1 - exp(-(t*ω0)) * (A + B*t)
+///     2:  1 - (exp((σ - h)*t)*B + exp(-(t*(h + σ)))*A)
+///
+/// with `BGExp` and `BGSinCosOf`, every operation rounded to double, never fused. O(1).
+double BGSpringValue(const double *coefficients, double time);
+
+/// A spring lane group's progress, with the selected backend: for each member i in
+/// [0, count), `values[i]` (its local time in seconds) becomes
+/// `(double)(float)BGSpringValue(table + 8 * springs[i], values[i])`, bit for bit on
+/// every backend. O(count), no allocation.
+void BGSpringProgress(const double *table, const int32_t *springs, double *values, size_t count);
+
+/// The whole-transform lanes' slerp (docs/ANIMATION.md section 7; Swift's
+/// `PreparedSlerp.interpolate(from:_:)`), with the selected backend. Members go in
+/// blocks of four as in `BGTransformLanes`: `slerp` holds 44 doubles a block, the start
+/// quaternion a (x, y, z, w, each four lanes), the far end b (likewise), θ, sin θ, and 1
+/// where the slerp returns its start (else 0); `progress` one f a member. Writes each
+/// member's rotation into `rotation` (16 doubles a block: x, y, z, w, each four lanes):
+///
+///     returns start:  a
+///     otherwise:      wa = sin((1 - f)*θ) / sin θ;  wb = sin(f*θ) / sin θ;  a*wa + b*wb
+///
+/// with `BGSinCosOf`'s sines, every operation rounded to double, never fused: the bits of
+/// the Swift code on every backend. A partial last block's padding lanes are written
+/// too. O(count), no allocation.
+void BGSlerpLanes(const double *slerp, const double *progress, double *rotation, size_t count);
+
+/* ------------------------------------------------------------------------ */
 /* Backend selection                                                         */
 /* ------------------------------------------------------------------------ */
 

@@ -53,6 +53,8 @@ typedef struct BGKernelTable {
     int (*lane_times)(const BGLaneTimings *timings, size_t count, double time, int divide, double *progress,
                       double *iterations);
     void (*transform_lanes)(const BGTransformLanes *lanes, size_t count);
+    void (*spring_progress)(const double *table, const int32_t *springs, double *values, size_t count);
+    void (*slerp_lanes)(const double *slerp, const double *progress, double *rotation, size_t count);
 } BGKernelTable;
 
 /// The table named `name` (ASCII case-insensitive) when this build has it and this
