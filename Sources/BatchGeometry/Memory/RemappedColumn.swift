@@ -41,8 +41,8 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
         return bytes
     }
 
-    /// Grows the room to `newCapacity` (> capacity) in place or by a remap. O(1) for a
-    /// mapping, a realloc's copy for a heap block.
+    /// Grows the room to `newCapacity` (> capacity): in place inside the mapping's
+    /// reservation, or by one `mremap` into a larger one. O(1) for a mapping, a realloc's copy for a heap block.
     func grow(to newCapacity: Int) {
         let raw = BGColumnGrow(base, Self.bytes(capacity), Self.bytes(newCapacity))
         base = raw!.bindMemory(to: Element.self, capacity: newCapacity)

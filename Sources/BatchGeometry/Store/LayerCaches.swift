@@ -52,7 +52,8 @@ struct LayerCaches: Sendable {
 
     /// Reserves room for `capacity` layers in the per-layer caches that are built (the
     /// others reserve the store's capacity when they are built).
-    /// O(1) a column (a remap; below 256 KiB a realloc). The world cache and its plan are not
+    /// O(1) a column (in place inside its reservation, or one `mremap`; below 256 KiB a
+    /// realloc). The world cache and its plan are not
     /// covered: a store that gained slots needs a full world pass, which writes a new
     /// snapshot of `count` entries whatever was reserved.
     mutating func reserveCapacity(_ capacity: Int) {

@@ -45,8 +45,9 @@ struct DrawOrderCache: Sendable {
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
-    /// Room for `capacity` layers in every per-layer column, once built. O(1) a column (a
-    /// remap; below 256 KiB a realloc), O(n) for a column still shared with the hierarchy.
+    /// Room for `capacity` layers in every per-layer column, once built. O(1) a column (in
+    /// place inside its reservation, or one `mremap`; below 256 KiB a realloc), O(n) for a
+    /// column still shared with the hierarchy.
     /// The re-sorting scratch is not per layer: `reserveScratch` sizes it.
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }

@@ -19,8 +19,8 @@
 /// The same position holds the layer's order label (`orderLabels`) and its leaf in the
 /// list's spatial index (`leaves`), which only those sublayers need too.
 struct ParkedDrift: Sendable {
-    /// Per layer: its reference's (and order label's) position in `references` and
-    /// `orderLabels` (-1: none, which reads as `invalid` and label 0). A layer gets one
+    /// Per layer: its position in the side table (`references`, `orderLabels`, `rankLinks`
+    /// and `leaves`; -1: none, which reads as `invalid`, label 0 and no leaf). A layer gets one
     /// the first time a reference or a label is recorded for it or it is parked, and
     /// keeps it for as long as the table lives (a slot reused by a new layer inherits it),
     /// so that leaving and joining lists never grows the table.

@@ -171,7 +171,8 @@ struct SubtreeBounds: Sendable {
     }
 
     /// Room for `capacity` layers in every per-layer column, once built (the build
-    /// reserves the store's capacity itself). O(1) a column (a remap; below 256 KiB a realloc).
+    /// reserves the store's capacity itself). O(1) a column (in place inside its reservation,
+    /// or one `mremap`; below 256 KiB a realloc).
     mutating func reserveCapacity(_ capacity: Int) {
         guard isBuilt else { return }
         reserveColumns(capacity)
