@@ -155,6 +155,7 @@ final class OffsetPositionsTests: XCTestCase {
             let (kept, twin) = (batch.caches.subtreeBounds, single.caches.subtreeBounds)
             XCTAssertEqual(kept.drift.listBounds.map(\.bitPattern), twin.drift.listBounds.map(\.bitPattern), label)
             XCTAssertEqual(kept.drift.lists, twin.drift.lists, label, file: file, line: line)
+            XCTAssertEqual(kept.drift.cleanRegions, twin.drift.cleanRegions, label, file: file, line: line)
             XCTAssertEqual(kept.parkedSublayers, twin.parkedSublayers, label, file: file, line: line)
             XCTAssertTrue(kept.state == twin.state, "\(label): marks", file: file, line: line)
             for _ in 0..<8 {

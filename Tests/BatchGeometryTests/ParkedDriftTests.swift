@@ -214,6 +214,79 @@ final class ParkedDriftTests: XCTestCase {
         XCTAssertGreaterThan(parkedFrames, 100, "cards stay parked across frames")
     }
 
+    /// A relayout's list, then frames that only scroll it a little: the first query
+    /// searches its R-tree for the drifting cards near the window (a margin more) and
+    /// records that region as clean; the next frames' grown regions and the hit tests lie
+    /// inside it and skip the search (the clean region stays as it was), scrolling past
+    /// it searches again, and every answer is the full passes'.
+    func testScrollingInsideTheCleanRegionSkipsTheDriftingSearch() throws {
+        var scene = try Scene()
+        var random = SplitMix64(seed: 2207)
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 20..<100, by: Point(0, 100))
+        scene.check(scene.viewport, "after the move")
+        let slot = Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+        XCTAssertTrue(scene.hasParked(scene.lists[0]), "the far cards drift")
+        let clean = scene.store.caches.subtreeBounds.drift.cleanRegions[slot]
+        XCTAssertFalse(clean.isNull)
+        XCTAssertTrue(clean.minY <= 0 && clean.maxY >= 900, "the window grown by the bound: \(clean)")
+        for frame in 1...10 {
+            scene.store.setContentOffset(Point(0, Double(frame) * 8), of: scene.lists[0])
+            scene.check(scene.viewport, "frame \(frame)")
+            Self.assertHits(&scene, scene.viewport, &random, "frame \(frame)")
+            XCTAssertEqual(
+                scene.store.caches.subtreeBounds.drift.cleanRegions[slot], clean, "frame \(frame): no new search")
+            Self.assertDriftBounds(scene.store, "frame \(frame)")
+        }
+        scene.store.setContentOffset(Point(0, 1_200), of: scene.lists[0])
+        scene.check(scene.viewport, "scrolled past it")
+        Self.assertHits(&scene, scene.viewport, &random, "scrolled past it")
+        let moved = scene.store.caches.subtreeBounds.drift.cleanRegions[slot]
+        XCTAssertNotEqual(moved, clean, "searched again")
+        XCTAssertTrue(moved.minY <= 1_200 && moved.maxY >= 2_000, "\(moved)")
+        XCTAssertTrue(scene.hasParked(scene.lists[0]), "the cards far from both windows still wait")
+    }
+
+    /// A card that joins the list's drifting cards (a redone card moved again) forgets
+    /// the clean region; a far drifting card moved into the window raises the bound, so
+    /// the grown region leaves the clean one and the search finds it; hit tests (their
+    /// own searches, smaller than the frame's) keep the larger clean region.
+    func testACardJoiningTheDriftingCardsForgetsTheCleanRegion() throws {
+        var scene = try Scene()
+        var random = SplitMix64(seed: 2208)
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 20..<100, by: Point(0, 100))
+        scene.check(scene.viewport, "after the move")
+        let slot = Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+        let clean = scene.store.caches.subtreeBounds.drift.cleanRegions[slot]
+        XCTAssertFalse(clean.isNull)
+        Self.assertHits(&scene, scene.viewport, &random, "hits")
+        XCTAssertEqual(scene.store.caches.subtreeBounds.drift.cleanRegions[slot], clean, "kept by the hit tests")
+        // Card 20 (now at y 1,100) was redone by the search's margin: its move parks it
+        // in the drifting cards, inside the clean region.
+        scene.store.setPosition(Point(200, 1_050), of: scene.cards[0][20])
+        XCTAssertTrue(scene.store.caches.subtreeBounds.drift.cleanRegions[slot].isNull)
+        XCTAssertEqual(scene.store._invariantViolations(), [])
+        scene.check(scene.viewport, "after a redone card moved")
+        Self.assertHits(&scene, scene.viewport, &random, "after a redone card moved")
+        // A far card (y 3,100), drifting, into the window in a run: the bound, not the
+        // clean region, brings it in.
+        scene.store.setContentOffset(Point(0, 4), of: scene.lists[0])
+        scene.check(scene.viewport, "clean again")
+        XCTAssertFalse(scene.store.caches.subtreeBounds.drift.cleanRegions[slot].isNull)
+        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 60..<61, by: Point(0, -2_800))
+        var shown = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &shown)
+        FrameQueryTests.assertMatches(
+            shown, FrameQueryTests.expectedVisible(scene.store, viewport: scene.viewport), "far card moved in")
+        XCTAssertTrue(shown.layers.contains { $0.index == scene.cards[0][60].index }, "shown where it is now")
+        Self.assertHits(&scene, scene.viewport, &random, "far card moved in")
+        XCTAssertEqual(scene.store._invariantViolations(), [])
+        Self.assertDriftBounds(scene.store, "far card moved in")
+    }
+
     /// A card's nudge or scale, as an animation writes it; sometimes a jump.
     private static func drift(_ scene: inout Scene, _ random: inout SplitMix64) throws {
         let list = scene.lists[random.below(4) == 0 ? 1 + random.below(2) : 0]

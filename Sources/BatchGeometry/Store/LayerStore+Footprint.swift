@@ -142,6 +142,7 @@ extension SubtreeBounds {
         }
         cache += allocatedBytes(parkedSublayers)
         cache += drift.allocatedReferenceBytes + allocatedBytes(drift.lists) + allocatedBytes(drift.listBounds)
+        cache += allocatedBytes(drift.cleanRegions)
         cache += allocatedBytes(drift.rankLinks) + allocatedBytes(drift.rankRoots) + allocatedBytes(drift.rankCounts)
         var scratch = allocatedBytes(queue) + allocatedBytes(depths) + allocatedBytes(sortedQueue)
         scratch += allocatedBytes(drift.candidates)

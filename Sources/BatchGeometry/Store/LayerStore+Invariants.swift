@@ -166,7 +166,7 @@ extension LayerStore {
     /// Each cache, brought up to date from its marks (on a copy), equals a fresh build; the
     /// world cache, when current, equals a full pass, bit for bit.
     fileprivate func cacheViolations() -> [String] {
-        var violations = rankViolations()
+        var violations = rankViolations() + cleanRegionViolations()
         var fresh = copy()
         fresh.invalidateWorld()
         fresh.caches.subtreeBounds = SubtreeBounds()
@@ -242,6 +242,30 @@ extension LayerStore {
                     if ranked != walked {
                         return ["sibling \(index) of layer \(layer) without \(left) is \(ranked), walked \(walked)"]
                     }
+                }
+            }
+        }
+        return []
+    }
+
+    /// No card waiting in an indexed list's drifting cards (parked there with a known
+    /// drift) has a leaf that meets the list's clean region (`ParkedDrift.cleanRegions`):
+    /// what lets a descent skip the search there.
+    fileprivate func cleanRegionViolations() -> [String] {
+        let bounds = caches.subtreeBounds
+        for layer in 0..<count where bounds.indexSlot[layer] >= 0 {
+            let slot = Int(bounds.indexSlot[layer])
+            let clean = bounds.drift.cleanRegions[slot]
+            guard !clean.isNull else { continue }
+            let index = bounds.index(of: layer)
+            for entry in bounds.drift.lists[slot] {
+                let card = Int(entry)
+                guard bounds.state[card] & SubtreeBounds.Mark.parked != 0, Int(hierarchy.parents[card]) == layer,
+                    bounds.drift.drift(of: card) != nil
+                else { continue }
+                let leaf = Int(bounds.indexEntry(of: card))
+                if leaf >= 0 && leaf < index.boxes.count && index.boxes[leaf].meets(clean) {
+                    return ["drifting card \(card) of layer \(layer) has a leaf in the list's clean region \(clean)"]
                 }
             }
         }

@@ -60,7 +60,8 @@ extension LayerStore {
         }
         add("query", "R-trees: node boxes", boxes)
         add("query", "R-trees: leaves, free counts, levels, marks", trees - boxes)
-        add("query", "parked and drifting lists", parked + allocatedBytes(b.drift.listBounds))
+        let lists = parked + allocatedBytes(b.drift.listBounds) + allocatedBytes(b.drift.cleanRegions)
+        add("query", "parked and drifting lists", lists)
         add("query", "drift references", b.drift.allocatedReferenceBytes)
         let ranks =
             allocatedBytes(b.drift.rankLinks) + allocatedBytes(b.drift.rankRoots) + allocatedBytes(b.drift.rankCounts)
@@ -71,7 +72,7 @@ extension LayerStore {
             allocatedBytes(b.contentSlots) + allocatedBytes(b.contents) + allocatedBytes(b.extent)
             + allocatedBytes(b.state)
             + allocatedBytes(b.indexSlot) + allocatedBytes(b.drift.orderLabels) + allocatedBytes(b.drift.leaves)
-            + trees + parked + allocatedBytes(b.drift.listBounds) + b.drift.allocatedReferenceBytes + ranks + drawOrder
+            + trees + lists + b.drift.allocatedReferenceBytes + ranks + drawOrder
         add("query", "(not listed above)", total - listed)
     }
 }

@@ -332,6 +332,16 @@ extension LayerStore {
         index.forEachCandidate({ $0.meets(region) }, { leaf in candidates.append(index.sublayers[leaf]) })
     }
 
+    /// `outer` holds `inner` (edges included; a null `outer` holds nothing): a leaf that
+    /// meets `inner` meets `outer`.
+    private static func encloses(_ outer: RectEdges, _ inner: RectEdges) -> Bool {
+        !outer.isNull && outer.minX <= inner.minX && outer.minY <= inner.minY && inner.maxX <= outer.maxX
+            && inner.maxY <= outer.maxY
+    }
+
+    /// `box`'s area (its edges' differences' product).
+    private static func area(of box: RectEdges) -> Double { (box.maxX - box.minX) * (box.maxY - box.minY) }
+
     /// How many entries a list's drifting list holds before a descent compacts it
     /// (`ParkedDrift.listLimit(leaves:)` of its sublayers). The room reserved for it is
     /// that of its leaves, no smaller.
@@ -391,7 +401,26 @@ extension LayerStore {
         var candidates: [Int32] = []
         swap(&candidates, &bounds.drift.candidates)
         candidates.removeAll(keepingCapacity: true)
-        Self.collect(bounds.indexes[slot], meeting: grown, into: &candidates)
+        // No drifting card's leaf meets the list's clean region: inside it there is
+        // nothing to find (a scrolling list's next frames, the hit tests after a frame).
+        let clean = bounds.drift.cleanRegions[slot]
+        if Self.encloses(clean, grown) {
+            swap(&candidates, &bounds.drift.candidates)
+            return false
+        }
+        // Else search a margin more (a quarter of the grown region's larger side), which
+        // then is clean too: its drifting cards are redone once, not a search a frame.
+        let margin = 0.25 * Swift.max(grown.maxX - grown.minX, grown.maxY - grown.minY)
+        let searched = RectEdges(
+            minX: grown.minX - margin, minY: grown.minY - margin, maxX: grown.maxX + margin,
+            maxY: grown.maxY + margin)
+        Self.collect(bounds.indexes[slot], meeting: searched, into: &candidates)
+        // Clean once the loop below has redone them (set first: a card that joins the
+        // drifting cards meanwhile, or a new index, forgets it). A smaller search (a hit
+        // test's point) keeps a larger clean region.
+        if clean.isNull || !(Self.area(of: clean) > Self.area(of: searched)) {
+            bounds.drift.cleanRegions[slot] = searched
+        }
         var joined = false
         var k = 0
         while k < candidates.count {
@@ -413,6 +442,7 @@ extension SubtreeBounds {
             let bound = drift.drift(of: layer)
         else { return false }
         drift.listBounds[slot] = Swift.max(drift.listBounds[slot], bound)
+        drift.cleanRegions[slot] = .null  // its leaf may lie there
         var parked: [Int32] = []
         swap(&parked, &drift.lists[slot])  // moved out and back: appended in place
         parked.append(Int32(truncatingIfNeeded: layer))

@@ -51,6 +51,15 @@ struct ParkedDrift: Sendable {
     /// of their drifts (infinity: redo them all on descent).
     var lists: [[Int32]] = []
     var listBounds: [Double] = []
+    /// Per position in `SubtreeBounds.indexes`: a box in the list's plane that no leaf of
+    /// a card waiting in its drifting cards meets (null: none known). Set where a descent
+    /// redoes the drifting cards near a region (`LayerStore.redoDriftingNear`), to the
+    /// region it searched; a later descent whose grown region lies inside it has no
+    /// drifting card to find there and skips the R-tree search. Drifting cards keep
+    /// their leaves (a move raises only the bound, which the grown region carries), so
+    /// only a card joining the drifting cards (`SubtreeBounds.parkDrifting`) or a new
+    /// index for the list (`SubtreeBounds.setIndex`) forgets it.
+    var cleanRegions: [RectEdges] = []
     /// Per position in `SubtreeBounds.indexes`: the root of that list's rank tree (-1:
     /// empty) and how many sublayers it holds.
     var rankRoots: [Int32] = []
@@ -289,6 +298,7 @@ struct ParkedDrift: Sendable {
     mutating func appendList() {
         lists.append([])
         listBounds.append(0)
+        cleanRegions.append(.null)
         rankRoots.append(-1)
         rankCounts.append(0)
     }
@@ -298,6 +308,7 @@ struct ParkedDrift: Sendable {
     mutating func clearList(_ slot: Int) {
         lists[slot].removeAll(keepingCapacity: true)
         listBounds[slot] = 0
+        cleanRegions[slot] = .null
     }
 }
 

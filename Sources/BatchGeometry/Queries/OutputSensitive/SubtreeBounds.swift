@@ -370,6 +370,7 @@ struct SubtreeBounds: Sendable {
         }
         if slot >= 0 {
             indexes[Int(slot)] = index
+            drift.cleanRegions[Int(slot)] = .null  // new leaves: the drifting cards' may differ
         } else if let free = freeIndexSlots.popLast() {
             indexes[Int(free)] = index
             indexSlot[layer] = free
