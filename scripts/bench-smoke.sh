@@ -111,7 +111,7 @@ echo "bench-smoke: --soak (300 live frames, resident memory)"
 # The soak's inserted cards have the built cards' 4 layers: the layer count stays where it was built.
 python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['soak']; assert len(s)==1 and s[0]['frames']==300 and s[0]['verified'] and s[0]['residentBytesEnd']>0 and s[0]['script']=='live-settled' and abs(s[0]['layersEnd']-s[0]['layersStart'])<4, s" "$work/soak.json"
 
-echo "bench-smoke: --check-every (the old path and the check on frames 1, 5, 9 of 9)"
+echo "bench-smoke: --check-every (the old path and the check on frames 4, 8 and the last, 9, of 9)"
 "$bin" --kernels frame --backends c --threads 1 --workload app --layers 3000 --frames 9 --check-every 4 \
   -q --no-baseline --format json > "$work/check-every.json"
 python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['results'][0]['frame']; assert f['frames']==9 and f['checkedFrames']==3 and f['old']['totalSeconds']>0, f" "$work/check-every.json"

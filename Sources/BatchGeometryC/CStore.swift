@@ -145,12 +145,16 @@ extension CStore {
         store.updateWorld(options: options)
     }
 
-    /// `warmUp(options:)`: builds the store's caches; then, with a viewport, runs the frame
-    /// query into the kept result so that its storage has grown. Changes no geometry, so
+    /// `warmUp(options:)`: builds the store's caches; with a viewport,
+    /// `warmUp(in:into:options:)`: then the frame query into the kept result, so that its
+    /// storage has grown and the first frame's data are the last touched. Changes no geometry, so
     /// the cached results stay valid (and `frameQueryCost` stays: the C function sets it).
     func warmUp(viewport: Rect?) {
-        store.warmUp(options: options)
-        if let viewport { store.visibleLayers(in: viewport, into: &visible) }
+        if let viewport {
+            store.warmUp(in: viewport, into: &visible, options: options)
+        } else {
+            store.warmUp(options: options)
+        }
     }
 
     /// `invalidateWorld()`: the next update is a full pass. Changes no geometry, so the

@@ -1,3 +1,4 @@
+import AllocationCounter
 import XCTest
 
 @_spi(Testing) @testable import BatchGeometry
@@ -55,6 +56,88 @@ final class WarmUpTests: XCTestCase {
         XCTAssertEqual(store.visibleLayers(in: viewport).layers, cold.visibleLayers(in: viewport).layers)
         XCTAssertEqual(store.drawOrder(), cold.drawOrder())
         XCTAssertEqual(store.drawOrder().firstIndex(of: sublayers.last!), store.drawOrder().firstIndex(of: first)! + 1)
+        XCTAssertEqual(store._invariantViolations(), [])
+    }
+
+    /// `warmUp(in:into:)` (the Swift form of `bg_store_warm_up` with a viewport): the
+    /// caches built as by `warmUp()`, `result` holds the frame query's answer (its world
+    /// transforms computed from the columns: the same bits as read from the world cache),
+    /// and the first frame's query into it and its hit test allocate nothing, where after
+    /// `warmUp()` alone the query grows the result. Answers equal a store never warmed
+    /// up, before and after an edit.
+    func testWarmUpInAViewportGrowsTheResultAndAnswersTheFrameQuery() throws {
+        // Stores built alike (not copies, which share columns until written).
+        func build(_ store: inout LayerStore) throws -> LayerHandle {
+            let (list, cards) = try FrameLoopAllocationTests.addCardList(to: &store)
+            for (k, card) in cards.enumerated() where k % 7 == 0 {
+                let badge = try store.addLayer(superlayer: card)
+                store.setFrame(Rect(300, 10, 40, 40), of: badge)
+                store.setTransform(.rotation(radians: 0.3, x: 0, y: 0, z: 1), of: badge)
+                store.setZPosition(Double(k % 3), of: card)  // lists out of zPosition order
+            }
+            store.setContentOffset(Point(0, 1234), of: list)
+            return list
+        }
+        let viewport = Rect(0, 0, 400, 800)
+        let touch = Point(200, 400)
+        // The first frame without edits: the query into the kept result, a hit test.
+        func firstFrame(_ s: inout LayerStore, _ r: inout VisibleLayers, trace: Bool) -> [Int64] {
+            FrameLoopAllocationTests.traceAllocations(trace)
+            let before = BGAllocationCount()
+            s.visibleLayers(in: viewport, into: &r)
+            let queried = BGAllocationCount()
+            _ = s.hitTest(touch, rule: .layer)
+            let end = BGAllocationCount()
+            FrameLoopAllocationTests.traceAllocations(false)
+            return [queried - before, end - queried]
+        }
+        // The Swift runtime's one-time costs in this process (lazy metadata and witness
+        // tables, first met by these calls) are paid on a store of their own first.
+        var other = LayerStore()
+        _ = try build(&other)
+        var otherResult = VisibleLayers()
+        other.warmUp(in: viewport, into: &otherResult)
+        _ = firstFrame(&other, &otherResult, trace: false)
+
+        var store = LayerStore()
+        let list = try build(&store)
+        var result = VisibleLayers()
+        store.warmUp(in: viewport, into: &result)
+        let warmUpAnswer = result.layers.map(\.index)
+        let warmAllocations = firstFrame(&store, &result, trace: true)
+        var cachesOnly = LayerStore()
+        _ = try build(&cachesOnly)
+        cachesOnly.warmUp()
+        var fresh = VisibleLayers()
+        let cachesOnlyAllocations = firstFrame(&cachesOnly, &fresh, trace: false)
+        if BGAllocationCounterIsActive() != 0 {
+            XCTAssertEqual(warmAllocations, [0, 0], "the first frame after warmUp(in:into:): query, hit test")
+            XCTAssertGreaterThan(cachesOnlyAllocations[0], 0, "the first query after warmUp() grows its result")
+        }
+        XCTAssertNotNil(store.caches.worldCache)
+        XCTAssertTrue(store.caches.subtreeBounds.isBuilt)
+        XCTAssertTrue(store.caches.drawOrderCache.isCurrent(count: store.count))
+
+        var cold = LayerStore()
+        let coldList = try build(&cold)
+        let expected = cold.visibleLayers(in: viewport)
+        XCTAssertGreaterThan(expected.count, 4)
+        XCTAssertEqual(warmUpAnswer, expected.layers.map(\.index))
+        XCTAssertEqual(result.layers.map(\.index), expected.layers.map(\.index))
+        XCTAssertEqual(result.worldTransforms, expected.worldTransforms)
+        XCTAssertEqual(result.worldRects, expected.worldRects)
+        XCTAssertEqual(result.clipRects, expected.clipRects)
+        XCTAssertEqual(result.worldOpacities, expected.worldOpacities)
+        XCTAssertEqual(fresh.layers.map(\.index), expected.layers.map(\.index))
+        XCTAssertEqual(store.hitTest(touch)?.index, cold.hitTest(touch)?.index)
+        // After an edit (a scroll), the next frame sees it.
+        store.setContentOffset(Point(0, 1240), of: list)
+        cold.setContentOffset(Point(0, 1240), of: coldList)
+        store.visibleLayers(in: viewport, into: &result)
+        let next = cold.visibleLayers(in: viewport)
+        XCTAssertEqual(result.layers.map(\.index), next.layers.map(\.index))
+        XCTAssertEqual(result.worldRects, next.worldRects)
+        XCTAssertEqual(store.hitTest(touch)?.index, cold.hitTest(touch)?.index)
         XCTAssertEqual(store._invariantViolations(), [])
     }
 }

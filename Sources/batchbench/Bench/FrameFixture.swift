@@ -27,8 +27,11 @@ final class FrameFixture {
     private var newHits: [LayerHandle?] = []
     /// The next frame of the script to run (frame 0 is the built state).
     private var nextFrame = 1
-    /// The old path runs, and the new path is checked against it, on the first frame and
-    /// every `checkEvery`th after it (`--check-every`); the others only edit the old store.
+    /// The old path runs, and the new path is checked against it, on every `checkEvery`th
+    /// frame (`--check-every`) and on the last frame `measure` times, after it; the others
+    /// only edit the old store. (Not on the first frame: the old path's full passes evict
+    /// the caches, and the frame after a check starts cold, a cost of this harness and not
+    /// of the library; Benchmarks/README.md, "The first frame after warmUp".)
     var checkEvery = 1
     /// The first wrong answer found (nil while every frame agreed).
     private(set) var problem: String?
@@ -48,6 +51,9 @@ final class FrameFixture {
         var frame = 0
         /// Whether the old path ran (and checked the new one) this frame.
         var checked = false
+        /// Minor page faults (first touches of memory) during the new path, timed or not:
+        /// `getrusage`'s `ru_minflt`, read outside the timed regions.
+        var pageFaults = 0
         var updateWorld = 0.0
         var rectsClipsVisibility = 0.0
         var hitTest = 0.0
@@ -87,25 +93,44 @@ final class FrameFixture {
         var allocations: Int { editAllocations + animationAllocations + queryAllocations }
     }
 
-    /// Both stores built, the new one warmed up (`warmUp()`: every cache the frame query
-    /// uses built ahead, as an engine would at load time), so that the first timed frame
-    /// pays only what a frame does: its edits, growth, and the queries' scratch.
-    /// With `animated`, the cards animate (`FrameAnimations`).
+    /// Both stores built, the new one warmed up as an engine would at the end of loading
+    /// (`warmUp(in:into:)` with the script's viewport and the kept result: every cache
+    /// the frame query uses built, the result's storage grown, the first frame's data the
+    /// last touched), so that the first timed frame pays only what a frame does: its
+    /// edits, growth, and the queries. With `BATCHBENCH_WARMUP=caches`, `warmUp()` only
+    /// (the caches; the first frame then starts with cold CPU caches and grows the
+    /// result). With `animated`, the cards animate (`FrameAnimations`).
     init(workload: Workload, mode: FrameScriptMode, animated: Bool = false) {
         self.mode = mode
         animations = animated ? FrameAnimations(workload: workload, mode: mode) : nil
-        script = FrameScript(workload)
+        let script = FrameScript(workload)
+        self.script = script
         let old = workload.makeStore()
         var new = workload.makeStore()
         oldPlayer = FramePlayer(workload, mode: mode, store: old)
         newPlayer = FramePlayer(workload, mode: mode, store: new)
-        new.warmUp()
+        var kept = VisibleLayers()
+        if Self.warmsUpCachesOnly {
+            new.warmUp()
+        } else {
+            new.warmUp(in: script.viewport, into: &kept)
+        }
         footprintAfterWarmUp = new.memoryFootprint
         if getenv("BATCHBENCH_MEMORY_INVENTORY") != nil { Self.printInventory(of: new, layers: workload.layerCount) }
         layerCount = workload.layerCount
         oldStore = old
         newStore = new
+        visible = kept
         newHits.reserveCapacity(FrameScript.touchCount)
+    }
+
+    private static let warmsUpCachesOnly = getenv("BATCHBENCH_WARMUP").map { String(cString: $0) == "caches" } ?? false
+
+    /// This process's minor page faults so far (`getrusage`).
+    private static func minorFaults() -> Int {
+        var usage = rusage()
+        getrusage(numericCast(RUSAGE_SELF.rawValue), &usage)
+        return usage.ru_minflt
     }
 
     /// With `BATCHBENCH_MEMORY_INVENTORY=1`, the store's bytes after `warmUp()` array by
@@ -142,12 +167,19 @@ final class FrameFixture {
         let touches = script.touches(frame: frame)
         var times = Times()
         times.frame = frame
+        let faults = Self.minorFaults()
         runNewPath(frame: frame, touches: touches, &times)
+        times.pageFaults = Self.minorFaults() - faults
         if footprintAfterFirstFrame == nil { footprintAfterFirstFrame = newStore.memoryFootprint }
-        guard (frame - 1) % checkEvery == 0 else {
-            oldPlayer.apply(frame: frame, to: &oldStore)
-            return times
-        }
+        oldPlayer.apply(frame: frame, to: &oldStore)
+        if frame % checkEvery == 0 { check(touches: touches, options: options, &times) }
+        return times
+    }
+
+    /// Runs the old path on `times.frame`, the last frame run (its edits applied to both
+    /// stores), and checks the new path's answers, still in `visible` and `newHits`.
+    private func check(touches: [Point], options: KernelOptions, _ times: inout Times) {
+        let frame = times.frame
         times.checked = true
         let old = runOldPath(frame: frame, touches: touches, options: options, &times)
         sink += Double(visible.count + old.order.count) + (old.rects.last?.minX ?? 0)
@@ -155,7 +187,6 @@ final class FrameFixture {
         if problem == nil {
             problem = FrameCheck.compare(old, visible, hits: newHits, touches: touches).map { "frame \(frame): \($0)" }
         }
-        return times
     }
 
     /// The new path: the edits, `visibleLayers(in:into:)`, one culled hit test per touch;
@@ -234,12 +265,11 @@ final class FrameFixture {
         BGAllocationTraceSetEnabled(1)
     }
 
-    /// The old path, each step timed: updateWorld, worldRects + clipRects + visibility,
-    /// the snapshot hit test of the touches, drawOrder.
+    /// The old path (the frame's edits already applied), each step timed: updateWorld,
+    /// worldRects + clipRects + visibility, the snapshot hit test of the touches, drawOrder.
     private func runOldPath(frame: Int, touches: [Point], options: KernelOptions, _ times: inout Times) -> OldFrame {
         let clock = ContinuousClock()
         let viewport = script.viewport
-        oldPlayer.apply(frame: frame, to: &oldStore)
         // Every animation's values (the new store may hold only those that can show).
         animations?.sampleForCheck(frame: frame)
         if let animations { oldStore.applyPresentation(animations.checkValues) }
@@ -266,7 +296,7 @@ final class FrameFixture {
 
     /// Timed frames, every one from the next frame on (no untimed warm-up frame: the
     /// store was warmed up when built, and the first frames' costs, growth included,
-    /// are part of what is reported): `frameCount` of them when given, else until there
+    /// are part of what is reported), the last one then checked if it was not: `frameCount` of them when given, else until there
     /// are at least 9 and `minTime` has passed (at most 1,000). The timing is the new
     /// path's queries per frame (as before issue 22); the detail has the rest.
     func measure(options: KernelOptions, minTime: Double, frameCount: Int?) -> (Timing, BenchReport.FrameDetail) {
@@ -278,6 +308,10 @@ final class FrameFixture {
             || (frameCount == nil && seconds(from: start, to: clock.now) < minTime && frames.count < 1_000)
         {
             frames.append(runFrame(options: options))
+        }
+        // The last frame is checked after the timed ones (no timed frame follows it cold).
+        if let last = frames.indices.last, !frames[last].checked {
+            check(touches: script.touches(frame: frames[last].frame), options: options, &frames[last])
         }
         return (
             summarize(frames.map(\.newTotal)),

@@ -56,15 +56,17 @@ enum FrameReport {
     }
 
     /// With `BATCHBENCH_FRAME_TIMES=1`, one line a frame on standard error (times in µs):
-    /// the slow frames' edits, query and cost counters, to find what makes them slow.
+    /// the slow frames' edits, query and cost counters, allocations and minor page
+    /// faults, to find what makes them slow.
     private static func dumpFrames(_ frames: [FrameFixture.Times], script: String) {
         guard getenv("BATCHBENCH_FRAME_TIMES") != nil else { return }
         func us(_ s: Double) -> Int { Int((s * 1e6).rounded()) }
-        var out = "frame-times \(script): frame total edits query hits changed refreshed visited tested rebuilt allocs"
+        var out =
+            "frame-times \(script): frame total edits query hits changed refreshed visited tested rebuilt allocs faults"
         for f in frames {
             let values = [
                 f.frame, us(f.frameTotal), us(f.edits), us(f.visibleLayers), us(f.culledHitTests), f.changed,
-                f.refreshed, f.visited, f.tested, f.rebuiltIndexEntries, f.allocations,
+                f.refreshed, f.visited, f.tested, f.rebuiltIndexEntries, f.allocations, f.pageFaults,
             ]
             out += "\nframe-times \(script): " + values.map(String.init).joined(separator: " ")
         }

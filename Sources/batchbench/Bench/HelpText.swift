@@ -149,10 +149,11 @@ let helpText = """
       --frames N         the frame kernels time exactly N frames (default: at least 9,
                          then until --min-time has passed, at most 1,000)
       --check-every N    the frame kernels run the old path and check the new one
-                         against it on every Nth frame only (default: 1, every
-                         frame). The old path's full passes evict the caches, so a
-                         checked frame's new path starts cold; N > 1 also shows the
-                         new path warm, as a frame right after the last one
+                         against it on every Nth frame only (frames N, 2N, ...) and
+                         on the last frame timed (default: 1, every frame). The old
+                         path's full passes evict the caches, so the frame after a
+                         checked one starts cold; N > 1 also shows the new path
+                         warm, as a frame right after the last one
       --soak N           after each app workload's kernels, N live frames on one store
                          (new path only; inserted cards have the built cards' 4 layers,
                          so the layer count settles), with resident memory

@@ -21,7 +21,8 @@ struct RunOptions {
     /// `--soak N`: N live frames of each app workload after its kernels (0: none).
     var soakFrames = 0
     /// `--check-every N`: the frame kernels run the old path (full passes) and check the
-    /// new path against it on every Nth frame only (1: every frame, the default).
+    /// new path against it on every Nth frame only (frames N, 2N, …) and on the last frame
+    /// timed (1: every frame, the default).
     var checkEvery = 1
     var format = OutputFormat.table
     var measureBaseline = true

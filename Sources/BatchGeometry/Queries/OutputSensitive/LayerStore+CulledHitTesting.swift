@@ -20,6 +20,14 @@ struct WalkScratch: Sendable {
     /// The step of the layer on top of `frames` (nil: none kept, or at a root). Not
     /// `steps.last`: the generic getter allocates in unoptimized builds.
     var superlayerStep: WorldStep? { steps.isEmpty ? nil : steps[steps.count - 1] }
+
+    /// Room in the walk's stacks for `levels` layers, one above the other (a walk holds
+    /// one frame, and one step, a level it is inside): `warmUp(options:)` grows them to
+    /// the tree's depth, else the first hit tests grow them as they go deeper.
+    mutating func reserveStacks(levels: Int) {
+        if frames.capacity < levels { frames.reserveCapacity(levels) }
+        if steps.capacity < levels { steps.reserveCapacity(levels) }
+    }
 }
 
 /// A layer whose sublayers the hit walk is going through. Small (no world matrix: that is

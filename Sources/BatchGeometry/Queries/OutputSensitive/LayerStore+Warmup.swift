@@ -7,8 +7,9 @@ extension LayerStore {
     /// (even while every sublayer list is in zPosition order: the first out-of-order
     /// zPosition would otherwise build it, O(n), in a frame),
     /// and the subtree bounds with the wide layers' R-trees that `visibleLayers(in:into:)`
-    /// and `hitTest(_:rule:)` walk. Changes no geometry; later edits mark these caches as
-    /// usual, and the next frame redoes only what they touched.
+    /// and `hitTest(_:rule:)` walk, and the culled hit test's stacks grown to the tree's
+    /// depth (else the first hit tests grow them). Changes no geometry; later edits mark
+    /// these caches as usual, and the next frame redoes only what they touched.
     ///
     /// Complexity: O(count) the first time (plus O(w log w) for each layer of w ≥ 64
     /// sublayers); O(changed × depth) after edits, as the first query would pay.
@@ -16,5 +17,29 @@ extension LayerStore {
         updateWorld(options: options)
         refreshDrawOrder(building: true)
         refreshSubtreeBounds()
+        if let levels = caches.worldPlan?.levelStarts.count { caches.walkScratch.reserveStacks(levels: levels) }
+    }
+
+    /// `warmUp(options:)`, then the frame query over `viewport` into `result`, the result an
+    /// engine keeps for its frame loop: the Swift form of `bg_store_warm_up` with a viewport.
+    /// Call it last in loading, just before the first frame, with the first frame's viewport.
+    ///
+    /// Besides the caches, it does the two things `warmUp(options:)` leaves to the first
+    /// frame: `result`'s storage grows to what `viewport` shows (the first frame's query
+    /// then allocates nothing), and the layers, columns and index nodes that viewport's
+    /// query reads are the last memory touched, so the first frame finds them in the CPU
+    /// caches. After the O(count) build alone they are not: at 1M layers the first frame
+    /// after `warmUp(options:)` costs 3–4 times a later one in cache and TLB misses
+    /// (Benchmarks/README.md, "The first frame after warmUp").
+    /// `result` holds the query's answer for the store as it is, as after
+    /// `visibleLayers(in:into:)`. Changes no geometry.
+    ///
+    /// Complexity: `warmUp(options:)`'s, plus one frame query: O(visible + visited).
+    /// Allocates what the build and `result`'s growth need (nothing once both have grown).
+    public mutating func warmUp(
+        in viewport: Rect, into result: inout VisibleLayers, options: KernelOptions = .default
+    ) {
+        warmUp(options: options)
+        frameQuery(in: viewport, into: &result, readingWorldCache: false)
     }
 }

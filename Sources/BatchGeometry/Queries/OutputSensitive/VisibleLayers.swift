@@ -104,6 +104,14 @@ extension LayerStore {
     /// the first call builds the caches in O(count). Allocates nothing once `result` and
     /// the caches have grown to the scene, structure edits included.
     public mutating func visibleLayers(in viewport: Rect, into result: inout VisibleLayers) {
+        frameQuery(in: viewport, into: &result, readingWorldCache: worldCacheIsCurrent)
+    }
+
+    /// `visibleLayers(in:into:)`, its world transforms read from the world cache only
+    /// when `readingWorldCache` (which needs `worldCacheIsCurrent`), else computed on the
+    /// way down as after edits (the same bits): `warmUp(in:into:options:)` walks the
+    /// columns a frame after edits reads rather than the world cache.
+    mutating func frameQuery(in viewport: Rect, into result: inout VisibleLayers, readingWorldCache: Bool) {
         let start = result.measuresPhaseTimes ? BGMonotonicNanoseconds() : nil
         let sortedBefore = caches.drawOrderCache.sortedListTotal
         refreshDrawOrder(deferringIndexed: true)
@@ -128,7 +136,7 @@ extension LayerStore {
         // whole store, ~1.4 KB: once per visited layer.)
         var bounds = SubtreeBounds()
         swap(&bounds, &caches.subtreeBounds)
-        if worldCacheIsCurrent {
+        if readingWorldCache && worldCacheIsCurrent {
             collectVisible(in: view, CachedWorldSteps(), &bounds, into: &result)
         } else {
             collectVisible(in: view, ComputedWorldSteps(), &bounds, into: &result)
