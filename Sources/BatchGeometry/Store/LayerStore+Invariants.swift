@@ -253,7 +253,9 @@ extension LayerStore {
     /// what lets a descent skip the search there.
     fileprivate func cleanRegionViolations() -> [String] {
         let bounds = caches.subtreeBounds
-        for layer in 0..<count where bounds.indexSlot[layer] >= 0 {
+        // Unbuilt, or built before layers were added: the columns cover only what was built.
+        guard bounds.isBuilt else { return [] }
+        for layer in 0..<min(count, bounds.indexSlot.count) where bounds.indexSlot[layer] >= 0 {
             let slot = Int(bounds.indexSlot[layer])
             let clean = bounds.drift.cleanRegions[slot]
             guard !clean.isNull else { continue }
