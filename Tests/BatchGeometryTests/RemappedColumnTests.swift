@@ -1,5 +1,6 @@
 import AllocationCounter
 import CAffineKernels
+import Glibc
 import XCTest
 
 @testable import BatchGeometry
@@ -108,13 +109,19 @@ final class RemappedColumnTests: XCTestCase {
     }
 
     /// The /proc/self/smaps entry whose range holds `address`: its range, permissions
-    /// and VmFlags.
+    /// and VmFlags. Read line by line with getline (Foundation's file read stops at the
+    /// first chunk of a procfs file, whose size reads as 0).
     private static func mapping(containing address: UInt) -> (
         range: Range<UInt>, permissions: String, flags: [Substring]
     )? {
-        guard let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8) else { return nil }
+        guard let file = fopen("/proc/self/smaps", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        defer { free(buffer) }
         var current: (range: Range<UInt>, permissions: String)?
-        for line in smaps.split(separator: "\n") {
+        while getline(&buffer, &size, file) > 0, let text = buffer {
+            let line = Substring(String(cString: text).dropLast())
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             if line.hasPrefix("VmFlags:") {
                 if let found = current, found.range.contains(address) {
