@@ -120,7 +120,10 @@ static size_t ca_reserved_length(size_t length) {
 }
 
 /* `reserved` bytes of address space, inaccessible, starting at a huge-page boundary
- * (over-reserved by a huge page, then trimmed: mmap only promises page alignment). */
+ * (over-reserved by a huge page, then trimmed: mmap only promises page alignment),
+ * advised small pages: an mprotect that makes part of it writable keeps that advice, so
+ * a growth's new tail needs no madvise of its own (one system call fewer per column in
+ * the growing addLayer: ~0.4 us each, ~50 columns at a million layers). */
 static char *ca_reserve(size_t reserved) {
     size_t padded = reserved + CA_HUGE_PAGE;
     char *raw = mmap(NULL, padded, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -129,25 +132,26 @@ static char *ca_reserve(size_t reserved) {
     size_t head = aligned - (uintptr_t)raw;
     if (head > 0) (void)munmap(raw, head);
     if (padded - head > reserved) (void)munmap((char *)aligned + reserved, padded - head - reserved);
+    (void)madvise((char *)aligned, reserved, MADV_NOHUGEPAGE); /* advice only: fine to fail */
     return (char *)aligned;
 }
 
-/* Makes [from, to) of a reservation writable: small pages until the next growth finds
- * it full (see the top of this file). */
+/* Makes [from, to) of a reservation writable: small pages (the reservation's advice,
+ * which mprotect keeps) until the next growth finds it full (see the top of this file). */
 static void ca_open(char *block, size_t from, size_t to, size_t bytes) {
     if (to <= from) return;
     if (mprotect(block + from, to - from, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
-    (void)madvise(block + from, to - from, MADV_NOHUGEPAGE); /* advice only: fine to fail */
 }
 
 static void *ca_map(size_t bytes) {
     size_t length = ca_mapped_length(bytes);
     char *block = ca_reserve(ca_reserved_length(length));
     if (mprotect(block, length, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
-    /* Advice only: fine to fail. Under 2 MiB, small pages, as malloc's would be: a block
-     * asked for as scratch may be touched in a few places only, and a huge page's first
-     * touch zeroes 2 MiB (in the frame that touches it) and keeps it resident. */
-    (void)madvise(block, length, bytes >= CA_HUGE_PAGE ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    /* Advice only: fine to fail. Under 2 MiB, small pages (the reservation's advice), as
+     * malloc's would be: a block asked for as scratch may be touched in a few places
+     * only, and a huge page's first touch zeroes 2 MiB (in the frame that touches it) and
+     * keeps it resident. */
+    if (bytes >= CA_HUGE_PAGE) (void)madvise(block, length, MADV_HUGEPAGE);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return block;
 }
@@ -161,6 +165,7 @@ static char *ca_move(char *block, size_t oldLength, size_t newLength, size_t new
     void *target = mremap(block, oldLength, oldLength, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
     if (target == MAP_FAILED) {
         if (mprotect(moved, oldLength, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(newBytes);
+        (void)madvise(moved, oldLength, MADV_HUGEPAGE); /* full: as the moved part would be */
         memcpy(moved, block, oldLength);
         (void)munmap(block, ca_reserved_length(oldLength));
     } else {

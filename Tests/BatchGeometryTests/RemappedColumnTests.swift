@@ -1,5 +1,6 @@
 import AllocationCounter
 import CAffineKernels
+import Glibc
 import XCTest
 
 @testable import BatchGeometry
@@ -76,6 +77,65 @@ final class RemappedColumnTests: XCTestCase {
         copy[7] = -1
         XCTAssertEqual(column[7], Self.value(7))
         XCTAssertEqual(copy[8], Self.value(8))
+    }
+
+    /// The huge-page advice a growth leaves (column_memory.c): the full part asks for
+    /// huge pages, the grown tail and the reservation's inaccessible rest for small ones
+    /// (the reservation is advised once, when it is made, and mprotect keeps the advice,
+    /// so the growth itself makes no madvise call for its tail). Read from
+    /// /proc/self/smaps' VmFlags (`hg`, `nh`); checked only where columns are mapped
+    /// (Linux, glibc, no sanitizer: where the allocation counter runs).
+    func testGrowthLeavesHugePagesOnTheFullPartAndSmallOnTheTail() throws {
+        guard BGAllocationCounterIsActive() != 0 else { return }
+        let huge = 2 << 20
+        var column = RemappedColumn<Double>()
+        column.reserveCapacity(300_000)  // 2.4 MB: a mapping, 4 MiB writable, huge pages
+        let base = UInt(bitPattern: column.block.unsafelyUnwrapped.base)
+        column.reserveCapacity(600_000)  // 4.8 MB: 6 MiB writable, grown in place
+        XCTAssertEqual(UInt(bitPattern: column.block.unsafelyUnwrapped.base), base)
+        let full = try XCTUnwrap(Self.mapping(containing: base))
+        let tail = try XCTUnwrap(Self.mapping(containing: base + UInt(2 * huge)))
+        let rest = try XCTUnwrap(Self.mapping(containing: base + UInt(3 * huge)))
+        XCTAssertEqual(full.range, base..<(base + UInt(2 * huge)), "the full part, one mapping")
+        XCTAssertEqual(full.permissions, "rw-p")
+        XCTAssertTrue(full.flags.contains("hg"), "full part: \(full.flags)")
+        XCTAssertEqual(tail.range.upperBound, base + UInt(3 * huge), "the tail ends at 6 MiB")
+        XCTAssertEqual(tail.permissions, "rw-p")
+        XCTAssertTrue(tail.flags.contains("nh"), "tail: \(tail.flags)")
+        XCTAssertEqual(rest.permissions, "---p")
+        XCTAssertTrue(rest.flags.contains("nh"), "reserved rest: \(rest.flags)")
+        for i in 0..<600_000 { column.append(Self.value(i)) }
+        XCTAssertEqual(column[599_999], Self.value(599_999))
+    }
+
+    /// The /proc/self/smaps entry whose range holds `address`: its range, permissions
+    /// and VmFlags. Read line by line with getline (Foundation's file read stops at the
+    /// first chunk of a procfs file, whose size reads as 0).
+    private static func mapping(containing address: UInt) -> (
+        range: Range<UInt>, permissions: String, flags: [Substring]
+    )? {
+        guard let file = fopen("/proc/self/smaps", "r") else { return nil }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        defer { free(buffer) }
+        var current: (range: Range<UInt>, permissions: String)?
+        while getline(&buffer, &size, file) > 0, let text = buffer {
+            let line = Substring(String(cString: text).dropLast())
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if line.hasPrefix("VmFlags:") {
+                if let found = current, found.range.contains(address) {
+                    return (found.range, found.permissions, Array(fields.dropFirst()))
+                }
+                continue
+            }
+            let bounds = fields.first?.split(separator: "-") ?? []
+            guard fields.count >= 2, bounds.count == 2, let low = UInt(bounds[0], radix: 16),
+                let high = UInt(bounds[1], radix: 16)
+            else { continue }
+            current = (low..<high, String(fields[1]))
+        }
+        return nil
     }
 
     /// A unique column's growth is one realloc or remap: no copy into a new block (which
