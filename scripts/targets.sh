@@ -19,8 +19,11 @@ frame_run() {  # $1: output name, then extra options
 measure() {
   echo "targets: frame kernels, every frame checked (cold caches), $frames frames at $layers" >&2
   frame_run cold
-  echo "targets: frame kernels, every 100th frame checked (warm caches)" >&2
-  frame_run warm --check-every 100
+  # Only the last frame checked: a check runs the whole-store passes (~300 MB at 1M), so
+  # the frame after it starts on cold caches; with one every 100 frames, those frames
+  # alone were the run's p99. The cold run above checks every frame.
+  echo "targets: frame kernels, the last frame checked (warm caches)" >&2
+  frame_run warm --check-every "$frames"
   echo "targets: culled batch hit tests and the world pass (standard, $layers)" >&2
   "$bin" run --kernels hit-test-culled-batch,world --workload standard --layers "$layers" --threads 1 \
     --backends c -q --no-baseline --min-time 0.5 --format json > "$work/hits.json"
@@ -55,7 +58,7 @@ def frames(name):
 rows = []
 def row(measure, value, target, met): rows.append((measure, value, target, "met" if met else "not met"))
 us = lambda s: f"{s * 1e6:,.0f} µs"
-for name, label in (("cold", "cold"), ("warm", "warm, --check-every 100")):
+for name, label in (("cold", "cold"), ("warm", "warm, the last frame checked")):
     f = frames(name)
     still, live, relayout = (f[k]["frameTime"] for k in ("still", "live", "relayout"))
     animated = f["still+animations"]["frameTime"]
@@ -66,12 +69,12 @@ for name, label in (("cold", "cold"), ("warm", "warm, --check-every 100")):
         relayout["medianSeconds"] <= 2 * s)
     row(f"animated (10,000) / still ({label})", f"{animated['medianSeconds'] / s:.2f}×", "≤ 2×",
         animated["medianSeconds"] <= 2 * s)
+    for script in ("live", "relayout"):
+        t = f[script]["frameTime"]
+        m = t["medianSeconds"]
+        row(f"{script} p99 / median ({label})", f"{t['p99Seconds'] / m:.2f}×", "≤ 1.5×", t["p99Seconds"] <= 1.5 * m)
+        row(f"{script} max / median ({label})", f"{t['maxSeconds'] / m:.2f}×", "≤ 3×", t["maxSeconds"] <= 3 * m)
     if name == "cold":
-        for script in ("live", "relayout"):
-            t = f[script]["frameTime"]
-            m = t["medianSeconds"]
-            row(f"{script} p99 / median", f"{t['p99Seconds'] / m:.2f}×", "≤ 1.5×", t["p99Seconds"] <= 1.5 * m)
-            row(f"{script} max / median", f"{t['maxSeconds'] / m:.2f}×", "≤ 3×", t["maxSeconds"] <= 3 * m)
         for script, d in f.items():
             a = d["allocations"]
             warm = a["editsMeanAfterFirst"] + a["queriesMeanAfterFirst"] + a.get("animationMeanAfterFirst", 0)
