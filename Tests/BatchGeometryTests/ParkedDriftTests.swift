@@ -214,6 +214,17 @@ final class ParkedDriftTests: XCTestCase {
         XCTAssertGreaterThan(parkedFrames, 100, "cards stay parked across frames")
     }
 
+    /// The clean-region tests' start: a query over the viewport, then the first list's
+    /// cards 20..<100 moved 100 points down (checked against the full passes); returns
+    /// the list's index position.
+    static func relayoutFirstList(_ scene: inout Scene) throws -> Int {
+        var result = VisibleLayers()
+        scene.store.visibleLayers(in: scene.viewport, into: &result)
+        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 20..<100, by: Point(0, 100))
+        scene.check(scene.viewport, "after the move")
+        return Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+    }
+
     /// A relayout's list, then frames that only scroll it a little: the first query
     /// searches its R-tree for the drifting cards near the window (a margin more) and
     /// records that region as clean; the next frames' grown regions and the hit tests lie
@@ -222,11 +233,7 @@ final class ParkedDriftTests: XCTestCase {
     func testScrollingInsideTheCleanRegionSkipsTheDriftingSearch() throws {
         var scene = try Scene()
         var random = SplitMix64(seed: 2207)
-        var result = VisibleLayers()
-        scene.store.visibleLayers(in: scene.viewport, into: &result)
-        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 20..<100, by: Point(0, 100))
-        scene.check(scene.viewport, "after the move")
-        let slot = Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+        let slot = try Self.relayoutFirstList(&scene)
         XCTAssertTrue(scene.hasParked(scene.lists[0]), "the far cards drift")
         let clean = scene.store.caches.subtreeBounds.drift.cleanRegions[slot]
         XCTAssertFalse(clean.isNull)
@@ -255,11 +262,7 @@ final class ParkedDriftTests: XCTestCase {
     func testACardJoiningTheDriftingCardsForgetsTheCleanRegion() throws {
         var scene = try Scene()
         var random = SplitMix64(seed: 2208)
-        var result = VisibleLayers()
-        scene.store.visibleLayers(in: scene.viewport, into: &result)
-        try scene.store.offsetPositions(ofSublayersOf: scene.lists[0], in: 20..<100, by: Point(0, 100))
-        scene.check(scene.viewport, "after the move")
-        let slot = Int(scene.store.caches.subtreeBounds.indexSlot[scene.lists[0].index])
+        let slot = try Self.relayoutFirstList(&scene)
         let clean = scene.store.caches.subtreeBounds.drift.cleanRegions[slot]
         XCTAssertFalse(clean.isNull)
         Self.assertHits(&scene, scene.viewport, &random, "hits")

@@ -256,8 +256,12 @@ extension AnimationStore {
             flags.formUnion(appendEnds(from, to, by, keyPath: animation.keyPath))
             curveIndex = Int32(springs.count)
             springs.append(spring)
-            let c = spring.kernelCoefficients
-            springCoefficients.append(contentsOf: [c.0, c.1, c.2, c.3, c.4, c.5, c.6, c.7])
+            // A homogeneous tuple is laid out as its elements in order: no temporary array.
+            withUnsafePointer(to: spring.kernelCoefficients) { tuple in
+                tuple.withMemoryRebound(to: Double.self, capacity: 8) {
+                    springCoefficients.append(contentsOf: UnsafeBufferPointer(start: $0, count: 8))
+                }
+            }
         case .keyframe(let keyframes):
             kind = .keyframe
             curveIndex = Int32(keyframeSets.count)

@@ -123,28 +123,23 @@ public struct Spring: Hashable, Sendable {
     /// result; the same bits on every platform and in the batch sampler's lanes), not the
     /// C library's: docs/ANIMATION.md section 5.2. O(1), no allocation.
     public func value(at time: Double) -> Double {
-        let t = time
-        switch regime {
-        case .underdamped:
-            let w0 = naturalFrequency
-            let zeta = dampingRatio
-            let sc = BGSinCosOf(frequency * t)
-            return 1 - (sc.sin * coefficientB + sc.cos * coefficientA) * BGExp(-(t * zeta) * w0)
-        case .criticallyDamped:
-            return 1 - BGExp(-(t * naturalFrequency)) * (coefficientA + coefficientB * t)
-        case .overdamped:
-            let sigma = frequency
-            return 1 - (BGExp((sigma - decay) * t) * coefficientB + BGExp(-(t * (decay + sigma))) * coefficientA)
-        }
+        value(at: time, exp: { BGExp($0) }, sinCos: { BGSinCosOf($0) })
     }
 
     /// ``value(at:)`` with the C library's exp, sin and cos: for the settling search of
     /// `duration(forEpsilon:speed:)`, whose durations are Apple's to the double bit. O(1).
     func libraryValue(at t: Double) -> Double {
+        value(at: t, exp: { exp($0) }, sinCos: { BGSinCos(sin: sin($0), cos: cos($0)) })
+    }
+
+    /// The spring's formula with the given exp and sine-cosine (one body, so that both
+    /// callers keep the same operation order). O(1).
+    @inline(__always)
+    private func value(at t: Double, exp: (Double) -> Double, sinCos: (Double) -> BGSinCos) -> Double {
         switch regime {
         case .underdamped:
-            let sc = (sin(frequency * t), cos(frequency * t))
-            return 1 - (sc.0 * coefficientB + sc.1 * coefficientA) * exp(-(t * dampingRatio) * naturalFrequency)
+            let sc = sinCos(frequency * t)
+            return 1 - (sc.sin * coefficientB + sc.cos * coefficientA) * exp(-(t * dampingRatio) * naturalFrequency)
         case .criticallyDamped:
             return 1 - exp(-(t * naturalFrequency)) * (coefficientA + coefficientB * t)
         case .overdamped:
