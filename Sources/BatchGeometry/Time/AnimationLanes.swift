@@ -227,11 +227,19 @@ struct AnimationLanes: Sendable {
     var groups: [LaneGroup] = []
     /// The live animations not in a lane, in the order added.
     var rest: [Int32] = []
-    /// The layers of `rest` and their entries (each layer once).
-    var restSlots: [Int32] = []
+    /// The entries of `rest`'s layers (each layer once).
     var restEntries: [Int32] = []
     /// The entries of one sample when every animation shows: one per animated layer.
     var entryCount = 0
+    /// A number no other lanes have (`BGNextStructureVersion`, taken by `makeLanes`; 0:
+    /// none): the presentation values the composition wrote through these lanes carry it
+    /// (`PresentationValues.laneLayout`) and keep the entries below from sample to sample.
+    var layout: UInt64 = 0
+    /// By entry: the layer's slot, and what the lanes write on it (the lane member's
+    /// property; empty for the rest's layers) — the presentation's `layers` and
+    /// `touched` before the rest is composed.
+    var entrySlots: [Int] = []
+    var entryProperties: [PresentationProperties] = []
     /// Scratch for `makeLanes`, by layer slot: live animations, entry (−1: none yet).
     var slotCounts: [Int32] = []
     var slotEntries: [Int32] = []
@@ -278,8 +286,9 @@ extension AnimationStore {
         self.lanes = AnimationLanes()
         for g in lanes.groups.indices { lanes.groups[g].removeMembers() }
         lanes.rest.removeAll(keepingCapacity: true)
-        lanes.restSlots.removeAll(keepingCapacity: true)
         lanes.restEntries.removeAll(keepingCapacity: true)
+        lanes.entrySlots.removeAll(keepingCapacity: true)
+        lanes.entryProperties.removeAll(keepingCapacity: true)
         if lanes.slotCounts.count < slotCount {
             let more = slotCount - lanes.slotCounts.count
             lanes.slotCounts.append(contentsOf: Array(repeating: 0, count: more))
@@ -296,15 +305,15 @@ extension AnimationStore {
                 entry = entryCount
                 entryCount += 1
                 lanes.slotEntries[slot] = entry
+                lanes.entrySlots.append(slot)
+                lanes.entryProperties.append([])
             }
             if lanes.slotCounts[slot] == 1, let curve = laneCurve(i) {
                 appendLaneMember(i, curve: curve, entry: entry, to: &lanes.groups)
+                lanes.entryProperties[Int(entry)] = keyPaths[i].presentationProperty
             } else {
                 lanes.rest.append(number)
-                if isNew {
-                    lanes.restSlots.append(Int32(slot))
-                    lanes.restEntries.append(entry)
-                }
+                if isNew { lanes.restEntries.append(entry) }
             }
         }
         for i in live {
@@ -312,6 +321,7 @@ extension AnimationStore {
             (lanes.slotCounts[slot], lanes.slotEntries[slot]) = (0, -1)
         }
         lanes.entryCount = Int(entryCount)
+        lanes.layout = BGNextStructureVersion()
         lanes.version = liveVersion
         self.lanes = lanes
     }
@@ -385,6 +395,7 @@ extension AnimationStore {
             // composition, from the lane members' states.
             scatterLaneStates()
             if removedAny { compactLiveLists() }
+            presentation.reset(slotCount: model.count)
             composeShowing(model: model, into: &presentation)
         } else {
             composeLanes(model: model, into: &presentation)
@@ -578,21 +589,26 @@ extension AnimationStore {
     }
 
     /// The composition when every animation shows and none left: the entries in the
-    /// lanes' order (the rest's layers made empty, each lane member's written with its
-    /// value), then the rest composed in the order added over the entries already there.
-    /// Non-mutating, as `composeShowing`: see there.
+    /// lanes' order — kept when `presentation` holds these lanes' layout from an earlier
+    /// sample (`PresentationValues.laneLayout`: nothing else wrote it since, so its slot
+    /// map, `layers` and `touched` are what they would be made; the rest's sets emptied),
+    /// else made in entry order (`setLaneLayout`) — each lane member's cell written with
+    /// its value, then the rest composed in the order added over the entries already
+    /// there. Non-mutating, as `composeShowing`: see there.
     private func composeLanes(model: borrowing LayerStore, into presentation: inout PresentationValues) {
-        let room = lanes.entryCount
-        presentation.reserveCells(room: room)
-        withPresentationCells(&presentation, room: room) { cells in
-            if !lanes.restSlots.isEmpty {
-                withRawColumns(reading: lanes.restSlots, lanes.restEntries) { slots, entries in
-                    for k in 0..<lanes.restSlots.count {
-                        let (slot, e) = (Int(slots[k]), Int(entries[k]))
-                        cells.entries[slot] = Int32(e)
-                        cells.layers[e] = slot
-                        cells.touched[e] = []
-                    }
+        let kept =
+            lanes.layout != 0 && presentation.laneLayout == lanes.layout && presentation.count == lanes.entryCount
+            && presentation.entries.count >= model.count
+        if !kept {
+            presentation.reset(slotCount: model.count)
+            presentation.setLaneLayout(lanes.layout, slots: lanes.entrySlots, written: lanes.entryProperties)
+        }
+        withPresentationCells(&presentation, room: 0) { cells in
+            if !kept {
+                makeTransformCellsMatrices(cells)
+            } else if !lanes.restEntries.isEmpty {
+                withRawColumn(reading: lanes.restEntries) { entries in
+                    for k in 0..<lanes.restEntries.count { cells.touched[Int(entries[k])] = [] }
                 }
             }
             for g in 0..<lanes.groups.count {
@@ -603,10 +619,24 @@ extension AnimationStore {
                     writeLane(group, model: model, into: cells)
                 }
             }
-            cells.count = room
             guard !lanes.rest.isEmpty else { return }
             withRawColumn(reading: lanes.rest) { rest in
                 for k in 0..<lanes.rest.count { composeOne(Int(rest[k]), model: model, into: &cells) }
+            }
+        }
+    }
+
+    /// The transform cells of the whole-`transform` lane members made matrix cells, as
+    /// `setTransform` leaves them (a cell keeps its form from sample to sample): when the
+    /// layout is made; a kept layout's are matrix cells since (only these lanes wrote
+    /// them). O(members).
+    private func makeTransformCellsMatrices(_ cells: PresentationCells) {
+        for g in 0..<lanes.groups.count where lanes.groups[g].keyPath == .transform && lanes.groups[g].count > 0 {
+            withRawColumn(reading: lanes.groups[g].entries) { entries in
+                for m in 0..<lanes.groups[g].count {
+                    let e = Int(entries[m])
+                    if cells.transformFunction[e] != nil { cells.transformFunction[e] = nil }
+                }
             }
         }
     }
@@ -653,14 +683,13 @@ extension AnimationStore {
         }
     }
 
-    /// The loop of `writeLane`: each member's entry made (slot map, layer, the property
-    /// written) and its value (start + delta · f, plus k · delta when cumulative) handed to
-    /// `write` with the layer's slot and the entry.
+    /// The loop of `writeLane`: each member's value (start + delta · f, plus k · delta
+    /// when cumulative) handed to `write` with the layer's slot and the entry (made by
+    /// `composeLanes`).
     @inline(__always)
     private func forEachLaneValue(
         _ group: LaneGroup, into cells: PresentationCells, _ write: (Int, Int, SIMD4<Double>) -> Void
     ) {
-        let property = group.keyPath.presentationProperty
         let cumulative = group.cumulative
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
             withRawColumns(reading: group.starts, group.deltas) { starts, deltas in
@@ -671,9 +700,6 @@ extension AnimationStore {
                         let linear = starts[m] + delta * progress[m]
                         let k = iterations[m]
                         let v = cumulative && k != 0 ? linear + k * delta : linear
-                        cells.entries[slot] = Int32(e)
-                        cells.layers[e] = slot
-                        cells.touched[e] = property
                         write(slot, e, v)
                     }
                 }
@@ -682,23 +708,13 @@ extension AnimationStore {
     }
 
     /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
-    /// resolved ends, each member's entry made here (a matrix cell, as `setTransform`
-    /// leaves it) and its matrix written by the C kernel (`LaneGroup.writeTransforms`:
-    /// the resolved end, or the member's `TransformMix` at f with the rotation the
-    /// timing step slerped).
+    /// resolved ends, each member's matrix written at its entry (a matrix cell:
+    /// `makeTransformCellsMatrices`) by the C kernel (`LaneGroup.writeTransforms`: the
+    /// resolved end, or the member's `TransformMix` at f with the rotation the timing
+    /// step slerped).
     private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
         guard group.count > 0 else { return }
-        let property = group.keyPath.presentationProperty
         let isTransform = group.keyPath == .transform
-        withRawColumns(reading: group.slots, group.entries) { slots, entries in
-            for m in 0..<group.count {
-                let (slot, e) = (Int(slots[m]), Int(entries[m]))
-                cells.entries[slot] = Int32(e)
-                cells.layers[e] = slot
-                cells.touched[e] = property
-                if isTransform && cells.transformFunction[e] != nil { cells.transformFunction[e] = nil }
-            }
-        }
         group.writeTransforms(
             endMatrices: resolvedTransforms, into: isTransform ? cells.transform : cells.sublayerTransform)
     }
