@@ -21,8 +21,8 @@ enum LaneCurve: UInt8, Sendable {
     /// A spring (`LaneGroup.curves` indexes `springs`).
     case spring
     /// A linear or paced keyframe animation without segment timing functions
-    /// (`LaneGroup.curves` indexes `keyframeSets`): each sample, its segment's ends go
-    /// into `starts` and `deltas` and σ into `progress`.
+    /// (`LaneGroup.curves` indexes `keyframeSets`): each sample σ goes into `progress`,
+    /// and its segment's ends into `starts` and `deltas` when the segment changed.
     case keyframe
     /// `keyframe` with segment timing functions: σ solved by the segment's function.
     case keyframeFunctions
@@ -58,7 +58,7 @@ struct LaneGroup: Sendable {
     /// there, a vector's are copied into `starts` and `deltas`.
     var ends: [Int32] = []
     /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair); a
-    /// keyframe animation's segment ends at each sample (the values a and b − a). Empty
+    /// keyframe animation's current segment's ends (the values a and b − a). Empty
     /// for a whole transform.
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
@@ -76,8 +76,9 @@ struct LaneGroup: Sendable {
     /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
     var iterations: [Double] = []
-    /// Per-sample scratch of a keyframe group: the segment, and its timing function's
-    /// index in `timingFunctions`.
+    /// A keyframe group's: the segment of the latest sample (−1 before the first), and its
+    /// timing function's index in `timingFunctions` (with `starts` and `deltas`, kept
+    /// while the segment stays).
     var segments: [Int32] = []
     var segmentFunctions: [Int32] = []
 
@@ -478,7 +479,10 @@ extension AnimationStore {
 
     /// The loop of `runKeyframeSegments` (non-mutating, called once a group), over the
     /// keyframe tables opened raw: the segment search is `keyframeSegmentBeforeFunction`'s
-    /// (`Self.segment`), the values `keyframeValue`'s.
+    /// (`Self.segment`), the values `keyframeValue`'s. A member still in the segment of
+    /// the sample before (`segments`, −1 when the lanes are made) keeps its ends and
+    /// function: they are a function of its set and segment alone (the keyframe tables
+    /// are only appended to), so the same bits.
     private func placeKeyframeSegments(
         _ count: Int, sets: RawColumn<Int32>, starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
         progress: RawColumn<Double>, segments: RawColumn<Int32>, functions: RawColumn<Int32>
@@ -488,12 +492,13 @@ extension AnimationStore {
                 for m in 0..<count {
                     let set = table[Int(sets[m])]
                     let (segment, sigma) = Self.segment(set, progress[m]) { times[$0] }
+                    progress[m] = sigma
+                    guard segments[m] != Int32(segment) else { continue }
                     let at = set.valueStart + segment * 4
                     let a = SIMD4(values[at], values[at + 1], values[at + 2], values[at + 3])
                     let b = SIMD4(values[at + 4], values[at + 5], values[at + 6], values[at + 7])
                     starts[m] = a
                     deltas[m] = b - a
-                    progress[m] = sigma
                     segments[m] = Int32(segment)
                     functions[m] = Int32(set.functionStart + segment)
                 }
