@@ -21,8 +21,8 @@ enum LaneCurve: UInt8, Sendable {
     /// A spring (`LaneGroup.curves` indexes `springs`).
     case spring
     /// A linear or paced keyframe animation without segment timing functions
-    /// (`LaneGroup.curves` indexes `keyframeSets`): each sample, its segment's ends go
-    /// into `starts` and `deltas` and σ into `progress`.
+    /// (`LaneGroup.curves` indexes `keyframeSets`): each sample σ goes into `progress`,
+    /// and its segment's ends into `starts` and `deltas` when the segment changed.
     case keyframe
     /// `keyframe` with segment timing functions: σ solved by the segment's function.
     case keyframeFunctions
@@ -58,7 +58,7 @@ struct LaneGroup: Sendable {
     /// there, a vector's are copied into `starts` and `deltas`.
     var ends: [Int32] = []
     /// A vector's resolved ends: start and end − start (`resolvedVectors`' pair); a
-    /// keyframe animation's segment ends at each sample (the values a and b − a). Empty
+    /// keyframe animation's current segment's ends (the values a and b − a). Empty
     /// for a whole transform.
     var starts: [SIMD4<Double>] = []
     var deltas: [SIMD4<Double>] = []
@@ -76,8 +76,9 @@ struct LaneGroup: Sendable {
     /// Per-sample scratch: progress f (a keyframe animation's σ) and iteration k.
     var progress: [Double] = []
     var iterations: [Double] = []
-    /// Per-sample scratch of a keyframe group: the segment, and its timing function's
-    /// index in `timingFunctions`.
+    /// A keyframe group's: the segment of the latest sample (−1 before the first), and its
+    /// timing function's index in `timingFunctions` (with `starts` and `deltas`, kept
+    /// while the segment stays).
     var segments: [Int32] = []
     var segmentFunctions: [Int32] = []
 
@@ -227,11 +228,19 @@ struct AnimationLanes: Sendable {
     var groups: [LaneGroup] = []
     /// The live animations not in a lane, in the order added.
     var rest: [Int32] = []
-    /// The layers of `rest` and their entries (each layer once).
-    var restSlots: [Int32] = []
+    /// The entries of `rest`'s layers (each layer once).
     var restEntries: [Int32] = []
     /// The entries of one sample when every animation shows: one per animated layer.
     var entryCount = 0
+    /// A number no other lanes have (`BGNextStructureVersion`, taken by `makeLanes`; 0:
+    /// none): the presentation values the composition wrote through these lanes carry it
+    /// (`PresentationValues.laneLayout`) and keep the entries below from sample to sample.
+    var layout: UInt64 = 0
+    /// By entry: the layer's slot, and what the lanes write on it (the lane member's
+    /// property; empty for the rest's layers) — the presentation's `layers` and
+    /// `touched` before the rest is composed.
+    var entrySlots: [Int] = []
+    var entryProperties: [PresentationProperties] = []
     /// Scratch for `makeLanes`, by layer slot: live animations, entry (−1: none yet).
     var slotCounts: [Int32] = []
     var slotEntries: [Int32] = []
@@ -278,8 +287,9 @@ extension AnimationStore {
         self.lanes = AnimationLanes()
         for g in lanes.groups.indices { lanes.groups[g].removeMembers() }
         lanes.rest.removeAll(keepingCapacity: true)
-        lanes.restSlots.removeAll(keepingCapacity: true)
         lanes.restEntries.removeAll(keepingCapacity: true)
+        lanes.entrySlots.removeAll(keepingCapacity: true)
+        lanes.entryProperties.removeAll(keepingCapacity: true)
         if lanes.slotCounts.count < slotCount {
             let more = slotCount - lanes.slotCounts.count
             lanes.slotCounts.append(contentsOf: Array(repeating: 0, count: more))
@@ -296,15 +306,15 @@ extension AnimationStore {
                 entry = entryCount
                 entryCount += 1
                 lanes.slotEntries[slot] = entry
+                lanes.entrySlots.append(slot)
+                lanes.entryProperties.append([])
             }
             if lanes.slotCounts[slot] == 1, let curve = laneCurve(i) {
                 appendLaneMember(i, curve: curve, entry: entry, to: &lanes.groups)
+                lanes.entryProperties[Int(entry)] = keyPaths[i].presentationProperty
             } else {
                 lanes.rest.append(number)
-                if isNew {
-                    lanes.restSlots.append(Int32(slot))
-                    lanes.restEntries.append(entry)
-                }
+                if isNew { lanes.restEntries.append(entry) }
             }
         }
         for i in live {
@@ -312,6 +322,7 @@ extension AnimationStore {
             (lanes.slotCounts[slot], lanes.slotEntries[slot]) = (0, -1)
         }
         lanes.entryCount = Int(entryCount)
+        lanes.layout = BGNextStructureVersion()
         lanes.version = liveVersion
         self.lanes = lanes
     }
@@ -385,6 +396,7 @@ extension AnimationStore {
             // composition, from the lane members' states.
             scatterLaneStates()
             if removedAny { compactLiveLists() }
+            presentation.reset(slotCount: model.count)
             composeShowing(model: model, into: &presentation)
         } else {
             composeLanes(model: model, into: &presentation)
@@ -467,7 +479,10 @@ extension AnimationStore {
 
     /// The loop of `runKeyframeSegments` (non-mutating, called once a group), over the
     /// keyframe tables opened raw: the segment search is `keyframeSegmentBeforeFunction`'s
-    /// (`Self.segment`), the values `keyframeValue`'s.
+    /// (`Self.segment`), the values `keyframeValue`'s. A member still in the segment of
+    /// the sample before (`segments`, −1 when the lanes are made) keeps its ends and
+    /// function: they are a function of its set and segment alone (the keyframe tables
+    /// are only appended to), so the same bits.
     private func placeKeyframeSegments(
         _ count: Int, sets: RawColumn<Int32>, starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
         progress: RawColumn<Double>, segments: RawColumn<Int32>, functions: RawColumn<Int32>
@@ -477,12 +492,13 @@ extension AnimationStore {
                 for m in 0..<count {
                     let set = table[Int(sets[m])]
                     let (segment, sigma) = Self.segment(set, progress[m]) { times[$0] }
+                    progress[m] = sigma
+                    guard segments[m] != Int32(segment) else { continue }
                     let at = set.valueStart + segment * 4
                     let a = SIMD4(values[at], values[at + 1], values[at + 2], values[at + 3])
                     let b = SIMD4(values[at + 4], values[at + 5], values[at + 6], values[at + 7])
                     starts[m] = a
                     deltas[m] = b - a
-                    progress[m] = sigma
                     segments[m] = Int32(segment)
                     functions[m] = Int32(set.functionStart + segment)
                 }
@@ -578,21 +594,26 @@ extension AnimationStore {
     }
 
     /// The composition when every animation shows and none left: the entries in the
-    /// lanes' order (the rest's layers made empty, each lane member's written with its
-    /// value), then the rest composed in the order added over the entries already there.
-    /// Non-mutating, as `composeShowing`: see there.
+    /// lanes' order — kept when `presentation` holds these lanes' layout from an earlier
+    /// sample (`PresentationValues.laneLayout`: nothing else wrote it since, so its slot
+    /// map, `layers` and `touched` are what they would be made; the rest's sets emptied),
+    /// else made in entry order (`setLaneLayout`) — each lane member's cell written with
+    /// its value, then the rest composed in the order added over the entries already
+    /// there. Non-mutating, as `composeShowing`: see there.
     private func composeLanes(model: borrowing LayerStore, into presentation: inout PresentationValues) {
-        let room = lanes.entryCount
-        presentation.reserveCells(room: room)
-        withPresentationCells(&presentation, room: room) { cells in
-            if !lanes.restSlots.isEmpty {
-                withRawColumns(reading: lanes.restSlots, lanes.restEntries) { slots, entries in
-                    for k in 0..<lanes.restSlots.count {
-                        let (slot, e) = (Int(slots[k]), Int(entries[k]))
-                        cells.entries[slot] = Int32(e)
-                        cells.layers[e] = slot
-                        cells.touched[e] = []
-                    }
+        let kept =
+            lanes.layout != 0 && presentation.laneLayout == lanes.layout && presentation.count == lanes.entryCount
+            && presentation.entries.count >= model.count
+        if !kept {
+            presentation.reset(slotCount: model.count)
+            presentation.setLaneLayout(lanes.layout, slots: lanes.entrySlots, written: lanes.entryProperties)
+        }
+        withPresentationCells(&presentation, room: 0) { cells in
+            if !kept {
+                makeTransformCellsMatrices(cells)
+            } else if !lanes.restEntries.isEmpty {
+                withRawColumn(reading: lanes.restEntries) { entries in
+                    for k in 0..<lanes.restEntries.count { cells.touched[Int(entries[k])] = [] }
                 }
             }
             for g in 0..<lanes.groups.count {
@@ -603,10 +624,24 @@ extension AnimationStore {
                     writeLane(group, model: model, into: cells)
                 }
             }
-            cells.count = room
             guard !lanes.rest.isEmpty else { return }
             withRawColumn(reading: lanes.rest) { rest in
                 for k in 0..<lanes.rest.count { composeOne(Int(rest[k]), model: model, into: &cells) }
+            }
+        }
+    }
+
+    /// The transform cells of the whole-`transform` lane members made matrix cells, as
+    /// `setTransform` leaves them (a cell keeps its form from sample to sample): when the
+    /// layout is made; a kept layout's are matrix cells since (only these lanes wrote
+    /// them). O(members).
+    private func makeTransformCellsMatrices(_ cells: PresentationCells) {
+        for g in 0..<lanes.groups.count where lanes.groups[g].keyPath == .transform && lanes.groups[g].count > 0 {
+            withRawColumn(reading: lanes.groups[g].entries) { entries in
+                for m in 0..<lanes.groups[g].count {
+                    let e = Int(entries[m])
+                    if cells.transformFunction[e] != nil { cells.transformFunction[e] = nil }
+                }
             }
         }
     }
@@ -653,14 +688,13 @@ extension AnimationStore {
         }
     }
 
-    /// The loop of `writeLane`: each member's entry made (slot map, layer, the property
-    /// written) and its value (start + delta · f, plus k · delta when cumulative) handed to
-    /// `write` with the layer's slot and the entry.
+    /// The loop of `writeLane`: each member's value (start + delta · f, plus k · delta
+    /// when cumulative) handed to `write` with the layer's slot and the entry (made by
+    /// `composeLanes`).
     @inline(__always)
     private func forEachLaneValue(
         _ group: LaneGroup, into cells: PresentationCells, _ write: (Int, Int, SIMD4<Double>) -> Void
     ) {
-        let property = group.keyPath.presentationProperty
         let cumulative = group.cumulative
         withRawColumns(reading: group.slots, group.entries) { slots, entries in
             withRawColumns(reading: group.starts, group.deltas) { starts, deltas in
@@ -671,9 +705,6 @@ extension AnimationStore {
                         let linear = starts[m] + delta * progress[m]
                         let k = iterations[m]
                         let v = cumulative && k != 0 ? linear + k * delta : linear
-                        cells.entries[slot] = Int32(e)
-                        cells.layers[e] = slot
-                        cells.touched[e] = property
                         write(slot, e, v)
                     }
                 }
@@ -682,23 +713,13 @@ extension AnimationStore {
     }
 
     /// `writeLane` for a whole transform (not additive): `animatedTransform` over the
-    /// resolved ends, each member's entry made here (a matrix cell, as `setTransform`
-    /// leaves it) and its matrix written by the C kernel (`LaneGroup.writeTransforms`:
-    /// the resolved end, or the member's `TransformMix` at f with the rotation the
-    /// timing step slerped).
+    /// resolved ends, each member's matrix written at its entry (a matrix cell:
+    /// `makeTransformCellsMatrices`) by the C kernel (`LaneGroup.writeTransforms`: the
+    /// resolved end, or the member's `TransformMix` at f with the rotation the timing
+    /// step slerped).
     private func writeTransformLane(_ group: LaneGroup, into cells: PresentationCells) {
         guard group.count > 0 else { return }
-        let property = group.keyPath.presentationProperty
         let isTransform = group.keyPath == .transform
-        withRawColumns(reading: group.slots, group.entries) { slots, entries in
-            for m in 0..<group.count {
-                let (slot, e) = (Int(slots[m]), Int(entries[m]))
-                cells.entries[slot] = Int32(e)
-                cells.layers[e] = slot
-                cells.touched[e] = property
-                if isTransform && cells.transformFunction[e] != nil { cells.transformFunction[e] = nil }
-            }
-        }
         group.writeTransforms(
             endMatrices: resolvedTransforms, into: isTransform ? cells.transform : cells.sublayerTransform)
     }

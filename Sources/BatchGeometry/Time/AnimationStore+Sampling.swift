@@ -27,10 +27,11 @@ extension AnimationStore {
         lastSampleTime = time
         _ = Self.usableCKernel
         lastCulledCount = 0
-        presentation.reset(slotCount: model.count)
         let finishedBefore = finished.count
         let structure = model.hierarchy.structureVersion
+        // Each composition resets the values first (the lanes' may keep their entries).
         if !sampleThroughLanes(at: time, model: model, into: &presentation) {
+            presentation.reset(slotCount: model.count)
             let removedAny = runTimingPass(time: time, model: model)
             if removedAny { compactLiveLists() }
             composeShowing(model: model, into: &presentation)

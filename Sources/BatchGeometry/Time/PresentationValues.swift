@@ -96,6 +96,11 @@ public struct PresentationValues: Sendable {
     /// numbers, so the same bits.
     var transformFunctionColumn: [AnimationKeyPath?] = []
     var transformArgumentColumn: [SIMD2<Double>] = []
+    /// The lane layout (`AnimationLanes.layout`) whose slot map, `layers` and `touched`
+    /// the values hold from the sample that wrote them, or 0: the sample through those
+    /// lanes rewrites only the cells (Benchmarks/KERNELS.md, "The lane layout kept").
+    /// Every other writer calls `reset(slotCount:)` first, which clears it.
+    var laneLayout: UInt64 = 0
     /// What `reserveCells` appends as the room for new entries (grown to the largest room).
     private var placeholderLayers: [Int] = []
     private var placeholderTouched: [PresentationProperties] = []
@@ -143,6 +148,7 @@ public struct PresentationValues: Sendable {
 
     /// Forgets the previous sample (O(layers it had)) and sizes the slot map for `slotCount`.
     mutating func reset(slotCount: Int) {
+        laneLayout = 0
         if !layers.isEmpty {
             // Raw: an array write per layer was a bounds and a uniqueness check.
             let layers = self.layers
@@ -187,6 +193,24 @@ public struct PresentationValues: Sendable {
         sublayerTransformColumn.append(contentsOf: repeatElement(.identity, count: more))
         transformFunctionColumn.append(contentsOf: repeatElement(nil, count: more))
         transformArgumentColumn.append(contentsOf: repeatElement(SIMD2(0, 0), count: more))
+    }
+
+    /// After `reset(slotCount:)`: the entries of a lane layout, in entry order — `slots`
+    /// and `written` become `layers` and `touched` (two copies of contiguous memory), the
+    /// slot map points at them, the property columns have a cell each, and `laneLayout`
+    /// is `layout`. The same entries the strided per-group writes made. O(entries).
+    mutating func setLaneLayout(_ layout: UInt64, slots: [Int], written: [PresentationProperties]) {
+        layers.append(contentsOf: slots)
+        touched.append(contentsOf: written)
+        if !slots.isEmpty {
+            withRawColumn(&entries) { e in
+                withRawColumn(reading: slots) { s in
+                    for k in 0..<slots.count { e[s[k]] = Int32(k) }
+                }
+            }
+        }
+        reserveCells(room: 0)
+        laneLayout = layout
     }
 
     /// Keeps the first `count` entries of `layers` and `touched` (those the loop wrote)
