@@ -25,12 +25,17 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
     @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<Element>
     @usableFromInline @exclusivity(unchecked) var count: Int
     private(set) var capacity: Int
+    /// The bytes writable from `base` (`BGColumnAllocate`/`BGColumnGrow` set it): a
+    /// mapping's next doubling is opened ahead, so that its growth makes no system call.
+    private var writable: Int = 0
 
     /// A block with room for `capacity` (> 0) elements, `count` 0. O(1).
     init(capacity: Int) {
-        base = BGColumnAllocate(Self.bytes(capacity)).bindMemory(to: Element.self, capacity: capacity)
+        var writable = 0
+        base = BGColumnAllocate(Self.bytes(capacity), &writable).bindMemory(to: Element.self, capacity: capacity)
         count = 0
         self.capacity = capacity
+        self.writable = writable
     }
 
     deinit { BGColumnFree(base, Self.bytes(capacity)) }
@@ -42,9 +47,10 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
     }
 
     /// Grows the room to `newCapacity` (> capacity): in place inside the mapping's
-    /// reservation, or by one `mremap` into a larger one. O(1) for a mapping, a realloc's copy for a heap block.
+    /// reservation (no system call inside the part opened ahead), or by one `mremap` into
+    /// a larger one. O(1) for a mapping, a realloc's copy for a heap block.
     func grow(to newCapacity: Int) {
-        let raw = BGColumnGrow(base, Self.bytes(capacity), Self.bytes(newCapacity))
+        let raw = BGColumnGrow(base, Self.bytes(capacity), Self.bytes(newCapacity), &writable)
         base = raw!.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
     }
