@@ -83,6 +83,11 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
     return grown;
 }
 
+void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
+    (void)bytes, (void)aheadBytes, (void)writable;
+    return block;
+}
+
 void BGColumnFree(void *block, size_t bytes) {
     (void)bytes;
     free(block);
@@ -255,6 +260,29 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
     *writable = ca_open_ahead(grown, opened, newLength, ca_ahead_length(newBytes, newLength), newBytes);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return grown;
+}
+
+void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
+    if (!ca_is_mapped(bytes) || aheadBytes <= bytes) return block;
+    size_t length = ca_mapped_length(bytes), reserved = ca_reserved_length(length);
+    size_t opened = *writable > length ? *writable : length;
+    size_t ahead = ca_mapped_length(aheadBytes);
+    char *moved = block;
+    if (ahead > reserved && length == CA_HUGE_PAGE) {
+        /* A block in the smallest reservation (2 MiB, one mapping with one advice: mremap
+         * moves it whole) moves now, not in the growing addLayer. A larger block may be
+         * two mappings (huge and small pages), which mremap refuses: its move is left
+         * to the growth. */
+        moved = ca_move(block, length, ahead, aheadBytes);
+        opened = length;
+        reserved = ca_reserved_length(ahead);
+        atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
+    }
+    if (ahead > reserved) ahead = reserved;
+    *writable = opened;
+    /* A hint: under the commit limit of vm.overcommit_memory 2 it may be refused. */
+    if (ahead > opened && mprotect(moved + opened, ahead - opened, PROT_READ | PROT_WRITE) == 0) *writable = ahead;
+    return moved;
 }
 
 void BGColumnFree(void *block, size_t bytes) {

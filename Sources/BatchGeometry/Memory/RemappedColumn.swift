@@ -55,6 +55,14 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
         capacity = newCapacity
     }
 
+    /// Makes room up to `capacity` elements writable ahead of a growth to it (a mapping
+    /// inside its reservation, moved first out of a 2 MiB one; `BGColumnOpenAhead`),
+    /// without changing `capacity`. O(1).
+    func openAhead(toCapacity aheadCapacity: Int) {
+        let raw = BGColumnOpenAhead(base, Self.bytes(capacity), Self.bytes(aheadCapacity), &writable)
+        base = raw!.bindMemory(to: Element.self, capacity: capacity)
+    }
+
     /// A new block with the same elements and room for `capacity` (>= count). O(count).
     func copy(capacity: Int) -> RemappedColumnBlock {
         let copy = RemappedColumnBlock(capacity: capacity)
@@ -130,6 +138,15 @@ struct RemappedColumn<Element: BitwiseCopyable> {
         if _slowPath(minimumCapacity > capacity || !isKnownUniquelyReferenced(&block)) {
             reallocate(minimumCapacity: minimumCapacity)
         }
+    }
+
+    /// Opens a unique mapped block's room up to `capacity` elements ahead of a growth to
+    /// it, so that the growth makes no system call (column_memory.c), without growing
+    /// `capacity` (the footprint) or touching a page. A shared or heap block: nothing.
+    /// O(1), no allocation.
+    mutating func openAhead(toCapacity aheadCapacity: Int) {
+        guard aheadCapacity > capacity, isKnownUniquelyReferenced(&block) else { return }
+        block.unsafelyUnwrapped.openAhead(toCapacity: aheadCapacity)
     }
 
     /// Adds `element` at the end; doubles the room when full (in place from 256 KiB on).
