@@ -88,8 +88,8 @@ void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *wr
     return block;
 }
 
-void BGColumnFree(void *block, size_t bytes) {
-    (void)bytes;
+void BGColumnFree(void *block, size_t bytes, size_t writable) {
+    (void)bytes, (void)writable;
     free(block);
 }
 
@@ -195,16 +195,15 @@ static void *ca_map(size_t bytes, size_t *writable) {
  * moved into its start (mremap onto the new reservation), the old reservation's
  * inaccessible rest unmapped (not the moved part's range, which another thread's mmap
  * may already have taken). If the move fails, a copy. */
-static char *ca_move(char *block, size_t oldLength, size_t newLength, size_t newBytes) {
+static char *ca_move(char *block, size_t oldLength, size_t oldReserved, size_t newLength, size_t newBytes) {
     char *moved = ca_reserve(ca_reserved_length(newLength));
     void *target = mremap(block, oldLength, oldLength, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
     if (target == MAP_FAILED) {
         if (mprotect(moved, oldLength, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(newBytes);
         (void)madvise(moved, oldLength, MADV_HUGEPAGE); /* full: as the moved part would be */
         memcpy(moved, block, oldLength);
-        (void)munmap(block, ca_reserved_length(oldLength));
+        (void)munmap(block, oldReserved);
     } else {
-        size_t oldReserved = ca_reserved_length(oldLength);
         if (oldReserved > oldLength) (void)munmap(block + oldLength, oldReserved - oldLength);
     }
     return moved;
@@ -253,8 +252,11 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
      * tail in the background); small ones for the new tail. */
     (void)madvise(block, oldLength, MADV_HUGEPAGE);
     char *grown = block;
-    if (ca_reserved_length(newLength) != ca_reserved_length(oldLength)) {
-        grown = ca_move(block, oldLength, newLength, newBytes);
+    /* The reservation is a function of the writable length (which a move ahead may have
+     * put in a larger reservation than its length alone would name). */
+    size_t oldReserved = ca_reserved_length(opened);
+    if (ca_reserved_length(newLength) > oldReserved) {
+        grown = ca_move(block, oldLength, oldReserved, newLength, newBytes);
         opened = oldLength;
     }
     *writable = ca_open_ahead(grown, opened, newLength, ca_ahead_length(newBytes, newLength), newBytes);
@@ -264,16 +266,16 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
 
 void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
     if (!ca_is_mapped(bytes) || aheadBytes <= bytes) return block;
-    size_t length = ca_mapped_length(bytes), reserved = ca_reserved_length(length);
+    size_t length = ca_mapped_length(bytes);
     size_t opened = *writable > length ? *writable : length;
-    size_t ahead = ca_mapped_length(aheadBytes);
+    size_t reserved = ca_reserved_length(opened), ahead = ca_mapped_length(aheadBytes);
     char *moved = block;
-    if (ahead > reserved && length == CA_HUGE_PAGE) {
+    if (ahead > reserved && reserved == CA_HUGE_PAGE) {
         /* A block in the smallest reservation (2 MiB, one mapping with one advice: mremap
          * moves it whole) moves now, not in the growing addLayer. A larger block may be
          * two mappings (huge and small pages), which mremap refuses: its move is left
          * to the growth. */
-        moved = ca_move(block, length, ahead, aheadBytes);
+        moved = ca_move(block, length, reserved, ahead, aheadBytes);
         opened = length;
         reserved = ca_reserved_length(ahead);
         atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
@@ -285,10 +287,11 @@ void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *wr
     return moved;
 }
 
-void BGColumnFree(void *block, size_t bytes) {
+void BGColumnFree(void *block, size_t bytes, size_t writable) {
     if (block == NULL) return;
     if (ca_is_mapped(bytes)) {
-        (void)munmap(block, ca_reserved_length(ca_mapped_length(bytes)));
+        size_t length = ca_mapped_length(bytes);
+        (void)munmap(block, ca_reserved_length(writable > length ? writable : length));
     } else {
         free(block);
     }

@@ -38,7 +38,7 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
         self.writable = writable
     }
 
-    deinit { BGColumnFree(base, Self.bytes(capacity)) }
+    deinit { BGColumnFree(base, Self.bytes(capacity), writable) }
 
     @inline(__always) static func bytes(_ capacity: Int) -> Int {
         let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)

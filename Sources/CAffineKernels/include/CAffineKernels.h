@@ -84,8 +84,10 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
 /// larger block's reservation (which the growth's move opens): nothing. O(1).
 void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable);
 
-/// Frees `block`, whose size is `bytes` as last allocated or grown; NULL is ignored.
-void BGColumnFree(void *block, size_t bytes);
+/// Frees `block`, whose size is `bytes` as last allocated or grown and whose writable
+/// bytes are `writable` as the last call set them (the reservation to unmap is named by
+/// them); NULL is ignored.
+void BGColumnFree(void *block, size_t bytes, size_t writable);
 
 /// How many mappings `BGColumnAllocate` and `BGColumnGrow` made, moved or grew with a
 /// system call since the process started (every thread; relaxed read; a growth inside the
