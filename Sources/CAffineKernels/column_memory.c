@@ -19,6 +19,10 @@
  * page in the same addLayer, so a grown tail gets small pages (MADV_NOHUGEPAGE) until the
  * next growth, when the block, then full, asks for huge pages again and the kernel's
  * khugepaged collapses it in the background.
+ * Every call that makes system calls anyway also opens the block's next doubling ahead
+ * (writable, small pages, untouched), so the growth after it makes none: each change to a
+ * VMA's boundary costs ~2.5 us, ~50 of them in the growing addLayer at a million layers
+ * (Benchmarks/KERNELS.md, "Growth opened ahead"). The caller keeps the writable length.
  * Smaller blocks, other systems, and sanitizer builds (whose runtime must see every
  * block to check the columns' accesses) use malloc and realloc.
  */
@@ -64,21 +68,28 @@ static void ca_out_of_memory(size_t bytes) {
 
 #if defined(BG_COLUMNS_USE_MALLOC)
 
-void *BGColumnAllocate(size_t bytes) {
+void *BGColumnAllocate(size_t bytes, size_t *writable) {
     void *block = malloc(bytes == 0 ? 1 : bytes);
     if (block == NULL) ca_out_of_memory(bytes);
+    *writable = bytes;
     return block;
 }
 
-void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
+void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writable) {
     (void)oldBytes;
     void *grown = realloc(block, newBytes == 0 ? 1 : newBytes);
     if (grown == NULL) ca_out_of_memory(newBytes);
+    *writable = newBytes;
     return grown;
 }
 
-void BGColumnFree(void *block, size_t bytes) {
-    (void)bytes;
+void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
+    (void)bytes, (void)aheadBytes, (void)writable;
+    return block;
+}
+
+void BGColumnFree(void *block, size_t bytes, size_t writable) {
+    (void)bytes, (void)writable;
     free(block);
 }
 
@@ -143,14 +154,38 @@ static void ca_open(char *block, size_t from, size_t to, size_t bytes) {
     if (mprotect(block + from, to - from, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
 }
 
-static void *ca_map(size_t bytes) {
+/* The writable part a mapping of `bytes` gets when a call makes system calls anyway: its
+ * length and the next doubling's, inside its reservation (Benchmarks/KERNELS.md, "Growth
+ * opened ahead"). The growth after it then makes no system call at all: an mprotect
+ * that opens a new range splits a VMA (~2.5 us each on the development VM, ~50 columns
+ * in the growing addLayer at a million layers), and so does moving the huge-page advice's
+ * boundary. The ahead part is neither resident nor touched; it is committed (charged
+ * to the commit limit under vm.overcommit_memory 2, where the open falls back to the
+ * length alone if the limit refuses it). */
+static size_t ca_ahead_length(size_t bytes, size_t length) {
+    size_t reserved = ca_reserved_length(length);
+    size_t doubled = bytes > (SIZE_MAX >> 2) ? length : ca_mapped_length(2 * bytes);
+    return doubled < reserved ? doubled : reserved;
+}
+
+/* Opens [from, ahead) of a reservation, or [from, needed) if the commit limit refuses the
+ * ahead part: the bytes now writable from the block's start. */
+static size_t ca_open_ahead(char *block, size_t from, size_t needed, size_t ahead, size_t bytes) {
+    if (ahead > needed && ahead > from && mprotect(block + from, ahead - from, PROT_READ | PROT_WRITE) == 0) {
+        return ahead;
+    }
+    ca_open(block, from, needed, bytes);
+    return needed > from ? needed : from;
+}
+
+static void *ca_map(size_t bytes, size_t *writable) {
     size_t length = ca_mapped_length(bytes);
     char *block = ca_reserve(ca_reserved_length(length));
-    if (mprotect(block, length, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(bytes);
+    *writable = ca_open_ahead(block, 0, length, ca_ahead_length(bytes, length), bytes);
     /* Advice only: fine to fail. Under 2 MiB, small pages (the reservation's advice), as
      * malloc's would be: a block asked for as scratch may be touched in a few places
      * only, and a huge page's first touch zeroes 2 MiB (in the frame that touches it) and
-     * keeps it resident. */
+     * keeps it resident. The ahead part keeps small pages, as a grown tail. */
     if (bytes >= CA_HUGE_PAGE) (void)madvise(block, length, MADV_HUGEPAGE);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return block;
@@ -160,16 +195,15 @@ static void *ca_map(size_t bytes) {
  * moved into its start (mremap onto the new reservation), the old reservation's
  * inaccessible rest unmapped (not the moved part's range, which another thread's mmap
  * may already have taken). If the move fails, a copy. */
-static char *ca_move(char *block, size_t oldLength, size_t newLength, size_t newBytes) {
+static char *ca_move(char *block, size_t oldLength, size_t oldReserved, size_t newLength, size_t newBytes) {
     char *moved = ca_reserve(ca_reserved_length(newLength));
     void *target = mremap(block, oldLength, oldLength, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
     if (target == MAP_FAILED) {
         if (mprotect(moved, oldLength, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(newBytes);
         (void)madvise(moved, oldLength, MADV_HUGEPAGE); /* full: as the moved part would be */
         memcpy(moved, block, oldLength);
-        (void)munmap(block, ca_reserved_length(oldLength));
+        (void)munmap(block, oldReserved);
     } else {
-        size_t oldReserved = ca_reserved_length(oldLength);
         if (oldReserved > oldLength) (void)munmap(block + oldLength, oldReserved - oldLength);
     }
     return moved;
@@ -178,10 +212,10 @@ static char *ca_move(char *block, size_t oldLength, size_t newLength, size_t new
 /* The heap block's move into a mapping: the one copy of a column's life (at most
  * CA_MAPPED_MINIMUM bytes). Small pages: the copy and the adds after it would fault
  * huge ones in this call. */
-static void *ca_map_from_heap(void *block, size_t oldBytes, size_t newBytes) {
+static void *ca_map_from_heap(void *block, size_t oldBytes, size_t newBytes, size_t *writable) {
     size_t length = ca_mapped_length(newBytes);
     char *mapped = ca_reserve(ca_reserved_length(length));
-    ca_open(mapped, 0, length, newBytes);
+    *writable = ca_open_ahead(mapped, 0, length, ca_ahead_length(newBytes, length), newBytes);
     /* The pages the copy writes, faulted in one call rather than one fault each (a
      * hint; older kernels refuse it and the copy faults them as before). */
     (void)madvise(mapped, (oldBytes + 4095) & ~(size_t)4095, CA_MADV_POPULATE_WRITE);
@@ -191,38 +225,73 @@ static void *ca_map_from_heap(void *block, size_t oldBytes, size_t newBytes) {
     return mapped;
 }
 
-void *BGColumnAllocate(size_t bytes) {
-    if (ca_is_mapped(bytes)) return ca_map(bytes);
+void *BGColumnAllocate(size_t bytes, size_t *writable) {
+    if (ca_is_mapped(bytes)) return ca_map(bytes, writable);
     void *block = malloc(bytes == 0 ? 1 : bytes);
     if (block == NULL) ca_out_of_memory(bytes);
+    *writable = bytes;
     return block;
 }
 
-void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes) {
+void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writable) {
     if (!ca_is_mapped(newBytes)) {
         void *grown = realloc(block, newBytes == 0 ? 1 : newBytes);
         if (grown == NULL) ca_out_of_memory(newBytes);
+        *writable = newBytes;
         return grown;
     }
-    if (!ca_is_mapped(oldBytes)) return ca_map_from_heap(block, oldBytes, newBytes);
+    if (!ca_is_mapped(oldBytes)) return ca_map_from_heap(block, oldBytes, newBytes, writable);
     size_t oldLength = ca_mapped_length(oldBytes), newLength = ca_mapped_length(newBytes);
-    if (newLength == oldLength) return block;
+    size_t opened = *writable > oldLength ? *writable : oldLength;
+    /* Inside the part already writable (opened ahead by the last call that made system
+     * calls, inside the same reservation): nothing to do, no system call. The part filled
+     * since that call keeps its small pages until the next growth that makes system
+     * calls advises it huge (KERNELS.md, "Growth opened ahead"). */
+    if (newLength <= opened) return block;
     /* The block is full: huge pages for all of it (khugepaged collapses the small-page
      * tail in the background); small ones for the new tail. */
     (void)madvise(block, oldLength, MADV_HUGEPAGE);
     char *grown = block;
-    if (ca_reserved_length(newLength) != ca_reserved_length(oldLength)) {
-        grown = ca_move(block, oldLength, newLength, newBytes);
+    /* The reservation is a function of the writable length (which a move ahead may have
+     * put in a larger reservation than its length alone would name). */
+    size_t oldReserved = ca_reserved_length(opened);
+    if (ca_reserved_length(newLength) > oldReserved) {
+        grown = ca_move(block, oldLength, oldReserved, newLength, newBytes);
+        opened = oldLength;
     }
-    ca_open(grown, oldLength, newLength, newBytes);
+    *writable = ca_open_ahead(grown, opened, newLength, ca_ahead_length(newBytes, newLength), newBytes);
     atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
     return grown;
 }
 
-void BGColumnFree(void *block, size_t bytes) {
+void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
+    if (!ca_is_mapped(bytes) || aheadBytes <= bytes) return block;
+    size_t length = ca_mapped_length(bytes);
+    size_t opened = *writable > length ? *writable : length;
+    size_t reserved = ca_reserved_length(opened), ahead = ca_mapped_length(aheadBytes);
+    char *moved = block;
+    if (ahead > reserved && reserved == CA_HUGE_PAGE) {
+        /* A block in the smallest reservation (2 MiB, one mapping with one advice: mremap
+         * moves it whole) moves now, not in the growing addLayer. A larger block may be
+         * two mappings (huge and small pages), which mremap refuses: its move is left
+         * to the growth. */
+        moved = ca_move(block, length, reserved, ahead, aheadBytes);
+        opened = length;
+        reserved = ca_reserved_length(ahead);
+        atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
+    }
+    if (ahead > reserved) ahead = reserved;
+    *writable = opened;
+    /* A hint: under the commit limit of vm.overcommit_memory 2 it may be refused. */
+    if (ahead > opened && mprotect(moved + opened, ahead - opened, PROT_READ | PROT_WRITE) == 0) *writable = ahead;
+    return moved;
+}
+
+void BGColumnFree(void *block, size_t bytes, size_t writable) {
     if (block == NULL) return;
     if (ca_is_mapped(bytes)) {
-        (void)munmap(block, ca_reserved_length(ca_mapped_length(bytes)));
+        size_t length = ca_mapped_length(bytes);
+        (void)munmap(block, ca_reserved_length(writable > length ? writable : length));
     } else {
         free(block);
     }

@@ -1,4 +1,5 @@
 import AllocationCounter
+import CAffineKernels
 import XCTest
 
 @_spi(Testing) @testable import BatchGeometry
@@ -584,6 +585,54 @@ final class FrameLoopAllocationTests: XCTestCase {
         XCTAssertLessThanOrEqual(store.count, 2_400)
         XCTAssertGreaterThan(visible.count, 10)
         XCTAssertEqual(store._invariantViolations(), [])
+    }
+
+    /// Growth past an exact reservation of mapped columns (issue 22 item 3; Benchmarks/
+    /// KERNELS.md, "Growth opened ahead"): a store of 542,701 layers, made with
+    /// `LayerStore(minimumCapacity:)` for exactly its layers, so that every per-layer
+    /// column and cache and the subtree bounds' and drift table's side tables are
+    /// mappings (256 KiB or more) whose doubling stays inside their reservation (a 4-byte
+    /// column of 1–2 MiB would still move out of its 2 MiB one), built and warmed up with
+    /// `warmUp(in:into:)`. The adds that cross the capacity grow every one of them (the
+    /// side tables by more than a doubling) into room their allocation or the build
+    /// opened ahead: no allocation, and no mapping made, moved or grown by a system call.
+    /// Where columns are mapped (Linux, glibc, no sanitizer: where the allocation counter
+    /// runs).
+    func testGrowthPastAnExactReservationOfMappedColumnsAllocatesNothing() throws {
+        try Self.requireAllocationCounter()
+        let (lists, cards) = (2_700, 100)
+        var store = LayerStore(minimumCapacity: 1 + lists * (1 + 2 * cards))
+        let window = try store.addLayer()
+        store.setFrame(Rect(0, 0, 800, 800), of: window)
+        var shelves: [LayerHandle] = []
+        for k in 0..<lists {
+            let list = try store.addLayer(superlayer: window)
+            store.setFrame(Rect(0, Double(k) * 800, 400, 800), of: list)
+            shelves.append(list)
+            for row in 0..<cards {
+                let card = try store.addLayer(superlayer: list)
+                store.setFrame(Rect(0, Double(row) * 8, 400, 8), of: card)
+                store.setFrame(Rect(10, 1, 40, 6), of: try store.addLayer(superlayer: card))
+            }
+        }
+        let capacity = store.layerCapacity
+        XCTAssertEqual(store.count, capacity, "reserved exactly")
+        var visible = VisibleLayers()
+        store.warmUp(in: Rect(0, 0, 800, 800), into: &visible)
+        var (allocations, mappings) = (0, 0)
+        for n in 0..<12 {
+            let before = (BGAllocationCount(), BGColumnMappingCount())
+            let card = try store.addLayer(superlayer: shelves[n % 2])
+            allocations += Int(BGAllocationCount() - before.0)
+            mappings += Int(BGColumnMappingCount() - before.1)
+            store.setFrame(Rect(0, Double(100 + n) * 8, 400, 8), of: card)
+            store.visibleLayers(in: Rect(0, 0, 800, 800), into: &visible)
+        }
+        XCTAssertGreaterThan(store.layerCapacity, capacity, "the store grew past its reservation")
+        XCTAssertEqual(mappings, 0, "mappings made, moved or grown by a system call in the adds")
+        XCTAssertEqual(allocations, 0, "allocations in the adds that grow the store")
+        XCTAssertEqual(store.count, capacity + 12)
+        XCTAssertGreaterThan(visible.count, 10)
     }
 
     /// A 800×800 window over eight wide masking lists side by side (100 cards each, over

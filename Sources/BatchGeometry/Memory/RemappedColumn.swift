@@ -25,15 +25,20 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
     @usableFromInline @exclusivity(unchecked) var base: UnsafeMutablePointer<Element>
     @usableFromInline @exclusivity(unchecked) var count: Int
     private(set) var capacity: Int
+    /// The bytes writable from `base` (`BGColumnAllocate`/`BGColumnGrow` set it): a
+    /// mapping's next doubling is opened ahead, so that its growth makes no system call.
+    private var writable: Int = 0
 
     /// A block with room for `capacity` (> 0) elements, `count` 0. O(1).
     init(capacity: Int) {
-        base = BGColumnAllocate(Self.bytes(capacity)).bindMemory(to: Element.self, capacity: capacity)
+        var writable = 0
+        base = BGColumnAllocate(Self.bytes(capacity), &writable).bindMemory(to: Element.self, capacity: capacity)
         count = 0
         self.capacity = capacity
+        self.writable = writable
     }
 
-    deinit { BGColumnFree(base, Self.bytes(capacity)) }
+    deinit { BGColumnFree(base, Self.bytes(capacity), writable) }
 
     @inline(__always) static func bytes(_ capacity: Int) -> Int {
         let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<Element>.stride)
@@ -42,11 +47,20 @@ final class RemappedColumnBlock<Element: BitwiseCopyable> {
     }
 
     /// Grows the room to `newCapacity` (> capacity): in place inside the mapping's
-    /// reservation, or by one `mremap` into a larger one. O(1) for a mapping, a realloc's copy for a heap block.
+    /// reservation (no system call inside the part opened ahead), or by one `mremap` into
+    /// a larger one. O(1) for a mapping, a realloc's copy for a heap block.
     func grow(to newCapacity: Int) {
-        let raw = BGColumnGrow(base, Self.bytes(capacity), Self.bytes(newCapacity))
+        let raw = BGColumnGrow(base, Self.bytes(capacity), Self.bytes(newCapacity), &writable)
         base = raw!.bindMemory(to: Element.self, capacity: newCapacity)
         capacity = newCapacity
+    }
+
+    /// Makes room up to `capacity` elements writable ahead of a growth to it (a mapping
+    /// inside its reservation, moved first out of a 2 MiB one; `BGColumnOpenAhead`),
+    /// without changing `capacity`. O(1).
+    func openAhead(toCapacity aheadCapacity: Int) {
+        let raw = BGColumnOpenAhead(base, Self.bytes(capacity), Self.bytes(aheadCapacity), &writable)
+        base = raw!.bindMemory(to: Element.self, capacity: capacity)
     }
 
     /// A new block with the same elements and room for `capacity` (>= count). O(count).
@@ -124,6 +138,15 @@ struct RemappedColumn<Element: BitwiseCopyable> {
         if _slowPath(minimumCapacity > capacity || !isKnownUniquelyReferenced(&block)) {
             reallocate(minimumCapacity: minimumCapacity)
         }
+    }
+
+    /// Opens a unique mapped block's room up to `capacity` elements ahead of a growth to
+    /// it, so that the growth makes no system call (column_memory.c), without growing
+    /// `capacity` (the footprint) or touching a page. A shared or heap block: nothing.
+    /// O(1), no allocation.
+    mutating func openAhead(toCapacity aheadCapacity: Int) {
+        guard aheadCapacity > capacity, isKnownUniquelyReferenced(&block) else { return }
+        block.unsafelyUnwrapped.openAhead(toCapacity: aheadCapacity)
     }
 
     /// Adds `element` at the end; doubles the room when full (in place from 256 KiB on).

@@ -137,7 +137,10 @@ public struct LayerStore: ~Copyable, Sendable {
     /// Growth is amortized O(1) a layer. The new room costs nothing until written: each
     /// page is faulted in (zeroed by the kernel) by the append that first reaches it, as a
     /// small page (a grown tail asks for huge pages only at the next growth, when full, so
-    /// no append faults 2 MiB at once; docs/DEBTS.md). Reserving ahead (here or with
+    /// no append faults 2 MiB at once; docs/DEBTS.md). A mapping's next doubling is made
+    /// writable ahead by the call that maps or grows it (committed, not touched), so every
+    /// other growth makes no system call, nor does the first growth past a capacity
+    /// reserved here. Reserving ahead (here or with
     /// `init(minimumCapacity:)`) saves those system calls and each column's one copy from
     /// the heap into a mapping at 256 KiB, not the page faults. Not covered: the world transforms
     /// cache, which a full world pass (after any new slot) writes anew at `count` entries.

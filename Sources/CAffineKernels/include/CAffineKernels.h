@@ -55,9 +55,12 @@ uint64_t BGMonotonicNanoseconds(void);
 /// (its writable part rounded up to whole 2 MiB pages, transparent huge pages asked for)
 /// inside a larger reservation of inaccessible address space (2 MiB, 128 MiB, 8 GiB, …:
 /// neither resident nor committed), smaller ones and other systems or sanitizer builds
-/// use malloc. Never NULL: out of memory writes a message to standard error and aborts.
-/// O(1) (pages are touched when written).
-void *BGColumnAllocate(size_t bytes);
+/// use malloc. A mapping's next doubling is made writable ahead, inside its reservation
+/// (neither resident nor touched; committed), so that its next growth makes no system
+/// call; `*writable` receives the bytes writable from the block's start (`bytes` for a
+/// heap block), which the next `BGColumnGrow` is given. Never NULL: out of memory writes
+/// a message to standard error and aborts. O(1) (pages are touched when written).
+void *BGColumnAllocate(size_t bytes, size_t *writable);
 
 /// `block` (of `oldBytes`, from `BGColumnAllocate` or `BGColumnGrow`) grown to
 /// `newBytes` (>= `oldBytes`), its first `oldBytes` kept; the old address is invalid
@@ -65,14 +68,30 @@ void *BGColumnAllocate(size_t bytes);
 /// moved; the address is kept), and moves to a 64 times larger reservation when it
 /// outgrows it (mremap: O(pages) page-table moves, no copy); a heap block grows with
 /// realloc, and one that passes 256 KiB is copied once (at most 256 KiB) into a
-/// mapping. Never NULL: out of memory aborts with a message.
-void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes);
+/// mapping. `*writable` is the block's writable bytes as the last call set them: a
+/// mapping that grows inside them makes no system call (and counts no mapping); one that
+/// grows past them opens its next doubling ahead again, and `*writable` is updated.
+/// Never NULL: out of memory aborts with a message.
+void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writable);
 
-/// Frees `block`, whose size is `bytes` as last allocated or grown; NULL is ignored.
-void BGColumnFree(void *block, size_t bytes);
+/// Makes a mapping's part up to `aheadBytes` writable ahead of a growth that will jump
+/// there (a side table that grows by more than a doubling), inside its reservation
+/// (opened, not touched; committed), so that the growth makes no system call;
+/// `*writable` as for `BGColumnGrow`, updated. A block in the smallest reservation (2
+/// MiB) that the jump outgrows is moved now into a larger one (one mremap, counted as a
+/// mapping); the block's address is returned (the old one is invalid if it moved). A heap
+/// block, a size already writable, a refusal of the commit limit, or the part past a
+/// larger block's reservation (which the growth's move opens): nothing. O(1).
+void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable);
 
-/// How many mappings `BGColumnAllocate` and `BGColumnGrow` made or moved since the
-/// process started (mmap and mremap calls; every thread; relaxed read). Those calls
+/// Frees `block`, whose size is `bytes` as last allocated or grown and whose writable
+/// bytes are `writable` as the last call set them (the reservation to unmap is named by
+/// them); NULL is ignored.
+void BGColumnFree(void *block, size_t bytes, size_t writable);
+
+/// How many mappings `BGColumnAllocate` and `BGColumnGrow` made, moved or grew with a
+/// system call since the process started (every thread; relaxed read; a growth inside the
+/// part opened ahead is not counted). Those calls
 /// bypass malloc, so the tests' allocation counter adds this count to the mallocs it
 /// sees.
 uint64_t BGColumnMappingCount(void);

@@ -244,7 +244,7 @@ final class FrameFixture {
     }
 
     /// With `BATCHBENCH_ALLOCATION_TRACE=1` in the environment, each allocation the new
-    /// path makes in a frame after the first prints its call stack to standard error,
+    /// path makes in a frame (the first included: a growth frame) prints its call stack to standard error,
     /// after a line naming the frame and part (`BGAllocationTraceSetEnabled`;
     /// `llvm-symbolizer --obj=batchbench` names the offsets): how issue 22's stray
     /// allocations were found. Those lines allocate, and are counted in the edits.
@@ -252,13 +252,13 @@ final class FrameFixture {
     private static let tracing = getenv("BATCHBENCH_ALLOCATION_TRACE") != nil
 
     private static func traceAllocations(frame: Int, _ on: Bool) {
-        guard tracing, frame > 1 else { return }
+        guard tracing, frame > 0 else { return }
         traceMark(frame: frame, on ? "restore" : "end")
         BGAllocationTraceSetEnabled(on ? 1 : 0)
     }
 
     private static func traceMark(frame: Int, _ part: String) {
-        guard tracing, frame > 1 else { return }
+        guard tracing, frame > 0 else { return }
         BGAllocationTraceSetEnabled(0)  // the line below allocates
         var line = "=== frame \(frame) \(part)\n"
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }

@@ -34,8 +34,9 @@ extension LayerStore {
         bounds.lastDeferredVisits = 0
         bounds.indexSlot = RemappedColumn(repeating: -1, count: count)
         bounds.reserveColumns(layerCapacity)
-        bounds.reserveContents(forCapacity: layerCapacity, joining: layersWithSublayers())
-        bounds.drift.reserveReferences(forCapacity: layerCapacity, joining: sublayersOfWideLayers())
+        bounds.reserveContents(forCapacity: layerCapacity, joining: layersWithSublayers(), openingAhead: true)
+        bounds.drift.reserveReferences(
+            forCapacity: layerCapacity, joining: sublayersOfWideLayers(), openingAhead: true)
         bounds.freeIndexSlots = []
         bounds.queue.removeAll()
         bounds.lastRefreshVisits = count

@@ -8,7 +8,8 @@ extension LayerStore {
     /// zPosition would otherwise build it, O(n), in a frame),
     /// and the subtree bounds with the wide layers' R-trees that `visibleLayers(in:into:)`
     /// and `hitTest(_:rule:)` walk, and the culled hit test's stacks grown to the tree's
-    /// depth (else the first hit tests grow them). Changes no geometry; later edits mark
+    /// depth (else the first hit tests grow them), and the scratch a frame's edits grow
+    /// (the refresh queue, ~28 KB in all). Changes no geometry; later edits mark
     /// these caches as usual, and the next frame redoes only what they touched.
     ///
     /// Complexity: O(count) the first time (plus O(w log w) for each layer of w ≥ 64
@@ -18,7 +19,29 @@ extension LayerStore {
         refreshDrawOrder(building: true)
         refreshSubtreeBounds()
         if let levels = caches.worldPlan?.levelStarts.count { caches.walkScratch.reserveStacks(levels: levels) }
+        reserveEditScratch()
     }
+
+    /// The scratch a frame's edits grow, sized ahead to `warmUpEditScratch` entries (or
+    /// kept if larger): the subtree bounds' refresh queue and the refresh's scratch (one
+    /// entry a marked layer), the destroyed subtree's slots and the free-slot list. Else
+    /// the first frame that edits a few hundred layers grows each of them by doubling
+    /// (17 allocations in the live script's first frame at 1M; Benchmarks/README.md, "The
+    /// growth frame, third pass"). ~28 KB whatever the store's size; a frame that marks
+    /// or destroys more grows them, once. O(1) once grown.
+    private mutating func reserveEditScratch() {
+        let entries = Self.warmUpEditScratch
+        if caches.subtreeBounds.isBuilt && caches.subtreeBounds.queue.capacity < entries {
+            caches.subtreeBounds.queue.reserveCapacity(entries)
+            caches.subtreeBounds.reserveRefreshScratch()
+        }
+        caches.structureScratch.reserveCapacity(entries)
+        hierarchy.freeSlots.reserveCapacity(hierarchy.freeSlots.count + entries)
+    }
+
+    /// Entries of each edit scratch `warmUp(options:)` reserves: a frame's marked layers
+    /// (the live script's frames mark ~300 at any store size).
+    static var warmUpEditScratch: Int { 1_024 }
 
     /// `warmUp(options:)`, then the frame query over `viewport` into `result`, the result an
     /// engine keeps for its frame loop: the Swift form of `bg_store_warm_up` with a viewport.

@@ -124,12 +124,19 @@ struct ParkedDrift: Sendable {
     /// `capacity` layers still to come, so that a frame within the reserved capacity
     /// never grows the table (it is as large as the per-layer column it replaced only
     /// when every slot holds a sublayer of an indexed list). O(1) unless it grows.
-    mutating func reserveReferences(forCapacity capacity: Int, joining: Int = 0) {
+    /// `openingAhead` (the build): the next doubling's room opened ahead, as
+    /// `SubtreeBounds.reserveContents` does.
+    mutating func reserveReferences(forCapacity capacity: Int, joining: Int = 0, openingAhead: Bool = false) {
         let room = references.count + joining + Swift.max(0, capacity - referenceSlots.count)
         if references.capacity < room { references.reserveCapacity(room) }
         if orderLabels.capacity < room { orderLabels.reserveCapacity(room) }
         if rankLinks.capacity < room { rankLinks.reserveCapacity(room) }
         if leaves.capacity < room { leaves.reserveCapacity(room) }
+        guard openingAhead else { return }
+        references.openAhead(toCapacity: room + capacity)
+        orderLabels.openAhead(toCapacity: room + capacity)
+        rankLinks.openAhead(toCapacity: room + capacity)
+        leaves.openAhead(toCapacity: room + capacity)
     }
 
     /// `layer`'s reference (`invalid` when it has none). O(1).

@@ -150,10 +150,14 @@ struct SubtreeBounds: Sendable {
 
     /// Room in `contents` for `joining` more layers plus one per slot of a store of
     /// `capacity` layers still to come, so that a frame within the reserved capacity never
-    /// grows the table. O(1) unless it grows.
-    mutating func reserveContents(forCapacity capacity: Int, joining: Int = 0) {
+    /// grows the table. O(1) unless it grows. `openingAhead` (the build): the room the
+    /// store's next doubling will ask for is opened ahead too (not reserved: the footprint
+    /// keeps `room`), since the table's growth then jumps past a doubling of its own
+    /// (~5× at 1M) and would make system calls in the growing `addLayer`.
+    mutating func reserveContents(forCapacity capacity: Int, joining: Int = 0, openingAhead: Bool = false) {
         let room = contents.count + joining + Swift.max(0, capacity - contentSlots.count)
         if contents.capacity < room { contents.reserveCapacity(room) }
+        if openingAhead { contents.openAhead(toCapacity: room + capacity) }
     }
 
     /// A new slot at the end of the store.
