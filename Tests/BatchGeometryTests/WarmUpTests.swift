@@ -140,4 +140,108 @@ final class WarmUpTests: XCTestCase {
         XCTAssertEqual(store.hitTest(touch)?.index, cold.hitTest(touch)?.index)
         XCTAssertEqual(store._invariantViolations(), [])
     }
+
+    /// `warmUp()` parks ahead the cards of the wide lists that mask to bounds, so a list's
+    /// first row move does no first-time work: every moved card off screen already waits
+    /// in its list's drifting cards with a known drift (the move takes the run's path), no
+    /// drifting list grows (a never-warmed twin's appends a card per moved card) and the
+    /// move allocates nothing. The frames that follow (row moves of every list, a scroll,
+    /// queries, hit tests) equal the never-warmed twin's and the full passes', bit for bit.
+    func testWarmUpParksTheWideListsCardsSoAFirstRowMoveDoesNoFirstTimeWork() throws {
+        var random = SplitMix64(seed: 2210)
+        var replay = random
+        var twins = OffsetPositionsTests.Twins(&random)
+        let viewport = Rect(0, 0, 400, 800)
+        var result = VisibleLayers()
+        var twinResult = VisibleLayers()
+        twins.batch.warmUp(in: viewport, into: &result)
+        twins.single.visibleLayers(in: viewport, into: &twinResult)  // the twin's caches, built by a query
+        XCTAssertEqual(twins.batch._invariantViolations(), [])
+        // The masking lists of 64 cards or more (indexed: an R-tree).
+        let masking = twins.lists.prefix(3).filter { twins.batch.caches.subtreeBounds.indexSlot[$0.index] >= 0 }
+        XCTAssertGreaterThanOrEqual(masking.count, 2)
+        // Off screen: below the viewport and the drifting search's margin around it.
+        let ranges = masking.map { list in 30..<twins.batch.sublayerCount(of: list) }
+        func driftingCounts(_ store: borrowing LayerStore) -> [Int] {
+            let bounds = store.caches.subtreeBounds
+            return masking.map { bounds.drift.lists[Int(bounds.indexSlot[$0.index])].count }
+        }
+        let (before, twinBefore) = (driftingCounts(twins.batch), driftingCounts(twins.single))
+        for (list, range) in zip(masking, ranges) {
+            let bounds = twins.batch.caches.subtreeBounds
+            for card in twins.batch.sublayers(of: list)[range] {
+                XCTAssertTrue(
+                    OffsetPositionsTests.Twins.isDrifting(card.index, in: list.index, bounds),
+                    "card \(card.index) of list \(list.index) waits parked with a known drift")
+            }
+        }
+        // The first row move of each masking list (and its first on the twin). By index:
+        // an array's for-in allocates in unoptimized builds.
+        let move = Point(x: 0, y: 50)
+        for k in masking.indices {
+            try twins.batch.offsetPositions(ofSublayersOf: masking[k], in: ranges[k], by: move)
+            try twins.single.offsetPositions(ofSublayersOf: masking[k], in: ranges[k], by: move)
+        }
+        // The same first moves allocate nothing, counted on a store that shares no buffer:
+        // the twins come from `copy()`, which shares every column and the edit log until
+        // either store writes them, so the warmed twin's first moves above copy its
+        // positions, change marks and edit log ring (7 allocations: `copy()`'s documented
+        // price, not the row move's). This store is built alike and its twin dropped.
+        var alone = OffsetPositionsTests.Twins(&replay)
+        alone.single = LayerStore()
+        alone.batch.warmUp(in: viewport, into: &result)
+        let aloneMasking = alone.lists.prefix(3).filter { alone.batch.caches.subtreeBounds.indexSlot[$0.index] >= 0 }
+        XCTAssertEqual(aloneMasking.map(\.index), masking.map(\.index), "the same scene")
+        FrameLoopAllocationTests.traceAllocations(true)
+        let start = BGAllocationCount()
+        for k in masking.indices {
+            try alone.batch.offsetPositions(ofSublayersOf: aloneMasking[k], in: ranges[k], by: move)
+        }
+        let allocations = BGAllocationCount() - start
+        FrameLoopAllocationTests.traceAllocations(false)
+        if BGAllocationCounterIsActive() != 0 { XCTAssertEqual(allocations, 0, "the first row moves after warmUp()") }
+        let aloneBounds = alone.batch.caches.subtreeBounds
+        XCTAssertEqual(
+            aloneMasking.map { aloneBounds.drift.lists[Int(aloneBounds.indexSlot[$0.index])].count }, before,
+            "no card joined a drifting list there either")
+        XCTAssertEqual(driftingCounts(twins.batch), before, "no card joined a drifting list: all waited there")
+        XCTAssertEqual(
+            zip(driftingCounts(twins.single), twinBefore).map { $0 - $1 }, ranges.map(\.count),
+            "the never-warmed twin parks each card on its first move")
+        // Frames: the twins agree, and both agree with the full passes.
+        for frame in 0..<40 {
+            let label = "frame \(frame)"
+            let list = twins.lists[random.below(twins.lists.count)]
+            let count = twins.batch.sublayerCount(of: list)
+            let lower = random.below(count + 1)
+            let range = lower..<(lower + random.below(count - lower + 1))
+            let offset = OffsetPositionsTests.Twins.offset(&random)
+            try twins.both { try $0.offsetPositions(ofSublayersOf: list, in: range, by: offset) }
+            if frame % 10 == 9 {
+                let scroll = Point(x: 0, y: Double(random.below(3000)))
+                twins.both { $0.setContentOffset(scroll, of: masking[0]) }
+            }
+            let frameViewport = Rect(random.unit() * 1600, random.unit() * 400, 400, 400)
+            twins.batch.visibleLayers(in: frameViewport, into: &result)
+            twins.single.visibleLayers(in: frameViewport, into: &twinResult)
+            XCTAssertEqual(result.layers, twinResult.layers, label)
+            XCTAssertEqual(result.worldRects, twinResult.worldRects, label)
+            XCTAssertEqual(result.clipRects, twinResult.clipRects, label)
+            XCTAssertTrue(
+                zip(result.worldTransforms, twinResult.worldTransforms).allSatisfy {
+                    FrameQueryTests.sameBitPatterns($0, $1)
+                }, label)
+            FrameQueryTests.assertMatches(
+                result, FrameQueryTests.expectedVisible(twins.batch, viewport: frameViewport), label)
+            for _ in 0..<6 {
+                let point = Point(x: random.unit() * 2000, y: random.unit() * 800)
+                for rule in HitTestRule.allCases {
+                    let hit = twins.batch.hitTest(point, rule: rule)
+                    XCTAssertEqual(hit, twins.single.hitTest(point, rule: rule), label)
+                }
+            }
+            XCTAssertEqual(twins.batch.drawOrder(), twins.single.drawOrder(), label)
+            XCTAssertEqual(twins.batch._invariantViolations(), [], label)
+        }
+    }
 }

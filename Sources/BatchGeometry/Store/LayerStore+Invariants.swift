@@ -260,7 +260,8 @@ extension LayerStore {
             let clean = bounds.drift.cleanRegions[slot]
             guard !clean.isNull else { continue }
             let index = bounds.index(of: layer)
-            for entry in bounds.drift.lists[slot] {
+            let redoneAnyway = Set(bounds.parkedSublayers[slot])
+            for entry in bounds.drift.lists[slot] where !redoneAnyway.contains(entry) {
                 let card = Int(entry)
                 guard bounds.state[card] & SubtreeBounds.Mark.parked != 0, Int(hierarchy.parents[card]) == layer,
                     bounds.drift.drift(of: card) != nil

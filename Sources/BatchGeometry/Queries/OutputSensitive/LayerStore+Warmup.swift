@@ -12,12 +12,27 @@ extension LayerStore {
     /// (the refresh queue, ~28 KB in all). Changes no geometry; later edits mark
     /// these caches as usual, and the next frame redoes only what they touched.
     ///
+    /// It also parks ahead the sublayers of the wide lists that mask to bounds (the
+    /// cards of a scrolling list): each is marked as waiting in its list's drifting cards
+    /// with a drift of 0, as its first move would park it (`LayerStore.parksAtOnce`), so
+    /// that a list's first row move (an insert or removal that moves the cards below it)
+    /// takes the moved-card path every later move takes, not the setter's parking card by
+    /// card (1.8–2.9 ms at 1M layers in the first frame of a relayout, Benchmarks/README.md,
+    /// "The relayout's first frame"). Results do not change: the first query (or the one
+    /// `warmUp(in:into:options:)` runs) redoes the parked cards near its region, whose boxes
+    /// come out as they were, and the others wait until a query could meet them.
+    ///
     /// Complexity: O(count) the first time (plus O(w log w) for each layer of w ≥ 64
-    /// sublayers); O(changed × depth) after edits, as the first query would pay.
+    /// sublayers); O(changed × depth) after edits, as the first query would pay. Parking
+    /// ahead is one more pass on every call, O(count): an index-slot read a layer, and a
+    /// state byte, a reference lane and a 4-byte entry in its list's drifting list written
+    /// a sublayer of a wide masking list. It allocates nothing: 4 bytes a parked card
+    /// become resident in room the index build reserved (twice the list's leaves).
     public mutating func warmUp(options: KernelOptions = .default) {
         updateWorld(options: options)
         refreshDrawOrder(building: true)
         refreshSubtreeBounds()
+        parkIndexedSublayers()
         if let levels = caches.worldPlan?.levelStarts.count { caches.walkScratch.reserveStacks(levels: levels) }
         reserveEditScratch()
     }
@@ -64,5 +79,47 @@ extension LayerStore {
     ) {
         warmUp(options: options)
         frameQuery(in: viewport, into: &result, readingWorldCache: false)
+    }
+
+    /// `warmUp(options:)`'s last step: parks every sublayer of an indexed list that masks
+    /// to bounds which waits for nothing, has a leaf and a known drift (a reference
+    /// recorded by the build), in its list's drifting cards, exactly as `parksAtOnce`
+    /// would on its first move (the same state bits, list slot, drifting entry and
+    /// bound); a card that could not take the drifting list is left as it is. O(count);
+    /// allocates nothing (the drifting lists have the room of twice their leaves).
+    mutating func parkIndexedSublayers() {
+        typealias Mark = SubtreeBounds.Mark
+        guard caches.subtreeBounds.isBuilt else { return }
+        var bounds = SubtreeBounds()
+        swap(&bounds, &caches.subtreeBounds)  // moved out and back: written in place
+        var list = 0
+        while list < count {
+            let slot = Int(bounds.indexSlot[list])
+            if slot >= 0, bounds.state[list] & Mark.indexed != 0, columns.flags[list].contains(.masksToBounds) {
+                parkSublayersAhead(of: list, slot: slot, &bounds)
+            }
+            list += 1
+        }
+        swap(&bounds, &caches.subtreeBounds)
+    }
+
+    /// The sublayers of `list` (index position `slot`) that `parkIndexedSublayers` parks.
+    private func parkSublayersAhead(of list: Int, slot: Int, _ bounds: inout SubtreeBounds) {
+        typealias Mark = SubtreeBounds.Mark
+        var sublayer = hierarchy.firstSublayers[list]
+        var parkedAny = false
+        while sublayer >= 0 {
+            let card = Int(sublayer)
+            sublayer = hierarchy.nextSiblings[card]
+            guard bounds.state[card] & Mark.waiting == 0, bounds.indexEntry(of: card) >= 0,
+                bounds.drift.drift(of: card) != nil, bounds.drift.lists[slot].count < bounds.drift.lists[slot].capacity
+            else { continue }
+            bounds.state[card] |= Mark.extent | Mark.parked
+            bounds.drift.setParkedSlot(slot, of: card)
+            let parked = bounds.parkDrifting(card, slot: slot)
+            assert(parked, "a card with a leaf, a drift and room parks")
+            parkedAny = true
+        }
+        if parkedAny { bounds.state[list] |= Mark.hasParked }
     }
 }
