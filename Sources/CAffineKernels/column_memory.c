@@ -191,12 +191,12 @@ static void *ca_map(size_t bytes, size_t *writable) {
     return block;
 }
 
-/* A mapping that outgrew its reservation: a larger one, the written part's page tables
- * moved into its start (mremap onto the new reservation), the old reservation's
- * inaccessible rest unmapped (not the moved part's range, which another thread's mmap
- * may already have taken). If the move fails, a copy. */
-static char *ca_move(char *block, size_t oldLength, size_t oldReserved, size_t newLength, size_t newBytes) {
-    char *moved = ca_reserve(ca_reserved_length(newLength));
+/* Moves a mapping's written part (`oldLength`, in a reservation of `oldReserved`) into the
+ * start of the reservation `moved` (from ca_reserve): mremap onto it moves the page tables
+ * (nothing copied), and the old reservation's inaccessible rest is unmapped (not the moved
+ * part's range, which another thread's mmap may already have taken). If the move fails, a
+ * copy. */
+static char *ca_move_into(char *moved, char *block, size_t oldLength, size_t oldReserved, size_t newBytes) {
     void *target = mremap(block, oldLength, oldLength, MREMAP_MAYMOVE | MREMAP_FIXED, moved);
     if (target == MAP_FAILED) {
         if (mprotect(moved, oldLength, PROT_READ | PROT_WRITE) != 0) ca_out_of_memory(newBytes);
@@ -207,6 +207,11 @@ static char *ca_move(char *block, size_t oldLength, size_t oldReserved, size_t n
         if (oldReserved > oldLength) (void)munmap(block + oldLength, oldReserved - oldLength);
     }
     return moved;
+}
+
+/* A mapping that outgrew its reservation: moved into a larger one (ca_move_into). */
+static char *ca_move(char *block, size_t oldLength, size_t oldReserved, size_t newLength, size_t newBytes) {
+    return ca_move_into(ca_reserve(ca_reserved_length(newLength)), block, oldLength, oldReserved, newBytes);
 }
 
 /* The heap block's move into a mapping: the one copy of a column's life (at most
@@ -264,27 +269,45 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
     return grown;
 }
 
+/* OpenAhead's move of a block in the smallest reservation (`length` written, `opened`
+ * writable) into the reservation that holds `ahead`: the ahead part is opened in the new
+ * reservation before the move, so a refusal of the commit limit leaves the block where it
+ * was. The writable length names the reservation (ca_reserved_length; Grow and Free find
+ * it so): a block moved whose ahead part was then refused kept a writable length of the
+ * old reservation, and Free unmapped 2 MiB of the larger one. */
+static char *ca_move_ahead(char *block, size_t length, size_t opened, size_t ahead, size_t *writable) {
+    size_t reserved = ca_reserved_length(ahead);
+    char *target = ca_reserve(reserved);
+    if (mprotect(target + length, ahead - length, PROT_READ | PROT_WRITE) != 0) {
+        (void)munmap(target, reserved);
+        *writable = opened;
+        return block;
+    }
+    char *moved = ca_move_into(target, block, length, CA_HUGE_PAGE, ahead);
+    *writable = ahead;
+    atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
+    return moved;
+}
+
 void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable) {
     if (!ca_is_mapped(bytes) || aheadBytes <= bytes) return block;
     size_t length = ca_mapped_length(bytes);
     size_t opened = *writable > length ? *writable : length;
     size_t reserved = ca_reserved_length(opened), ahead = ca_mapped_length(aheadBytes);
-    char *moved = block;
     if (ahead > reserved && reserved == CA_HUGE_PAGE) {
         /* A block in the smallest reservation (2 MiB, one mapping with one advice: mremap
          * moves it whole) moves now, not in the growing addLayer. A larger block may be
          * two mappings (huge and small pages), which mremap refuses: its move is left
          * to the growth. */
-        moved = ca_move(block, length, reserved, ahead, aheadBytes);
-        opened = length;
-        reserved = ca_reserved_length(ahead);
-        atomic_fetch_add_explicit(&ca_mapped_column_calls, 1, memory_order_relaxed);
+        return ca_move_ahead(block, length, opened, ahead, writable);
     }
     if (ahead > reserved) ahead = reserved;
     *writable = opened;
     /* A hint: under the commit limit of vm.overcommit_memory 2 it may be refused. */
-    if (ahead > opened && mprotect(moved + opened, ahead - opened, PROT_READ | PROT_WRITE) == 0) *writable = ahead;
-    return moved;
+    if (ahead > opened && mprotect((char *)block + opened, ahead - opened, PROT_READ | PROT_WRITE) == 0) {
+        *writable = ahead;
+    }
+    return block;
 }
 
 void BGColumnFree(void *block, size_t bytes, size_t writable) {

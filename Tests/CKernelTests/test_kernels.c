@@ -28,6 +28,7 @@
 
 #include "CAffineKernels.h"
 #include "../../Sources/CAffineKernels/testing/CAffineKernelsTesting.h"
+#include "column_memory_tests.h"
 #include "emu8.h"
 
 #include <float.h>
@@ -1381,6 +1382,14 @@ static int threads_check(void) {
 
 /* ------------------------------------------------------------------ main */
 
+static void report_column(int ok, const char *what) { check(ok, what, "column-memory", 0, 0, NULL); }
+
+/* column_memory_tests.c's checks, counted here. */
+static void test_columns(void) {
+    const char *why = NULL;
+    if (test_column_memory(report_column, &why) > 0) printf("skipped %s\n", why);
+}
+
 int main(int argc, char **argv) {
     int mode = 0;
     for (int i = 1; i < argc; i++) {
@@ -1412,6 +1421,7 @@ int main(int argc, char **argv) {
         test_slerp_lanes();
         test_tables();
         test_set_backend();
+        test_columns();
         printf("skipped (tables not available here): %ld; NaN-payload differences tolerated: %ld\n", g_skipped,
                g_nan_payload_diffs);
     }

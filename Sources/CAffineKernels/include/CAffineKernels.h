@@ -79,9 +79,10 @@ void *BGColumnGrow(void *block, size_t oldBytes, size_t newBytes, size_t *writab
 /// (opened, not touched; committed), so that the growth makes no system call;
 /// `*writable` as for `BGColumnGrow`, updated. A block in the smallest reservation (2
 /// MiB) that the jump outgrows is moved now into a larger one (one mremap, counted as a
-/// mapping); the block's address is returned (the old one is invalid if it moved). A heap
-/// block, a size already writable, a refusal of the commit limit, or the part past a
-/// larger block's reservation (which the growth's move opens): nothing. O(1).
+/// mapping) if the commit limit grants the part ahead; the block's address is returned
+/// (the old one is invalid if it moved). A heap block, a size already writable, a refusal
+/// of the commit limit (the block stays where it is), or the part past a larger block's
+/// reservation (which the growth's move opens): nothing. O(1).
 void *BGColumnOpenAhead(void *block, size_t bytes, size_t aheadBytes, size_t *writable);
 
 /// Frees `block`, whose size is `bytes` as last allocated or grown and whose writable
