@@ -75,3 +75,31 @@ int ca_lane_times_portable(const BGLaneTimings *timings, size_t count, double ti
         if (!ca_lane_time(timings, i, time, divide, progress, iterations)) return 1;
     return 0;
 }
+
+/* The keyframe lanes' segments (BGKeyframeSegments): Swift's segment search and σ in
+ * its order, one member at a time (scalar: no CPU-specific code). The search reads at
+ * most the member's last segment's key times; a kept segment skips the value loads. */
+void BGKeyframeSegments(const BGKeyframeLanes *k, size_t count) {
+    for (size_t m = 0; m < count; m++) {
+        const int32_t *set = k->sets + 4 * m;
+        const double *kt = k->keyTimes + set[0];
+        const double u = k->progress[m];
+        int32_t i = 0;
+        for (int32_t j = set[1]; j > 0; j--) {
+            if (kt[j] <= u) {
+                i = j;
+                break;
+            }
+        }
+        const double w = kt[i + 1] - kt[i];
+        k->progress[m] = w == 0 ? 1 : (u - kt[i]) / w;
+        if (k->segments[m] == i) continue;
+        const double *a = k->values + (size_t)set[2] + 4 * (size_t)i;
+        for (int l = 0; l < 4; l++) {
+            k->starts[4 * m + (size_t)l] = a[l];
+            k->deltas[4 * m + (size_t)l] = a[4 + l] - a[l];
+        }
+        k->segments[m] = i;
+        k->functions[m] = set[3] + i;
+    }
+}

@@ -79,6 +79,48 @@ final class AnimationLanesTests: XCTestCase {
         }
     }
 
+    /// Keyframe lanes (the C segment loop, `BGKeyframeSegments`) on key times that repeat
+    /// (zero-width segments: σ = 1) and progress that lands exactly on key times 0, ½
+    /// and 1 (timings and sample times in eighths and sixteenths, autoreversing so that
+    /// u reaches 1): every sample against the scalar reference, bit for bit, with and
+    /// without segment timing functions, 2 to 5 values.
+    func testKeyframeLanesOnRepeatedAndExactKeyTimesEqualTheReference() throws {
+        let keyTimeSets: [[Double]] = [
+            [0, 0.5, 0.5, 1, 1], [0, 0, 0.5, 1], [0, 0.25, 0.25, 0.75, 1], [0, 1, 1], [0, 1], [0, 0.5, 1],
+        ]
+        var model = LayerStore()
+        let root = try model.addLayer(superlayer: nil)
+        var (store, reference) = (AnimationStore(), ReferenceSampler())
+        var random = SplitMix64(seed: 23)
+        for k in 0..<48 {
+            let layer = try model.addLayer(superlayer: root)
+            let keyTimes = keyTimeSets[k % keyTimeSets.count]
+            let functions = k % 2 == 0 ? nil : (1..<keyTimes.count).map { _ in TimingFunction(.easeIn) }
+            let keyframes = Keyframes(
+                values: keyTimes.map { _ in [random.value(in: -50...50), random.value(in: -50...50)] },
+                keyTimes: keyTimes, timingFunctions: functions)
+            var timing = AnimationTiming()
+            (timing.beginTime, timing.duration) = (-Double(k % 4) / 8, [0.25, 0.5][k % 2])
+            (timing.repeatCount, timing.autoreverses) = (.infinity, k % 3 != 0)
+            let animation = Animation(
+                keyPath: .position, content: .keyframe(keyframes), timing: timing, isAdditive: k % 4 == 1)
+            try store.add(animation, to: layer, in: model)
+            reference.animations.append((animation, layer.index))
+        }
+        var values = PresentationValues()
+        for step in 0..<64 {
+            let time = Double(step) / 16
+            try store.sample(at: time, model: model, into: &values)
+            for (slot, layer) in reference.sample(at: time, model: model) {
+                let got = values.values(ofLayerAt: slot, model: model)
+                XCTAssertTrue(
+                    got.map { AnimationSamplerReferenceTests.sameBits($0, layer) } ?? false,
+                    "at \(time), layer \(slot): \(String(describing: got)) != \(layer)")
+            }
+        }
+        XCTAssertEqual(store.lanes.groups.filter(\.curve.isKeyframe).map(\.count).reduce(0, +), 48)
+    }
+
     /// `roundedDown` (the local time's iteration count, without libm's `floor` on x86-64)
     /// is `rounded(.down)`, sign of zero included, at the edges of its fast range.
     func testRoundedDownIsFloor() {

@@ -1153,6 +1153,73 @@ static void test_spring_lanes(void) {
     }
 }
 
+/* The keyframe lanes' segments (BGKeyframeSegments; scalar, no table) against the
+ * header's search and σ written here, member by member, bit for bit: 2 to 6 values,
+ * nondecreasing key times with repeats (zero-width segments), u on key times, inside
+ * and outside [0, 1], NaN; members whose kept segment is the one found keep their
+ * ends and function (canaries untouched), the others get a, b − a, the segment and
+ * function start + segment; nothing written past the group. */
+static void test_keyframe_segments(void) {
+    enum { N = 23, SETS = 12, MAXV = 6 };
+    static double times[SETS * MAXV], values[SETS * MAXV * 4];
+    int32_t counts[SETS];
+    for (int k = 0; k < SETS; k++) {
+        const int n = 2 + (int)(rnd64() % (MAXV - 1));
+        counts[k] = n;
+        double *kt = times + MAXV * k;
+        kt[0] = 0, kt[n - 1] = 1;
+        for (int j = 1; j < n - 1; j++) kt[j] = rnd64() % 3 == 0 ? kt[j - 1] : rnd_range(kt[j - 1], 1);
+        if (n > 2 && rnd64() % 4 == 0) kt[n - 2] = 1;
+        for (int j = 0; j < 4 * MAXV; j++) values[4 * MAXV * k + j] = rnd_range(-100, 100);
+    }
+    long bad = 0;
+    for (int round = 0; round < 4000; round++) {
+        int32_t sets[4 * N], segments[N + 1], functions[N + 1], want_segment[N];
+        double progress[N + 1], starts[4 * N + 4], deltas[4 * N + 4], sigma[N];
+        const size_t count = (size_t)(rnd64() % (N + 1));
+        for (size_t m = 0; m < count; m++) {
+            const int k = (int)(rnd64() % SETS), n = counts[k];
+            sets[4 * m] = MAXV * k, sets[4 * m + 1] = n - 2, sets[4 * m + 2] = 4 * MAXV * k;
+            sets[4 * m + 3] = rnd64() % 2 ? -1 : 7 * k;
+            const double *kt = times + MAXV * k;
+            const uint64_t pick = rnd64() % 16;
+            const double u = pick == 0 ? NAN : pick == 1 ? -rnd01() : pick == 2 ? 1 + rnd01()
+                           : pick < 7 ? kt[rnd64() % (uint64_t)n] : rnd01();
+            progress[m] = u;
+            int32_t i = 0;
+            for (int32_t j = n - 2; j > 0; j--)
+                if (kt[j] <= u) { i = j; break; }
+            const double w = kt[i + 1] - kt[i];
+            want_segment[m] = i, sigma[m] = w == 0 ? 1 : (u - kt[i]) / w;
+            segments[m] = rnd64() % 2 ? i : (int32_t)(rnd64() % (uint64_t)n) - 1;
+            functions[m] = -77;
+            for (int l = 0; l < 4; l++) starts[4 * m + l] = deltas[4 * m + l] = from_bits(CANARY);
+        }
+        int32_t kept[N];
+        for (size_t m = 0; m < count; m++) kept[m] = segments[m] == want_segment[m];
+        progress[count] = from_bits(CANARY), segments[count] = functions[count] = -99;
+        for (int l = 0; l < 4; l++) starts[4 * count + l] = deltas[4 * count + l] = from_bits(CANARY);
+        const BGKeyframeLanes lanes = {sets, times, values, progress, starts, deltas, segments, functions};
+        BGKeyframeSegments(&lanes, count);
+        for (size_t m = 0; m < count; m++) {
+            const int32_t i = want_segment[m];
+            bad += !same_value(progress[m], sigma[m]) || segments[m] != i;
+            if (kept[m]) {
+                bad += functions[m] != -77;
+                for (int l = 0; l < 4; l++) bad += bits_of(starts[4 * m + l]) != CANARY || bits_of(deltas[4 * m + l]) != CANARY;
+                continue;
+            }
+            bad += functions[m] != sets[4 * m + 3] + i;
+            const double *a = values + sets[4 * m + 2] + 4 * i;
+            for (int l = 0; l < 4; l++)
+                bad += !same_value(starts[4 * m + l], a[l]) || !same_value(deltas[4 * m + l], a[4 + l] - a[l]);
+        }
+        bad += bits_of(progress[count]) != CANARY || segments[count] != -99 || functions[count] != -99;
+        for (int l = 0; l < 4; l++) bad += bits_of(starts[4 * count + l]) != CANARY || bits_of(deltas[4 * count + l]) != CANARY;
+    }
+    check(bad == 0, "keyframe-segments", "scalar", N, 0, NULL);
+}
+
 /* The whole-transform lanes' slerp (BGSlerpLanes) on every table and through the
  * dispatching entry point, against the header's formula written here with BGSinCosOf,
  * member by member, bit for bit: counts 0..13 (whole blocks and a partial one), the
@@ -1419,6 +1486,7 @@ int main(int argc, char **argv) {
         test_vmath();
         test_spring_lanes();
         test_slerp_lanes();
+        test_keyframe_segments();
         test_tables();
         test_set_backend();
         test_columns();

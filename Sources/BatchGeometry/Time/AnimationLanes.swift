@@ -81,6 +81,9 @@ struct LaneGroup: Sendable {
     /// while the segment stays).
     var segments: [Int32] = []
     var segmentFunctions: [Int32] = []
+    /// A keyframe group's sets as the C segment loop reads them (`BGKeyframeLanes.sets`):
+    /// key time start, last segment (values − 2), value start, function start (−1: none).
+    var keyframeRefs: [SIMD4<Int32>] = []
 
     init(curve: LaneCurve, keyPath: AnimationKeyPath, additive: Bool, cumulative: Bool) {
         (self.curve, self.keyPath, self.additive, self.cumulative) = (curve, keyPath, additive, cumulative)
@@ -190,6 +193,7 @@ struct LaneGroup: Sendable {
         iterations.removeAll(keepingCapacity: true)
         segments.removeAll(keepingCapacity: true)
         segmentFunctions.removeAll(keepingCapacity: true)
+        keyframeRefs.removeAll(keepingCapacity: true)
     }
 }
 
@@ -268,12 +272,15 @@ extension AnimationStore {
 
     /// The lane curve of keyframe animation `i`: on a whole vector property, not
     /// cumulative, without a timing function of its own, linear or paced with two values
-    /// or more (its value is a + (b − a) · σ in the segment the timing loop finds).
+    /// or more (its value is a + (b − a) · σ in the segment the timing loop finds), its
+    /// tables' indices within 32 bits (`LaneGroup.keyframeRefs`).
     private func keyframeLaneCurve(_ i: Int, keyPath: AnimationKeyPath) -> LaneCurve? {
         let set = keyframeSets[Int(curveIndices[i])]
         guard keyPath.writesWholeProperty && !keyPath.isWholeTransform && !keyPath.isValueFunction,
             !flags[i].contains(.cumulative) && timingFunctionIndices[i] < 0,
-            set.count >= 2 && (set.mode == .linear || set.mode == .paced)
+            set.count >= 2 && (set.mode == .linear || set.mode == .paced),
+            set.valueStart + 4 * set.count <= Int(Int32.max) && set.keyTimeStart + set.count <= Int(Int32.max)
+                && set.functionStart + set.count <= Int(Int32.max)
         else { return nil }
         return set.functionStart >= 0 ? .keyframeFunctions : .keyframe
     }
@@ -350,6 +357,9 @@ extension AnimationStore {
         if curve.isKeyframe {
             groups[g!].starts.append(SIMD4())
             groups[g!].deltas.append(SIMD4())
+            let set = keyframeSets[Int(curveIndex)]
+            groups[g!].keyframeRefs.append(
+                SIMD4(Int32(set.keyTimeStart), Int32(set.count - 2), Int32(set.valueStart), Int32(set.functionStart)))
         } else if keyPath.isWholeTransform {
             groups[g!].appendTransformMix(
                 TransformMix(resolvedDecompositions[r], resolvedDecompositions[r + 1], slerp: resolvedSlerps[r / 2]))
@@ -462,46 +472,39 @@ extension AnimationStore {
     /// for `keyframeFunctions`), the segment's ends a and b − a into `starts` and
     /// `deltas`, so that the write is `writeLane`'s a + (b − a) · σ: `keyframeVector`'s.
     private mutating func runKeyframeSegments(_ group: inout LaneGroup) {
-        let (count, solved, sets) = (group.count, group.curve == .keyframeFunctions, group.curves)
+        let (count, solved, refs) = (group.count, group.curve == .keyframeFunctions, group.keyframeRefs)
         withRawColumns(&group.starts, &group.deltas) { starts, deltas in
             withRawColumns(&group.segments, &group.segmentFunctions) { segments, functions in
                 withRawColumn(&group.progress) { progress in
-                    withRawColumn(reading: sets) { sets in
-                        placeKeyframeSegments(
-                            count, sets: sets, starts: starts, deltas: deltas, progress: progress, segments: segments,
-                            functions: functions)
-                    }
+                    placeKeyframeSegments(
+                        count, refs: refs, starts: starts, deltas: deltas, progress: progress, segments: segments,
+                        functions: functions)
                     if solved { solveLaneProgress(count: count, functions: functions, progress: progress) }
                 }
             }
         }
     }
 
-    /// The loop of `runKeyframeSegments` (non-mutating, called once a group), over the
-    /// keyframe tables opened raw: the segment search is `keyframeSegmentBeforeFunction`'s
-    /// (`Self.segment`), the values `keyframeValue`'s. A member still in the segment of
-    /// the sample before (`segments`, −1 when the lanes are made) keeps its ends and
-    /// function: they are a function of its set and segment alone (the keyframe tables
-    /// are only appended to), so the same bits.
+    /// The loop of `runKeyframeSegments` (called once a group), over the keyframe tables
+    /// opened raw: the C loop (`BGKeyframeSegments`), whose search and σ are
+    /// `keyframeSegmentBeforeFunction`'s (`Self.segment`) and values `keyframeValue`'s,
+    /// in their order. A member still in the segment of the sample before (`segments`,
+    /// −1 when the lanes are made) keeps its ends and function: they are a function of
+    /// its set and segment alone (the keyframe tables are only appended to), so the
+    /// same bits.
     private func placeKeyframeSegments(
-        _ count: Int, sets: RawColumn<Int32>, starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
+        _ count: Int, refs: [SIMD4<Int32>], starts: RawColumn<SIMD4<Double>>, deltas: RawColumn<SIMD4<Double>>,
         progress: RawColumn<Double>, segments: RawColumn<Int32>, functions: RawColumn<Int32>
     ) {
-        withRawColumn(reading: keyframeSets) { table in
+        withRawColumn(reading: refs) { refs in
             withRawColumns(reading: keyTimes, keyframeValues) { times, values in
-                for m in 0..<count {
-                    let set = table[Int(sets[m])]
-                    let (segment, sigma) = Self.segment(set, progress[m]) { times[$0] }
-                    progress[m] = sigma
-                    guard segments[m] != Int32(segment) else { continue }
-                    let at = set.valueStart + segment * 4
-                    let a = SIMD4(values[at], values[at + 1], values[at + 2], values[at + 3])
-                    let b = SIMD4(values[at + 4], values[at + 5], values[at + 6], values[at + 7])
-                    starts[m] = a
-                    deltas[m] = b - a
-                    segments[m] = Int32(segment)
-                    functions[m] = Int32(set.functionStart + segment)
-                }
+                let lanes = BGKeyframeLanes(
+                    sets: UnsafeRawPointer(refs.base).assumingMemoryBound(to: Int32.self), keyTimes: times.base,
+                    values: values.base, progress: progress.base,
+                    starts: UnsafeMutableRawPointer(starts.base).assumingMemoryBound(to: Double.self),
+                    deltas: UnsafeMutableRawPointer(deltas.base).assumingMemoryBound(to: Double.self),
+                    segments: segments.base, functions: functions.base)
+                withRawValue(lanes) { BGKeyframeSegments($0, count) }
             }
         }
     }
@@ -569,14 +572,14 @@ extension AnimationStore {
             memo.inputs[function] = u
             memo.values[function] = Float(progress[m + 7])
         } else {
-            let u = progress.load(at: m, as: SIMD8<UInt64>.self)
+            // The memo gets the last lane's solve only: any solve it holds gives its bits
+            // again, and eight lanes' stores a member were most of this loop's cost.
+            let (last, u) = (Int(f[7]), progress[m + 7].bitPattern)
             TimingFunction.solveEight(coefficients, functions + m, progress + m) {
                 table[Int(f[$0])]
             }
-            for lane in 0..<8 {
-                memo.inputs[Int(f[lane])] = u[lane]
-                memo.values[Int(f[lane])] = Float(progress[m + lane])
-            }
+            memo.inputs[last] = u
+            memo.values[last] = Float(progress[m + 7])
         }
     }
 

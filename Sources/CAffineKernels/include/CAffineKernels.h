@@ -425,6 +425,28 @@ double BGSpringValue(const double *coefficients, double time);
 /// every backend. O(count), no allocation.
 void BGSpringProgress(const double *table, const int32_t *springs, double *values, size_t count);
 
+/// A keyframe lane group (Time/AnimationLanes.swift; docs/ANIMATION.md section 6) for
+/// `BGKeyframeSegments`. `sets` holds four numbers a member: the start of its key times
+/// in `keyTimes`, its last segment (values − 2, ≥ 0), the start of its values in
+/// `values` (four doubles a value) and of its segment timing functions (−1: none).
+/// `progress` holds each member's u and gets its σ; `starts` and `deltas` (four doubles
+/// a member), `segments` and `functions` are the member's current segment's, kept from
+/// the call before while the segment stays (−1 in `segments` before the first).
+typedef struct BGKeyframeLanes {
+    const int32_t *sets;
+    const double *keyTimes, *values;
+    double *progress, *starts, *deltas;
+    int32_t *segments, *functions;
+} BGKeyframeLanes;
+
+/// Each member's segment and σ at u = progress (Swift's `AnimationStore.segment`: the
+/// last segment j ≥ 1 with keyTimes[j] <= u, else 0; w = kt[i+1] − kt[i]; σ = w == 0 ?
+/// 1 : (u − kt[i]) / w, every operation rounded to double, never fused), σ into
+/// `progress`; when the segment is not the member's kept one, its values a and b into
+/// `starts` (a) and `deltas` (b − a), the segment into `segments` and function start +
+/// segment into `functions`. O(count × segments), no allocation.
+void BGKeyframeSegments(const BGKeyframeLanes *lanes, size_t count);
+
 /// The whole-transform lanes' slerp (docs/ANIMATION.md section 7; Swift's
 /// `PreparedSlerp.interpolate(from:_:)`), with the selected backend. Members go in
 /// blocks of four as in `BGTransformLanes`: `slerp` holds 44 doubles a block, the start
