@@ -157,7 +157,7 @@ extension LayerStore {
         if isSublayer {
             hierarchy.zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
         }
-        columns.zValues.setZPosition(z, at: layer)
+        columns.zValues.setZPosition(z, at: layer, capacity: layerCapacity)
         if isSublayer {
             hierarchy.zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
         }
@@ -177,7 +177,7 @@ extension LayerStore {
     }
     mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
-        columns.zValues.setAnchorPointZ(z, at: layer)
+        columns.zValues.setAnchorPointZ(z, at: layer, capacity: layerCapacity)
         noteChange(layer, .geometry)
     }
 

@@ -88,30 +88,33 @@ struct ZValueColumns: Sendable {
     /// first zPosition set in a frame would otherwise make the slots there, O(count) and
     /// an allocation (6–8 ms at 1M layers in the live script's second frame).
     /// O(count) the first time, O(entries) when it grows the table.
-    mutating func reserveHeadroom(_ extra: Int) {
-        if slots.isEmpty { makeSlots() }
+    mutating func reserveHeadroom(_ extra: Int, capacity: Int) {
+        if slots.isEmpty { makeSlots(capacity: capacity) }
         entries.reserveCapacity(entries.count + 2 * Swift.max(extra, Self.minimumHeadroom))
     }
 
-    /// The slots, every one -1, with room for the reserved capacity. O(count).
-    private mutating func makeSlots() {
-        slots.reserveCapacity(Swift.max(reservedCapacity, count))
+    /// The slots, every one -1, with room for the store's `capacity` (the other columns'
+    /// room, so that they grow together: made smaller, they would double on their own
+    /// schedule, in adds that grow nothing else) or the reserved capacity. O(count).
+    private mutating func makeSlots(capacity: Int) {
+        slots.reserveCapacity(Swift.max(reservedCapacity, count, capacity))
         slots.append(contentsOf: repeatElement(-1, count: count))
     }
 
-    /// Sets `index`'s zPosition. O(1) amortized.
-    mutating func setZPosition(_ z: Double, at index: Int) {
-        store((z, anchorPointZ(at: index)), at: index)
+    /// Sets `index`'s zPosition; `capacity`: the store's room in layers, for the slots
+    /// if this makes them. O(1) amortized.
+    mutating func setZPosition(_ z: Double, at index: Int, capacity: Int = 0) {
+        store((z, anchorPointZ(at: index)), at: index, capacity: capacity)
     }
 
-    /// Sets `index`'s anchorPointZ. O(1) amortized.
-    mutating func setAnchorPointZ(_ z: Double, at index: Int) {
-        store((zPosition(at: index), z), at: index)
+    /// Sets `index`'s anchorPointZ (`capacity` as for `setZPosition`). O(1) amortized.
+    mutating func setAnchorPointZ(_ z: Double, at index: Int, capacity: Int = 0) {
+        store((zPosition(at: index), z), at: index, capacity: capacity)
     }
 
     /// Stores both values of `index`: in its entry, or, when it has none and they are not
     /// both `+0`, in a new one.
-    private mutating func store(_ pair: (z: Double, anchorZ: Double), at index: Int) {
+    private mutating func store(_ pair: (z: Double, anchorZ: Double), at index: Int, capacity: Int) {
         let old = self.pair(at: index)
         let wasFinite = old.z.isFinite && old.anchorZ.isFinite
         let isFinite = pair.z.isFinite && pair.anchorZ.isFinite
@@ -119,15 +122,15 @@ struct ZValueColumns: Sendable {
         var slot = slots.isEmpty ? -1 : Int(slots[index])
         if slot < 0 {
             guard pair.z.bitPattern != 0 || pair.anchorZ.bitPattern != 0 else { return }
-            slot = addEntry(for: index)
+            slot = addEntry(for: index, capacity: capacity)
         }
         entries[2 * slot] = pair.z
         entries[2 * slot + 1] = pair.anchorZ
     }
 
     /// Gives `index` an entry (zeros) and returns it; makes the slots on the first one.
-    private mutating func addEntry(for index: Int) -> Int {
-        if slots.isEmpty { makeSlots() }
+    private mutating func addEntry(for index: Int, capacity: Int) -> Int {
+        if slots.isEmpty { makeSlots(capacity: capacity) }
         if entries.count == entries.capacity {
             entries.reserveCapacity(2 * entries.count + 2 * Self.minimumHeadroom)
         }

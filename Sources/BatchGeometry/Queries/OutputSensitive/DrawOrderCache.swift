@@ -110,6 +110,9 @@ struct DrawOrderCache: Sendable {
                 }
             }
         }
+        // The marks' words keep room for the store's (their own doubling, from a capacity in
+        // words, would fall in an add that grows nothing else).
+        if links.first.count < count { dirty.reserveCapacity(store.layerCapacity) }
         for layer in links.first.count..<Swift.max(count, links.first.count) {
             links.first.append(-1)
             links.next.append(-1)

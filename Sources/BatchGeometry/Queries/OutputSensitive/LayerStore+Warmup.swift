@@ -53,7 +53,7 @@ extension LayerStore {
         }
         caches.structureScratch.reserveCapacity(entries)
         hierarchy.freeSlots.reserveCapacity(hierarchy.freeSlots.count + entries)
-        columns.zValues.reserveHeadroom(entries)
+        columns.zValues.reserveHeadroom(entries, capacity: layerCapacity)
     }
 
     /// Entries of each edit scratch `warmUp(options:)` reserves: a frame's marked layers
