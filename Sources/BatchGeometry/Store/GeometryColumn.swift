@@ -9,7 +9,7 @@
 /// columns grow by remapping, not by Array's copy (README, "Growing the store"), so they
 /// are no longer arrays. `Array(store.boundsX)` makes an array of it: O(n), one
 /// allocation. `zPositions` and `anchorPointZs` are views of the sparse z values
-/// (`ZValueColumns`, since 0.19): the same O(1) reads, through a layer's entry.
+/// (`ZValueColumns`): the same O(1) reads, through a layer's entry.
 public struct GeometryColumn: RandomAccessCollection, Sendable {
     let storage: RemappedColumn<Double>
     /// The sparse z values and which of the two (0: zPosition, 1: anchorPointZ), when
