@@ -78,7 +78,7 @@ final class GrowthEquivalenceTests: XCTestCase {
         XCTAssertEqual(grown._invariantViolations(), [])
         // Every geometry column grew by remapping (no array left): equal through the public
         // views, value for value.
-        XCTAssertGreaterThanOrEqual(grown.columns.zPositions.capacity, Self.layerCount)
+        XCTAssertGreaterThanOrEqual(grown.columns.positionX.capacity, Self.layerCount)
         for (name, column) in Self.geometryColumns {
             XCTAssertEqual(column(grown).count, Self.layerCount, name)
             XCTAssertTrue(column(grown).elementsEqual(column(reserved)), name)

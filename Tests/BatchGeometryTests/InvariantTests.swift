@@ -35,7 +35,7 @@ final class InvariantTests: XCTestCase {
             ("generation", { $0.hierarchy.generations[9] += 1 }),
             ("world cache", { $0.columns.positionX[10] += 1 }),  // moved without recording the change
             ("subtree bounds", { $0.caches.subtreeBounds.extent[12].maxX += 100 }),
-            ("drawing order", { $0.columns.zPositions[20] = 99 }),  // re-ranked without marking its list
+            ("drawing order", { $0.columns.zValues.setZPosition(99, at: 20) }),  // re-ranked without marking its list
             ("parentsPrecedeChildren", { $0.hierarchy.parentsPrecedeChildrenCache = false }),
             ("view-rule flag", { $0.columns.attributes.opacities[30] = 0 }),  // transparent without its flag
             ("attribute column", { $0.columns.attributes.interactionEnabled.removeLast() }),

@@ -12,15 +12,16 @@ final class MemoryFootprintTests: XCTestCase {
     static func bytes<T>(_ column: [T], stride: Int) -> Int { column.capacity * stride }
     static func bytes<T>(_ column: RemappedColumn<T>, stride: Int) -> Int { column.capacity * stride }
 
-    /// From `LayerColumns`' declarations, each array with its element's size: ten `Double`
-    /// columns, the materialized `transforms` (a one-byte `TransformKind` and six
+    /// From `LayerColumns`' declarations, each array with its element's size: eight `Double`
+    /// columns, the sparse z values (an `Int32` slot a layer once one has an entry, and a
+    /// side table of two `Double`s an entry: nothing while every z value is zero), the materialized `transforms` (a one-byte `TransformKind` and six
     /// `Double`s; the unmaterialized `sublayerTransforms` and the empty side table hold
     /// nothing), a one-byte `LayerFlags`, a one-byte autoresizing mask, a `Float`
-    /// opacity and a `Bool` interaction flag: 136 bytes a slot.
+    /// opacity and a `Bool` interaction flag: 120 bytes a slot.
     static func columnBytes(_ c: LayerColumns) -> Int {
         let geometry =
             [c.boundsX, c.boundsY, c.boundsWidth, c.boundsHeight, c.positionX, c.positionY]
-            + [c.anchorX, c.anchorY, c.zPositions, c.anchorPointZs]
+            + [c.anchorX, c.anchorY]
         let t = c.transforms
         let affine: [RemappedColumn<Double>] = [t.a, t.b, t.c, t.d, t.tx, t.ty]
         let doubles =
@@ -29,7 +30,8 @@ final class MemoryFootprintTests: XCTestCase {
             bytes(t.kind, stride: 1) + bytes(c.flags, stride: 1) + bytes(c.autoresizingMasks, stride: 1)
         let attributes: Int =
             bytes(c.attributes.opacities, stride: 4) + bytes(c.attributes.interactionEnabled, stride: 1)
-        return doubles + bytesOfFlags + attributes
+        let z = bytes(c.zValues.slots, stride: 4) + bytes(c.zValues.entries, stride: 8)
+        return doubles + bytesOfFlags + attributes + z
     }
 
     /// From `LayerHierarchy`: a `UInt32` generation and five `Int32` links (parent, first
@@ -42,7 +44,9 @@ final class MemoryFootprintTests: XCTestCase {
     /// The stored properties the counts above were written from: a property added to one
     /// of these types fails here until it is added to the count (and to the test).
     func testTheCountedTypesHaveTheFieldsTheCountNames() {
-        XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 19)
+        XCTAssertEqual(Mirror(reflecting: LayerColumns()).children.count, 18)
+        // count, slots, entries, nonFiniteCount, reservedCapacity: two arrays counted.
+        XCTAssertEqual(Mirror(reflecting: ZValueColumns()).children.count, 5)
         XCTAssertEqual(Mirror(reflecting: LayerAttributes()).children.count, 2)
         XCTAssertEqual(Mirror(reflecting: TransformColumns(count: 0, denseAffine: false)).children.count, 14)
         // 14 with `storeTag`, a scalar: nothing a slot, nothing to count.
@@ -56,7 +60,7 @@ final class MemoryFootprintTests: XCTestCase {
         for _ in 0..<999 { _ = try store.addLayer(superlayer: root) }
         let footprint = store.memoryFootprint
         XCTAssertEqual(footprint.columns, Self.columnBytes(store.columns))
-        XCTAssertEqual(footprint.columns / capacity, 136)
+        XCTAssertEqual(footprint.columns / capacity, 120)
         XCTAssertEqual(footprint.hierarchy, Self.hierarchyBytes(store.hierarchy))
         XCTAssertEqual(footprint.hierarchy / capacity, 24)
         // Nothing built yet: only the change tracker's one byte per slot, reserved up front,
@@ -76,10 +80,14 @@ final class MemoryFootprintTests: XCTestCase {
         try store.setZPosition(1, of: XCTUnwrap(store.sublayers(of: first).first))  // a sorted list to cache
         let cold = store.memoryFootprint
         let coldFreeSlots = store.hierarchy.freeSlots.capacity
+        let coldZEntries = store.columns.zValues.entries.capacity
         store.warmUp(options: .serial(.scalar))
         let warm = store.memoryFootprint
         let n = store.count
-        XCTAssertEqual(warm.columns, cold.columns)
+        // The columns: only the z values' side table, reserved for a frame's zPositions.
+        let zEntries = store.columns.zValues.entries
+        XCTAssertGreaterThanOrEqual(zEntries.capacity, zEntries.count + 2 * LayerStore.warmUpEditScratch)
+        XCTAssertEqual(warm.columns - cold.columns, (zEntries.capacity - coldZEntries) * 8)
         // The hierarchy: only the free-slot list, reserved for a frame's destroys.
         let freeSlots = store.hierarchy.freeSlots
         XCTAssertGreaterThanOrEqual(freeSlots.capacity, freeSlots.count + LayerStore.warmUpEditScratch)

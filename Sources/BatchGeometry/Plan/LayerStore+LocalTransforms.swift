@@ -17,9 +17,9 @@ extension LayerStore {
         let anchorInBoundsX = columns.boundsX[layer] + columns.anchorX[layer] * columns.boundsWidth[layer]
         let anchorInBoundsY = columns.boundsY[layer] + columns.anchorY[layer] * columns.boundsHeight[layer]
         let toAnchor = Transform3D.translation(
-            x: -anchorInBoundsX, y: -anchorInBoundsY, z: -columns.anchorPointZs[layer])
+            x: -anchorInBoundsX, y: -anchorInBoundsY, z: -columns.zValues.anchorPointZ(at: layer))
         let toPosition = Transform3D.translation(
-            x: columns.positionX[layer], y: columns.positionY[layer], z: columns.zPositions[layer])
+            x: columns.positionX[layer], y: columns.positionY[layer], z: columns.zValues.zPosition(at: layer))
         return toAnchor.concatenating(columns.transforms[layer]).concatenating(toPosition)
     }
 
@@ -40,7 +40,7 @@ extension LayerStore {
         if sublayerTransform.kind != .identity {
             let pivotX = columns.boundsX[superlayer] + columns.anchorX[superlayer] * columns.boundsWidth[superlayer]
             let pivotY = columns.boundsY[superlayer] + columns.anchorY[superlayer] * columns.boundsHeight[superlayer]
-            let pivotZ = columns.anchorPointZs[superlayer]
+            let pivotZ = columns.zValues.anchorPointZ(at: superlayer)
             let sub = Transform3D.translation(x: -pivotX, y: -pivotY, z: -pivotZ)
                 .concatenating(sublayerTransform)
                 .concatenating(.translation(x: pivotX, y: pivotY, z: pivotZ))

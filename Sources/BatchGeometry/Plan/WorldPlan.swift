@@ -231,18 +231,19 @@ extension LayerStore {
         }
     }
 
-    /// Calls `body` with raw pointers to the bounds, anchor, position and z columns.
+    /// Calls `body` with raw pointers to the bounds, anchor and position columns and the
+    /// z values' finiteness check.
     @inline(__always)
     func withLayerGeometry<R>(_ body: (LayerGeometryPointers) -> R) -> R {
         withRawColumns(reading: columns.boundsX, columns.boundsY, columns.boundsWidth, columns.boundsHeight) {
             bx, by, bw, bh in
             withRawColumns(reading: columns.anchorX, columns.anchorY, columns.positionX, columns.positionY) {
                 ax, ay, px, py in
-                withRawColumns(reading: columns.zPositions, columns.anchorPointZs) { zs, azs in
+                columns.zValues.withFinitenessCheck { zCheck in
                     body(
                         LayerGeometryPointers(
                             boundsX: bx, boundsY: by, width: bw, height: bh, anchorX: ax, anchorY: ay,
-                            positionX: px, positionY: py, zPositions: zs, anchorPointZs: azs))
+                            positionX: px, positionY: py, zCheck: zCheck))
                 }
             }
         }
@@ -313,12 +314,12 @@ extension LayerStore {
     /// 4×4 reference minus the products with structural zeros.
     @inline(__always)
     func planarTransformToSuperlayer(of layer: Int, superlayer: Int) -> AffineTransform? {
-        guard columns.transforms.kind(at: layer) <= .affine, columns.zPositions[layer].isFinite,
-            columns.anchorPointZs[layer].isFinite,
+        guard columns.transforms.kind(at: layer) <= .affine, columns.zValues.areFinite(at: layer),
             !columns.flags[superlayer].contains(.transformLayer)
         else { return nil }
         let subKind = columns.sublayerTransforms.kind(at: superlayer)
-        guard subKind <= .affine, subKind == .identity || columns.anchorPointZs[superlayer].isFinite else { return nil }
+        guard subKind <= .affine, subKind == .identity || columns.zValues.anchorPointZ(at: superlayer).isFinite
+        else { return nil }
         let m = columns.transforms.affine(at: layer)
         return planarLocal(layer, m, superlayer: superlayer, subKind: subKind)
     }
@@ -405,7 +406,8 @@ struct PlanInputs {
     let kinds: RawColumn<TransformKind>
     let a, b, c, d, tx, ty: RawColumn<Double>
     let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: RawColumn<Double>
-    let zPositions, anchorPointZs: RawColumn<Double>
+    /// Answers whether a layer's zPosition and anchorPointZ are finite; nil while all are.
+    let zCheck: ZFinitenessCheck?
     /// The kinds of the sublayerTransforms; nil while no layer has one.
     let sublayerKinds: RawColumn<TransformKind>?
 
@@ -420,7 +422,7 @@ struct PlanInputs {
         (boundsX, boundsY, width, height) = (geometry.boundsX, geometry.boundsY, geometry.width, geometry.height)
         (anchorX, anchorY, positionX, positionY) =
             (geometry.anchorX, geometry.anchorY, geometry.positionX, geometry.positionY)
-        (zPositions, anchorPointZs) = (geometry.zPositions, geometry.anchorPointZs)
+        zCheck = geometry.zCheck
         self.sublayerKinds = sublayerKinds
     }
 
@@ -434,7 +436,7 @@ struct PlanInputs {
         guard superlayer >= 0, kinds[layer] <= .affine,
             flags[superlayer].isDisjoint(with: .adjustingSublayers),
             sublayerKinds.map({ $0[superlayer] == .identity }) ?? true,
-            zPositions[layer].isFinite, anchorPointZs[layer].isFinite
+            zCheck.map({ $0.areFinite(layer) }) ?? true
         else { return false }
         // Local(L) with Adjust(S) = identity, as in `planarTransformToSuperlayer`.
         let anchorX = -(boundsX[layer] + self.anchorX[layer] * width[layer])
@@ -504,5 +506,6 @@ struct PlanInputs {
 /// `withLayerGeometry`). Never kept past that closure (the rule atop Memory/RawColumns.swift).
 struct LayerGeometryPointers {
     let boundsX, boundsY, width, height, anchorX, anchorY, positionX, positionY: RawColumn<Double>
-    let zPositions, anchorPointZs: RawColumn<Double>
+    /// Nil while every z value is finite (`ZValueColumns.withFinitenessCheck`).
+    let zCheck: ZFinitenessCheck?
 }

@@ -102,7 +102,8 @@ extension LayerStore {
     @inline(__always)
     func zInversion(_ previous: Int32, _ next: Int32) -> Int {
         guard previous >= 0 && next >= 0 else { return 0 }
-        return drawOrderKey(columns.zPositions[Int(next)]) < drawOrderKey(columns.zPositions[Int(previous)]) ? 1 : 0
+        let z = columns.zValues
+        return drawOrderKey(z.zPosition(at: Int(next))) < drawOrderKey(z.zPosition(at: Int(previous))) ? 1 : 0
     }
 
     /// `zOrderInversions` counted from scratch. O(count).

@@ -127,10 +127,9 @@ extension LayerStore {
             scratch.siblings.append(current)
             current = hierarchy.nextSiblings[Int(current)]
         }
-        withRawList(reading: columns.zPositions) { z in
-            stableSort(&scratch.siblings, space: &scratch.sortSpace) {
-                drawOrderKey(z[Int($0)]) < drawOrderKey(z[Int($1)])
-            }
+        let z = columns.zValues
+        stableSort(&scratch.siblings, space: &scratch.sortSpace) {
+            drawOrderKey(z.zPosition(at: Int($0))) < drawOrderKey(z.zPosition(at: Int($1)))
         }
         let siblings = scratch.siblings
         scratch.first[parent] = siblings[0]

@@ -123,8 +123,8 @@ extension LayerStore {
             }
             // Stable: by (key, position in the sublayer list), a strict total order.
             let sorted = siblings.indices.sorted { lhs, rhs in
-                let lz = drawOrderKey(columns.zPositions[Int(siblings[lhs])])
-                let rz = drawOrderKey(columns.zPositions[Int(siblings[rhs])])
+                let lz = drawOrderKey(columns.zValues.zPosition(at: Int(siblings[lhs])))
+                let rz = drawOrderKey(columns.zValues.zPosition(at: Int(siblings[rhs])))
                 return lz < rz || (lz == rz && lhs < rhs)
             }
             links.first[Int(parent)] = siblings[sorted[0]]

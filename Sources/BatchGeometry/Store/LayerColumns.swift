@@ -14,8 +14,8 @@ struct LayerColumns: Sendable {
     var positionY: RemappedColumn<Double> = []
     var anchorX: RemappedColumn<Double> = []
     var anchorY: RemappedColumn<Double> = []
-    var zPositions: RemappedColumn<Double> = []
-    var anchorPointZs: RemappedColumn<Double> = []
+    /// zPosition and anchorPointZ, sparse: only the layers where they are not zero.
+    var zValues = ZValueColumns()
     var transforms = TransformColumns(count: 0, denseAffine: true)
     var sublayerTransforms = TransformColumns(count: 0, denseAffine: false)
     var flags: RemappedColumn<LayerFlags> = []
@@ -47,8 +47,7 @@ struct LayerColumns: Sendable {
         positionY.reserveCapacity(capacity)
         anchorX.reserveCapacity(capacity)
         anchorY.reserveCapacity(capacity)
-        zPositions.reserveCapacity(capacity)
-        anchorPointZs.reserveCapacity(capacity)
+        zValues.reserveCapacity(capacity)
         transforms.reserveCapacity(capacity)
         sublayerTransforms.reserveCapacity(capacity)
         flags.reserveCapacity(capacity)

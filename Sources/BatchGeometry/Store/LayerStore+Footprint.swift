@@ -81,8 +81,8 @@ extension LayerColumns {
     var allocatedByteCount: Int {
         var bytes = allocatedBytes(boundsX) + allocatedBytes(boundsY) + allocatedBytes(boundsWidth)
         bytes += allocatedBytes(boundsHeight) + allocatedBytes(positionX) + allocatedBytes(positionY)
-        bytes += allocatedBytes(anchorX) + allocatedBytes(anchorY) + allocatedBytes(zPositions)
-        bytes += allocatedBytes(anchorPointZs) + allocatedBytes(flags) + allocatedBytes(autoresizingMasks)
+        bytes += allocatedBytes(anchorX) + allocatedBytes(anchorY) + zValues.allocatedBytes
+        bytes += allocatedBytes(flags) + allocatedBytes(autoresizingMasks)
         bytes += transforms.allocatedByteCount + sublayerTransforms.allocatedByteCount
         bytes += allocatedBytes(attributes.opacities) + allocatedBytes(attributes.interactionEnabled)
         let entryStride = MemoryLayout<Int32>.stride + MemoryLayout<ScrollViewState>.stride

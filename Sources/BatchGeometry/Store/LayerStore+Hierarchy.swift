@@ -100,8 +100,7 @@ extension LayerStore {
         columns.positionY.append(0)
         columns.anchorX.append(0.5)
         columns.anchorY.append(0.5)
-        columns.zPositions.append(0)
-        columns.anchorPointZs.append(0)
+        columns.zValues.append()
         columns.transforms.appendIdentity()
         columns.sublayerTransforms.appendIdentity()
         columns.flags.append([])
@@ -432,8 +431,8 @@ extension LayerStore {
         columns.positionY[slot] = 0
         columns.anchorX[slot] = 0.5
         columns.anchorY[slot] = 0.5
-        columns.zPositions[slot] = 0
-        columns.anchorPointZs[slot] = 0
+        columns.zValues.setZPosition(0, at: slot)
+        columns.zValues.setAnchorPointZ(0, at: slot)
         columns.transforms.set(.identity, at: slot)
         columns.sublayerTransforms.set(.identity, at: slot)
         if columns.autoresizingMasks[slot] != 0 { columns.autoresizingLayerCount -= 1 }

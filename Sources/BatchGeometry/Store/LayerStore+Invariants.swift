@@ -65,8 +65,7 @@ extension LayerStore {
             ("boundsHeight", columns.boundsHeight.count), ("positionX", columns.positionX.count),
             ("positionY", columns.positionY.count),
             ("anchorX", columns.anchorX.count), ("anchorY", columns.anchorY.count),
-            ("zPositions", columns.zPositions.count),
-            ("anchorPointZs", columns.anchorPointZs.count), ("flags", columns.flags.count),
+            ("zValues", columns.zValues.count), ("flags", columns.flags.count),
             ("autoresizingMasks", columns.autoresizingMasks.count),
             ("generations", hierarchy.generations.count), ("firstSublayers", hierarchy.firstSublayers.count),
             ("lastSublayers", hierarchy.lastSublayers.count), ("nextSiblings", hierarchy.nextSiblings.count),
@@ -75,6 +74,7 @@ extension LayerStore {
             ("interactionEnabled", columns.attributes.interactionEnabled.count),
         ]
         return lengths.filter { $0.1 != count }.map { "column \($0.0) has \($0.1) entries, not \(count)" }
+            + columns.zValues.violations()
     }
 
     private func slotViolations() -> [String] {

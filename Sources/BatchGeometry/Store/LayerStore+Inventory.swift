@@ -12,11 +12,11 @@ extension LayerStore {
         }
         let c = columns
         add(
-            "columns", "ten Double columns (bounds, position, anchor, z, anchorZ)",
+            "columns", "eight Double columns (bounds, position, anchor)",
             allocatedBytes(c.boundsX) + allocatedBytes(c.boundsY) + allocatedBytes(c.boundsWidth)
                 + allocatedBytes(c.boundsHeight) + allocatedBytes(c.positionX) + allocatedBytes(c.positionY)
-                + allocatedBytes(c.anchorX) + allocatedBytes(c.anchorY) + allocatedBytes(c.zPositions)
-                + allocatedBytes(c.anchorPointZs))
+                + allocatedBytes(c.anchorX) + allocatedBytes(c.anchorY))
+        add("columns", "z, anchorZ (slots and side table)", c.zValues.allocatedBytes)
         add("columns", "transform", c.transforms.allocatedByteCount)
         add("columns", "sublayerTransform", c.sublayerTransforms.allocatedByteCount)
         add(

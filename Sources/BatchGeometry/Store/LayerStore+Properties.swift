@@ -144,7 +144,7 @@ extension LayerStore {
     }
     func zPosition(of layer: Int) -> Double {
         checkIndex(layer)
-        return columns.zPositions[layer]
+        return columns.zValues.zPosition(at: layer)
     }
     public mutating func setZPosition(_ z: Double, of layer: LayerHandle) {
         setZPosition(z, of: slotForUpdate(of: layer))
@@ -157,7 +157,7 @@ extension LayerStore {
         if isSublayer {
             hierarchy.zOrderInversions -= zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
         }
-        columns.zPositions[layer] = z
+        columns.zValues.setZPosition(z, at: layer, capacity: layerCapacity)
         if isSublayer {
             hierarchy.zOrderInversions += zInversion(previous, Int32(layer)) + zInversion(Int32(layer), next)
         }
@@ -170,14 +170,14 @@ extension LayerStore {
     }
     func anchorPointZ(of layer: Int) -> Double {
         checkIndex(layer)
-        return columns.anchorPointZs[layer]
+        return columns.zValues.anchorPointZ(at: layer)
     }
     public mutating func setAnchorPointZ(_ z: Double, of layer: LayerHandle) {
         setAnchorPointZ(z, of: slotForUpdate(of: layer))
     }
     mutating func setAnchorPointZ(_ z: Double, of layer: Int) {
         checkIndexForUpdate(layer)
-        columns.anchorPointZs[layer] = z
+        columns.zValues.setAnchorPointZ(z, at: layer, capacity: layerCapacity)
         noteChange(layer, .geometry)
     }
 

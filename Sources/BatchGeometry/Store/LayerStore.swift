@@ -57,9 +57,9 @@ public struct LayerStore: ~Copyable, Sendable {
     /// Every slot's `anchorPoint.y`, in unit coordinates of the bounds.
     public var anchorY: GeometryColumn { GeometryColumn(columns.anchorY) }
     /// Every slot's `zPosition`, in points.
-    public var zPositions: GeometryColumn { GeometryColumn(columns.zPositions) }
+    public var zPositions: GeometryColumn { GeometryColumn(columns.zValues, lane: 0) }
     /// Every slot's `anchorPointZ`, in points.
-    public var anchorPointZs: GeometryColumn { GeometryColumn(columns.anchorPointZs) }
+    public var anchorPointZs: GeometryColumn { GeometryColumn(columns.zValues, lane: 1) }
     /// Points to pixels (GEOMETRY.md section 1): what contentOffset rounds to.
     public var displayScale: Double { columns.displayScale }
 

@@ -214,11 +214,11 @@ extension LayerStore {
     }
 
     private mutating func writePresentedZPosition(_ value: Double, of layer: Int) {
-        if value != columns.zPositions[layer] { setZPosition(value, of: layer) }
+        if value != columns.zValues.zPosition(at: layer) { setZPosition(value, of: layer) }
     }
 
     private mutating func writePresentedAnchorPointZ(_ value: Double, of layer: Int) {
-        if value != columns.anchorPointZs[layer] { setAnchorPointZ(value, of: layer) }
+        if value != columns.zValues.anchorPointZ(at: layer) { setAnchorPointZ(value, of: layer) }
     }
 
     private mutating func writePresentedOpacity(_ value: Float, of layer: Int) {

@@ -15,8 +15,8 @@ struct DrawOrderCache: Sendable {
     private(set) var sortedListTotal = 0
     /// Per layer: its predecessor in its list's drawing order (-1: first), for `unlink`.
     private(set) var previous: RemappedColumn<Int32> = []
-    /// Per layer: its list is marked for re-sorting (and it is in `dirtyLayers`).
-    private var dirty: RemappedColumn<Bool> = []
+    /// Per layer, one bit: its list is marked for re-sorting (and it is in `dirtyLayers`).
+    private var dirty = MarkBits()
     private var dirtyLayers: RemappedColumn<Int32> = []
     /// Scratch for re-sorting one list (the list, and the merge sort's space).
     private var siblings: RemappedColumn<Int32> = []
@@ -29,7 +29,7 @@ struct DrawOrderCache: Sendable {
     /// (shared until a list is re-sorted): one still shared is left out here, so that an
     /// allocation is counted once. O(1).
     func allocatedByteCounts(sharingWith hierarchy: LayerHierarchy) -> (cache: Int, scratch: Int) {
-        var cache = allocatedBytes(dirty)
+        var cache = allocatedBytes(dirty.words)
         if !sharesStorage(links.first, hierarchy.firstSublayers) { cache += allocatedBytes(links.first) }
         if !sharesStorage(links.next, hierarchy.nextSiblings) { cache += allocatedBytes(links.next) }
         if !sharesStorage(previous, hierarchy.previousSiblings) { cache += allocatedBytes(previous) }
@@ -41,7 +41,7 @@ struct DrawOrderCache: Sendable {
     @inline(__always)
     mutating func markDirty(_ layer: Int) {
         guard isBuilt, layer < dirty.count, !dirty[layer] else { return }
-        dirty[layer] = true
+        dirty.set(layer)
         dirtyLayers.append(Int32(truncatingIfNeeded: layer))
     }
 
@@ -97,7 +97,7 @@ struct DrawOrderCache: Sendable {
             // The store's lists, with every unsorted one marked: the loop below sorts them.
             links = SiblingLinks(first: store.hierarchy.firstSublayers, next: store.hierarchy.nextSiblings)
             previous = store.hierarchy.previousSiblings
-            dirty = RemappedColumn(repeating: false, count: count)
+            dirty = MarkBits(count: count)
             dirtyLayers.removeAll()
             // The per-layer columns for the store's capacity, so that they grow when the
             // columns do; the scratch for the lists there are.
@@ -110,11 +110,14 @@ struct DrawOrderCache: Sendable {
                 }
             }
         }
+        // The marks' words keep room for the store's (their own doubling, from a capacity in
+        // words, would fall in an add that grows nothing else).
+        if links.first.count < count { dirty.reserveCapacity(store.layerCapacity) }
         for layer in links.first.count..<Swift.max(count, links.first.count) {
             links.first.append(-1)
             links.next.append(-1)
             previous.append(-1)
-            dirty.append(false)
+            dirty.append()
             markDirty(layer)
         }
         // Index loops: an unoptimized build allocates in the generic iterator.
@@ -129,7 +132,7 @@ struct DrawOrderCache: Sendable {
                 continue
             }
             sortList(of: layer, store)
-            dirty[layer] = false
+            dirty.clear(layer)
             sortedListTotal += 1
         }
         dirtyLayers.removeLast(dirtyLayers.count - kept)
@@ -146,23 +149,26 @@ struct DrawOrderCache: Sendable {
         // Locals, not calls on `store`: an unoptimized build copies a borrowed struct
         // into each call, an allocation per sublayer.
         let nextSiblings = store.hierarchy.nextSiblings
-        let zPositions = store.columns.zPositions
+        let zValues = store.columns.zValues
         siblings.removeAll(keepingCapacity: true)
         var current = store.hierarchy.firstSublayers[layer]
         var sorted = true
         var previous: Int32 = -1
         while current >= 0 {
-            if previous >= 0 && drawOrderKey(zPositions[Int(current)]) < drawOrderKey(zPositions[Int(previous)]) {
+            if previous >= 0
+                && drawOrderKey(zValues.zPosition(at: Int(current)))
+                    < drawOrderKey(zValues.zPosition(at: Int(previous)))
+            {
                 sorted = false
             }
             previous = current
             siblings.append(current)
             current = nextSiblings[Int(current)]
         }
-        if !sorted && !sortByFewKeys({ drawOrderKey(zPositions[Int($0)]) }) {
+        if !sorted && !sortByFewKeys({ drawOrderKey(zValues.zPosition(at: Int($0))) }) {
             // The same stable merge sort as the scratch path: no allocation once grown.
             stableSort(&siblings, space: &sortSpace) {
-                drawOrderKey(zPositions[Int($0)]) < drawOrderKey(zPositions[Int($1)])
+                drawOrderKey(zValues.zPosition(at: Int($0))) < drawOrderKey(zValues.zPosition(at: Int($1)))
             }
         }
         links.first[layer] = siblings.isEmpty ? -1 : siblings[0]
@@ -291,4 +297,41 @@ private func insertionSort(_ values: inout [Double]) {
         values[position] = value
         k += 1
     }
+}
+
+/// One bit a layer (`DrawOrderCache.dirty`): 1/8 byte a layer (1/4 with the room reserved)
+/// where a `Bool` column took one (issue 22). Bit `i` is bit `i & 63` of word `i >> 6`; bits past `count` are 0.
+private struct MarkBits: Sendable {
+    private(set) var words: RemappedColumn<UInt64> = []
+    /// The layers covered.
+    private(set) var count = 0
+
+    init() {}
+
+    /// `count` clear bits. O(count / 64).
+    init(count: Int) {
+        words = RemappedColumn(repeating: 0, count: (count + 63) >> 6)
+        self.count = count
+    }
+
+    /// Bit `index` (`0..<count`). O(1).
+    @inline(__always)
+    subscript(index: Int) -> Bool { (words[index >> 6] >> UInt64(index & 63)) & 1 != 0 }
+
+    @inline(__always)
+    mutating func set(_ index: Int) { words[index >> 6] |= 1 << UInt64(index & 63) }
+
+    @inline(__always)
+    mutating func clear(_ index: Int) { words[index >> 6] &= ~(1 << UInt64(index & 63)) }
+
+    /// One more layer, its bit clear. O(1) amortized.
+    mutating func append() {
+        if count & 63 == 0 { words.append(0) }
+        count += 1
+    }
+
+    /// Room for `capacity` layers, and for the store's next doubling: the words are a
+    /// heap block below 256 KiB (2M layers), grown by `realloc`, which a growth frame
+    /// would count (the per-layer columns grow by remapping). 1/4 byte a layer.
+    mutating func reserveCapacity(_ capacity: Int) { words.reserveCapacity(2 * ((capacity + 63) >> 6)) }
 }

@@ -12,7 +12,7 @@ extension LayerStore {
         let kind = columns.transforms.kind(at: layer)
         let scale = kind == .identity ? Point(x: 1, y: 1) : ParkedDrift.planeScale(columns.transforms[layer])
         guard kind <= .affine || scale != nil, columns.sublayerTransforms.kind(at: superlayer) == .identity,
-            columns.zPositions[layer].isFinite, columns.anchorPointZs[layer].isFinite,
+            columns.zValues.areFinite(at: layer),
             !columns.flags[superlayer].contains(.transformLayer), extent != .unbounded
         else {
             bounds.drift.forget(layer)

@@ -355,7 +355,7 @@ extension LayerStore {
     @inline(__always)
     private func translationToSuperlayer(of layer: Int, superlayer: Int) -> (x: Double, y: Double)? {
         let kind = columns.transforms.kind(at: layer)
-        guard kind <= .translate, columns.zPositions[layer].isFinite, columns.anchorPointZs[layer].isFinite,
+        guard kind <= .translate, columns.zValues.areFinite(at: layer),
             !columns.flags[superlayer].contains(.geometryFlipped),
             columns.sublayerTransforms.kind(at: superlayer) == .identity
         else { return nil }
@@ -499,11 +499,11 @@ extension LayerStore {
         guard caches.drawOrderCache.isBuilt else { return }
         let previous = hierarchy.previousSiblings[layer]
         let next = hierarchy.nextSiblings[layer]
-        let key = drawOrderKey(columns.zPositions[layer])
+        let key = drawOrderKey(columns.zValues.zPosition(at: layer))
         caches.drawOrderCache.link(
             layer, into: superlayer, listPrevious: previous, listNext: next,
-            keyMatchesPrevious: previous >= 0 && drawOrderKey(columns.zPositions[Int(previous)]) == key,
-            keyMatchesNext: next >= 0 && drawOrderKey(columns.zPositions[Int(next)]) == key)
+            keyMatchesPrevious: previous >= 0 && drawOrderKey(columns.zValues.zPosition(at: Int(previous))) == key,
+            keyMatchesNext: next >= 0 && drawOrderKey(columns.zValues.zPosition(at: Int(next))) == key)
     }
 
     /// Gives `layer`, just linked into an indexed list, an order label between its

@@ -122,10 +122,10 @@ extension LayerStore {
         }
         let labels = bounds.drift.orderLabels
         if byDrawRank && hierarchy.zOrderInversions > 0 {
-            let z = columns.zPositions
+            let z = columns.zValues
             sortInPlace(&candidates, from: start) { a, b in
-                let keyA = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: a))])
-                let keyB = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: b))])
+                let keyA = drawOrderKey(z.zPosition(at: Int(UInt32(truncatingIfNeeded: a))))
+                let keyB = drawOrderKey(z.zPosition(at: Int(UInt32(truncatingIfNeeded: b))))
                 return keyA < keyB || (!(keyB < keyA) && labels[Int(a >> 32)] < labels[Int(b >> 32)])
             }
         } else {
@@ -164,10 +164,10 @@ extension LayerStore {
             position += 1
             sublayer = hierarchy.nextSiblings[Int(sublayer)]
         }
-        let z = columns.zPositions
+        let z = columns.zValues
         sortInPlace(&candidates, from: start) { a, b in
-            let keyA = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: a))])
-            let keyB = drawOrderKey(z[Int(UInt32(truncatingIfNeeded: b))])
+            let keyA = drawOrderKey(z.zPosition(at: Int(UInt32(truncatingIfNeeded: a))))
+            let keyB = drawOrderKey(z.zPosition(at: Int(UInt32(truncatingIfNeeded: b))))
             return keyA < keyB || (!(keyB < keyA) && a >> 32 < b >> 32)
         }
         var k = start

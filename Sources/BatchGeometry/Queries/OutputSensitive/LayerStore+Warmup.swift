@@ -39,7 +39,8 @@ extension LayerStore {
 
     /// The scratch a frame's edits grow, sized ahead to `warmUpEditScratch` entries (or
     /// kept if larger): the subtree bounds' refresh queue and the refresh's scratch (one
-    /// entry a marked layer), the destroyed subtree's slots and the free-slot list. Else
+    /// entry a marked layer), the destroyed subtree's slots and the free-slot list, and
+    /// room for that many more z value entries (zPositions set on layers that had none). Else
     /// the first frame that edits a few hundred layers grows each of them by doubling
     /// (17 allocations in the live script's first frame at 1M; Benchmarks/README.md, "The
     /// growth frame, third pass"). ~28 KB whatever the store's size; a frame that marks
@@ -52,6 +53,7 @@ extension LayerStore {
         }
         caches.structureScratch.reserveCapacity(entries)
         hierarchy.freeSlots.reserveCapacity(hierarchy.freeSlots.count + entries)
+        columns.zValues.reserveHeadroom(entries, capacity: layerCapacity)
     }
 
     /// Entries of each edit scratch `warmUp(options:)` reserves: a frame's marked layers
