@@ -244,4 +244,70 @@ final class WarmUpTests: XCTestCase {
             XCTAssertEqual(twins.batch._invariantViolations(), [], label)
         }
     }
+    /// The cards `warmUp()` parks ahead are untouched until an edit reaches one: a list
+    /// that only scrolls redoes none of them (its frames refresh exactly what a
+    /// never-warmed twin's do, and its hit tests search nothing), while a card moved into
+    /// the viewport by its setter or by a range move, untouched until then, is redone
+    /// before the query reads its list: the queries equal the twin's and the full passes'.
+    func testWarmUpParkedCardsAreNotRedoneUntilOneIsTouched() throws {
+        var random = SplitMix64(seed: 2211)
+        var twins = OffsetPositionsTests.Twins(&random)
+        let viewport = Rect(0, 0, 2000, 800)
+        var result = VisibleLayers()
+        var twinResult = VisibleLayers()
+        twins.batch.warmUp(in: viewport, into: &result)
+        twins.single.visibleLayers(in: viewport, into: &twinResult)
+        let masking = twins.lists.prefix(3).filter { twins.batch.caches.subtreeBounds.indexSlot[$0.index] >= 0 }
+        XCTAssertGreaterThanOrEqual(masking.count, 2)
+        func untouched(_ store: borrowing LayerStore) -> [Bool] {
+            let bounds = store.caches.subtreeBounds
+            return masking.map { bounds.drift.isUntouched(Int(bounds.indexSlot[$0.index])) }
+        }
+        func frame(_ twins: inout OffsetPositionsTests.Twins, _ label: String) {
+            twins.batch.visibleLayers(in: viewport, into: &result)
+            twins.single.visibleLayers(in: viewport, into: &twinResult)
+            XCTAssertEqual(result.layers, twinResult.layers, label)
+            XCTAssertEqual(result.worldRects, twinResult.worldRects, label)
+            let expected = FrameQueryTests.expectedVisible(twins.batch, viewport: viewport)
+            FrameQueryTests.assertMatches(result, expected, label)
+            XCTAssertEqual(twins.batch._invariantViolations(), [], label)
+        }
+        XCTAssertEqual(untouched(twins.batch), masking.map { _ in true })
+        // Scrolls: every list's drifting cards come into the frame's margin; none is redone.
+        for step in 1...12 {
+            let scroll = Point(x: 0, y: Double(step * 170 % 3000))
+            for list in masking { twins.both { $0.setContentOffset(scroll, of: list) } }
+            frame(&twins, "scroll \(step)")
+            XCTAssertEqual(result.cost.refreshedLayers, twinResult.cost.refreshedLayers, "scroll \(step)")
+            for _ in 0..<4 {
+                let point = Point(x: random.unit() * 2000, y: random.unit() * 800)
+                XCTAssertEqual(twins.batch.hitTest(point), twins.single.hitTest(point), "scroll \(step)")
+            }
+        }
+        XCTAssertEqual(untouched(twins.batch), masking.map { _ in true }, "scrolling touches no card")
+        let bounds = twins.batch.caches.subtreeBounds
+        for list in masking {
+            let cards = twins.batch.sublayers(of: list)
+            let waiting = cards.filter { OffsetPositionsTests.Twins.isDrifting($0.index, in: list.index, bounds) }
+            XCTAssertEqual(waiting.count, cards.count, "list \(list.index): all still wait, none redone")
+        }
+        // Back to the top. A card's badge moves (the card's box changes, its drift goes:
+        // it waits in the parked sublayers, redone on descent): the list stays untouched.
+        for list in masking { twins.both { $0.setContentOffset(Point(x: 0, y: 0), of: list) } }
+        let card = try XCTUnwrap(twins.batch.sublayers(of: masking[0]).first)
+        let badge = try XCTUnwrap(twins.batch.sublayers(of: card).first)
+        twins.both { $0.setPosition(Point(x: 420, y: 30), of: badge) }
+        frame(&twins, "badge moved")
+        XCTAssertTrue(untouched(twins.batch)[0], "a card whose drift went leaves the others untouched")
+        // The last card of each list, far below, moves into the viewport.
+        let first = try XCTUnwrap(twins.batch.sublayers(of: masking[0]).last)
+        twins.both { $0.setPosition(Point(x: 200, y: 100), of: first) }
+        let count = twins.batch.sublayerCount(of: masking[1])
+        let offset = Point(x: 0, y: -Double(count - 3) * 50)
+        try twins.both { try $0.offsetPositions(ofSublayersOf: masking[1], in: (count - 1)..<count, by: offset) }
+        XCTAssertFalse(untouched(twins.batch)[0], "a setter touched list 0")
+        XCTAssertFalse(untouched(twins.batch)[1], "a range move touched list 1")
+        frame(&twins, "moved in")
+        XCTAssertTrue(result.layers.contains(first), "the moved card is redone and shows")
+    }
 }

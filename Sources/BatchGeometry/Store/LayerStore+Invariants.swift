@@ -166,7 +166,7 @@ extension LayerStore {
     /// Each cache, brought up to date from its marks (on a copy), equals a fresh build; the
     /// world cache, when current, equals a full pass, bit for bit.
     fileprivate func cacheViolations() -> [String] {
-        var violations = rankViolations() + cleanRegionViolations()
+        var violations = rankViolations()
         var fresh = copy()
         fresh.invalidateWorld()
         fresh.caches.subtreeBounds = SubtreeBounds()
@@ -190,6 +190,7 @@ extension LayerStore {
                 violations.append("the subtree bounds of layer \(layer) are not a fresh build's")
                 break
             }
+            violations += cleanRegionViolations(freshExtents: fresh.caches.subtreeBounds.extent)
             let freshState = fresh.caches.subtreeBounds.state
             violations += refreshed.indexViolations { freshState[$0] & SubtreeBounds.Mark.indexed != 0 }
         }
@@ -250,8 +251,10 @@ extension LayerStore {
 
     /// No card waiting in an indexed list's drifting cards (parked there with a known
     /// drift) has a leaf that meets the list's clean region (`ParkedDrift.cleanRegions`):
-    /// what lets a descent skip the search there.
-    fileprivate func cleanRegionViolations() -> [String] {
+    /// what lets a descent skip the search there. A list marked untouched
+    /// (`RectEdges.untouched`): every such card's leaf is its box in a fresh build
+    /// (`freshExtents`), bit for bit.
+    fileprivate func cleanRegionViolations(freshExtents: RemappedColumn<RectEdges>) -> [String] {
         let bounds = caches.subtreeBounds
         // Unbuilt, or built before layers were added: the columns cover only what was built.
         guard bounds.isBuilt else { return [] }
@@ -267,7 +270,11 @@ extension LayerStore {
                     bounds.drift.drift(of: card) != nil
                 else { continue }
                 let leaf = Int(bounds.indexEntry(of: card))
-                if leaf >= 0 && leaf < index.boxes.count && index.boxes[leaf].meets(clean) {
+                if clean == .untouched {  // `warmUp` parked it ahead, untouched since: its box is its leaf
+                    if leaf < 0 || leaf >= index.boxes.count || !sameBits(index.boxes[leaf], freshExtents[card]) {
+                        return ["untouched drifting card \(card) of layer \(layer): its box is not its leaf"]
+                    }
+                } else if leaf >= 0 && leaf < index.boxes.count && index.boxes[leaf].meets(clean) {
                     return ["drifting card \(card) of layer \(layer) has a leaf in the list's clean region \(clean)"]
                 }
             }

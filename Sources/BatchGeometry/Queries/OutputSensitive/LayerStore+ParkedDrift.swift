@@ -91,6 +91,10 @@ extension LayerStore {
             swap(&bounds, &caches.subtreeBounds)
             return
         }
+        // Drifting still, and its box may differ from its leaf now. (One whose drift went
+        // waits in the parked sublayers, which every descent redoes first: the list's
+        // other drifting cards may stay untouched.)
+        caches.subtreeBounds.drift.forgetUntouched(slot)
         if drift > caches.subtreeBounds.drift.listBounds[slot] { caches.subtreeBounds.drift.listBounds[slot] = drift }
     }
 
@@ -123,6 +127,7 @@ extension LayerStore {
             if list >= 0 && isDrifting(layer, in: list) {
                 let run = moveParkedRun(from: layer, count: count - moved, list: list, by: offset, bound: &bound)
                 caches.subtreeBounds.drift.listBounds[list] = bound
+                caches.subtreeBounds.drift.forgetUntouched(list)
                 layer = run.next
                 moved += run.moved
                 if run.moved > 0 { continue }  // else its new drift is unknown: the setter's path
@@ -264,6 +269,7 @@ extension LayerStore {
         let slot = Int(bounds.indexSlot[superlayer])
         guard let drift = bounds.drift.drift(of: layer) else { return }  // in the parked sublayers
         if marks & Mark.pending == Mark.extent {
+            bounds.drift.forgetUntouched(slot)  // drifting still, its box no longer its leaf
             bounds.drift.listBounds[slot] = Swift.max(bounds.drift.listBounds[slot], drift)
         } else {
             bounds.drift.invalidate(layer)
@@ -274,7 +280,8 @@ extension LayerStore {
     /// Before the frame query reads `layer`'s R-tree over `region` (nil: it reads every
     /// sublayer): redoes its parked sublayers, and of its drifting ones those whose leaf
     /// meets `region` grown by the list's bound; the rest stay parked. O(1) when nothing
-    /// is parked; else O(parked + drifting near the region × log w). The whole drifting
+    /// is parked, or when only untouched cards `warmUp` parked ahead wait
+    /// (`ParkedDrift.cleanRegions`); else O(parked + drifting near the region × log w). The whole drifting
     /// list is redone (every drift 0 again) only when the bound is unknown or the grown
     /// region took in half the list anyway (at most twice what the region cost), so no
     /// frame pays for a relayout's far cards at once; a drifting list past its limit is
@@ -294,6 +301,12 @@ extension LayerStore {
     func refreshParkedSublayers(of layer: Int, near region: RectEdges?, _ bounds: inout SubtreeBounds) {
         guard bounds.state[layer] & SubtreeBounds.Mark.hasParked != 0 else { return }
         let slot = Int(bounds.indexSlot[layer])
+        // Only cards `warmUp` parked ahead drift, untouched since (the cards whose drift
+        // went wait in the parked sublayers, redone below): every drifting box is its leaf,
+        // so none is redone and the R-tree is not searched for them (a scrolling list used
+        // to redo them as they came near the frame, on cold columns, each frame).
+        let untouched = slot >= 0 && bounds.drift.isUntouched(slot)
+        if untouched && bounds.parkedSublayers[slot].isEmpty { return }  // its union is current too
         guard let region, slot >= 0 else { return redoParkedOnDescent(layer, &bounds) }
         let pad = bounds.drift.listBounds[slot]
         // A bound past the list's own size used to redo it all here: a scrolling list's
@@ -307,7 +320,7 @@ extension LayerStore {
         if joined {
             _ = redoParkedList(of: layer, drifting: true, &bounds)  // the index may be rebuilt: all current
             bounds.state[layer] &= ~SubtreeBounds.Mark.hasParked
-        } else if !bounds.drift.lists[slot].isEmpty {
+        } else if !bounds.drift.lists[slot].isEmpty && !untouched {
             // (An empty drifting list has no card to find: every parked card without a
             // drift was in the parked sublayers just redone. Searching the R-tree for it
             // anyway was half the R-tree work of a frame whose lists only change cards.)

@@ -87,7 +87,9 @@ extension LayerStore {
     /// to bounds which waits for nothing, has a leaf and a known drift (a reference
     /// recorded by the build), in its list's drifting cards, exactly as `parksAtOnce`
     /// would on its first move (the same state bits, list slot, drifting entry and
-    /// bound); a card that could not take the drifting list is left as it is. O(count);
+    /// bound); a card that could not take the drifting list is left as it is. A list whose
+    /// drifting cards are then all untouched is marked so (`ParkedDrift.cleanRegions`): a
+    /// descent has none of them to redo until one changes. O(count);
     /// allocates nothing (the drifting lists have the room of twice their leaves).
     mutating func parkIndexedSublayers() {
         typealias Mark = SubtreeBounds.Mark
@@ -110,6 +112,9 @@ extension LayerStore {
         typealias Mark = SubtreeBounds.Mark
         var sublayer = hierarchy.firstSublayers[list]
         var parkedAny = false
+        // Untouched after: every card it parks has its box as its leaf (the refresh ran),
+        // and so had those that waited already, if none (or only untouched ones) did.
+        let untouched = bounds.drift.lists[slot].isEmpty || bounds.drift.isUntouched(slot)
         while sublayer >= 0 {
             let card = Int(sublayer)
             sublayer = hierarchy.nextSiblings[card]
@@ -123,5 +128,7 @@ extension LayerStore {
             parkedAny = true
         }
         if parkedAny { bounds.state[list] |= Mark.hasParked }
+        // (`parkDrifting` forgot the clean region: a card that joins may lie anywhere.)
+        if untouched && !bounds.drift.lists[slot].isEmpty { bounds.drift.cleanRegions[slot] = .untouched }
     }
 }

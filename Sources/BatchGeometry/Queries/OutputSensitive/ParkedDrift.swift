@@ -59,6 +59,14 @@ struct ParkedDrift: Sendable {
     /// their leaves (a move raises only the bound, which the grown region carries), so
     /// only a card joining the drifting cards (`SubtreeBounds.parkDrifting`) or a new
     /// index for the list (`SubtreeBounds.setIndex`) forgets it.
+    ///
+    /// `RectEdges.untouched` (the whole plane) is the mark `warmUp` leaves on a list whose
+    /// cards it parked ahead: every card in its drifting cards is still as it was built,
+    /// its box its leaf, so no descent has any to redo (a scrolling list used to redo
+    /// such cards as they came near the frame, each frame, 7–9% of a still frame). A
+    /// change that leaves a card drifting (a move, a plane scale: `forgetUntouched`)
+    /// forgets it; one that takes its drift sends the card to the parked sublayers, which
+    /// every descent redoes first, and the list stays untouched.
     var cleanRegions: [RectEdges] = []
     /// Per position in `SubtreeBounds.indexes`: the root of that list's rank tree (-1:
     /// empty) and how many sublayers it holds.
@@ -310,6 +318,19 @@ struct ParkedDrift: Sendable {
         rankCounts.append(0)
     }
 
+    /// Whether list position `slot`'s drifting cards are all untouched since `warmUp`
+    /// parked them (`cleanRegions`). O(1).
+    @inline(__always)
+    func isUntouched(_ slot: Int) -> Bool { cleanRegions[slot] == .untouched }
+
+    /// A drifting card of list position `slot` changed: the list is untouched no more.
+    /// (A search that covered the whole plane left no drifting card behind, so forgetting
+    /// its clean region too loses nothing.) O(1).
+    @inline(__always)
+    mutating func forgetUntouched(_ slot: Int) {
+        if cleanRegions[slot].minX == -.infinity { cleanRegions[slot] = .null }
+    }
+
     /// Forgets the drifting cards of list position `slot` (they were redone, or the list
     /// lost its index).
     mutating func clearList(_ slot: Int) {
@@ -320,6 +341,10 @@ struct ParkedDrift: Sendable {
 }
 
 extension RectEdges {
+    /// The whole plane: a list's clean region while its drifting cards are untouched
+    /// (`ParkedDrift.cleanRegions`).
+    static let untouched = RectEdges(minX: -.infinity, minY: -.infinity, maxX: .infinity, maxY: .infinity)
+
     /// The box of the points within `margin` of `point` (per axis).
     init(around point: Point, margin: Double) {
         self.init(minX: point.x - margin, minY: point.y - margin, maxX: point.x + margin, maxY: point.y + margin)
