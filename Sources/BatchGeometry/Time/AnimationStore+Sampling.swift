@@ -83,10 +83,13 @@ extension AnimationStore {
     /// to show: each layer's in the order added).
     func composeShowing(_ list: [Int32], model: borrowing LayerStore, into presentation: inout PresentationValues) {
         let chunk = 4096
+        // No chunk of any sample of these animations (the culled ones show a part of the
+        // live list) asks for more room than this.
+        let most = min(chunk, max(list.count, live.count))
         var start = 0
         while start < list.count {
             let end = min(start + chunk, list.count)
-            presentation.reserveCells(room: end - start)
+            presentation.reserveCells(room: end - start, most: most)
             withPresentationCells(&presentation, room: end - start) { cells in
                 composeShowing(list, start..<end, model: model, into: &cells)
             }

@@ -168,15 +168,21 @@ public struct PresentationValues: Sendable {
     /// Makes room for `room` new entries before the composition loop opens the values raw
     /// (`withPresentationCells`): `layers` and `touched` get `room` placeholder elements
     /// past the entries (within reserved capacity once warm), the property columns at
-    /// least `count + room` cells. `finishCells` cuts the placeholders off. O(room).
-    mutating func reserveCells(room: Int) {
+    /// least `count + room` cells. `finishCells` cuts the placeholders off. The
+    /// placeholders are made once for `most` (at least `room`: the largest room any sample
+    /// of the same animations asks for), so that a culled sample showing more animations
+    /// than the earlier ones does not remake them. O(room).
+    mutating func reserveCells(room: Int, most: Int = 0) {
         let entryCount = layers.count
         // Copied from slices of placeholder arrays (a copy of contiguous memory): one by
         // one cost ~40 instructions a sample, and `repeatElement` read each element through
         // a coroutine that the debug build allocates.
         if placeholderLayers.count < room {
-            placeholderLayers = Array(repeating: 0, count: room)
-            placeholderTouched = Array(repeating: [], count: room)
+            // Sized to the room asked for alone, they were remade (two allocations) in the
+            // first frame whose culled sample showed more animations than any before.
+            let count = Swift.max(room, most)
+            placeholderLayers = Array(repeating: 0, count: count)
+            placeholderTouched = Array(repeating: [], count: count)
         }
         layers.append(contentsOf: placeholderLayers[0..<room])
         touched.append(contentsOf: placeholderTouched[0..<room])
